@@ -1,0 +1,181 @@
+/* gemm.c — workload `gemm`: C = A·B, float32, row-major, A m×k, B k×n, C m×n.
+ *
+ * Compute-bound: the figure of merit is GFLOP/s. Implementations: OpenBLAS cblas_sgemm
+ * (`openblas`); on CUDA devices a tiled kernel and cuBLAS (kernels/cuda/).
+ *
+ * The reference is the double-precision sum of each checked entry. Checking all m·n entries
+ * costs m·n·k multiply-adds — minutes at 4096³ — so large shapes check a deterministic sample
+ * instead: GEMM_SAMPLES entries spread over the output, plus the whole last row and last column
+ * (where partial tiles, and so most tiling bugs, live), plus the first and last entry.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "bench/inputs.h"
+#include "harness/verify.h"
+#include "kernels/cpu/gemm_cpu.h"
+
+enum { M, N, K };  /* shape key indices */
+enum { IN_A, IN_B };
+enum { OUT_C };
+
+/* Shapes with at most this many multiply-adds get a full reference; larger ones a sample. */
+#define GEMM_FULL_MACS (1L << 27)
+enum { GEMM_SAMPLES = 1 << 16 };
+
+static const char *const keys[] = {"m", "n", "k", NULL};
+static const char *const defaults[] = {"m=2048,n=2048,k=2048", NULL}; /* 48 MiB of operands */
+static const char *const quick[] = {"m=256,n=256,k=256", NULL};
+static const char *const sweep[] = {"m=128,n=128,k=128",    "m=256,n=256,k=256",
+                                    "m=512,n=512,k=512",    "m=1024,n=1024,k=1024",
+                                    "m=2048,n=2048,k=2048", "m=4096,n=4096,k=4096",
+                                    NULL};
+
+/* The checked output entries (idx NULL: all of them) and their reference values. */
+struct gemm_ref {
+    size_t count;
+    size_t *idx;
+    double *val;
+};
+
+static int gemm_complete(struct shape *s, const int *given, char *err, size_t errlen) {
+    for (int i = 0; keys[i]; i++) {
+        if (!given[i]) {
+            snprintf(err, errlen, "missing key '%s' for gemm", keys[i]);
+            return -1;
+        }
+        /* cblas takes int sizes and leading dimensions. */
+        if (s->v[i] <= 0 || s->v[i] > INT_MAX) {
+            snprintf(err, errlen, "%s=%ld must be in 1..%d", keys[i], s->v[i], INT_MAX);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One multiply and one add per term of each output entry: 2·m·n·k. */
+static double gemm_flops(const struct shape *s) {
+    return 2.0 * (double)s->v[M] * (double)s->v[N] * (double)s->v[K];
+}
+
+/* Read A and B once, write C once: 4·(m·k + k·n + m·n) bytes (the least any implementation
+ * moves; blocked GEMMs re-read operands from cache, which is not counted). */
+static double gemm_bytes(const struct shape *s) {
+    double m = (double)s->v[M], n = (double)s->v[N], k = (double)s->v[K];
+    return 4.0 * (m * k + k * n + m * n);
+}
+
+/* Number of reference entries, and whether they are a sample. */
+static size_t gemm_ref_count(const struct shape *s, int *sampled) {
+    size_t m = (size_t)s->v[M], n = (size_t)s->v[N];
+    *sampled = (double)m * (double)n * (double)s->v[K] > (double)GEMM_FULL_MACS;
+    return *sampled ? GEMM_SAMPLES + m + n : m * n;
+}
+
+/* Operands, the reference (values and indices) and gemm_ref's transposed copy of B. */
+static double gemm_host_bytes(const struct shape *s) {
+    int sampled;
+    double refs = (double)gemm_ref_count(s, &sampled);
+    size_t m = (size_t)s->v[M], n = (size_t)s->v[N], k = (size_t)s->v[K];
+    return gemm_bytes(s) + refs * (sampled ? 16.0 : 8.0) + (double)gemm_ref_scratch_bytes(m, n, k);
+}
+
+static int cmp_size(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The sampled entries: sample_indices' spread, then the last row and the last column. */
+static size_t *gemm_sample(size_t m, size_t n, uint64_t seed, size_t count) {
+    size_t *idx = sample_indices(m * n, GEMM_SAMPLES, seed), *all;
+    if (!idx || !(all = realloc(idx, count * sizeof *idx))) {
+        free(idx);
+        return NULL;
+    }
+    size_t j = GEMM_SAMPLES;
+    for (size_t c = 0; c < n; c++)
+        all[j++] = (m - 1) * n + c;
+    for (size_t r = 0; r < m; r++)
+        all[j++] = r * n + n - 1;
+    qsort(all, count, sizeof *all, cmp_size);
+    return all;
+}
+
+static void gemm_free(struct problem *p) {
+    struct gemm_ref *ref = p->ref;
+    if (ref) {
+        free(ref->idx);
+        free(ref->val);
+        free(ref);
+        p->ref = NULL;
+    }
+    problem_free_bufs(p);
+}
+
+static int gemm_make(struct problem *p, char *err, size_t errlen) {
+    size_t m = (size_t)p->shape.v[M], n = (size_t)p->shape.v[N], k = (size_t)p->shape.v[K];
+    p->nin = 2;
+    p->nout = 1;
+    struct gemm_ref *ref = calloc(1, sizeof *ref);
+    p->ref = ref;
+    if (!ref || buf_alloc(&p->in[IN_A], "A", m * k) || buf_alloc(&p->in[IN_B], "B", k * n) ||
+        buf_alloc(&p->out[OUT_C], "C", m * n))
+        goto oom;
+    fill_uniform(p->in[IN_A].data, m * k, p->seed, 1, -1.0f, 1.0f);
+    fill_uniform(p->in[IN_B].data, k * n, p->seed, 2, -1.0f, 1.0f);
+    int sampled;
+    ref->count = gemm_ref_count(&p->shape, &sampled);
+    if (sampled && !(ref->idx = gemm_sample(m, n, p->seed, ref->count)))
+        goto oom;
+    if (!(ref->val = malloc(ref->count * sizeof *ref->val)) ||
+        gemm_ref(m, n, k, p->in[IN_A].data, p->in[IN_B].data, ref->idx, ref->count, ref->val))
+        goto oom;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of host memory for gemm m=%zu n=%zu k=%zu", m, n, k);
+    gemm_free(p);
+    return -1;
+}
+
+/* Inputs are uniform in [-1, 1), so each term is at most 1 in size and a float32 sum of k of
+ * them is off by a few k·2^-24 in practice; atol = 2e-6·k leaves a wide margin for any summation
+ * order while still catching a single missing or doubled term (typically ~0.25). */
+static enum status gemm_verify(const struct problem *p, struct verify_report *r) {
+    const struct gemm_ref *ref = p->ref;
+    double atol = 2e-6 * (double)p->shape.v[K];
+    verify_close(r, "C", p->out[OUT_C].data, ref->val, ref->idx, ref->count, atol, 1e-5);
+    return verify_status(r);
+}
+
+/* --- openblas: cblas_sgemm ----------------------------------------------------------------- */
+static enum status openblas_run(struct impl_ctx *ctx) {
+    struct problem *p = ctx->p;
+    gemm_cpu_sgemm((int)p->shape.v[M], (int)p->shape.v[N], (int)p->shape.v[K], p->in[IN_A].data,
+                   p->in[IN_B].data, p->out[OUT_C].data);
+    return ST_OK;
+}
+
+static const struct impl gemm_openblas_impl = {
+    .name = "openblas", .kind = DEV_CPU, .summary = "cblas_sgemm, row-major (OpenBLAS threads)",
+    .run = openblas_run};
+
+static const struct impl *const impls[] = {
+    &gemm_openblas_impl,
+    NULL};
+
+const struct workload gemm_workload = {
+    .name = "gemm",
+    .summary = "C = A·B, float32, row-major M×N×K (compute)",
+    .keys = keys,
+    .default_shapes = defaults,
+    .quick_shapes = quick,
+    .sweep_shapes = sweep,
+    .complete = gemm_complete,
+    .flops = gemm_flops,
+    .bytes = gemm_bytes,
+    .host_bytes = gemm_host_bytes,
+    .make_problem = gemm_make,
+    .verify = gemm_verify,
+    .free_problem = gemm_free,
+    .impls = impls,
+};

@@ -1,0 +1,1 @@
+# harness/compare.cmake — sources of `gpubench compare`.

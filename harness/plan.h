@@ -1,0 +1,36 @@
+/* plan.h — what a run will do: devices × workloads × shapes × implementations, all checked
+ * before the first benchmark starts. */
+#ifndef GPUBENCH_PLAN_H
+#define GPUBENCH_PLAN_H
+
+#include <stddef.h>
+
+#include "harness/cli.h"
+#include "harness/device.h"
+
+struct plan_shape {
+    const struct workload *w;
+    struct shape s;
+};
+
+struct plan {
+    const struct device *devs[DEVICE_MAX]; /* selected devices, in discovery order */
+    int ndevs;
+    struct plan_shape *shapes; /* grouped by workload, in registry order */
+    int nshapes;
+    const struct options *o;
+    int total_rows;
+};
+
+/* 1 when implementation im passes the --impl filter of o. */
+int plan_impl_selected(const struct options *o, const struct impl *im);
+
+/* Build the plan from options and the discovered devices. `gpu_why` says why no CUDA device
+ * was found (empty when some was). Returns 0, or 2 after printing a one-line error naming the
+ * bad argument. */
+int plan_build(const struct options *o, const struct device_list *found, const char *gpu_why,
+               struct plan *pl);
+
+void plan_free(struct plan *pl);
+
+#endif

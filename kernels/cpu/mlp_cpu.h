@@ -1,0 +1,75 @@
+/* mlp_cpu.h — one SGD step of a two-layer perceptron on the CPU (OpenBLAS GEMMs + threaded C
+ * loops), and the same step in double precision as the reference.
+ *
+ * The model, with weights stored as PyTorch's nn.Linear stores them (out_features × in_features):
+ *   H = X·W1ᵀ + b1, A = ReLU(H), Z = A·W2ᵀ + b2, loss = batch mean of softmax cross-entropy(Z, y).
+ * Shapes (row-major, dense):
+ *   X  batch × in       W1 hidden × in    b1 hidden
+ *   A  batch × hidden   W2 out × hidden   b2 out
+ *   Z  batch × out      labels: batch floats holding class numbers 0 … out−1
+ * Gradients (with dZ = (softmax(Z) − onehot(labels)) / batch):
+ *   dW2 = dZᵀ·A, db2 = Σ_rows dZ, dH = (dZ·W2) ⊙ [H > 0], dW1 = dHᵀ·X, db1 = Σ_rows dH,
+ * and every parameter P becomes P − lr·dP, in place.
+ */
+#ifndef GPUBENCH_MLP_CPU_H
+#define GPUBENCH_MLP_CPU_H
+
+#include <stddef.h>
+
+struct mlp_dims {
+    long batch, in, hidden, out;
+};
+
+/* The class of example b: labels[b] rounded and clamped into [0, out). */
+long mlp_label(const struct mlp_dims *d, const float *labels, long b);
+
+/* --- float32, the `openblas` implementation, piece by piece -------------------------------- */
+
+/* Forward: a = ReLU(x·w1ᵀ + b1) (batch × hidden) and z = a·w2ᵀ + b2 (batch × out). */
+void mlp_cpu_forward(const struct mlp_dims *d, const float *x, const float *w1, const float *b1,
+                     const float *w2, const float *b2, float *a, float *z);
+
+/* Softmax cross-entropy: returns the batch-mean loss (max-subtracted, so no overflow) and
+ * overwrites z (the logits) with dZ = (softmax(z) − onehot) / batch. */
+float mlp_cpu_softmax_xent(const struct mlp_dims *d, const float *labels, float *z);
+
+/* Backward and update, in place, given a (the activations, overwritten with dH) and dz:
+ * w2 −= lr·dzᵀ·a, b2 −= lr·Σ dz, b1 −= lr·Σ dH and w1 −= lr·dHᵀ·x, where dH = (dz·w2) ⊙ [a > 0]
+ * uses the old w2. The small pieces run as one pass over the columns of a on the CPU pool; the
+ * w1 update is one SGEMM with beta = 1, so dW1 never exists as a buffer. `dw2` is out × hidden
+ * scratch and `db1` hidden scratch. */
+void mlp_cpu_backward_update(const struct mlp_dims *d, const float *x, float *a, const float *dz,
+                             float *w1, float *b1, float *w2, float *b2, float *dw2, float *db1,
+                             float lr);
+
+/* Floats of scratch mlp_cpu_step needs: a, z, dw2 and db1. */
+size_t mlp_cpu_scratch_floats(const struct mlp_dims *d);
+
+/* The whole step: forward, loss, backward, update. Returns the loss before the update. */
+float mlp_cpu_step(const struct mlp_dims *d, const float *x, const float *labels, float *w1,
+                   float *b1, float *w2, float *b2, float lr, float *scratch);
+
+/* --- double precision reference ------------------------------------------------------------ */
+
+/* The same step in double, written as plainly as possible and sharing no code with the float
+ * path: new parameters into w1n (hidden × in), b1n, w2n, b2n and the loss before the update into
+ * *loss. Returns 0, or -1 when its scratch cannot be allocated. */
+int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, const float *w1,
+                 const float *b1, const float *w2, const float *b2, double lr, double *w1n,
+                 double *b1n, double *w2n, double *b2n, double *loss);
+
+/* Bytes of scratch mlp_ref_step allocates, for host-memory accounting. */
+size_t mlp_ref_scratch_bytes(const struct mlp_dims *d);
+
+/* Keep every pre-activation h = x·w1ᵀ + b1 (computed in double) at least a relative margin away
+ * from the ReLU kink at 0, by adding the smallest step of 3·margin that clears a column to its
+ * bias b1[j]. Why: at |h| ≈ 0 a float32 implementation and the double reference may disagree
+ * about [h > 0], which flips a whole batch row's share of dW1[:, j] — a legitimate rounding
+ * difference that no sane tolerance could separate from a bug. The margin is
+ * MLP_KINK_MARGIN · (Σ_i |x_i·w1_ij| + |b1_j|), far above float32 rounding of that sum.
+ * Returns the number of biases changed, or -1 when its scratch cannot be allocated. */
+long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *w1, float *b1);
+
+#define MLP_KINK_MARGIN 1e-4
+
+#endif

@@ -1,0 +1,8 @@
+# kernels/cpu/sources.cmake — CPU implementations: threaded C loops and OpenBLAS calls.
+list(APPEND GPUBENCH_SOURCES
+  kernels/cpu/cpu_pool.c
+  kernels/cpu/vecadd_cpu.c
+  kernels/cpu/gemm_cpu.c
+  kernels/cpu/conv2d_cpu.c
+  #LEADTMP kernels/cpu/mlp_cpu.c
+)

@@ -1,0 +1,67 @@
+/* gemm_kernels.cuh — SGEMM kernels (C subset of CUDA C): shared-memory tiled and register
+ * blocked, row-major, C = op(A)·op(B) for op = identity or transpose, correct for any M, N, K.
+ *
+ * Two tile configurations, both 256 threads per block (gemm_tile.cuh explains the scheme):
+ *   gb_sgemm_128x128_{nn,tn,nt}: 128×128×8 block tile, 8×8 per thread (64 accumulators; about
+ *       120 registers) for sm_35 and newer (255 registers per thread);
+ *   gb_sgemm_64x64_{nn,tn,nt}:   64×64×16 block tile, 4×4 per thread (16 accumulators) for
+ *       Fermi (sm_2x) and sm_30, which allow 63 registers per thread: the 8×8 tile would spill
+ *       there, so the 128×128 kernels compile to a trap below sm_35 and are never launched.
+ * Shared by the nvcc build (gemm.cu adds the launcher) and the CPU emulation of the tests,
+ * which also use the host helpers below so that they launch exactly what the launcher does.
+ */
+#ifndef GPUBENCH_GEMM_KERNELS_CUH
+#define GPUBENCH_GEMM_KERNELS_CUH
+
+#include "kernels/cuda/kernel_common.cuh"
+
+#define GB_GEMM_THREADS 256
+
+#define GB_GT_NAME gb_sgemm_128x128
+#define GB_GT_BM 128
+#define GB_GT_BN 128
+#define GB_GT_BK 8
+#define GB_GT_TM 8
+#define GB_GT_TN 8
+#define GB_GT_MIN_ARCH 350
+#include "kernels/cuda/gemm_tile.cuh"
+
+#define GB_GT_NAME gb_sgemm_64x64
+#define GB_GT_BM 64
+#define GB_GT_BN 64
+#define GB_GT_BK 16
+#define GB_GT_TM 4
+#define GB_GT_TN 4
+#define GB_GT_MIN_ARCH 0
+#include "kernels/cuda/gemm_tile.cuh"
+
+/* Tile configurations, as the launcher and the tests name them. */
+enum gb_gemm_cfg { GB_GEMM_64 = 0, GB_GEMM_128 = 1 };
+
+/* Block tile edge of a configuration. */
+static inline int gb_sgemm_tile(enum gb_gemm_cfg cfg) { return cfg == GB_GEMM_128 ? 128 : 64; }
+
+/* The configuration for an M×N result on a device of compute capability sm (35 = 3.5) with
+ * `sms` multiprocessors: 128×128 where registers allow it and there are at least as many
+ * 128×128 tiles as multiprocessors (otherwise the smaller tile keeps more SMs busy). A design
+ * heuristic, not a measured one: no GPU was available when it was written. */
+static inline enum gb_gemm_cfg gb_sgemm_pick(int sm, int sms, int M, int N) {
+    long tiles = (long)((M + 127) / 128) * (long)((N + 127) / 128);
+    return (sm >= 35 && tiles >= sms) ? GB_GEMM_128 : GB_GEMM_64;
+}
+
+/* Grid of an M×N result for configuration cfg: x over column tiles, y over row tiles. Returns
+ * 0, or -1 when it exceeds the device's limits (gridDim.y ≤ 65535; gridDim.x ≤ 65535 before
+ * sm_30). */
+static inline int gb_sgemm_grid(enum gb_gemm_cfg cfg, int sm, int M, int N, dim3 *grid) {
+    long t = gb_sgemm_tile(cfg);
+    long gx = (N + t - 1) / t, gy = (M + t - 1) / t;
+    if (gy > 65535 || gx > (sm >= 30 ? 2147483647L : 65535L))
+        return -1;
+    grid->x = (unsigned)gx;
+    grid->y = (unsigned)gy;
+    grid->z = 1;
+    return 0;
+}
+
+#endif

@@ -1,0 +1,64 @@
+/* kernel_common.cuh — what every hand-written kernel file shares: portability macros and small
+ * grid helpers.
+ *
+ * The kernel .cuh files are compiled twice: by nvcc (through the .cu file that includes them and
+ * adds the <<<>>> launchers) and by the host C compiler for the CPU emulation of the tests
+ * (tests/emu/emu.h, included first, defines the CUDA keywords for C). So everything here and in
+ * the kernel .cuh files is the C subset of CUDA C: no templates, no classes, no references, no
+ * overloading, no C++ casts. Features newer than sm_20 sit behind __CUDA_ARCH__ with a plain
+ * fallback (the emulation and the host pass of nvcc see neither).
+ */
+#ifndef GPUBENCH_KERNEL_COMMON_CUH
+#define GPUBENCH_KERNEL_COMMON_CUH
+
+#include <stddef.h>
+
+/* Dynamically sized shared memory: `extern __shared__ T name[]` in CUDA; the emulation defines
+ * its own version (a pointer into the block's dynamic shared arena) before including us. */
+#ifndef GB_EXTERN_SHARED
+#define GB_EXTERN_SHARED(type, name) extern __shared__ type name[]
+#endif
+
+/* Full unrolling of loops with a constant trip count (tile loops), so that per-thread arrays
+ * live in registers. The emulation defines it empty. */
+#ifndef GB_UNROLL
+#define GB_UNROLL _Pragma("unroll")
+#endif
+
+/* Read-only global load: through the texture/read-only cache (__ldg) from sm_35, where it
+ * exists; a plain load elsewhere (Fermi, sm_30, the emulation). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 350
+#define GB_LDG(p) __ldg(p)
+#else
+#define GB_LDG(p) (*(p))
+#endif
+
+/* Test hook, zero cost otherwise: the emulation test that proves a missing __syncthreads() is
+ * caught compiles the tiled kernels with GB_TEST_DROP_BARRIER=N, which removes barrier number N
+ * of the GEMM and conv2d main loops (1: "tile stored, before compute", 2: "compute done, before
+ * the next store"). Never set in the real build. */
+#ifndef GB_TEST_DROP_BARRIER
+#define GB_TEST_DROP_BARRIER 0
+#endif
+#define GB_BARRIER(id)                                                                         \
+    do {                                                                                       \
+        if (GB_TEST_DROP_BARRIER != (id))                                                      \
+            __syncthreads();                                                                   \
+    } while (0)
+
+/* Grid-stride loops: Fermi limits gridDim.x to 65535 and later cards gain nothing from more
+ * blocks than a few waves, so element-wise launchers cap the grid here and loop. */
+enum { GB_EW_THREADS = 256, GB_EW_MAX_BLOCKS = 4096 };
+
+/* Blocks for an element-wise launch over n items with GB_EW_THREADS threads each. */
+static inline unsigned gb_ew_blocks(size_t n) {
+    size_t b = (n + GB_EW_THREADS - 1) / GB_EW_THREADS;
+    if (b < 1)
+        b = 1;
+    return (unsigned)(b < GB_EW_MAX_BLOCKS ? b : GB_EW_MAX_BLOCKS);
+}
+
+/* Is p aligned for a 16-byte (float4) access? */
+#define GB_ALIGNED16(p) ((((size_t)(p)) & 15u) == 0)
+
+#endif

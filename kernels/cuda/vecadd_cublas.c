@@ -1,0 +1,119 @@
+/* vecadd_cublas.c — vecadd/cublas: c = a + b as cublasSaxpy, y = 1·x + y, on the run's stream.
+ *
+ * Problem layout (bench/vecadd.c): in[0] = a, in[1] = b, out[0] = c, n floats each. x holds a,
+ * y starts as b (upload) and ends as c (download). Timed runs keep adding a to y, which moves the
+ * same bytes (read x, read y, write y: 12 bytes per element); only the run right after an upload
+ * is verified.
+ */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/cuda/cuda_runtime_helpers.h"
+#include "kernels/cuda/host_impls.h"
+
+#ifdef GPUBENCH_HAVE_CUBLAS
+
+struct saxpy_state {
+    cublasHandle_t h;
+    int have_handle;
+    float *x, *y;
+    size_t n;
+};
+
+static enum status saxpy_prepare(struct impl_ctx *ctx) {
+    struct problem *p = ctx->p;
+    size_t n = p->out[0].n;
+    if (n > (size_t)INT_MAX) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "n=%zu is above cublasSaxpy's int limit (%d); use the cuda implementation", n,
+                 INT_MAX);
+        return ST_UNSUPPORTED;
+    }
+    struct saxpy_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
+        return ST_OOM;
+    }
+    ctx->state = s;
+    s->n = n;
+    enum status st;
+    if ((st = gb_malloc(ctx, (void **)&s->x, n * sizeof(float), "x (a)")) != ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->y, n * sizeof(float), "y (b, then c)")) != ST_OK)
+        return st;
+    CUBLAS_TRY(cublasCreate(&s->h), ctx);
+    s->have_handle = 1;
+    CUBLAS_TRY(cublasSetStream(s->h, gb_stream()), ctx);
+    return ST_OK;
+}
+
+static enum status saxpy_upload(struct impl_ctx *ctx) {
+    struct saxpy_state *s = ctx->state;
+    struct problem *p = ctx->p;
+    cudaStream_t st = gb_stream();
+    CU_TRY(cudaMemcpyAsync(s->x, p->in[0].data, s->n * sizeof(float), cudaMemcpyHostToDevice, st),
+           ctx);
+    CU_TRY(cudaMemcpyAsync(s->y, p->in[1].data, s->n * sizeof(float), cudaMemcpyHostToDevice, st),
+           ctx);
+    return ST_OK;
+}
+
+static enum status saxpy_run(struct impl_ctx *ctx) {
+    struct saxpy_state *s = ctx->state;
+    const float one = 1.0f;
+    CUBLAS_TRY(cublasSaxpy(s->h, (int)s->n, &one, s->x, 1, s->y, 1), ctx);
+    return ST_OK;
+}
+
+static enum status saxpy_download(struct impl_ctx *ctx) {
+    struct saxpy_state *s = ctx->state;
+    CU_TRY(cudaMemcpyAsync(ctx->p->out[0].data, s->y, s->n * sizeof(float),
+                           cudaMemcpyDeviceToHost, gb_stream()),
+           ctx);
+    return ST_OK;
+}
+
+static void saxpy_release(struct impl_ctx *ctx) {
+    struct saxpy_state *s = ctx->state;
+    if (!s)
+        return;
+    CU_WARN(cudaStreamSynchronize(gb_stream()));
+    if (s->have_handle)
+        CUBLAS_WARN(cublasDestroy(s->h));
+    if (s->x)
+        CU_WARN(cudaFree(s->x));
+    if (s->y)
+        CU_WARN(cudaFree(s->y));
+    free(s);
+    ctx->state = NULL;
+}
+
+const struct impl vecadd_cublas_impl = {
+    .name = "cublas",
+    .kind = DEV_CUDA,
+    .summary = "cublasSaxpy y = x + y (y starts as b)",
+    .prepare = saxpy_prepare,
+    .upload = saxpy_upload,
+    .run = saxpy_run,
+    .download = saxpy_download,
+    .release = saxpy_release,
+};
+
+#else /* no cuBLAS in this build: the row stays and says why */
+
+static enum status no_cublas(struct impl_ctx *ctx) {
+    snprintf(ctx->note, sizeof ctx->note,
+             "this gpubench was built without cuBLAS (not found in the CUDA toolkit at configure "
+             "time)");
+    return ST_UNSUPPORTED;
+}
+
+const struct impl vecadd_cublas_impl = {
+    .name = "cublas",
+    .kind = DEV_CUDA,
+    .summary = "cublasSaxpy y = x + y (not in this build: no cuBLAS)",
+    .prepare = no_cublas,
+    .run = no_cublas,
+};
+
+#endif

@@ -1,0 +1,60 @@
+#!/usr/bin/python3
+"""e2e_interrupt.py — Ctrl-C during a run leaves a valid CSV of the rows finished so far, exit 130.
+
+Starts a run of many small rows, waits until the .partial file holds at least one row, sends
+SIGINT, and checks: exit code 130, the final CSV exists (no .partial left), every line has the
+header's field count, and it holds at least one and fewer than all rows.
+"""
+import csv
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def main():
+    gpubench = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.csv")
+        shapes = [f"--shape=vecadd:n={4096 + 16 * i}" for i in range(60)]
+        proc = subprocess.Popen([gpubench, "-w", "vecadd", "-d", "cpu", "--min-time", "0.1",
+                                 "--reps", "3", "--out", out] + shapes,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with open(out + ".partial") as f:
+                    if sum(1 for _ in f) >= 3:
+                        break
+            except FileNotFoundError:
+                pass
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        err = proc.communicate(timeout=60)[1]
+        print(err)
+        fails = []
+        if proc.returncode != 130:
+            fails.append(f"exit code {proc.returncode}, expected 130")
+        if os.path.exists(out + ".partial"):
+            fails.append(".partial left behind")
+        if not os.path.exists(out):
+            fails.append("no CSV after interrupt")
+        else:
+            with open(out, newline="") as f:
+                rows = list(csv.reader(f))
+            if any(len(r) != len(rows[0]) for r in rows):
+                fails.append("ragged CSV")
+            if not 1 <= len(rows) - 1 < 60:
+                fails.append(f"{len(rows) - 1} rows: expected some but not all 60")
+            if any(r[rows[0].index("status")] != "ok" for r in rows[1:]):
+                fails.append("a kept row is not ok")
+        for f in fails:
+            print("FAIL:", f)
+        print(f"{0 if fails else 1} passed, {len(fails)} failed")
+        return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+/* emu.c — the scheduler of the SIMT emulation (emu.h): blocks one at a time, a block's threads
+ * as ucontext fibers run barrier to barrier in a chosen order. Test-only code. */
+#include "tests/emu/emu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+
+enum { EMU_MAX_THREADS = 1024, EMU_STACK = 128 * 1024 };
+
+enum emu_state { T_READY, T_AT_BARRIER, T_DONE };
+
+struct emu_thread {
+    ucontext_t ctx;
+    uint3 idx;
+    enum emu_state state;
+    const char *bar_file; /* where it waits */
+    int bar_line;
+};
+
+uint3 emu_thread_idx, emu_block_idx, emu_block_dim, emu_grid_dim;
+
+static struct emu_thread emu_threads[EMU_MAX_THREADS];
+static struct emu_thread *emu_self;
+static ucontext_t emu_sched;
+static char *emu_stacks; /* EMU_MAX_THREADS stacks, mapped once, touched lazily */
+static unsigned char *emu_dyn;
+static size_t emu_dyn_bytes;
+static void (*emu_body)(void *);
+/* Bounds of the section holding every `__shared__` variable (emu.h), provided by the linker;
+ * weak, so that a test whose kernels have none still links. */
+extern unsigned char __start_gb_emu_shared[] __attribute__((weak));
+extern unsigned char __stop_gb_emu_shared[] __attribute__((weak));
+static void *emu_args;
+
+const char *emu_order_name(enum emu_order order) {
+    static const char *const names[] = {"forward", "reverse", "shuffle"};
+    return (unsigned)order < EMU_ORDERS ? names[order] : "?";
+}
+
+dim3 emu_dim3(unsigned x, unsigned y, unsigned z) {
+    dim3 d;
+    d.x = x;
+    d.y = y;
+    d.z = z;
+    return d;
+}
+
+void emu_syncthreads(const char *file, int line) {
+    struct emu_thread *t = emu_self;
+    t->state = T_AT_BARRIER;
+    t->bar_file = file;
+    t->bar_line = line;
+    if (swapcontext(&t->ctx, &emu_sched) != 0) {
+        perror("emu: swapcontext");
+        abort();
+    }
+}
+
+void *emu_dynamic_shared(void) { return emu_dyn; }
+
+/* Entry of every fiber: run the kernel, then fall back to the scheduler through uc_link. */
+static void emu_trampoline(void) {
+    emu_body(emu_args);
+    emu_self->state = T_DONE;
+}
+
+/* xorshift64*: the shuffle's generator (a test needs the same order for the same seed). */
+static uint64_t emu_next(uint64_t *s) {
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 2685821657736338717ULL;
+}
+
+/* perm = 0..n-1 in `order`. */
+static void emu_permute(unsigned *perm, unsigned n, enum emu_order order, uint64_t *rng) {
+    unsigned i;
+    for (i = 0; i < n; i++)
+        perm[i] = order == EMU_REVERSE ? n - 1 - i : i;
+    if (order == EMU_SHUFFLE)
+        for (i = n; i > 1; i--) {
+            unsigned j = (unsigned)(emu_next(rng) % i), t = perm[i - 1];
+            perm[i - 1] = perm[j];
+            perm[j] = t;
+        }
+}
+
+/* getcontext only to initialise a context that makecontext then redirects: it never returns a
+ * second time here, so keeping it out of line spares the caller's locals the returns-twice
+ * pessimism (and -Wclobbered). */
+static __attribute__((noinline)) int emu_getcontext(ucontext_t *c) { return getcontext(c); }
+
+/* Make a fresh fiber for each thread of the block. */
+static int emu_make_threads(unsigned nthreads) {
+    unsigned i;
+    for (i = 0; i < nthreads; i++) {
+        struct emu_thread *t = &emu_threads[i];
+        t->idx.x = i % emu_block_dim.x;
+        t->idx.y = i / emu_block_dim.x % emu_block_dim.y;
+        t->idx.z = i / (emu_block_dim.x * emu_block_dim.y);
+        t->state = T_READY;
+        if (emu_getcontext(&t->ctx) != 0) {
+            perror("emu: getcontext");
+            return -1;
+        }
+        t->ctx.uc_stack.ss_sp = emu_stacks + (size_t)i * EMU_STACK;
+        t->ctx.uc_stack.ss_size = EMU_STACK;
+        t->ctx.uc_link = &emu_sched;
+        makecontext(&t->ctx, emu_trampoline, 0);
+    }
+    return 0;
+}
+
+/* Let every live thread of the block run to its next barrier or its end, in perm's order.
+ * (A function of its own: locals of the function calling swapcontext may be clobbered.) */
+static int emu_run_round(const unsigned *perm, unsigned nthreads) {
+    unsigned i;
+    for (i = 0; i < nthreads; i++) {
+        struct emu_thread *t = &emu_threads[perm[i]];
+        if (t->state == T_DONE)
+            continue;
+        t->state = T_READY;
+        emu_self = t;
+        emu_thread_idx = t->idx;
+        if (swapcontext(&emu_sched, &t->ctx) != 0) {
+            perror("emu: swapcontext");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Run one block to completion. Returns 0 or -1 (barrier divergence, already reported). */
+static int emu_run_block(unsigned nthreads, enum emu_order order, uint64_t *rng) {
+    static unsigned perm[EMU_MAX_THREADS];
+    unsigned i, round;
+    if (emu_make_threads(nthreads) != 0)
+        return -1;
+    /* NaN everywhere: shared memory that no thread of this block wrote reads as NaN */
+    if (emu_dyn_bytes)
+        memset(emu_dyn, 0xff, emu_dyn_bytes);
+    {
+        unsigned char *lo = __start_gb_emu_shared, *hi = __stop_gb_emu_shared;
+        if (lo && hi > lo)
+            memset(lo, 0xff, (size_t)(hi - lo));
+    }
+    for (round = 0;; round++) {
+        unsigned done = 0, waiting = 0;
+        emu_permute(perm, nthreads, order, rng);
+        if (emu_run_round(perm, nthreads) != 0)
+            return -1;
+        for (i = 0; i < nthreads; i++) {
+            const struct emu_thread *t = &emu_threads[i], *t0 = &emu_threads[0];
+            if (t->state == T_DONE) {
+                done++;
+                continue;
+            }
+            waiting++;
+            if (t0->state == T_AT_BARRIER &&
+                (t->bar_line != t0->bar_line || strcmp(t->bar_file, t0->bar_file) != 0)) {
+                fprintf(stderr,
+                        "emu: block (%u,%u,%u): thread %u waits at %s:%d, thread 0 at %s:%d "
+                        "(barrier %u)\n",
+                        emu_block_idx.x, emu_block_idx.y, emu_block_idx.z, i, t->bar_file,
+                        t->bar_line, t0->bar_file, t0->bar_line, round + 1);
+                return -1;
+            }
+        }
+        if (waiting == 0)
+            return 0;
+        if (done != 0) {
+            fprintf(stderr,
+                    "emu: block (%u,%u,%u): %u threads wait at barrier %u while %u have exited\n",
+                    emu_block_idx.x, emu_block_idx.y, emu_block_idx.z, waiting, round + 1, done);
+            return -1;
+        }
+    }
+}
+
+int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, uint64_t seed,
+               void (*body)(void *args), void *args) {
+    static unsigned bperm_fixed[1];
+    unsigned *bperm = bperm_fixed;
+    size_t nthreads = (size_t)block.x * block.y * block.z;
+    size_t nblocks = (size_t)grid.x * grid.y * grid.z, b;
+    uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1; /* never 0: xorshift would stay at 0 */
+    int rc = 0;
+    if (nthreads == 0 || nthreads > EMU_MAX_THREADS || nblocks == 0 || nblocks > (1u << 24)) {
+        fprintf(stderr, "emu: bad launch: grid (%u,%u,%u) block (%u,%u,%u)\n", grid.x, grid.y,
+                grid.z, block.x, block.y, block.z);
+        return -1;
+    }
+    if (!emu_stacks) {
+        void *m = mmap(NULL, (size_t)EMU_MAX_THREADS * EMU_STACK, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) {
+            perror("emu: mmap of the fiber stacks");
+            return -1;
+        }
+        emu_stacks = m;
+    }
+    emu_dyn_bytes = dyn_shared;
+    emu_dyn = dyn_shared ? malloc(dyn_shared) : NULL;
+    if (nblocks > 1)
+        bperm = malloc(nblocks * sizeof *bperm);
+    if ((dyn_shared && !emu_dyn) || !bperm) {
+        fprintf(stderr, "emu: out of memory\n");
+        rc = -1;
+        goto out;
+    }
+    emu_permute(bperm, (unsigned)nblocks, order, &rng);
+    emu_body = body;
+    emu_args = args;
+    emu_block_dim = block;
+    emu_grid_dim = grid;
+    for (b = 0; b < nblocks && rc == 0; b++) {
+        unsigned lin = bperm[b];
+        emu_block_idx.x = lin % grid.x;
+        emu_block_idx.y = lin / grid.x % grid.y;
+        emu_block_idx.z = lin / (grid.x * grid.y);
+        rc = emu_run_block((unsigned)nthreads, order, &rng);
+    }
+out:
+    if (bperm != bperm_fixed)
+        free(bperm);
+    free(emu_dyn);
+    emu_dyn = NULL;
+    emu_dyn_bytes = 0;
+    return rc;
+}
