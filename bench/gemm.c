@@ -9,15 +9,16 @@
  * (where partial tiles, and so most tiling bugs, live), plus the first and last entry.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bench/inputs.h"
 #include "harness/verify.h"
 #include "kernels/cpu/gemm_cpu.h"
 
-enum { M, N, K };  /* shape key indices */
-enum { IN_A, IN_B };
-enum { OUT_C };
+enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K }; /* shape key indices */
+enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B };
+enum { OUT_C = GEMM_OUT_C };
 
 /* Shapes with at most this many multiply-adds get a full reference; larger ones a sample. */
 #define GEMM_FULL_MACS (1L << 27)

@@ -2,7 +2,7 @@
 list(APPEND GPUBENCH_SOURCES
   bench/inputs.c
   bench/vecadd.c
-  #LEADTMP bench/gemm.c
-  #LEADTMP bench/conv2d.c
-  #LEADTMP bench/mlp_train.c
+  bench/gemm.c
+  bench/conv2d.c
+  bench/mlp_train.c
 )

@@ -220,7 +220,7 @@ static void fmt_p(char *buf, size_t len, double p) {
 static void print_human(const struct cmp_input *in, const struct cmp_opts *o, const struct rr *x,
                         size_t nx, const struct diff *d, int nd, FILE *out) {
     int md = o->format == CMP_MARKDOWN;
-    const char *li = md ? "- " : "";
+    const char *li = md ? "- " : "", *sub = md ? "  - " : "  ";
     const struct run_row *b0 = &in->runs[0].run[0], *n0 = &in->runs[1].run[0];
     fprintf(out, "%sgpubench compare: regression check\n\n", md ? "## " : "");
     fprintf(out, "%sbase: %s (run %s, host %s, %s)\n", li, in->runs[0].name, b0->run_id,
@@ -243,23 +243,25 @@ static void print_human(const struct cmp_input *in, const struct cmp_opts *o, co
     fprintf(out, "%sverdict: slower/faster needs a change of at least %g%% that is also "
             "statistically real:\n", li, 100 * o->threshold);
     if (n_mwu)
-        fprintf(out, "%s  %d rows: Mann-Whitney U test on the samples (two-sided, p < %g); "
-                "CI = bootstrap 95%% interval of the change of the median\n", md ? "  " : "",
-                n_mwu, o->alpha);
+        fprintf(out, "%s%d rows: Mann-Whitney U test on the samples (two-sided, p < %g); "
+                "CI = bootstrap 95%% interval of the change of the median\n", sub, n_mwu, o->alpha);
     if (n_ci)
-        fprintf(out, "%s  %d rows: no samples (give them with --samples), so from the rows' 95%% "
+        fprintf(out, "%s%d rows: no samples (give them with --samples), so from the rows' 95%% "
                 "confidence intervals of the median: a change counts when they do not overlap\n",
-                md ? "  " : "", n_ci);
+                sub, n_ci);
     if (n_thr)
-        fprintf(out, "%s  %d rows: neither samples nor confidence intervals: the threshold "
-                "alone decides\n", md ? "  " : "", n_thr);
+        fprintf(out, "%s%d rows: neither samples nor confidence intervals: the threshold "
+                "alone decides\n", sub, n_thr);
     fputc('\n', out);
 
+    /* the CI and p columns only when some row was tested on samples */
+    const int ncol = n_mwu ? 10 : 8, cv = ncol - 1;
     struct cmp_grid g;
-    if (grid_init(&g, 10)) return;
+    if (grid_init(&g, ncol)) return;
     const char *heads[] = {"device", "workload", "impl", "shape", "base ms", "new ms",
                            "change", "95% CI", "p", "verdict"};
-    for (int c = 0; c < 10; c++) grid_head(&g, c, heads[c], c >= 4 && c <= 8);
+    for (int c = 0; c < ncol - 1; c++) grid_head(&g, c, heads[c], c >= 4);
+    grid_head(&g, cv, "verdict", 0);
     for (size_t i = 0; i < nx; i++) {
         const struct rr *r = &x[i];
         const struct run_row *k = r->b ? r->b : r->n;
@@ -283,19 +285,21 @@ static void print_human(const struct cmp_input *in, const struct cmp_opts *o, co
         }
         fmt_change(a, sizeof a, r->change);
         grid_set(&g, row, 6, "%s", a);
-        if (isfinite(r->lo)) {
+        if (n_mwu && isfinite(r->lo)) {
             fmt_change(a, sizeof a, r->lo - 1);
             fmt_change(b, sizeof b, r->hi - 1);
             grid_set(&g, row, 7, "%s..%s", a, b);
         }
-        fmt_p(a, sizeof a, r->p);
-        grid_set(&g, row, 8, "%s", a);
+        if (n_mwu) {
+            fmt_p(a, sizeof a, r->p);
+            grid_set(&g, row, 8, "%s", a);
+        }
         if (!strcmp(r->verdict, "broken") || !strcmp(r->verdict, "fixed") ||
             !strcmp(r->verdict, "not ok"))
-            grid_set(&g, row, 9, "%s (%s -> %s)", r->verdict, status_name(r->b->status),
+            grid_set(&g, row, cv, "%s (%s -> %s)", r->verdict, status_name(r->b->status),
                      status_name(r->n->status));
         else
-            grid_set(&g, row, 9, "%s", r->verdict);
+            grid_set(&g, row, cv, "%s", r->verdict);
     }
     grid_print(&g, md, out);
     grid_free(&g);
@@ -305,11 +309,12 @@ static void print_human(const struct cmp_input *in, const struct cmp_opts *o, co
         nbroke += !strcmp(x[i].verdict, "broken");
         ngone += !strcmp(x[i].verdict, "vanished");
     }
+    const char *b = md ? "**" : "";
     if (nslow + nbroke + ngone)
-        fprintf(out, "\n%sREGRESSION: %d slower, %d broken (status no longer ok), %d vanished\n",
-                md ? "**" : "", nslow, nbroke, ngone);
+        fprintf(out, "\n%sREGRESSION: %d slower, %d broken (status no longer ok), %d vanished%s\n",
+                b, nslow, nbroke, ngone, b);
     else
-        fprintf(out, "\n%sno regression\n", md ? "**" : "");
+        fprintf(out, "\n%sno regression%s\n", b, b);
 }
 
 static void csv_num(FILE *out, double v, int comma) {

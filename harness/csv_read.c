@@ -32,6 +32,7 @@ enum ftype {
     F_REQINT, /* decimal integer ≥ 0, required */
     F_NUM,    /* finite number ≥ 0, or empty (NaN) */
     F_REQNUM, /* finite number ≥ 0, required */
+    F_ERRNUM, /* number ≥ 0, or "inf" (an output holding NaN or Inf), or empty (NaN) */
     F_STATUS  /* one of the status names */
 };
 
@@ -49,7 +50,7 @@ static const struct fdesc run_desc[CSV_RUN_NCOLS] = {
     RF(flops, F_NUM),        RF(bytes, F_NUM),       RF(reps, F_INT),        RF(median_ms, F_NUM),
     RF(min_ms, F_NUM),       RF(mean_ms, F_NUM),     RF(stddev_ms, F_NUM),   RF(ci95_lo_ms, F_NUM),
     RF(ci95_hi_ms, F_NUM),   RF(e2e_median_ms, F_NUM), RF(gflops, F_NUM),    RF(gbps, F_NUM),
-    RF(peak_pct, F_NUM),     RF(max_rel_err, F_NUM), RF(status, F_STATUS),   RF(note, F_STR),
+    RF(peak_pct, F_NUM),     RF(max_rel_err, F_ERRNUM), RF(status, F_STATUS),   RF(note, F_STR),
 };
 #undef RF
 
@@ -284,9 +285,14 @@ static int type_field(const char *fname, int line, const char *name, const struc
         return 0;
     }
     case F_NUM:
-    case F_REQNUM: {
+    case F_REQNUM:
+    case F_ERRNUM: {
         double x;
-        if (!v[0] && d->type == F_NUM) {
+        if (d->type == F_ERRNUM && (!strcmp(v, "inf") || !strcmp(v, "Inf"))) {
+            *(double *)dst = INFINITY;
+            return 0;
+        }
+        if (!v[0] && d->type != F_REQNUM) {
             *(double *)dst = NAN;
             return 0;
         }

@@ -43,7 +43,8 @@ struct run_row {
     double flops, bytes;
     long reps;
     double median_ms, min_ms, mean_ms, stddev_ms, ci95_lo_ms, ci95_hi_ms, e2e_median_ms;
-    double gflops, gbps, peak_pct, max_rel_err;
+    double gflops, gbps, peak_pct;
+    double max_rel_err; /* INFINITY when the output held NaN or Inf ("inf" in the file) */
     enum status status;
     const char *note;
 };

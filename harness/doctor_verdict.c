@@ -6,7 +6,9 @@
  *     exactly their architecture, "f" variants on the same family. (CUDA C++ Programming Guide,
  *     "Binary Compatibility" and "PTX Compatibility";
  *     https://docs.nvidia.com/cuda/cuda-c-programming-guide/#binary-compatibility)
- *  2. The driver must still support the card (R390 for Fermi, R470 for Kepler, …: cuda_facts.c).
+ *  2. The driver must support the card: not newer than its last branch (R390 for Fermi, R470 for
+ *     Kepler, …: cuda_facts.c), not older than the toolkit that introduced it (the release notes
+ *     pair each toolkit with the driver that shipped with it).
  *  3. The CUDA runtime of the build must start on the driver (minimum driver per runtime, or
  *     minor version compatibility from CUDA 11 on: cuda_facts.c).
  *  4. PTX is JIT-compiled only by a driver at least as new as the toolkit that wrote it; minor
@@ -383,6 +385,17 @@ void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_
                  "driver %s does not support %s GPUs: R%s is the last driver branch for them",
                  d->driver, f->family, f->last_driver);
         snprintf(r->fix, sizeof r->fix, "Install the newest %s.xx driver", f->last_driver);
+    } else if (dcuda > 0 && f && dcuda < f->first_cuda) {
+        /* A driver older than the toolkit that introduced the architecture does not know the
+         * card: the first driver for it is the one released with that toolkit. */
+        const char *first = cuda_facts_min_driver(f->first_cuda);
+        blocked = 1;
+        snprintf(r->reason, sizeof r->reason,
+                 "driver %s (CUDA %s) predates %s GPUs (sm_%d arrived with CUDA %s)",
+                 d->driver[0] ? d->driver : "(this)", cuda_facts_ver_str(dcuda, v, sizeof v),
+                 f->family, sm, cuda_facts_ver_str(f->first_cuda, v2, sizeof v2));
+        snprintf(r->fix, sizeof r->fix, "Update the driver to %s or newer",
+                 first ? first : "a current release");
     }
 
     /* 3. Does this build's CUDA runtime start on the driver? */

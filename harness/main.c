@@ -9,9 +9,12 @@
 
 #include "bench/inputs.h"
 #include "harness/cli.h"
+#include "harness/compare.h"
 #include "harness/csv.h"
 #include "harness/device.h"
+#include "harness/doctor.h"
 #include "harness/list.h"
+#include "harness/merge.h"
 #include "harness/plan.h"
 #include "harness/runner.h"
 #include "harness/topology.h"
@@ -164,6 +167,12 @@ int main(int argc, char **argv) {
             return run_main(argc - 1, argv + 1);
         if (strcmp(cmd, "list") == 0)
             return list_cmd(argc - 1, argv + 1);
+        if (strcmp(cmd, "compare") == 0)
+            return compare_main(argc - 1, argv + 1);
+        if (strcmp(cmd, "doctor") == 0)
+            return doctor_main(argc - 1, argv + 1);
+        if (strcmp(cmd, "merge") == 0)
+            return merge_main(argc - 1, argv + 1);
         fprintf(stderr,
                 "gpubench: unknown command '%s' (run, list, doctor, compare, merge; see "
                 "gpubench --help)\n",

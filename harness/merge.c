@@ -264,6 +264,9 @@ static int load_src(struct merge_src *m) {
     if (m->task < 0) {
         if (exists && S_ISDIR(st.st_mode)) return 0; /* handled by the caller */
         if (csv_read_file(m->csv, CSV_RUN, &m->t, err, sizeof err) != 0) {
+            /* the reader's hint is for compare, which takes samples files; merge does not */
+            char *hint = strstr(err, " (give it with --samples)");
+            if (hint) *hint = '\0';
             fprintf(stderr, "gpubench: merge: %s\n", err);
             return 2;
         }
@@ -376,11 +379,16 @@ static int check_duplicate_runs(const struct merge_set *s) {
                 v[k++] = (struct runref){s->v[i].t.run[r].run_id, i, s->v[i].t.run[r].line};
     qsort(v, total, sizeof *v, runref_cmp);
     int rc = 0;
+    size_t group = 0; /* first entry of the current run_id: its smallest input, first line */
     for (size_t r = 1; r < total && rc == 0; r++) {
-        if (v[r].src == v[r - 1].src || strcmp(v[r].run_id, v[r - 1].run_id) != 0) continue;
+        if (strcmp(v[r].run_id, v[group].run_id) != 0) {
+            group = r;
+            continue;
+        }
+        if (v[r].src == v[group].src) continue;
         fprintf(stderr, "gpubench: merge: %s:%d: column run_id: run %s is also in %s:%d (the same "
                 "run given twice?)\n", s->v[v[r].src].t.name, v[r].line, v[r].run_id,
-                s->v[v[r - 1].src].t.name, v[r - 1].line);
+                s->v[v[group].src].t.name, v[group].line);
         rc = 2;
     }
     free(v);

@@ -5,13 +5,11 @@
 
 const struct workload *const registry_workloads[] = {
     &vecadd_workload,
-#ifdef GPUBENCH_HAVE_GEMM
     &gemm_workload,
     &conv2d_workload,
     &mlp_train_workload,
-#endif
-#ifdef GPUBENCH_HAVE_CUDA_MEMCPY
-    &memcpy_workload,
+#ifdef GPUBENCH_HAVE_CUDA
+    &memcpy_workload, /* host↔device copies: CUDA devices only */
 #endif
     NULL,
 };

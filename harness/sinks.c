@@ -8,7 +8,7 @@
 
 #include "harness/csv.h"
 
-void fmt_ms(char *out, size_t len, double ms) {
+void sink_fmt_ms(char *out, size_t len, double ms) {
     if (ms >= 100)
         snprintf(out, len, "%.0f", ms);
     else if (ms >= 1)
@@ -33,16 +33,16 @@ static void make_cells(const struct result *r, struct cells *c) {
     int t = r->st.n > 0;
     char lo[24], hi[24];
     if (t) {
-        fmt_ms(c->median, sizeof c->median, r->st.median);
-        fmt_ms(lo, sizeof lo, r->st.ci_lo);
-        fmt_ms(hi, sizeof hi, r->st.ci_hi);
+        sink_fmt_ms(c->median, sizeof c->median, r->st.median);
+        sink_fmt_ms(lo, sizeof lo, r->st.ci_lo);
+        sink_fmt_ms(hi, sizeof hi, r->st.ci_hi);
         snprintf(c->ci, sizeof c->ci, "%s–%s", lo, hi);
     } else {
         snprintf(c->median, sizeof c->median, "-");
         snprintf(c->ci, sizeof c->ci, "-");
     }
     if (t && r->e2e_median_ms >= 0)
-        fmt_ms(c->e2e, sizeof c->e2e, r->e2e_median_ms);
+        sink_fmt_ms(c->e2e, sizeof c->e2e, r->e2e_median_ms);
     else
         snprintf(c->e2e, sizeof c->e2e, "-");
     fmt_opt(c->gflops, sizeof c->gflops, "%.1f", r->gflops, t && r->gflops >= 0);

@@ -21,6 +21,6 @@ void sink_progress(struct sink *s, int i, int total, const char *what);
 void sink_progress_clear(struct sink *s);
 
 /* Format a time in ms with 3–4 significant digits: "0.0123", "12.3", "1234". */
-void fmt_ms(char *out, size_t len, double ms);
+void sink_fmt_ms(char *out, size_t len, double ms);
 
 #endif

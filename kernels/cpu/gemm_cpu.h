@@ -8,6 +8,12 @@
 
 #include <stddef.h>
 
+/* The gemm problem (bench/gemm.c), shared by every implementation: shape keys in canonical
+ * order (shape.v[]), input buffers (problem in[]) and the output (problem out[]). */
+enum { GEMM_KEY_M, GEMM_KEY_N, GEMM_KEY_K };
+enum { GEMM_IN_A, GEMM_IN_B };
+enum { GEMM_OUT_C };
+
 /* C = A·B with cblas_sgemm. OpenBLAS's thread count is the caller's business (the harness sets
  * it once per run). m, n, k >= 1 and each of m·k, k·n, m·n must fit in an int (cblas takes int). */
 void gemm_cpu_sgemm(int m, int n, int k, const float *a, const float *b, float *c);

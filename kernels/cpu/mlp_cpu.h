@@ -16,6 +16,17 @@
 
 #include <stddef.h>
 
+/* The mlp_train problem (bench/mlp_train.c), shared by every implementation: shape keys in
+ * canonical order (shape.v[]), read-only inputs (problem in[]: the data and the initial
+ * parameters) and outputs (problem out[]: the parameters, which an implementation's prepare
+ * copies from in[] and each run updates in place, and the loss before the update). */
+enum { MLP_KEY_BATCH, MLP_KEY_IN, MLP_KEY_HIDDEN, MLP_KEY_OUT };
+enum { MLP_IN_X, MLP_IN_LABELS, MLP_IN_W1, MLP_IN_B1, MLP_IN_W2, MLP_IN_B2 };
+enum { MLP_OUT_W1, MLP_OUT_B1, MLP_OUT_W2, MLP_OUT_B2, MLP_OUT_LOSS };
+
+/* The SGD learning rate of every implementation. */
+#define MLP_LR 0.1f
+
 struct mlp_dims {
     long batch, in, hidden, out;
 };

@@ -4,5 +4,5 @@ list(APPEND GPUBENCH_SOURCES
   kernels/cpu/vecadd_cpu.c
   kernels/cpu/gemm_cpu.c
   kernels/cpu/conv2d_cpu.c
-  #LEADTMP kernels/cpu/mlp_cpu.c
+  kernels/cpu/mlp_cpu.c
 )

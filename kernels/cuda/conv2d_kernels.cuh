@@ -36,7 +36,7 @@ static __device__ __forceinline__ float gb_conv2d_at(const float *__restrict__ x
 
 /* y = conv(x, wt) (see the file comment). Grid: x over ceil(n·p·q / 64) pixel tiles, y over
  * ceil(k / 64) filter tiles; GB_CONV_THREADS threads; d as filled by gb_conv2d_dims_finish. */
-__global__ void __launch_bounds__(GB_CONV_THREADS)
+__global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
     gb_conv2d_kernel(struct gb_conv2d_dims d, const float *__restrict__ x,
                      const float *__restrict__ wt, float *__restrict__ y) {
     __shared__ __align__(16) float As[GB_CONV_BK * GB_CONV_PM]; /* As[tap][filter] */

@@ -5,8 +5,11 @@
  *   gb_sgemm_128x128_{nn,tn,nt}: 128×128×8 block tile, 8×8 per thread (64 accumulators; about
  *       120 registers) for sm_35 and newer (255 registers per thread);
  *   gb_sgemm_64x64_{nn,tn,nt}:   64×64×16 block tile, 4×4 per thread (16 accumulators) for
- *       Fermi (sm_2x) and sm_30, which allow 63 registers per thread: the 8×8 tile would spill
- *       there, so the 128×128 kernels compile to a trap below sm_35 and are never launched.
+ *       Fermi (sm_2x) and sm_30, which allow 63 registers per thread, and for small products
+ *       everywhere. Below sm_35 it does not prefetch the next slice into registers (the 8
+ *       registers that takes make ptxas spill under a 63-register cap); from sm_35 it does.
+ *       The 8×8 tile would spill below sm_35, so the 128×128 kernels compile to a trap there
+ *       and are never launched.
  * Shared by the nvcc build (gemm.cu adds the launcher) and the CPU emulation of the tests,
  * which also use the host helpers below so that they launch exactly what the launcher does.
  */
@@ -24,6 +27,7 @@
 #define GB_GT_TM 8
 #define GB_GT_TN 8
 #define GB_GT_MIN_ARCH 350
+#define GB_GT_PREFETCH 1
 #include "kernels/cuda/gemm_tile.cuh"
 
 #define GB_GT_NAME gb_sgemm_64x64
@@ -33,6 +37,7 @@
 #define GB_GT_TM 4
 #define GB_GT_TN 4
 #define GB_GT_MIN_ARCH 0
+#define GB_GT_PREFETCH (GB_ARCH == 0 || GB_ARCH >= 350) /* no registers to spare below sm_35 */
 #include "kernels/cuda/gemm_tile.cuh"
 
 /* Tile configurations, as the launcher and the tests name them. */
@@ -46,7 +51,7 @@ static inline int gb_sgemm_tile(enum gb_gemm_cfg cfg) { return cfg == GB_GEMM_12
  * 128×128 tiles as multiprocessors (otherwise the smaller tile keeps more SMs busy). A design
  * heuristic, not a measured one: no GPU was available when it was written. */
 static inline enum gb_gemm_cfg gb_sgemm_pick(int sm, int sms, int M, int N) {
-    long tiles = (long)((M + 127) / 128) * (long)((N + 127) / 128);
+    long tiles = (((long)M + 127) / 128) * (((long)N + 127) / 128);
     return (sm >= 35 && tiles >= sms) ? GB_GEMM_128 : GB_GEMM_64;
 }
 
@@ -55,7 +60,7 @@ static inline enum gb_gemm_cfg gb_sgemm_pick(int sm, int sms, int M, int N) {
  * sm_30). */
 static inline int gb_sgemm_grid(enum gb_gemm_cfg cfg, int sm, int M, int N, dim3 *grid) {
     long t = gb_sgemm_tile(cfg);
-    long gx = (N + t - 1) / t, gy = (M + t - 1) / t;
+    long gx = ((long)N + t - 1) / t, gy = ((long)M + t - 1) / t;
     if (gy > 65535 || gx > (sm >= 30 ? 2147483647L : 65535L))
         return -1;
     grid->x = (unsigned)gx;

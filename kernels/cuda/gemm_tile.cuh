@@ -6,16 +6,20 @@
  *   GB_GT_NAME      kernel name prefix, e.g. gb_sgemm_128x128
  *   GB_GT_BM/BN/BK  block tile: BM rows × BN columns of C, BK-deep slices of A and B
  *   GB_GT_TM/TN     thread tile: each thread computes TM × TN elements of C (multiples of 4)
- *   GB_GT_MIN_ARCH  smallest __CUDA_ARCH__ that gets the real body (others trap: the launcher
- *                   never picks this configuration there, and ptxas then has nothing to spill)
+ *   GB_GT_MIN_ARCH  smallest GB_ARCH that gets the real body (others trap: the launcher never
+ *                   picks this configuration there, and ptxas then has nothing to spill)
+ *   GB_GT_PREFETCH  1: load the next slice into registers before computing the current one
+ *                   (hides global latency, costs 4 registers per float4 in flight); 0: load it
+ *                   after the compute, where there are registers to spare only for the tile
  * Threads per block: (BM/TM)·(BN/TN) = GB_GEMM_THREADS (256) for every configuration.
  *
  * Scheme (the classic register-blocked SGEMM):
  *   - the block walks K in BK-deep slices; each slice of A (BM×BK) and B (BK×BN) is copied to
  *     shared memory k-major (As[k][m], Bs[k][n]) so that the inner loop reads 4 consecutive
  *     floats with one 128-bit shared load;
- *   - each thread loads its share of the next slice from global memory into registers while it
- *     computes the current one (prefetch), then stores it after the barrier;
+ *   - each thread loads its share of the next slice from global memory into registers — while it
+ *     computes the current one when GB_GT_PREFETCH, after it otherwise — and stores it to shared
+ *     memory between the two barriers; the barriers are the same either way;
  *   - a thread's rows are TM/4 groups of 4 consecutive rows, BM/(TM/4) apart (likewise columns),
  *     so the 16 threads of a half-warp read 16 consecutive float4s: no bank conflicts;
  *   - global loads are float4 when the leading dimension is a multiple of 4 and the base is
@@ -85,6 +89,35 @@ static __device__ __forceinline__ void GB_GT_FN(stash)(float *xs, int pitch, int
     }
 }
 
+/* Fetch this thread's share of slice k0 of both operands into registers. */
+static __device__ __forceinline__ void GB_GT_FN(fetch_slice)(
+    const float *__restrict__ A, int lda, int a_kc, int veca, const float *__restrict__ B,
+    int ldb, int b_kc, int vecb, int M, int N, int K, int m0, int n0, int k0, int tid,
+    float4 *pa, float4 *pb) {
+    int i;
+    GB_UNROLL
+    for (i = 0; i < GB_GT_NVA; i++)
+        pa[i] = GB_GT_FN(fetch)(A, lda, a_kc, veca, GB_GT_BM, M, K, m0, k0,
+                                tid + i * GB_GEMM_THREADS);
+    GB_UNROLL
+    for (i = 0; i < GB_GT_NVB; i++)
+        pb[i] = GB_GT_FN(fetch)(B, ldb, b_kc, vecb, GB_GT_BN, N, K, n0, k0,
+                                tid + i * GB_GEMM_THREADS);
+}
+
+/* Store the fetched share into the shared slices. */
+static __device__ __forceinline__ void GB_GT_FN(stash_slice)(float *As, int a_kc, float *Bs,
+                                                            int b_kc, int tid, const float4 *pa,
+                                                            const float4 *pb) {
+    int i;
+    GB_UNROLL
+    for (i = 0; i < GB_GT_NVA; i++)
+        GB_GT_FN(stash)(As, GB_GT_PM, a_kc, GB_GT_BM, tid + i * GB_GEMM_THREADS, pa[i]);
+    GB_UNROLL
+    for (i = 0; i < GB_GT_NVB; i++)
+        GB_GT_FN(stash)(Bs, GB_GT_PN, b_kc, GB_GT_BN, tid + i * GB_GEMM_THREADS, pb[i]);
+}
+
 /* C (M×N, ldc) = op(A) · op(B), op(A) M×K, op(B) K×N, all row-major; a_kc / b_kc: see fetch
  * (A as stored: a_kc = 1; Aᵀ stored K×M: a_kc = 0; B as stored: b_kc = 0; Bᵀ stored N×K:
  * b_kc = 1). Block (blockIdx.y, blockIdx.x) computes the BM×BN tile of C at that position. */
@@ -113,35 +146,16 @@ static __device__ __forceinline__ void GB_GT_FN(body)(int M, int N, int K,
             acc[i][j] = 0.0f;
     }
 
-    GB_UNROLL
-    for (i = 0; i < GB_GT_NVA; i++)
-        pa[i] = GB_GT_FN(fetch)(A, lda, a_kc, veca, GB_GT_BM, M, K, m0, 0,
-                                tid + i * GB_GEMM_THREADS);
-    GB_UNROLL
-    for (i = 0; i < GB_GT_NVB; i++)
-        pb[i] = GB_GT_FN(fetch)(B, ldb, b_kc, vecb, GB_GT_BN, N, K, n0, 0,
-                                tid + i * GB_GEMM_THREADS);
-    GB_UNROLL
-    for (i = 0; i < GB_GT_NVA; i++)
-        GB_GT_FN(stash)(As, GB_GT_PM, a_kc, GB_GT_BM, tid + i * GB_GEMM_THREADS, pa[i]);
-    GB_UNROLL
-    for (i = 0; i < GB_GT_NVB; i++)
-        GB_GT_FN(stash)(Bs, GB_GT_PN, b_kc, GB_GT_BN, tid + i * GB_GEMM_THREADS, pb[i]);
+    GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, 0, tid, pa,
+                          pb);
+    GB_GT_FN(stash_slice)(As, a_kc, Bs, b_kc, tid, pa, pb);
     GB_BARRIER(1);
 
     for (t = 0; t < ntiles; t++) {
         const int more = t + 1 < ntiles; /* uniform over the block: barriers below are safe */
-        if (more) {
-            const int k0 = (t + 1) * GB_GT_BK;
-            GB_UNROLL
-            for (i = 0; i < GB_GT_NVA; i++)
-                pa[i] = GB_GT_FN(fetch)(A, lda, a_kc, veca, GB_GT_BM, M, K, m0, k0,
-                                        tid + i * GB_GEMM_THREADS);
-            GB_UNROLL
-            for (i = 0; i < GB_GT_NVB; i++)
-                pb[i] = GB_GT_FN(fetch)(B, ldb, b_kc, vecb, GB_GT_BN, N, K, n0, k0,
-                                        tid + i * GB_GEMM_THREADS);
-        }
+        if (GB_GT_PREFETCH && more)
+            GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0,
+                                  (t + 1) * GB_GT_BK, tid, pa, pb);
         GB_UNROLL
         for (kk = 0; kk < GB_GT_BK; kk++) {
             GB_UNROLL
@@ -171,12 +185,10 @@ static __device__ __forceinline__ void GB_GT_FN(body)(int M, int N, int K,
         }
         if (more) {
             GB_BARRIER(2); /* everyone is done reading this slice */
-            GB_UNROLL
-            for (i = 0; i < GB_GT_NVA; i++)
-                GB_GT_FN(stash)(As, GB_GT_PM, a_kc, GB_GT_BM, tid + i * GB_GEMM_THREADS, pa[i]);
-            GB_UNROLL
-            for (i = 0; i < GB_GT_NVB; i++)
-                GB_GT_FN(stash)(Bs, GB_GT_PN, b_kc, GB_GT_BN, tid + i * GB_GEMM_THREADS, pb[i]);
+            if (!GB_GT_PREFETCH)
+                GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0,
+                                      (t + 1) * GB_GT_BK, tid, pa, pb);
+            GB_GT_FN(stash_slice)(As, a_kc, Bs, b_kc, tid, pa, pb);
             GB_BARRIER(1); /* the next slice is complete */
         }
     }
@@ -211,21 +223,16 @@ static __device__ __forceinline__ void GB_GT_FN(body)(int M, int N, int K,
 }
 
 /* The three entry points: C = A·B, C = Aᵀ·B (A stored K×M), C = A·Bᵀ (B stored N×K). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < GB_GT_MIN_ARCH
 #define GB_GT_ENTRY(suffix, a_kc, b_kc)                                                        \
-    __global__ void __launch_bounds__(GB_GEMM_THREADS)                                         \
+    __global__ void GB_LAUNCH_BOUNDS(GB_GEMM_THREADS)                                          \
         GB_GT_FN(suffix)(int M, int N, int K, const float *__restrict__ A, int lda,            \
-                         const float *__restrict__ B, int ldb, float *__restrict__ C, int ldc) { \
-        __trap();                                                                              \
+                         const float *__restrict__ B, int ldb, float *__restrict__ C,          \
+                         int ldc) {                                                            \
+        if (GB_ARCH > 0 && GB_ARCH < GB_GT_MIN_ARCH)                                           \
+            __trap(); /* see GB_GT_MIN_ARCH: never launched here */                            \
+        else                                                                                   \
+            GB_GT_FN(body)(M, N, K, A, lda, a_kc, B, ldb, b_kc, C, ldc);                       \
     }
-#else
-#define GB_GT_ENTRY(suffix, a_kc, b_kc)                                                        \
-    __global__ void __launch_bounds__(GB_GEMM_THREADS)                                         \
-        GB_GT_FN(suffix)(int M, int N, int K, const float *__restrict__ A, int lda,            \
-                         const float *__restrict__ B, int ldb, float *__restrict__ C, int ldc) { \
-        GB_GT_FN(body)(M, N, K, A, lda, a_kc, B, ldb, b_kc, C, ldc);                           \
-    }
-#endif
 GB_GT_ENTRY(nn, 1, 0)
 GB_GT_ENTRY(tn, 0, 0)
 GB_GT_ENTRY(nt, 1, 1)
@@ -247,3 +254,4 @@ GB_GT_ENTRY(nt, 1, 1)
 #undef GB_GT_TM
 #undef GB_GT_TN
 #undef GB_GT_MIN_ARCH
+#undef GB_GT_PREFETCH

@@ -4,6 +4,8 @@
 list(APPEND GPUBENCH_SOURCES
   kernels/cuda/cuda_runtime_helpers.c
   kernels/cuda/vecadd_cublas.c
+  kernels/cuda/gemm_cublas.c
+  kernels/cuda/conv2d_cudnn.c
   kernels/cuda/memcpy_cuda.c
   bench/memcpy.c
 )

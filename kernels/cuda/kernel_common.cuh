@@ -13,6 +13,29 @@
 
 #include <stddef.h>
 
+/* The architecture the device code is being compiled for, in __CUDA_ARCH__ units (200 = sm_20),
+ * for per-architecture choices (tile shapes, prefetch, __ldg). The emulation compiles the
+ * kernels "as for" GB_EMU_ARCH so that the tests run the code paths of old and new cards alike.
+ * 0 in the host pass of nvcc, which compiles no kernel body. */
+#if defined(__CUDA_ARCH__)
+#define GB_ARCH __CUDA_ARCH__
+#elif defined(GB_EMU_ARCH)
+#define GB_ARCH GB_EMU_ARCH
+#else
+#define GB_ARCH 0
+#endif
+
+/* Register-pressure proxy, for scripts/ptxas-report only: this toolkit cannot target sm_20 or
+ * sm_30, so the report also compiles for its oldest target "as if" for GB_PROXY_ARCH, with
+ * launch bounds dropped so that -maxrregcount=63 (the Fermi and sm_30 limit) applies. */
+#if defined(GB_PROXY_ARCH) && defined(__CUDA_ARCH__)
+#undef GB_ARCH
+#define GB_ARCH GB_PROXY_ARCH
+#define GB_LAUNCH_BOUNDS(threads)
+#else
+#define GB_LAUNCH_BOUNDS(threads) __launch_bounds__(threads)
+#endif
+
 /* Dynamically sized shared memory: `extern __shared__ T name[]` in CUDA; the emulation defines
  * its own version (a pointer into the block's dynamic shared arena) before including us. */
 #ifndef GB_EXTERN_SHARED
@@ -27,7 +50,7 @@
 
 /* Read-only global load: through the texture/read-only cache (__ldg) from sm_35, where it
  * exists; a plain load elsewhere (Fermi, sm_30, the emulation). */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 350
+#if GB_ARCH >= 350
 #define GB_LDG(p) __ldg(p)
 #else
 #define GB_LDG(p) (*(p))

@@ -61,7 +61,7 @@ static __device__ __forceinline__ void gb_block_reduce(float *red, int is_max) {
  * labels hold class indices as floats; one outside [0, cols) makes the row's loss NaN, so the
  * step's verification fails loudly instead of training on garbage. dlogits may alias logits.
  * blockDim.x: a power of two, at most GB_SMX_THREADS. */
-__global__ void __launch_bounds__(GB_SMX_THREADS)
+__global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
     gb_softmax_xent_kernel(const float *logits, const float *__restrict__ bias,
                            const float *__restrict__ labels, float *dlogits,
                            float *__restrict__ rowloss, int rows, int cols, float scale) {

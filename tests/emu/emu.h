@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define GPUBENCH_EMU 1
 
@@ -48,6 +49,14 @@ typedef struct {
 #define GB_UNROLL
 #define GB_EXTERN_SHARED(type, name) type *name = (type *)emu_dynamic_shared()
 #define __syncthreads() emu_syncthreads(__FILE__, __LINE__)
+#define __ldg(p) (*(p)) /* sm_35's read-only cache load: a plain load */
+#define __trap() abort()
+
+/* Compile the kernels' per-architecture code paths as for this __CUDA_ARCH__ (the build sets
+ * it: 750 for the paths of current cards, 200 for Fermi's). */
+#ifndef GB_EMU_ARCH
+#define GB_EMU_ARCH 750
+#endif
 
 /* --- the running context ------------------------------------------------------------------- */
 /* Set by the scheduler before it switches to a thread; globals, so the compiler reloads them

@@ -119,6 +119,94 @@ def regression_pair():
     return base, new, same
 
 
+def write_text(name, text):
+    with open(os.path.join(HERE, name), "w", newline="") as f:
+        f.write(text)
+
+
+def samples_text(rows, reps=8):
+    """A samples file for the ok rows: rep k of a row takes median_ms * (1 + (k - reps/2)/1000)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["run_id", "device", "workload", "impl", "shape", "rep", "ms"])
+    for r in rows:
+        if r["status"] != "ok":
+            continue
+        for k in range(reps):
+            w.writerow([r["run_id"], r["device"], r["workload"], r["impl"], r["shape"], k,
+                        r["median_ms"] * (1 + (k - reps // 2) / 1000)])
+    return out.getvalue()
+
+
+def bad_files(good_text, samples):
+    """One file per kind of bad input (see tests/test_compare.c for the expected messages)."""
+    lines = good_text.split("\n")  # lines[0] is the header; the text ends with "\n"
+    head = lines[0].split(",")
+    body = lines[1:-1]
+
+    def edit(line_no, col, value):  # line_no 2 is the first row
+        out = list(lines)
+        f = out[line_no - 1].split(",")
+        f[head.index(col)] = value
+        out[line_no - 1] = ",".join(f)
+        return "\n".join(out)
+
+    def header_edit(fn):
+        h = list(head)
+        fn(h)
+        return "\n".join([",".join(h)] + lines[1:])
+
+    d = "bad/"
+    write_text(d + "empty.csv", "")
+    write_text(d + "not_gpubench.csv", "name,value\nfoo,1\n")
+    write_text(d + "samples_as_run.csv", samples)
+    write_text(d + "schema2.csv", good_text.replace("gpubench-1,", "gpubench-2,"))
+    write_text(d + "mixed_schema.csv", edit(3, "schema", "gpubench-2"))
+    write_text(d + "wrong_column.csv", header_edit(lambda h: h.__setitem__(h.index("median_ms"), "median")))
+    drop = head.index("note")
+    write_text(d + "missing_column.csv", "\n".join(
+        ",".join(x for i, x in enumerate(l.split(",")) if i != drop) for l in lines))
+    def swap(h):
+        i, j = h.index("median_ms"), h.index("min_ms")
+        h[i], h[j] = h[j], h[i]
+    write_text(d + "swapped_columns.csv", header_edit(swap))
+    rag = list(lines)
+    rag[2] = ",".join(rag[2].split(",")[:27])
+    write_text(d + "ragged.csv", "\n".join(rag))
+    ext = list(lines)
+    ext[3] = ext[3] + ",surplus"
+    write_text(d + "extra_field.csv", "\n".join(ext))
+    write_text(d + "nonnumeric.csv", edit(2, "median_ms", "fast"))
+    write_text(d + "unknown_status.csv", edit(5, "status", "slow"))
+    write_text(d + "duplicate.csv", "\n".join(lines[:-1] + [lines[2], ""]))
+    write_text(d + "unclosed_quote.csv", "\n".join(lines[:-1]) + ',"never closed\n')
+    write_text(d + "stray_quote.csv", edit(4, "note", 'say "hi"'))
+    write_text(d + "negative.csv", edit(3, "min_ms", "-1"))
+    write_text(d + "not_finite.csv", edit(3, "gflops", "inf"))
+    write_text(d + "header_only.csv", lines[0] + "\n")
+    write_text(d + "bad_int.csv", edit(2, "threads", "two"))
+    write_text(d + "blank_line.csv", "\n".join(lines[:3] + [""] + lines[3:]))
+    write_text(d + "empty_key.csv", edit(6, "workload", ""))
+    two = list(lines)
+    two[4] = two[4].replace("20250101T000000Z-hosta-1", "20250101T000000Z-hosta-2")
+    write_text(d + "two_runs.csv", "\n".join(two))
+    sl = samples.split("\n")
+    def sedit(line_no, col, value):
+        out = list(sl)
+        f = out[line_no - 1].split(",")
+        f[["run_id", "device", "workload", "impl", "shape", "rep", "ms"].index(col)] = value
+        out[line_no - 1] = ",".join(f)
+        return "\n".join(out)
+    write_text(d + "bad_ms.samples.csv", sedit(3, "ms", "x"))
+    write_text(d + "unknown_run.samples.csv", sedit(4, "run_id", "nope"))
+    write_text(d + "unknown_row.samples.csv", sedit(4, "shape", "n=3"))
+    write_text(d + "dup_rep.samples.csv", sedit(3, "rep", "0"))
+    # good but unusual: CRLF line ends, a BOM, a quoted note with a comma, a quote and a newline
+    crlf = "\ufeff" + "\r\n".join(lines)
+    crlf = crlf.replace(",ok,,,", ',ok,"a note, with ""quotes""\r\nand a second line",,', 1)
+    write_text("crlf_quoted.csv", crlf)
+
+
 def main():
     a, b = machine_rows("a"), machine_rows("b")
     write("sd_a.csv", a)
@@ -128,6 +216,9 @@ def main():
     write("reg_base.csv", base)
     write("reg_new.csv", new)
     write("reg_same.csv", same, order=[5, 4, 3, 2, 1, 0])
+    write_text("sd_a.samples.csv", samples_text(a))
+    with open(os.path.join(HERE, "sd_a.csv")) as f:
+        bad_files(f.read(), samples_text(a))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,280 @@
+/* conv2d.c — workload `conv2d`: NCHW float32 forward convolution (cross-correlation, as in
+ * cuDNN), x n×c×h×w, k filters c×r×s, per-axis stride and zero padding, y n×k×p×q.
+ *
+ * Compute-bound: the figure of merit is GFLOP/s. Implementations: threaded im2col + OpenBLAS
+ * SGEMM (`openblas`); on CUDA devices a hand-written kernel and cuDNN (kernels/cuda/).
+ *
+ * The reference is the direct convolution in double (kernels/cpu/conv2d_cpu.c, independent of
+ * the im2col path). Small shapes check every output; large ones a deterministic sample:
+ * CONV2D_SAMPLES entries spread over the output, plus every filter's border pixels (first and
+ * last row and column) of the last image, where padding and partial tiles live.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench/inputs.h"
+#include "harness/verify.h"
+#include "kernels/cpu/conv2d_cpu.h"
+
+enum { /* shape key indices */
+    N = CONV2D_KEY_N, C = CONV2D_KEY_C, H = CONV2D_KEY_H, W = CONV2D_KEY_W, K = CONV2D_KEY_K,
+    R = CONV2D_KEY_R, S = CONV2D_KEY_S, STRIDE_H = CONV2D_KEY_STRIDE_H,
+    STRIDE_W = CONV2D_KEY_STRIDE_W, PAD_H = CONV2D_KEY_PAD_H, PAD_W = CONV2D_KEY_PAD_W
+};
+enum { IN_X = CONV2D_IN_X, IN_WT = CONV2D_IN_W };
+enum { OUT_Y = CONV2D_OUT_Y };
+
+/* Shapes with at most this many multiply-adds get a full reference; larger ones a sample. */
+#define CONV2D_FULL_MACS (1L << 27)
+enum { CONV2D_SAMPLES = 1 << 16 };
+
+static const char *const keys[] = {"n", "c", "h", "w", "k", "r", "s", "stride_h", "stride_w",
+                                   "pad_h", "pad_w", NULL};
+/* A ResNet-style 3×3 layer: 7.4 GFLOP, 49 MiB of tensors. */
+static const char *const defaults[] = {"n=32,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1", NULL};
+static const char *const quick[] = {"n=4,c=32,h=28,w=28,k=32,r=3,s=3,stride=1,pad=1", NULL};
+/* The default layer over a batch ladder: the crossover batch where a GPU (transfers included)
+ * overtakes the CPU can be read off. */
+static const char *const sweep[] = {"n=1,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1",
+                                    "n=2,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1",
+                                    "n=4,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1",
+                                    "n=8,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1",
+                                    "n=16,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1",
+                                    "n=32,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1",
+                                    "n=64,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1",
+                                    NULL};
+
+/* The checked output entries (idx NULL: all of them) and their reference values. */
+struct conv2d_ref_data {
+    size_t count;
+    size_t *idx;
+    double *val;
+};
+
+static void conv2d_dims_of(const struct shape *s, struct conv2d_dims *d) {
+    *d = (struct conv2d_dims){s->v[N],        s->v[C],        s->v[H],     s->v[W],
+                              s->v[K],        s->v[R],        s->v[S],     s->v[STRIDE_H],
+                              s->v[STRIDE_W], s->v[PAD_H],    s->v[PAD_W], 0,
+                              0};
+    conv2d_dims_finish(d);
+}
+
+/* stride defaults to 1 and pad to 0; the rest are required. The output must be at least 1×1,
+ * and every size handed to cblas (k, p·q, c·r·s) must fit in an int. */
+static int conv2d_complete(struct shape *s, const int *given, char *err, size_t errlen) {
+    for (int i = 0; keys[i]; i++) {
+        if (!given[i]) {
+            if (i >= STRIDE_H) {
+                s->v[i] = i <= STRIDE_W ? 1 : 0;
+                continue;
+            }
+            snprintf(err, errlen, "missing key '%s' for conv2d", keys[i]);
+            return -1;
+        }
+        long min = i >= PAD_H ? 0 : 1;
+        if (s->v[i] < min || s->v[i] > INT_MAX) {
+            snprintf(err, errlen, "%s=%ld must be in %ld..%d", keys[i], s->v[i], min, INT_MAX);
+            return -1;
+        }
+    }
+    struct conv2d_dims d;
+    conv2d_dims_of(s, &d);
+    if (d.p <= 0 || d.q <= 0) {
+        int rows = d.p <= 0;
+        snprintf(err, errlen, "a %ld-%s filter does not fit %s=%ld with %s=%ld (output %s is 0)",
+                 rows ? d.r : d.s, rows ? "row" : "column", rows ? "h" : "w", rows ? d.h : d.w,
+                 rows ? "pad_h" : "pad_w", rows ? d.pad_h : d.pad_w, rows ? "height" : "width");
+        return -1;
+    }
+    double pq = (double)d.p * (double)d.q, crs = (double)d.c * (double)d.r * (double)d.s;
+    if (pq > INT_MAX || crs > INT_MAX) {
+        snprintf(err, errlen, "output plane p·q=%.0f or filter c·r·s=%.0f exceeds %d", pq, crs,
+                 INT_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+/* Each output entry sums c·r·s products (taps in the padding count, as every library counts
+ * them): 2·n·k·p·q·c·r·s. */
+static double conv2d_flops(const struct shape *s) {
+    struct conv2d_dims d;
+    conv2d_dims_of(s, &d);
+    return 2.0 * (double)d.n * d.k * d.p * d.q * (double)d.c * d.r * d.s;
+}
+
+/* Read x and the filters once, write y once: 4·(n·c·h·w + k·c·r·s + n·k·p·q) bytes. */
+static double conv2d_bytes(const struct shape *s) {
+    struct conv2d_dims d;
+    conv2d_dims_of(s, &d);
+    return 4.0 * ((double)d.n * d.c * d.h * d.w + (double)d.k * d.c * d.r * d.s +
+                  (double)d.n * d.k * d.p * d.q);
+}
+
+/* Number of reference entries, and whether they are a sample. */
+static size_t conv2d_ref_count(const struct conv2d_dims *d, int *sampled) {
+    double macs = (double)d->n * d->k * d->p * d->q * (double)d->c * d->r * d->s;
+    *sampled = macs > (double)CONV2D_FULL_MACS;
+    return *sampled ? CONV2D_SAMPLES + (size_t)d->k * (2 * d->p + 2 * d->q)
+                    : (size_t)(d->n * d->k * d->p * d->q);
+}
+
+/* Tensors, the reference (values and indices) and the im2col scratch of `openblas`. */
+static double conv2d_host_bytes(const struct shape *s) {
+    struct conv2d_dims d;
+    conv2d_dims_of(s, &d);
+    int sampled;
+    double refs = (double)conv2d_ref_count(&d, &sampled);
+    return conv2d_bytes(s) + refs * (sampled ? 16.0 : 8.0) +
+           4.0 * (double)conv2d_cpu_scratch_floats(&d);
+}
+
+static int cmp_size(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The sampled entries: sample_indices' spread, then the border pixels of every filter's plane
+ * in the last image. */
+static size_t *conv2d_sample(const struct conv2d_dims *d, uint64_t seed, size_t count) {
+    size_t total = (size_t)(d->n * d->k * d->p * d->q);
+    size_t *idx = sample_indices(total, CONV2D_SAMPLES, seed), *all;
+    if (!idx || !(all = realloc(idx, count * sizeof *idx))) {
+        free(idx);
+        return NULL;
+    }
+    size_t j = CONV2D_SAMPLES;
+    for (long ki = 0; ki < d->k; ki++) {
+        size_t plane = ((size_t)(d->n - 1) * d->k + ki) * d->p * d->q;
+        for (long qi = 0; qi < d->q; qi++) {
+            all[j++] = plane + qi;                         /* first row */
+            all[j++] = plane + (d->p - 1) * d->q + qi;     /* last row */
+        }
+        for (long pi = 0; pi < d->p; pi++) {
+            all[j++] = plane + pi * d->q;                  /* first column */
+            all[j++] = plane + pi * d->q + d->q - 1;       /* last column */
+        }
+    }
+    qsort(all, count, sizeof *all, cmp_size);
+    return all;
+}
+
+static void conv2d_free(struct problem *p) {
+    struct conv2d_ref_data *ref = p->ref;
+    if (ref) {
+        free(ref->idx);
+        free(ref->val);
+        free(ref);
+        p->ref = NULL;
+    }
+    problem_free_bufs(p);
+}
+
+static int conv2d_make(struct problem *p, char *err, size_t errlen) {
+    struct conv2d_dims d;
+    conv2d_dims_of(&p->shape, &d);
+    size_t nx = (size_t)(d.n * d.c * d.h * d.w), nw = (size_t)(d.k * d.c * d.r * d.s);
+    size_t ny = (size_t)(d.n * d.k * d.p * d.q);
+    p->nin = 2;
+    p->nout = 1;
+    struct conv2d_ref_data *ref = calloc(1, sizeof *ref);
+    p->ref = ref;
+    if (!ref || buf_alloc(&p->in[IN_X], "x", nx) || buf_alloc(&p->in[IN_WT], "w", nw) ||
+        buf_alloc(&p->out[OUT_Y], "y", ny))
+        goto oom;
+    fill_uniform(p->in[IN_X].data, nx, p->seed, 1, -1.0f, 1.0f);
+    fill_uniform(p->in[IN_WT].data, nw, p->seed, 2, -1.0f, 1.0f);
+    int sampled;
+    ref->count = conv2d_ref_count(&d, &sampled);
+    if (sampled && !(ref->idx = conv2d_sample(&d, p->seed, ref->count)))
+        goto oom;
+    if (!(ref->val = malloc(ref->count * sizeof *ref->val)))
+        goto oom;
+    conv2d_ref(&d, p->in[IN_X].data, p->in[IN_WT].data, ref->idx, ref->count, ref->val);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of host memory for conv2d");
+    conv2d_free(p);
+    return -1;
+}
+
+/* Inputs and filters are uniform in [-1, 1): each output is a float32 sum of at most c·r·s
+ * terms of size <= 1, off by a few (c·r·s)·2^-24 in practice; atol = 2e-6·c·r·s leaves a wide
+ * margin for any summation order while still catching one missing or doubled tap. */
+static enum status conv2d_verify(const struct problem *p, struct verify_report *r) {
+    const struct conv2d_ref_data *ref = p->ref;
+    const struct shape *s = &p->shape;
+    double atol = 2e-6 * (double)s->v[C] * (double)s->v[R] * (double)s->v[S];
+    verify_close(r, "y", p->out[OUT_Y].data, ref->val, ref->idx, ref->count, atol, 1e-5);
+    return verify_status(r);
+}
+
+/* --- openblas: threaded im2col + cblas_sgemm ------------------------------------------------- */
+struct conv2d_openblas_state {
+    struct conv2d_dims d;
+    float *scratch; /* padded image + im2col chunk, allocated here so run never allocates */
+};
+
+static enum status openblas_prepare(struct impl_ctx *ctx) {
+    struct conv2d_openblas_state *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
+        return ST_OOM;
+    }
+    ctx->state = st;
+    conv2d_dims_of(&ctx->p->shape, &st->d);
+    size_t floats = conv2d_cpu_scratch_floats(&st->d);
+    if (floats) {
+        size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
+        if (!(st->scratch = aligned_alloc(64, bytes))) {
+            snprintf(ctx->note, sizeof ctx->note, "out of host memory for %zu MiB of im2col",
+                     bytes >> 20);
+            return ST_OOM;
+        }
+    }
+    return ST_OK;
+}
+
+static enum status openblas_run(struct impl_ctx *ctx) {
+    struct conv2d_openblas_state *st = ctx->state;
+    struct problem *p = ctx->p;
+    conv2d_cpu_forward(&st->d, p->in[IN_X].data, p->in[IN_WT].data, p->out[OUT_Y].data,
+                       st->scratch);
+    return ST_OK;
+}
+
+static void openblas_release(struct impl_ctx *ctx) {
+    struct conv2d_openblas_state *st = ctx->state;
+    if (st) {
+        free(st->scratch);
+        free(st);
+        ctx->state = NULL;
+    }
+}
+
+static const struct impl conv2d_openblas_impl = {
+    .name = "openblas", .kind = DEV_CPU,
+    .summary = "threaded im2col + cblas_sgemm per image (OpenBLAS threads)",
+    .prepare = openblas_prepare, .run = openblas_run, .release = openblas_release};
+
+static const struct impl *const impls[] = {
+    &conv2d_openblas_impl,
+    NULL};
+
+const struct workload conv2d_workload = {
+    .name = "conv2d",
+    .summary = "NCHW float32 forward convolution, k filters r×s, stride, pad (compute)",
+    .keys = keys,
+    .default_shapes = defaults,
+    .quick_shapes = quick,
+    .sweep_shapes = sweep,
+    .complete = conv2d_complete,
+    .flops = conv2d_flops,
+    .bytes = conv2d_bytes,
+    .host_bytes = conv2d_host_bytes,
+    .make_problem = conv2d_make,
+    .verify = conv2d_verify,
+    .free_problem = conv2d_free,
+    .impls = impls,
+};
