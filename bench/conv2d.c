@@ -18,9 +18,17 @@
 #include "kernels/cpu/conv2d_cpu.h"
 
 enum { /* shape key indices */
-    N = CONV2D_KEY_N, C = CONV2D_KEY_C, H = CONV2D_KEY_H, W = CONV2D_KEY_W, K = CONV2D_KEY_K,
-    R = CONV2D_KEY_R, S = CONV2D_KEY_S, STRIDE_H = CONV2D_KEY_STRIDE_H,
-    STRIDE_W = CONV2D_KEY_STRIDE_W, PAD_H = CONV2D_KEY_PAD_H, PAD_W = CONV2D_KEY_PAD_W
+       N = CONV2D_KEY_N,
+       C = CONV2D_KEY_C,
+       H = CONV2D_KEY_H,
+       W = CONV2D_KEY_W,
+       K = CONV2D_KEY_K,
+       R = CONV2D_KEY_R,
+       S = CONV2D_KEY_S,
+       STRIDE_H = CONV2D_KEY_STRIDE_H,
+       STRIDE_W = CONV2D_KEY_STRIDE_W,
+       PAD_H = CONV2D_KEY_PAD_H,
+       PAD_W = CONV2D_KEY_PAD_W
 };
 enum { IN_X = CONV2D_IN_X, IN_WT = CONV2D_IN_W };
 enum { OUT_Y = CONV2D_OUT_Y };
@@ -29,8 +37,8 @@ enum { OUT_Y = CONV2D_OUT_Y };
 #define CONV2D_FULL_MACS (1L << 27)
 enum { CONV2D_SAMPLES = 1 << 16 };
 
-static const char *const keys[] = {"n", "c", "h", "w", "k", "r", "s", "stride_h", "stride_w",
-                                   "pad_h", "pad_w", NULL};
+static const char *const keys[] = {"n", "c",        "h",        "w",     "k",     "r",
+                                   "s", "stride_h", "stride_w", "pad_h", "pad_w", NULL};
 /* A ResNet-style 3×3 layer: 7.4 GFLOP, 49 MiB of tensors. */
 static const char *const defaults[] = {"n=32,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1", NULL};
 static const char *const quick[] = {"n=4,c=32,h=28,w=28,k=32,r=3,s=3,stride=1,pad=1", NULL};
@@ -53,10 +61,17 @@ struct conv2d_ref_data {
 };
 
 static void conv2d_dims_of(const struct shape *s, struct conv2d_dims *d) {
-    *d = (struct conv2d_dims){s->v[N],        s->v[C],        s->v[H],     s->v[W],
-                              s->v[K],        s->v[R],        s->v[S],     s->v[STRIDE_H],
-                              s->v[STRIDE_W], s->v[PAD_H],    s->v[PAD_W], 0,
-                              0};
+    *d = (struct conv2d_dims){.n = s->v[N],
+                              .c = s->v[C],
+                              .h = s->v[H],
+                              .w = s->v[W],
+                              .k = s->v[K],
+                              .r = s->v[R],
+                              .s = s->v[S],
+                              .stride_h = s->v[STRIDE_H],
+                              .stride_w = s->v[STRIDE_W],
+                              .pad_h = s->v[PAD_H],
+                              .pad_w = s->v[PAD_W]};
     conv2d_dims_finish(d);
 }
 
@@ -148,12 +163,12 @@ static size_t *conv2d_sample(const struct conv2d_dims *d, uint64_t seed, size_t 
     for (long ki = 0; ki < d->k; ki++) {
         size_t plane = ((size_t)(d->n - 1) * d->k + ki) * d->p * d->q;
         for (long qi = 0; qi < d->q; qi++) {
-            all[j++] = plane + qi;                         /* first row */
-            all[j++] = plane + (d->p - 1) * d->q + qi;     /* last row */
+            all[j++] = plane + qi;                     /* first row */
+            all[j++] = plane + (d->p - 1) * d->q + qi; /* last row */
         }
         for (long pi = 0; pi < d->p; pi++) {
-            all[j++] = plane + pi * d->q;                  /* first column */
-            all[j++] = plane + pi * d->q + d->q - 1;       /* last column */
+            all[j++] = plane + pi * d->q;            /* first column */
+            all[j++] = plane + pi * d->q + d->q - 1; /* last column */
         }
     }
     qsort(all, count, sizeof *all, cmp_size);
@@ -254,13 +269,14 @@ static void openblas_release(struct impl_ctx *ctx) {
 }
 
 static const struct impl conv2d_openblas_impl = {
-    .name = "openblas", .kind = DEV_CPU,
+    .name = "openblas",
+    .kind = DEV_CPU,
     .summary = "threaded im2col + cblas_sgemm per image (OpenBLAS threads)",
-    .prepare = openblas_prepare, .run = openblas_run, .release = openblas_release};
+    .prepare = openblas_prepare,
+    .run = openblas_run,
+    .release = openblas_release};
 
-static const struct impl *const impls[] = {
-    &conv2d_openblas_impl,
-    NULL};
+static const struct impl *const impls[] = {&conv2d_openblas_impl, NULL};
 
 const struct workload conv2d_workload = {
     .name = "conv2d",

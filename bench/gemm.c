@@ -27,9 +27,12 @@ enum { GEMM_SAMPLES = 1 << 16 };
 static const char *const keys[] = {"m", "n", "k", NULL};
 static const char *const defaults[] = {"m=2048,n=2048,k=2048", NULL}; /* 48 MiB of operands */
 static const char *const quick[] = {"m=256,n=256,k=256", NULL};
-static const char *const sweep[] = {"m=128,n=128,k=128",    "m=256,n=256,k=256",
-                                    "m=512,n=512,k=512",    "m=1024,n=1024,k=1024",
-                                    "m=2048,n=2048,k=2048", "m=4096,n=4096,k=4096",
+static const char *const sweep[] = {"m=128,n=128,k=128",
+                                    "m=256,n=256,k=256",
+                                    "m=512,n=512,k=512",
+                                    "m=1024,n=1024,k=1024",
+                                    "m=2048,n=2048,k=2048",
+                                    "m=4096,n=4096,k=4096",
                                     NULL};
 
 /* The checked output entries (idx NULL: all of them) and their reference values. */
@@ -156,13 +159,13 @@ static enum status openblas_run(struct impl_ctx *ctx) {
     return ST_OK;
 }
 
-static const struct impl gemm_openblas_impl = {
-    .name = "openblas", .kind = DEV_CPU, .summary = "cblas_sgemm, row-major (OpenBLAS threads)",
-    .run = openblas_run};
+static const struct impl gemm_openblas_impl = {.name = "openblas",
+                                               .kind = DEV_CPU,
+                                               .summary =
+                                                   "cblas_sgemm, row-major (OpenBLAS threads)",
+                                               .run = openblas_run};
 
-static const struct impl *const impls[] = {
-    &gemm_openblas_impl,
-    NULL};
+static const struct impl *const impls[] = {&gemm_openblas_impl, NULL};
 
 const struct workload gemm_workload = {
     .name = "gemm",

@@ -26,9 +26,9 @@ static const char *const defaults[] = {"bytes=67108864", NULL};
 static const char *const quick[] = {"bytes=8388608", NULL};
 /* 4 KiB … 128 MiB: small copies show the per-call latency, large ones the bandwidth; 128 MiB
  * d2d still fits a 512 MiB card. */
-static const char *const sweep[] = {"bytes=4096",    "bytes=65536",    "bytes=1048576",
-                                    "bytes=8388608", "bytes=33554432", "bytes=134217728",
-                                    NULL};
+static const char *const sweep[] = {
+    "bytes=4096",      "bytes=65536", "bytes=1048576", "bytes=8388608", "bytes=33554432",
+    "bytes=134217728", NULL};
 
 static int memcpy_complete(struct shape *s, const int *given, char *err, size_t errlen) {
     (void)given;
@@ -46,11 +46,15 @@ static double memcpy_flops(const struct shape *s) {
 }
 
 /* The bytes copied per run (see the file comment for d2d). */
-static double memcpy_bytes(const struct shape *s) { return (double)s->v[BYTES]; }
+static double memcpy_bytes(const struct shape *s) {
+    return (double)s->v[BYTES];
+}
 
 /* Source and destination on the host, plus the pinned staging buffer an implementation may
  * allocate. */
-static double memcpy_host_bytes(const struct shape *s) { return 3.0 * (double)s->v[BYTES]; }
+static double memcpy_host_bytes(const struct shape *s) {
+    return 3.0 * (double)s->v[BYTES];
+}
 
 static int memcpy_make(struct problem *p, char *err, size_t errlen) {
     (void)err, (void)errlen;
@@ -79,7 +83,9 @@ static enum status memcpy_verify(const struct problem *p, struct verify_report *
     return verify_status(r);
 }
 
-static void memcpy_free(struct problem *p) { problem_free_bufs(p); }
+static void memcpy_free(struct problem *p) {
+    problem_free_bufs(p);
+}
 
 static const struct impl *const impls[] = {
     &memcpy_h2d_pinned_impl,   &memcpy_h2d_pageable_impl, &memcpy_d2h_pinned_impl,

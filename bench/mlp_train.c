@@ -150,7 +150,8 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
             buf_alloc(&p->out[MLP_OUT_W1 + k], param_names[k], sizes[k]) ||
             !(ref->delta[k] = malloc(sizes[k] * sizeof(double))))
             goto oom;
-    if (!(ref->got = malloc(sizes[0] * sizeof(float))))
+    /* W1 or W2 is the largest parameter (b1 ≤ W1, b2 ≤ W2). */
+    if (!(ref->got = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) * sizeof(float))))
         goto oom;
 
     float *labels = p->in[MLP_IN_LABELS].data;
@@ -221,9 +222,9 @@ static enum status openblas_run(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct mlp_dims d = mlp_dims_of(&p->shape);
     p->out[MLP_OUT_LOSS].data[0] =
-        mlp_cpu_step(&d, p->in[MLP_IN_X].data, p->in[MLP_IN_LABELS].data,
-                     p->out[MLP_OUT_W1].data, p->out[MLP_OUT_B1].data, p->out[MLP_OUT_W2].data,
-                     p->out[MLP_OUT_B2].data, MLP_LR, ctx->state);
+        mlp_cpu_step(&d, p->in[MLP_IN_X].data, p->in[MLP_IN_LABELS].data, p->out[MLP_OUT_W1].data,
+                     p->out[MLP_OUT_B1].data, p->out[MLP_OUT_W2].data, p->out[MLP_OUT_B2].data,
+                     MLP_LR, ctx->state);
     return ST_OK;
 }
 
@@ -233,13 +234,14 @@ static void openblas_release(struct impl_ctx *ctx) {
 }
 
 static const struct impl mlp_train_openblas_impl = {
-    .name = "openblas", .kind = DEV_CPU,
+    .name = "openblas",
+    .kind = DEV_CPU,
     .summary = "OpenBLAS SGEMMs + fused threaded loops, W1 update fused into its SGEMM",
-    .prepare = openblas_prepare, .run = openblas_run, .release = openblas_release};
+    .prepare = openblas_prepare,
+    .run = openblas_run,
+    .release = openblas_release};
 
-static const struct impl *const impls[] = {
-    &mlp_train_openblas_impl,
-    NULL};
+static const struct impl *const impls[] = {&mlp_train_openblas_impl, NULL};
 
 const struct workload mlp_train_workload = {
     .name = "mlp_train",

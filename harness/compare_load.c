@@ -187,6 +187,16 @@ int cmp_load(struct cmp_input *in, char *const *files, int nfiles, char *const *
         snprintf(err, errlen, "compare: out of memory");
         return -1;
     }
+    /* the same file twice is a slip of the shell (and would join rows with themselves) */
+    for (int i = 0; i < nfiles + nsamples; i++)
+        for (int j = 0; j < i; j++) {
+            const char *a = i < nfiles ? files[i] : samples[i - nfiles];
+            const char *b = j < nfiles ? files[j] : samples[j - nfiles];
+            if (!strcmp(a, b)) {
+                snprintf(err, errlen, "compare: %s: given twice", a);
+                return -1;
+            }
+        }
     for (int f = 0; f < nfiles; f++) {
         if (csv_read_file(files[f], CSV_RUN, &in->runs[f], err, errlen)) return -1;
         in->nfiles++;

@@ -14,9 +14,8 @@ struct explanation {
     const char *fix;
 };
 
-/* Errors a user meets at start or on a first launch. The names are stable across toolkits; the
- * numbers are not (cudaErrorInsufficientDriver is 35 in every toolkit, but e.g.
- * cudaErrorNoKernelImageForDevice moved from 48 to 209 in CUDA 10.1). */
+/* Errors a user meets at start or on a first launch, by name: names are stable across toolkits,
+ * numbers are not (DESIGN.md, "Record errors by name"). */
 static const struct explanation table[] = {
     {"cudaErrorStubLibrary",
      "No NVIDIA driver is loaded: the CUDA runtime found only the toolkit's stub libcuda.so "
@@ -37,7 +36,7 @@ static const struct explanation table[] = {
      "Run gpubench doctor for this GPU: it names the toolkit and -DCMAKE_CUDA_ARCHITECTURES value "
      "to rebuild with"},
     {"cudaErrorInvalidDeviceFunction",
-     "The kernel has no code this GPU can run (CUDA before 10.1 reported a missing kernel image "
+     "The kernel has no code this GPU can run (older toolkits reported a missing kernel image "
      "this way)",
      "Run gpubench doctor for this GPU: it names the toolkit and -DCMAKE_CUDA_ARCHITECTURES value "
      "to rebuild with"},
@@ -46,8 +45,7 @@ static const struct explanation table[] = {
      "can compile (the driver is older than the toolkit that built it)",
      "Update the driver to one that supports the toolkit version, or rebuild with real code for "
      "this GPU, e.g. -DCMAKE_CUDA_ARCHITECTURES=<cc>-real"},
-    {"cudaErrorInvalidPtx",
-     "The driver's JIT compiler rejected the PTX in this binary",
+    {"cudaErrorInvalidPtx", "The driver's JIT compiler rejected the PTX in this binary",
      "Rebuild with real code (SASS) for this GPU's architecture so that no JIT is needed"},
     {"cudaErrorJitCompilerNotFound",
      "The binary needs PTX JIT for this GPU, but the driver's JIT compiler library "
@@ -74,8 +72,7 @@ static const struct explanation table[] = {
     {"cudaErrorLaunchFailure",
      "A kernel crashed on the GPU; the GPU context is lost for the rest of the run",
      "Check dmesg for Xid errors (a hardware or driver fault), and report the row's shape"},
-    {"cudaErrorECCUncorrectable",
-     "The GPU's memory reported an uncorrectable ECC error",
+    {"cudaErrorECCUncorrectable", "The GPU's memory reported an uncorrectable ECC error",
      "Check nvidia-smi -q -d ECC and dmesg; reset the GPU (nvidia-smi -r) or have it serviced"},
     {"cudaErrorDevicesUnavailable",
      "Every GPU is busy or in a compute mode that forbids this process (exclusive-process or "
@@ -97,8 +94,7 @@ static const struct explanation table[] = {
      "/dev/nvidia* nodes are missing or not accessible)",
      "Check nvidia-smi and dmesg; load the module (modprobe nvidia) and check permissions on "
      "/dev/nvidia*"},
-    {"cudaErrorOperatingSystem",
-     "An operating-system call made by the CUDA driver failed",
+    {"cudaErrorOperatingSystem", "An operating-system call made by the CUDA driver failed",
      "Check dmesg and the driver installation; in a container check the device cgroup"},
     {"cudaErrorNotPermitted",
      "The operation is not permitted in this environment (e.g. a restricted container or MIG "
@@ -113,24 +109,20 @@ static const struct explanation table[] = {
     {"CUBLAS_STATUS_ARCH_MISMATCH",
      "This cuBLAS has no code for this GPU's architecture or the call needs a newer one",
      "Use a toolkit whose cuBLAS supports this GPU (gpubench doctor names it)"},
-    {"CUBLAS_STATUS_ALLOC_FAILED",
-     "cuBLAS could not allocate GPU memory for its workspace",
+    {"CUBLAS_STATUS_ALLOC_FAILED", "cuBLAS could not allocate GPU memory for its workspace",
      "Use a smaller --shape or free GPU memory"},
     {"CUDNN_STATUS_NOT_INITIALIZED",
      "cuDNN could not start, usually because the CUDA runtime could not (no driver, no device)",
      "Run gpubench doctor; it names the underlying CUDA problem"},
-    {"CUDNN_STATUS_ARCH_MISMATCH",
-     "This cuDNN does not support this GPU's architecture",
+    {"CUDNN_STATUS_ARCH_MISMATCH", "This cuDNN does not support this GPU's architecture",
      "Use a cuDNN release that supports it (gpubench doctor names the last one), or skip the "
      "cudnn rows"},
     {"CUDNN_STATUS_VERSION_MISMATCH",
      "The cuDNN library loaded at run time is not the version gpubench was compiled against",
      "Make LD_LIBRARY_PATH point at the cuDNN gpubench was built with, or rebuild gpubench"},
-    {"CUDNN_STATUS_ALLOC_FAILED",
-     "cuDNN could not allocate GPU memory",
+    {"CUDNN_STATUS_ALLOC_FAILED", "cuDNN could not allocate GPU memory",
      "Use a smaller --shape or free GPU memory"},
-    {"CUDNN_STATUS_NOT_SUPPORTED",
-     "cuDNN has no algorithm for this configuration on this GPU",
+    {"CUDNN_STATUS_NOT_SUPPORTED", "cuDNN has no algorithm for this configuration on this GPU",
      "The row is reported as unsupported; other shapes or the cuda implementation still run"},
 };
 enum { TABLE_LEN = sizeof table / sizeof table[0] };
@@ -138,8 +130,7 @@ enum { TABLE_LEN = sizeof table / sizeof table[0] };
 /* cudaErrorInsufficientDriver has two causes that need opposite fixes: no driver at all
  * (cudaDriverGetVersion returned 0) or a driver older than the runtime. */
 static void explain_insufficient(int driver_version, int runtime_version, char *out,
-                                 size_t outlen)
-{
+                                 size_t outlen) {
     char rt[16], drv[16];
     const char *need, *compat;
 
@@ -175,8 +166,7 @@ static void explain_insufficient(int driver_version, int runtime_version, char *
 }
 
 int cuda_explain(const char *err_name, int driver_version, int runtime_version, char *out,
-                 size_t outlen)
-{
+                 size_t outlen) {
     if (!out || outlen == 0)
         return 0;
     if (!err_name)

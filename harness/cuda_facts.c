@@ -15,7 +15,7 @@
  * Source: CUDA Toolkit Release Notes, Table 3 "CUDA Toolkit and Corresponding Driver Versions",
  * Linux x86_64 column, GA rows (an Update of the same minor sometimes needs a slightly newer
  * driver; cudaRuntimeGetVersion cannot tell Updates apart, so the GA row is the floor).
- * https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html#id7 (read for CUDA 13.2
+ * https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html (read for CUDA 13.2
  * Update 2; the 7.0–11.8 rows are unchanged since their releases). CUDA 11.0 uses the 11.0.2 GA
  * row. */
 struct driver_row {
@@ -23,21 +23,21 @@ struct driver_row {
     const char *linux_min;
 };
 static const struct driver_row driver_rows[] = {
-    {CUDA_VER(7, 0), "346.46"},      {CUDA_VER(7, 5), "352.31"},
-    {CUDA_VER(8, 0), "367.48"},      /* 8.0.44; 8.0.61 GA2 needs 375.26 */
-    {CUDA_VER(9, 0), "384.81"},      {CUDA_VER(9, 1), "390.46"},
-    {CUDA_VER(9, 2), "396.26"},      {CUDA_VER(10, 0), "410.48"},
-    {CUDA_VER(10, 1), "418.39"},     {CUDA_VER(10, 2), "440.33"},
-    {CUDA_VER(11, 0), "450.51.05"},  {CUDA_VER(11, 1), "455.23"},
-    {CUDA_VER(11, 2), "460.27.03"},  {CUDA_VER(11, 3), "465.19.01"},
-    {CUDA_VER(11, 4), "470.42.01"},  {CUDA_VER(11, 5), "495.29.05"},
-    {CUDA_VER(11, 6), "510.39.01"},  {CUDA_VER(11, 7), "515.43.04"},
-    {CUDA_VER(11, 8), "520.61.05"},  {CUDA_VER(12, 0), "525.60.13"},
-    {CUDA_VER(12, 1), "530.30.02"},  {CUDA_VER(12, 2), "535.54.03"},
-    {CUDA_VER(12, 3), "545.23.06"},  {CUDA_VER(12, 4), "550.54.14"},
-    {CUDA_VER(12, 5), "555.42.02"},  {CUDA_VER(12, 6), "560.28.03"},
-    {CUDA_VER(12, 8), "570.26"},     {CUDA_VER(12, 9), "575.51.03"},
-    {CUDA_VER(13, 0), "580.65.06"},  {CUDA_VER(13, 1), "590.44.01"},
+    {CUDA_VER(7, 0), "346.46"},     {CUDA_VER(7, 5), "352.31"},
+    {CUDA_VER(8, 0), "367.48"}, /* 8.0.44; 8.0.61 GA2 needs 375.26 */
+    {CUDA_VER(9, 0), "384.81"},     {CUDA_VER(9, 1), "390.46"},
+    {CUDA_VER(9, 2), "396.26"},     {CUDA_VER(10, 0), "410.48"},
+    {CUDA_VER(10, 1), "418.39"},    {CUDA_VER(10, 2), "440.33"},
+    {CUDA_VER(11, 0), "450.51.05"}, {CUDA_VER(11, 1), "455.23"},
+    {CUDA_VER(11, 2), "460.27.03"}, {CUDA_VER(11, 3), "465.19.01"},
+    {CUDA_VER(11, 4), "470.42.01"}, {CUDA_VER(11, 5), "495.29.05"},
+    {CUDA_VER(11, 6), "510.39.01"}, {CUDA_VER(11, 7), "515.43.04"},
+    {CUDA_VER(11, 8), "520.61.05"}, {CUDA_VER(12, 0), "525.60.13"},
+    {CUDA_VER(12, 1), "530.30.02"}, {CUDA_VER(12, 2), "535.54.03"},
+    {CUDA_VER(12, 3), "545.23.06"}, {CUDA_VER(12, 4), "550.54.14"},
+    {CUDA_VER(12, 5), "555.42.02"}, {CUDA_VER(12, 6), "560.28.03"},
+    {CUDA_VER(12, 8), "570.26"},    {CUDA_VER(12, 9), "575.51.03"},
+    {CUDA_VER(13, 0), "580.65.06"}, {CUDA_VER(13, 1), "590.44.01"},
     {CUDA_VER(13, 2), "595.45.04"},
 };
 enum { DRIVER_ROWS = sizeof driver_rows / sizeof driver_rows[0] };
@@ -57,51 +57,47 @@ static const struct driver_row compat_rows[] = {
 enum { COMPAT_ROWS = sizeof compat_rows / sizeof compat_rows[0] };
 
 /* ---- architectures -------------------------------------------------------------------------
- * first_cuda: the nvcc "GPU feature list" / virtual architecture tables of the toolkit that added
- *   the architecture (https://docs.nvidia.com/cuda/cuda-compiler-driver-nvcc/#gpu-feature-list),
- *   and for the newest ones `nvcc --list-gpu-arch` of the CUDA 13.0 toolkit installed here
- *   (compute_75 80 86 87 88 89 90 100 110 103 120 121).
- * last_cuda:
- *   Fermi (sm_2x): CUDA 9.0 release notes, "The CUDA Toolkit 9.0 no longer supports Fermi
- *     (sm_20/sm_21)": last toolkit 8.0
- *     (https://docs.nvidia.com/cuda/archive/9.0/cuda-toolkit-release-notes/index.html).
- *   sm_30, sm_32: CUDA 11.0 release notes, "Support for Kepler sm_30 and sm_32 architecture based
- *     products is dropped": last toolkit 10.2
- *     (https://docs.nvidia.com/cuda/archive/11.0/cuda-toolkit-release-notes/index.html).
- *   sm_35, sm_37: deprecated in CUDA 11.0, removed in CUDA 12.0 ("Kepler architecture support is
- *     removed from CUDA 12.0"): last toolkit 11.8
- *     (https://docs.nvidia.com/cuda/archive/12.0.0/cuda-toolkit-release-notes/index.html).
- *   Maxwell, Pascal, Volta (sm_50…sm_72): CUDA 13.0 release notes, "Offline compilation and
- *     library support for these architectures have been removed in CUDA Toolkit 13.0": last
- *     toolkit 12.9 (https://docs.nvidia.com/cuda/archive/13.0.0/cuda-toolkit-release-notes/),
- *     and CUDA 13.0's `nvcc --list-gpu-arch` starts at compute_75.
- *   sm_101 was renamed sm_110 in CUDA 13.0 (same release notes); we list 110.
- * last_driver (last Linux driver branch that supports the architecture):
- *   Fermi: R390 — NVIDIA support article "Support plan for 32-bit and Fermi GPUs" (the 390.xx
- *     legacy branch is the last for Fermi; https://nvidia.custhelp.com/app/answers/detail/a_id/4654).
- *   Kepler: R470 — "Support plan for Kepler-series GeForce GPUs" (R470 is the last branch;
- *     https://nvidia.custhelp.com/app/answers/detail/a_id/5202); the data-center Kepler parts
- *     (K20/K40/K80) also end at R470 (https://docs.nvidia.com/datacenter/tesla/drivers/).
- *   Maxwell, Pascal, Volta: R580 — CUDA 12.9/13.0 release notes and NVIDIA's announcement that
- *     the R580 branch is the last to support them (Unix driver forum, "Support plan for Maxwell,
- *     Pascal and Volta", https://forums.developer.nvidia.com/t/338924).
+ * first_cuda: the first toolkit that compiles for the architecture. For Turing and newer these
+ *   bound real checks ("this driver/toolkit predates the card") and come from: CMake's record of
+ *   nvcc's architectures (sm_87 from CUDA 11.4, sm_89/sm_90 from 11.8: "CUDA: Update set of
+ *   architectures supported by CUDA 12",
+ * https://gitlab.kitware.com/cmake/cmake/-/merge_requests/8031), PyTorch's CUDA 12.8 builds
+ * adding 10.0 and 12.0 (https://github.com/pytorch/pytorch/issues/157517), and `nvcc
+ * --list-gpu-arch` of the CUDA 13.0 toolkit installed here (compute_75 80 86 87 88 89 90 100 110
+ * 103 120 121; sm_101 was renamed sm_110 in 13.0, cuRANDDx 0.2.1 release notes,
+ *   https://docs.nvidia.com/cuda/curanddx/0.2.4/release_notes.html). The pre-Turing first_cuda
+ *   values come from the nvcc documentation of their time and are not re-verified: no check
+ *   made today depends on them.
+ * last_cuda and last_driver (last Linux driver branch) — NVIDIA's "CUDA and Architecture Matrix"
+ *   of the data-center driver documentation (https://docs.nvidia.com/datacenter/tesla/drivers/),
+ *   as reproduced in https://wccftech.com/nvidia-tretire-kepler-gpu-architecture-geforce-gtx-600-
+ *   700-series-r470-drivers/: Fermi 2.x last toolkit CUDA 8.0, last driver R390; Kepler 3.0/3.2
+ *   last toolkit 10.2, Kepler 3.5/3.7 last toolkit 11.x, both last driver R470. The LLVM CUDA
+ *   support notes agree: "sm_30 and sm_32 were removed in cuda-11.0, sm_35 and sm_37 were
+ *   removed in cuda-12.0" (llvm/llvm-project commit 0f49116e, https://reviews.llvm.org/D152027).
+ *   Maxwell, Pascal, Volta: CUDA 13.0 release notes, "Offline compilation and library support for
+ *   these architectures have been removed in CUDA Toolkit 13.0"
+ *   (https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/, "Deprecated Architectures"), so
+ *   12.9 is their last toolkit; NVIDIA's Unix graphics feature deprecation schedule: "The release
+ *   580 series will be the last to support GPUs based on the Maxwell, Pascal, and Volta
+ *   architectures" (quoted in https://www.neowin.net/amp/nvidia-is-soon-ending-driver-support-for-
+ *   some-of-its-most-legendary-graphics-cards/).
+ * last_driver_min: the first driver of that branch in the driver table above, used only to ask
+ *   which CUDA version the branch runs (R390 -> 9.1, R470 -> 11.4, R580 -> 13.0).
  */
 static const struct cuda_arch_fact arch_rows[] = {
     {20, "Fermi", "GTX 480, Tesla C2050", CUDA_VER(3, 0), CUDA_VER(8, 0), "390", "390.46"},
     {21, "Fermi", "NVS 310, GTX 560 Ti", CUDA_VER(3, 2), CUDA_VER(8, 0), "390", "390.46"},
-    {30, "Kepler", "GTX 680, K2100M, GRID K1", CUDA_VER(4, 2), CUDA_VER(10, 2), "470",
-     "470.42.01"},
+    {30, "Kepler", "GTX 680, K2100M, GRID K1", CUDA_VER(4, 2), CUDA_VER(10, 2), "470", "470.42.01"},
     {32, "Kepler", "Tegra K1", CUDA_VER(6, 0), CUDA_VER(10, 2), "470", "470.42.01"},
     {35, "Kepler", "K20m, K40m, GTX 780", CUDA_VER(5, 0), CUDA_VER(11, 8), "470", "470.42.01"},
     {37, "Kepler", "Tesla K80", CUDA_VER(6, 5), CUDA_VER(11, 8), "470", "470.42.01"},
-    {50, "Maxwell", "GTX 750 Ti, Quadro K620", CUDA_VER(6, 0), CUDA_VER(12, 9), "580",
-     "580.65.06"},
+    {50, "Maxwell", "GTX 750 Ti, Quadro K620", CUDA_VER(6, 0), CUDA_VER(12, 9), "580", "580.65.06"},
     {52, "Maxwell", "GTX 980, Titan X, Tesla M40", CUDA_VER(6, 5), CUDA_VER(12, 9), "580",
      "580.65.06"},
     {53, "Maxwell", "Jetson Nano, Tegra X1", CUDA_VER(7, 0), CUDA_VER(12, 9), "580", "580.65.06"},
     {60, "Pascal", "Tesla P100", CUDA_VER(8, 0), CUDA_VER(12, 9), "580", "580.65.06"},
-    {61, "Pascal", "GTX 1080, Tesla P4, P40", CUDA_VER(8, 0), CUDA_VER(12, 9), "580",
-     "580.65.06"},
+    {61, "Pascal", "GTX 1080, Tesla P4, P40", CUDA_VER(8, 0), CUDA_VER(12, 9), "580", "580.65.06"},
     {62, "Pascal", "Jetson TX2", CUDA_VER(8, 0), CUDA_VER(12, 9), "580", "580.65.06"},
     {70, "Volta", "Tesla V100, Titan V", CUDA_VER(9, 0), CUDA_VER(12, 9), "580", "580.65.06"},
     {72, "Volta", "Jetson AGX Xavier", CUDA_VER(10, 0), CUDA_VER(12, 9), "580", "580.65.06"},
@@ -109,7 +105,7 @@ static const struct cuda_arch_fact arch_rows[] = {
     {80, "Ampere", "A100, A30", CUDA_VER(11, 0), 0, NULL, NULL},
     {86, "Ampere", "RTX 3090, A40, A10", CUDA_VER(11, 1), 0, NULL, NULL},
     {87, "Ampere", "Jetson AGX Orin", CUDA_VER(11, 4), 0, NULL, NULL},
-    {88, "Ampere", "(sm_88)", CUDA_VER(13, 0), 0, NULL, NULL},
+    {88, "8.x", "no public product known to gpubench", CUDA_VER(13, 0), 0, NULL, NULL},
     {89, "Ada Lovelace", "RTX 4090, L4, L40", CUDA_VER(11, 8), 0, NULL, NULL},
     {90, "Hopper", "H100, H200, GH200", CUDA_VER(11, 8), 0, NULL, NULL},
     {100, "Blackwell", "B200, GB200", CUDA_VER(12, 8), 0, NULL, NULL},
@@ -120,47 +116,42 @@ static const struct cuda_arch_fact arch_rows[] = {
 };
 enum { ARCH_ROWS = sizeof arch_rows / sizeof arch_rows[0] };
 
-const struct cuda_arch_fact *cuda_facts_arch_table(size_t *n)
-{
+const struct cuda_arch_fact *cuda_facts_arch_table(size_t *n) {
     *n = ARCH_ROWS;
     return arch_rows;
 }
 
-const struct cuda_arch_fact *cuda_facts_arch(int sm)
-{
+const struct cuda_arch_fact *cuda_facts_arch(int sm) {
     for (size_t i = 0; i < ARCH_ROWS; i++)
         if (arch_rows[i].sm == sm)
             return &arch_rows[i];
     return NULL;
 }
 
-int cuda_facts_toolkit_supports(int cuda, int sm)
-{
+int cuda_facts_toolkit_supports(int cuda, int sm) {
     const struct cuda_arch_fact *a = cuda_facts_arch(sm);
     if (!a)
         return 0;
     return cuda >= a->first_cuda && (a->last_cuda == 0 || cuda <= a->last_cuda);
 }
 
-int cuda_facts_oldest_sm(int cuda)
-{
+int cuda_facts_oldest_sm(int cuda) {
     for (size_t i = 0; i < ARCH_ROWS; i++)
         if (cuda_facts_toolkit_supports(cuda, arch_rows[i].sm))
             return arch_rows[i].sm;
     return 0;
 }
 
-int cuda_facts_last_toolkit(int sm)
-{
+int cuda_facts_last_toolkit(int sm) {
     const struct cuda_arch_fact *a = cuda_facts_arch(sm);
     return a ? a->last_cuda : -1;
 }
 
-/* ---- drivers ---------------------------------------------------------------------------------- */
+/* ---- drivers ----------------------------------------------------------------------------------
+ */
 
 /* Split a dotted version into up to 3 numbers; returns the count parsed, 0 when malformed. */
-static int driver_parts(const char *s, long part[3])
-{
+static int driver_parts(const char *s, long part[3]) {
     int n = 0;
     part[0] = part[1] = part[2] = 0;
     if (!s || !isdigit((unsigned char)*s))
@@ -177,14 +168,12 @@ static int driver_parts(const char *s, long part[3])
     return 0; /* a fourth component */
 }
 
-int cuda_facts_driver_valid(const char *s)
-{
+int cuda_facts_driver_valid(const char *s) {
     long p[3];
     return driver_parts(s, p) > 0 && p[0] >= 100 && p[0] <= 9999;
 }
 
-int cuda_facts_driver_cmp(const char *a, const char *b)
-{
+int cuda_facts_driver_cmp(const char *a, const char *b) {
     long pa[3], pb[3];
     driver_parts(a, pa);
     driver_parts(b, pb);
@@ -194,8 +183,7 @@ int cuda_facts_driver_cmp(const char *a, const char *b)
     return 0;
 }
 
-const char *cuda_facts_min_driver(int cuda)
-{
+const char *cuda_facts_min_driver(int cuda) {
     const char *best = NULL;
     for (size_t i = 0; i < DRIVER_ROWS; i++) {
         if (driver_rows[i].cuda > cuda)
@@ -205,16 +193,14 @@ const char *cuda_facts_min_driver(int cuda)
     return best;
 }
 
-const char *cuda_facts_compat_driver(int cuda)
-{
+const char *cuda_facts_compat_driver(int cuda) {
     for (size_t i = 0; i < COMPAT_ROWS; i++)
         if (compat_rows[i].cuda / 1000 == cuda / 1000)
             return compat_rows[i].linux_min;
     return NULL;
 }
 
-int cuda_facts_driver_cuda(const char *driver)
-{
+int cuda_facts_driver_cuda(const char *driver) {
     int best = 0;
     if (!cuda_facts_driver_valid(driver))
         return 0;
@@ -224,8 +210,7 @@ int cuda_facts_driver_cuda(const char *driver)
     return best;
 }
 
-int cuda_facts_runtime_runs(int cuda, const char *driver)
-{
+int cuda_facts_runtime_runs(int cuda, const char *driver) {
     const char *full = cuda_facts_min_driver(cuda);
     const char *compat = cuda_facts_compat_driver(cuda);
     if (!cuda_facts_driver_valid(driver))
@@ -235,8 +220,7 @@ int cuda_facts_runtime_runs(int cuda, const char *driver)
     return compat && cuda_facts_driver_cmp(driver, compat) >= 0;
 }
 
-char *cuda_facts_ver_str(int cuda, char *out, size_t outlen)
-{
+char *cuda_facts_ver_str(int cuda, char *out, size_t outlen) {
     snprintf(out, outlen, "%d.%d", cuda / 1000, (cuda % 1000) / 10);
     return out;
 }
@@ -268,9 +252,9 @@ char *cuda_facts_ver_str(int cuda, char *out, size_t outlen)
  *     (CUDA 13.0 release notes) and the 9.17 matrix above lists 7.5 as the oldest.
  */
 struct cudnn_row {
-    int from, to;   /* cuDNN versions as 100*major + minor, inclusive */
-    int cuda_major; /* CUDA major of the cuDNN build; 0 = any */
-    int min_sm;     /* oldest supported architecture */
+    int from, to;     /* cuDNN versions as 100*major + minor, inclusive */
+    int cuda_major;   /* CUDA major of the cuDNN build; 0 = any */
+    int min_sm;       /* oldest supported architecture */
     int unknown_from; /* sm in [unknown_from, min_sm) is not verified either way; 0 = none */
     const char *says;
 };
@@ -288,9 +272,8 @@ static const struct cudnn_row cudnn_rows[] = {
 };
 enum { CUDNN_ROWS = sizeof cudnn_rows / sizeof cudnn_rows[0] };
 
-int cuda_facts_cudnn_supports(int cudnn_major, int cudnn_minor, int cuda_major, int sm,
-                              char *why, size_t whylen)
-{
+int cuda_facts_cudnn_supports(int cudnn_major, int cudnn_minor, int cuda_major, int sm, char *why,
+                              size_t whylen) {
     int v = cudnn_major * 100 + cudnn_minor;
     if (sm < 30) {
         snprintf(why, whylen, "cuDNN never supported Fermi (sm_%d)", sm);
@@ -310,8 +293,8 @@ int cuda_facts_cudnn_supports(int cudnn_major, int cudnn_minor, int cuda_major, 
                      last ? "; known to work: cuDNN " : "", last ? last : "");
             return -1;
         }
-        snprintf(why, whylen, "%s, not sm_%d%s%s", r->says, sm,
-                 last ? " (last cuDNN for it: " : "", last ? last : "");
+        snprintf(why, whylen, "%s, not sm_%d%s%s", r->says, sm, last ? " (last cuDNN for it: " : "",
+                 last ? last : "");
         if (last)
             strncat(why, ")", whylen - strlen(why) - 1);
         return 0;
@@ -320,8 +303,7 @@ int cuda_facts_cudnn_supports(int cudnn_major, int cudnn_minor, int cuda_major, 
     return -1;
 }
 
-const char *cuda_facts_cudnn_last(int sm)
-{
+const char *cuda_facts_cudnn_last(int sm) {
     if (sm < 30)
         return NULL; /* never supported */
     if (sm < 35)

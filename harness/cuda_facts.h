@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#define CUDA_VER(major, minor) ((major) * 1000 + (minor) * 10)
+#define CUDA_VER(major, minor) ((major)*1000 + (minor)*10)
 
 /* One GPU architecture (one compute capability) as the toolkits and drivers see it. */
 struct cuda_arch_fact {
@@ -24,7 +24,8 @@ struct cuda_arch_fact {
     int first_cuda;          /* first toolkit that can compile for it */
     int last_cuda;           /* last toolkit that can compile for it; 0 = current toolkits do */
     const char *last_driver; /* last Linux driver branch that supports it ("470"); NULL = current */
-    const char *last_driver_min; /* a driver of that branch, to ask what CUDA it runs ("470.42.01") */
+    const char
+        *last_driver_min; /* a driver of that branch, to ask what CUDA it runs ("470.42.01") */
 };
 
 /* The fact row of architecture `sm` (35 for 3.5), or NULL when the table does not know it. */
@@ -78,8 +79,8 @@ char *cuda_facts_ver_str(int cuda, char *out, size_t outlen);
  * `cuda_major`, support `sm`? Returns 1 (yes), 0 (no) or -1 (the support matrices we could verify
  * do not say), and writes the reason into `why` ("cuDNN 9 for CUDA 13 supports sm_75 (Turing)
  * and newer, not sm_35 (last cuDNN for it: 8.5 for CUDA 11.x)"). */
-int cuda_facts_cudnn_supports(int cudnn_major, int cudnn_minor, int cuda_major, int sm,
-                              char *why, size_t whylen);
+int cuda_facts_cudnn_supports(int cudnn_major, int cudnn_minor, int cuda_major, int sm, char *why,
+                              size_t whylen);
 
 /* The last cuDNN release verified to support `sm`, as "8.5 for CUDA 11.x"; NULL when current
  * cuDNN still does or cuDNN never did (Fermi). */

@@ -27,7 +27,7 @@ struct device {
     int threads;                /* CPU threads used (CPU rows); 0 otherwise */
     double peak_gflops;         /* FP32 peak, 0 when unknown */
     double peak_gbps;           /* memory peak, 0 when unknown */
-    char extra[DEV_STR];        /* extra provenance for the note: clocks, ECC, binding */
+    char extra[320];            /* extra provenance for the note: clocks, ECC, binding */
     size_t mem_bytes;           /* device (or host) memory */
     const struct backend *be;
 };

@@ -130,10 +130,10 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     d->peak_gbps = 0; /* no portable property gives it; see README */
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     d->mem_bytes = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize : 0;
-    char topo[128];
+    char topo[96];
     topology_summary(topo, sizeof topo);
     snprintf(d->extra, sizeof d->extra,
-             "%s; %s x%d FMA units %d @ %.0f MHz; pool pinned %d/%d; OpenBLAS workers pinned %d", topo,
+             "%.96s; %s x%d FMA units %d @ %.0f MHz; pinned pool %d/%d, OpenBLAS workers %d", topo,
              isa, lanes, fma, mhz, topology_pinned(), threads, blas_pinned);
     list->n++;
     return 1;

@@ -27,12 +27,12 @@
 
 /* What the backend keeps per device between rows. */
 struct cuda_dev_state {
-    int ready;                 /* stream and events created */
-    cudaStream_t stream;       /* the run's stream for this device */
-    cudaEvent_t start, stop;   /* kernel-only timing */
-    hwloc_cpuset_t near_cpus;  /* cores nearest the GPU (NULL when hwloc could not tell) */
-    int bind_warned;           /* a failed binding is reported once */
-    char dead[64];             /* name of the sticky error that broke the context, or "" */
+    int ready;                /* stream and events created */
+    cudaStream_t stream;      /* the run's stream for this device */
+    cudaEvent_t start, stop;  /* kernel-only timing */
+    hwloc_cpuset_t near_cpus; /* cores nearest the GPU (NULL when hwloc could not tell) */
+    int bind_warned;          /* a failed binding is reported once */
+    char dead[64];            /* name of the sticky error that broke the context, or "" */
 };
 
 static struct cuda_dev_state states[DEVICE_MAX];
@@ -53,11 +53,11 @@ static enum status dev_fail(struct cuda_dev_state *s, const char *what, cudaErro
     return gpu_error_status(name);
 }
 
-#define DEV_TRY(s, expr, note, notelen)                                                        \
-    do {                                                                                       \
-        cudaError_t dt_err_ = (expr);                                                          \
-        if (dt_err_ != cudaSuccess)                                                            \
-            return dev_fail((s), #expr, dt_err_, (note), (notelen));                           \
+#define DEV_TRY(s, expr, note, notelen)                                                            \
+    do {                                                                                           \
+        cudaError_t dt_err_ = (expr);                                                              \
+        if (dt_err_ != cudaSuccess)                                                                \
+            return dev_fail((s), #expr, dt_err_, (note), (notelen));                               \
     } while (0)
 
 /* --- properties ------------------------------------------------------------------------------ */
@@ -178,8 +178,7 @@ static int cuda_discover(struct device_list *list, int threads, char *why, size_
     if (cudaRuntimeGetVersion(&rt) != cudaSuccess)
         rt = 0;
     if (e != cudaSuccess || count <= 0) {
-        gpu_no_device_reason(e == cudaSuccess ? NULL : cudaGetErrorName(e), drv, rt, why,
-                             whylen);
+        gpu_no_device_reason(e == cudaSuccess ? NULL : cudaGetErrorName(e), drv, rt, why, whylen);
         (void)cudaGetLastError(); /* not sticky: clear it */
         return 0;
     }
@@ -195,8 +194,7 @@ static int cuda_discover(struct device_list *list, int threads, char *why, size_
         char err[160];
         if (gpu_query(i, &p, err, sizeof err) != 0) {
             size_t len = strlen(reasons);
-            snprintf(reasons + len, sizeof reasons - len, "%scuda:%d: %s", len ? "; " : "", i,
-                     err);
+            snprintf(reasons + len, sizeof reasons - len, "%scuda:%d: %s", len ? "; " : "", i, err);
             continue;
         }
         struct device *d = &list->d[list->n];

@@ -28,38 +28,36 @@ struct doctor_opts {
     int json;
 };
 
-static void doctor_usage(FILE *f)
-{
-    fprintf(f,
-            "usage: gpubench doctor [--assume SPEC]... [--assume-build SPEC] "
-            "[--format text|json]\n"
-            "\n"
-            "Says whether this build of gpubench can use each GPU of this machine, and if not,\n"
-            "exactly why and what to do (driver, toolkit, architectures, cuBLAS, cuDNN).\n"
-            "\n"
-            "  --assume SPEC        judge a hypothetical GPU instead of this machine's; SPEC is\n"
-            "                       cc=MAJOR.MINOR[,name=\"...\"][,mem=SIZE][,driver=VERSION|none]\n"
-            "                       (repeatable)\n"
-            "  --assume-build SPEC  judge against a hypothetical build: cuda=VERSION|none,\n"
-            "                       archs=CMAKE_LIST (e.g. \"35-real;37\"), cublas=yes|no,\n"
-            "                       cudnn=VERSION|none (keys not given keep this build's values)\n"
-            "  --format text|json   output format (default text)\n"
-            "  -h, --help           this text\n"
-            "\n"
-            "Exit status: 0 when at least one GPU is usable by this build, 1 when none is,\n"
-            "2 for a usage error.\n"
-            "\n"
-            "Examples:\n"
-            "  gpubench doctor\n"
-            "  gpubench doctor --assume 'cc=3.5,name=\"Tesla K40m\",mem=12GiB,driver=470.82'\n"
-            "  gpubench doctor --assume cc=2.1,name=\"NVS 310\",driver=390.157 \\\n"
-            "                  --assume-build 'cuda=8.0,archs=20-real;30-real;35-real;50-real;60'\n"
-            "  gpubench doctor --format json && gpubench run\n");
+static void doctor_usage(FILE *f) {
+    fprintf(
+        f, "usage: gpubench doctor [--assume SPEC]... [--assume-build SPEC] "
+           "[--format text|json]\n"
+           "\n"
+           "Says whether this build of gpubench can use each GPU of this machine, and if not,\n"
+           "exactly why and what to do (driver, toolkit, architectures, cuBLAS, cuDNN).\n"
+           "\n"
+           "  --assume SPEC        judge a hypothetical GPU instead of this machine's; SPEC is\n"
+           "                       cc=MAJOR.MINOR[,name=\"...\"][,mem=SIZE][,driver=VERSION|none]\n"
+           "                       (repeatable)\n"
+           "  --assume-build SPEC  judge against a hypothetical build: cuda=VERSION|none,\n"
+           "                       archs=CMAKE_LIST (e.g. \"35-real;37\"), cublas=yes|no,\n"
+           "                       cudnn=VERSION|none (keys not given keep this build's values)\n"
+           "  --format text|json   output format (default text)\n"
+           "  -h, --help           this text\n"
+           "\n"
+           "Exit status: 0 when at least one GPU is usable by this build, 1 when none is,\n"
+           "2 for a usage error.\n"
+           "\n"
+           "Examples:\n"
+           "  gpubench doctor\n"
+           "  gpubench doctor --assume 'cc=3.5,name=\"Tesla K40m\",mem=12GiB,driver=470.82'\n"
+           "  gpubench doctor --assume cc=2.1,name=\"NVS 310\",driver=390.157 \\\n"
+           "                  --assume-build 'cuda=8.0,archs=20-real;30-real;35-real;50-real;60'\n"
+           "  gpubench doctor --format json && gpubench run\n");
 }
 
 /* The value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"); NULL when missing. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
+static const char *opt_value(int argc, char **argv, int *i, const char *name) {
     size_t n = strlen(name);
     if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
         return argv[*i] + n + 1;
@@ -68,15 +66,13 @@ static const char *opt_value(int argc, char **argv, int *i, const char *name)
     return NULL;
 }
 
-static int is_opt(const char *arg, const char *name)
-{
+static int is_opt(const char *arg, const char *name) {
     size_t n = strlen(name);
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
 /* Returns 0 to go on, 1 after --help, 2 after a usage error. */
-static int doctor_parse(int argc, char **argv, struct doctor_opts *o)
-{
+static int doctor_parse(int argc, char **argv, struct doctor_opts *o) {
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -108,21 +104,21 @@ static int doctor_parse(int argc, char **argv, struct doctor_opts *o)
             if (strcmp(v, "json") == 0)
                 o->json = 1;
             else if (strcmp(v, "text") != 0) {
-                fprintf(stderr, "gpubench doctor: --format: unknown format '%s' (text, json)\n",
-                        v);
+                fprintf(stderr, "gpubench doctor: --format: unknown format '%s' (text, json)\n", v);
                 return 2;
             }
         } else {
-            fprintf(stderr, "gpubench doctor: unknown argument '%s' (see gpubench doctor "
-                            "--help)\n", a);
+            fprintf(stderr,
+                    "gpubench doctor: unknown argument '%s' (see gpubench doctor "
+                    "--help)\n",
+                    a);
             return 2;
         }
     }
     return 0;
 }
 
-static void libver_str(const struct doctor_libver *l, char *out, size_t n)
-{
+static void libver_str(const struct doctor_libver *l, char *out, size_t n) {
     if (l->major < 0)
         out[0] = '\0';
     else
@@ -130,16 +126,14 @@ static void libver_str(const struct doctor_libver *l, char *out, size_t n)
 }
 
 /* This binary's build, from the manifest CMake generated. */
-static void doctor_this_build(struct doctor_report *r)
-{
+static void doctor_this_build(struct doctor_report *r) {
     char err[256];
     struct dv_build *b = &r->build;
     memset(b, 0, sizeof *b);
     if (GPUBENCH_BUILD_CUDA_VERSION[0] &&
         dv_parse_cuda_version(GPUBENCH_BUILD_CUDA_VERSION, &b->cuda) != 0)
         b->cuda = 0;
-    snprintf(r->build_archs_cmake, sizeof r->build_archs_cmake, "%s",
-             GPUBENCH_BUILD_CUDA_ARCHS);
+    snprintf(r->build_archs_cmake, sizeof r->build_archs_cmake, "%s", GPUBENCH_BUILD_CUDA_ARCHS);
     if (b->cuda)
         dv_parse_archs(GPUBENCH_BUILD_CUDA_ARCHS, b, err, sizeof err);
     b->cublas = GPUBENCH_BUILD_CUBLAS_VERSION[0] != '\0';
@@ -148,8 +142,7 @@ static void doctor_this_build(struct doctor_report *r)
 }
 
 /* The Linux driver version from /proc/driver/nvidia/version; 1 when the file exists. */
-static int doctor_proc_driver(char *out, size_t outlen)
-{
+static int doctor_proc_driver(char *out, size_t outlen) {
     char text[1024];
     size_t n;
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
@@ -164,8 +157,7 @@ static int doctor_proc_driver(char *out, size_t outlen)
     return 1;
 }
 
-static void doctor_openblas(char *out, size_t outlen)
-{
+static void doctor_openblas(char *out, size_t outlen) {
     /* OpenBLAS's own answers: the kernel set it chose for this CPU and its thread count. */
     char *core = openblas_get_corename();
     char *config = openblas_get_config();
@@ -174,8 +166,7 @@ static void doctor_openblas(char *out, size_t outlen)
 }
 
 /* Nearest NUMA node(s) and PUs of the GPU at PCI bus id g->pci, from hwloc's I/O tree. */
-static void doctor_place(struct doctor_gpu *g)
-{
+static void doctor_place(struct doctor_gpu *g) {
     hwloc_topology_t t = topology_get();
     hwloc_obj_t pci, near;
     if (!t || !g->pci[0])
@@ -192,8 +183,7 @@ static void doctor_place(struct doctor_gpu *g)
         hwloc_bitmap_list_snprintf(g->numa, sizeof g->numa, near->nodeset);
 }
 
-static void doctor_machine(struct doctor_report *r)
-{
+static void doctor_machine(struct doctor_report *r) {
     static struct doctor_probe p; /* large: keep it off the stack */
     char terr[160];
 
@@ -259,8 +249,7 @@ static void doctor_machine(struct doctor_report *r)
     }
 }
 
-int doctor_main(int argc, char **argv)
-{
+int doctor_main(int argc, char **argv) {
     static struct doctor_report r; /* large: keep it off the stack */
     struct doctor_opts o;
     char err[256];
@@ -291,12 +280,6 @@ int doctor_main(int argc, char **argv)
                 return 2;
             }
         }
-        /* The build section still describes this binary's libraries. */
-        snprintf(r.cublas_compiled, sizeof r.cublas_compiled, "%s",
-                 r.build.cublas && !r.assumed_build ? GPUBENCH_BUILD_CUBLAS_VERSION : "");
-        if (r.build.cudnn_major)
-            snprintf(r.cudnn_compiled, sizeof r.cudnn_compiled, "%d.%d", r.build.cudnn_major,
-                     r.build.cudnn_minor);
         r.runtime_cuda = r.build.cuda;
         for (int i = 0; i < r.ngpu; i++)
             dv_evaluate(&r.gpu[i].dev, &r.build, &r.gpu[i].res);

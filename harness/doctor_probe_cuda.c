@@ -17,8 +17,7 @@
 
 /* cudnnGetVersion encodes 9.1.0 as 90100 (cuDNN 9: major*10000) but 8.9.7 as 8907 (cuDNN <= 8:
  * major*1000), as CUDNN_VERSION does in each release's header. */
-static struct doctor_libver cudnn_decode(long v)
-{
+static struct doctor_libver cudnn_decode(long v) {
     struct doctor_libver l;
     if (v >= 10000) {
         l.major = (int)(v / 10000);
@@ -32,8 +31,7 @@ static struct doctor_libver cudnn_decode(long v)
     return l;
 }
 
-static void probe_libs(struct doctor_probe *p)
-{
+static void probe_libs(struct doctor_probe *p) {
     p->cublas_compiled.major = p->cublas_loaded.major = -1;
     p->cudnn_compiled.major = p->cudnn_loaded.major = -1;
 #ifdef GPUBENCH_HAVE_CUBLAS
@@ -60,8 +58,7 @@ static void probe_libs(struct doctor_probe *p)
 #endif
 }
 
-void doctor_probe_run(struct doctor_probe *p)
-{
+void doctor_probe_run(struct doctor_probe *p) {
     cudaError_t e;
     int n = 0;
 
@@ -81,7 +78,6 @@ void doctor_probe_run(struct doctor_probe *p)
     }
     p->ngpu = n;
     for (int i = 0; i < n && i < DOCTOR_MAX_GPUS; i++)
-        if (gpu_query(i, &p->gpu[i], p->gpu_err[i], sizeof p->gpu_err[i]) != 0 &&
-            !p->gpu_err[i][0])
+        if (gpu_query(i, &p->gpu[i], p->gpu_err[i], sizeof p->gpu_err[i]) != 0 && !p->gpu_err[i][0])
             snprintf(p->gpu_err[i], sizeof p->gpu_err[i], "gpu_query failed");
 }

@@ -4,8 +4,7 @@
 
 #include <string.h>
 
-void doctor_probe_run(struct doctor_probe *p)
-{
+void doctor_probe_run(struct doctor_probe *p) {
     memset(p, 0, sizeof *p);
     p->cublas_compiled.major = p->cublas_loaded.major = -1;
     p->cudnn_compiled.major = p->cudnn_loaded.major = -1;

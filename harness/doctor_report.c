@@ -5,8 +5,7 @@
 
 #include "harness/cuda_facts.h"
 
-int doctor_report_usable(const struct doctor_report *r)
-{
+int doctor_report_usable(const struct doctor_report *r) {
     int n = 0;
     for (int i = 0; i < r->ngpu; i++)
         if (!r->gpu[i].error[0] && r->gpu[i].res.verdict != DV_NOT_USABLE)
@@ -14,21 +13,18 @@ int doctor_report_usable(const struct doctor_report *r)
     return n;
 }
 
-static const char *yes_no(int ok)
-{
+static const char *yes_no(int ok) {
     return ok > 0 ? "yes" : ok == 0 ? "no" : "unknown";
 }
 
 /* "13.0" or "none". */
-static const char *ver(int cuda, char *buf, size_t n)
-{
+static const char *ver(int cuda, char *buf, size_t n) {
     if (cuda <= 0)
         return "none";
     return cuda_facts_ver_str(cuda, buf, n);
 }
 
-static void text_libs(const char *what, const char *compiled, const char *loaded, FILE *f)
-{
+static void text_libs(const char *what, const char *compiled, const char *loaded, FILE *f) {
     if (!compiled[0] && !loaded[0]) {
         fprintf(f, "  %-14s not in this build\n", what);
         return;
@@ -41,8 +37,7 @@ static void text_libs(const char *what, const char *compiled, const char *loaded
     fputc('\n', f);
 }
 
-static void text_machine(const struct doctor_report *r, FILE *f)
-{
+static void text_machine(const struct doctor_report *r, FILE *f) {
     char v[16], archs[256];
     const char *need = cuda_facts_min_driver(r->runtime_cuda);
     const char *compat = cuda_facts_compat_driver(r->runtime_cuda);
@@ -55,28 +50,42 @@ static void text_machine(const struct doctor_report *r, FILE *f)
                 r->driver[0] ? r->driver : "version unknown",
                 cuda_facts_ver_str(r->driver_cuda, v, sizeof v));
     else if (r->driver_module)
-        fprintf(f, "  %-14s kernel module %s loaded, but the CUDA driver library (libcuda.so) "
-                   "did not answer\n", "NVIDIA driver", r->driver[0] ? r->driver : "");
+        fprintf(f,
+                "  %-14s kernel module %s loaded, but the CUDA driver library (libcuda.so) "
+                "did not answer\n",
+                "NVIDIA driver", r->driver[0] ? r->driver : "");
     else
         fprintf(f, "  %-14s not loaded (no NVIDIA driver on this machine)\n", "NVIDIA driver");
     if (r->runtime_cuda > 0) {
         fprintf(f, "  %-14s %s (this binary); needs Linux driver >= %s", "CUDA runtime",
                 cuda_facts_ver_str(r->runtime_cuda, v, sizeof v), need ? need : "?");
         if (compat && need && strcmp(compat, need) != 0)
-            fprintf(f, ", or >= %s through minor version compatibility (no PTX JIT of newer "
-                       "PTX)", compat);
+            fprintf(f,
+                    ", or >= %s through minor version compatibility (no PTX JIT of newer "
+                    "PTX)",
+                    compat);
         fputc('\n', f);
     } else {
         fprintf(f, "  %-14s none (CPU-only build)\n", "CUDA runtime");
     }
-    text_libs("cuBLAS", r->cublas_compiled, r->cublas_loaded, f);
-    text_libs("cuDNN", r->cudnn_compiled, r->cudnn_loaded, f);
+    if (r->assumed) {
+        /* Nothing is loaded: the build's libraries are what the verdicts judge. */
+        fprintf(f, "  %-14s cuBLAS %s, cuDNN ", "libraries", r->build.cublas ? "yes" : "no");
+        if (r->build.cudnn_major)
+            fprintf(f, "%d.%d\n", r->build.cudnn_major, r->build.cudnn_minor);
+        else
+            fprintf(f, "none\n");
+    } else {
+        text_libs("cuBLAS", r->cublas_compiled, r->cublas_loaded, f);
+        text_libs("cuDNN", r->cudnn_compiled, r->cudnn_loaded, f);
+    }
     dv_archs_text(&r->build, archs, sizeof archs);
     if (r->build.cuda)
-        fprintf(f, "  %-14s CUDA %s, SASS %s%s (CMake: %s)\n",
+        fprintf(f, "  %-14s CUDA %s, SASS %s%s%s%s%s\n",
                 r->assumed_build ? "build (assumed)" : "build", ver(r->build.cuda, v, sizeof v),
                 archs, r->build.archs_unknown ? " (list not known)" : "",
-                r->build_archs_cmake[0] ? r->build_archs_cmake : "-");
+                r->build_archs_cmake[0] ? " (CMake: " : "", r->build_archs_cmake,
+                r->build_archs_cmake[0] ? ")" : "");
     else
         fprintf(f, "  %-14s without CUDA (CPU rows only)\n",
                 r->assumed_build ? "build (assumed)" : "build");
@@ -88,8 +97,7 @@ static void text_machine(const struct doctor_report *r, FILE *f)
         fprintf(f, "  %-14s %s\n", "topology", r->topology);
 }
 
-static void text_gpu(const struct doctor_gpu *g, FILE *f)
-{
+static void text_gpu(const struct doctor_gpu *g, FILE *f) {
     const struct dv_result *s = &g->res;
     char mem[32] = "memory unknown";
 
@@ -112,8 +120,10 @@ static void text_gpu(const struct doctor_gpu *g, FILE *f)
     if (g->cores[0])
         fprintf(f, ", cores %s", g->cores);
     if (g->ordinal < 0)
-        fprintf(f, ", driver %s", g->dev.driver[0] ? g->dev.driver
-                                  : g->dev.driver_cuda == 0 ? "none" : "not given");
+        fprintf(f, ", driver %s",
+                g->dev.driver[0]          ? g->dev.driver
+                : g->dev.driver_cuda == 0 ? "none"
+                                          : "not given");
     fprintf(f, "\n  %-8s %s\n", "verdict", dv_verdict_name(s->verdict));
     fprintf(f, "  %-8s %s\n", s->verdict == DV_NOT_USABLE ? "reason" : "how", s->reason);
     if (s->fix[0])
@@ -126,15 +136,15 @@ static void text_gpu(const struct doctor_gpu *g, FILE *f)
     fprintf(f, "  %-8s cudnn:  %s - %s\n", "", yes_no(s->cudnn.ok), s->cudnn.why);
 }
 
-void doctor_report_text(const struct doctor_report *r, FILE *f)
-{
+void doctor_report_text(const struct doctor_report *r, FILE *f) {
     int usable = doctor_report_usable(r);
 
     text_machine(r, f);
     fputc('\n', f);
     if (r->ngpu == 0) {
-        fprintf(f, "GPUs\n  none found%s%s%s: %s\n", r->count_err[0] ? " (cudaGetDeviceCount: " : "",
-                r->count_err, r->count_err[0] ? ")" : "",
+        fprintf(f, "GPUs\n  none found%s%s%s: %s\n",
+                r->count_err[0] ? " (cudaGetDeviceCount: " : "", r->count_err,
+                r->count_err[0] ? ")" : "",
                 r->no_gpu_why[0] ? r->no_gpu_why : "no CUDA device was found.");
     }
     for (int i = 0; i < r->ngpu; i++) {
@@ -152,8 +162,7 @@ void doctor_report_text(const struct doctor_report *r, FILE *f)
 
 /* ---- JSON ------------------------------------------------------------------------------------ */
 
-static void json_str(FILE *f, const char *s)
-{
+static void json_str(FILE *f, const char *s) {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\')
@@ -169,8 +178,7 @@ static void json_str(FILE *f, const char *s)
 }
 
 /* A key and a string value (NULL and "" become null). */
-static void json_kv(FILE *f, const char *key, const char *val, int last)
-{
+static void json_kv(FILE *f, const char *key, const char *val, int last) {
     fprintf(f, "\"%s\": ", key);
     if (val && val[0])
         json_str(f, val);
@@ -179,16 +187,16 @@ static void json_kv(FILE *f, const char *key, const char *val, int last)
     fputs(last ? "" : ", ", f);
 }
 
-static void json_family(FILE *f, const char *key, const struct dv_family *fam, int last)
-{
+static void json_family(FILE *f, const char *key, const struct dv_family *fam, int last) {
     fprintf(f, "\"%s\": {\"ok\": %s, ", key,
-            fam->ok > 0 ? "true" : fam->ok == 0 ? "false" : "null");
+            fam->ok > 0    ? "true"
+            : fam->ok == 0 ? "false"
+                           : "null");
     json_kv(f, "why", fam->why, 1);
     fprintf(f, "}%s", last ? "" : ", ");
 }
 
-void doctor_report_json(const struct doctor_report *r, FILE *f)
-{
+void doctor_report_json(const struct doctor_report *r, FILE *f) {
     char v[16], archs[256];
     dv_archs_text(&r->build, archs, sizeof archs);
 

@@ -16,8 +16,7 @@ enum { SPEC_VAL = 256 };
  * double quotes, and surrounding quotes are removed. Returns 1 with key/val filled, 0 at the end,
  * -1 on a malformed pair (err names it). */
 static int next_pair(const char **p, char *key, size_t keylen, char *val, char *err,
-                     size_t errlen)
-{
+                     size_t errlen) {
     const char *s = *p;
     size_t k = 0, v = 0;
     int quoted = 0;
@@ -52,16 +51,25 @@ static int next_pair(const char **p, char *key, size_t keylen, char *val, char *
     return 1;
 }
 
-int doctor_parse_mem(const char *s, size_t *bytes)
-{
+int doctor_parse_mem(const char *s, size_t *bytes) {
     static const struct {
         const char *unit;
         double mult;
     } units[] = {
-        {"", 1},          {"b", 1},         {"k", 1024.0},     {"m", 1048576.0},
-        {"g", 1073741824.0}, {"t", 1099511627776.0}, {"kib", 1024.0}, {"mib", 1048576.0},
-        {"gib", 1073741824.0}, {"tib", 1099511627776.0}, {"kb", 1e3}, {"mb", 1e6},
-        {"gb", 1e9},      {"tb", 1e12},
+        {"", 1},
+        {"b", 1},
+        {"k", 1024.0},
+        {"m", 1048576.0},
+        {"g", 1073741824.0},
+        {"t", 1099511627776.0},
+        {"kib", 1024.0},
+        {"mib", 1048576.0},
+        {"gib", 1073741824.0},
+        {"tib", 1099511627776.0},
+        {"kb", 1e3},
+        {"mb", 1e6},
+        {"gb", 1e9},
+        {"tb", 1e12},
     };
     char *end;
     double x;
@@ -82,8 +90,7 @@ int doctor_parse_mem(const char *s, size_t *bytes)
     return -1;
 }
 
-static int parse_cc(const char *s, int *major, int *minor)
-{
+static int parse_cc(const char *s, int *major, int *minor) {
     char *end;
     long ma, mi;
     if (!isdigit((unsigned char)*s))
@@ -99,8 +106,7 @@ static int parse_cc(const char *s, int *major, int *minor)
     return 0;
 }
 
-int doctor_spec_device(const char *spec, struct dv_device *d, char *err, size_t errlen)
-{
+int doctor_spec_device(const char *spec, struct dv_device *d, char *err, size_t errlen) {
     const char *p = spec ? spec : "";
     char key[32], val[SPEC_VAL];
     int rc, have_cc = 0;
@@ -119,8 +125,7 @@ int doctor_spec_device(const char *spec, struct dv_device *d, char *err, size_t 
             snprintf(d->name, sizeof d->name, "%s", val);
         } else if (strcmp(key, "mem") == 0) {
             if (doctor_parse_mem(val, &d->mem) != 0) {
-                snprintf(err, errlen, "bad value for mem: '%s' (expected a size, e.g. 12GiB)",
-                         val);
+                snprintf(err, errlen, "bad value for mem: '%s' (expected a size, e.g. 12GiB)", val);
                 return -1;
             }
         } else if (strcmp(key, "driver") == 0) {
@@ -149,8 +154,7 @@ int doctor_spec_device(const char *spec, struct dv_device *d, char *err, size_t 
     return 0;
 }
 
-int doctor_parse_libver(const char *s, int *major, int *minor)
-{
+int doctor_parse_libver(const char *s, int *major, int *minor) {
     char *end;
     long ma, mi = 0;
     if (!s || !isdigit((unsigned char)*s))
@@ -173,8 +177,7 @@ int doctor_parse_libver(const char *s, int *major, int *minor)
     return 0;
 }
 
-static int parse_yesno(const char *s, int *out)
-{
+static int parse_yesno(const char *s, int *out) {
     if (strcmp(s, "yes") == 0 || strcmp(s, "1") == 0 || strcmp(s, "on") == 0)
         *out = 1;
     else if (strcmp(s, "no") == 0 || strcmp(s, "0") == 0 || strcmp(s, "off") == 0)
@@ -184,8 +187,7 @@ static int parse_yesno(const char *s, int *out)
     return 0;
 }
 
-int doctor_spec_build(const char *spec, struct dv_build *b, char *err, size_t errlen)
-{
+int doctor_spec_build(const char *spec, struct dv_build *b, char *err, size_t errlen) {
     const char *p = spec ? spec : "";
     char key[32], val[SPEC_VAL];
     int rc;

@@ -28,8 +28,7 @@
 /* Default shapes fit the smallest supported card (DESIGN.md: 512 MiB). */
 #define DV_SMALL_MEM ((size_t)512 << 20)
 
-const char *dv_verdict_name(enum dv_verdict v)
-{
+const char *dv_verdict_name(enum dv_verdict v) {
     switch (v) {
     case DV_USABLE: return "usable";
     case DV_USABLE_JIT: return "usable via PTX JIT";
@@ -37,8 +36,7 @@ const char *dv_verdict_name(enum dv_verdict v)
     }
 }
 
-int dv_parse_cuda_version(const char *s, int *cuda)
-{
+int dv_parse_cuda_version(const char *s, int *cuda) {
     char *end;
     long major, minor = 0;
     if (!s || !isdigit((unsigned char)*s))
@@ -61,8 +59,7 @@ int dv_parse_cuda_version(const char *s, int *cuda)
 }
 
 /* Parse one CMake architecture entry ("86", "90a-real", "120-virtual"). Returns 0 or -1. */
-static int parse_arch(const char *s, size_t len, struct dv_arch *a)
-{
+static int parse_arch(const char *s, size_t len, struct dv_arch *a) {
     char buf[32];
     char *end;
     long sm;
@@ -93,8 +90,7 @@ static int parse_arch(const char *s, size_t len, struct dv_arch *a)
     return 0;
 }
 
-int dv_parse_archs(const char *cmake_list, struct dv_build *b, char *err, size_t errlen)
-{
+int dv_parse_archs(const char *cmake_list, struct dv_build *b, char *err, size_t errlen) {
     const char *p = cmake_list ? cmake_list : "";
     b->narch = 0;
     b->archs_unknown = 0;
@@ -106,8 +102,7 @@ int dv_parse_archs(const char *cmake_list, struct dv_build *b, char *err, size_t
         size_t len = strcspn(p, "; ");
         if (len > 0) {
             if (b->narch == DV_MAX_ARCHS || parse_arch(p, len, &b->arch[b->narch]) != 0) {
-                snprintf(err, errlen, "bad architecture '%.*s' in \"%s\"", (int)len, p,
-                         cmake_list);
+                snprintf(err, errlen, "bad architecture '%.*s' in \"%s\"", (int)len, p, cmake_list);
                 b->archs_unknown = 1;
                 return -1;
             }
@@ -123,8 +118,7 @@ int dv_parse_archs(const char *cmake_list, struct dv_build *b, char *err, size_t
 }
 
 /* Append printf-style text to out (bounded, always terminated). */
-static void cat(char *out, size_t outlen, const char *fmt, ...)
-{
+static void cat(char *out, size_t outlen, const char *fmt, ...) {
     size_t used = strlen(out);
     va_list ap;
     if (used + 1 >= outlen)
@@ -135,19 +129,16 @@ static void cat(char *out, size_t outlen, const char *fmt, ...)
 }
 
 /* "3.5" style text of an sm number. */
-static const char *cc_text(int sm, char *buf, size_t n)
-{
+static const char *cc_text(int sm, char *buf, size_t n) {
     snprintf(buf, n, "%d.%d", sm / 10, sm % 10);
     return buf;
 }
 
-static void arch_name(const struct dv_arch *a, char *buf, size_t n)
-{
+static void arch_name(const struct dv_arch *a, char *buf, size_t n) {
     snprintf(buf, n, "%d%s", a->sm, a->variant == 'a' ? "a" : a->variant == 'f' ? "f" : "");
 }
 
-void dv_archs_text(const struct dv_build *b, char *out, size_t outlen)
-{
+void dv_archs_text(const struct dv_build *b, char *out, size_t outlen) {
     char nm[16];
     int nptx = 0;
     out[0] = '\0';
@@ -172,16 +163,14 @@ void dv_archs_text(const struct dv_build *b, char *out, size_t outlen)
 }
 
 /* Does SASS entry `a` run on device `sm`? */
-static int sass_runs(const struct dv_arch *a, int sm)
-{
+static int sass_runs(const struct dv_arch *a, int sm) {
     if (!a->sass || a->sm / 10 != sm / 10 || a->sm % 10 > sm % 10)
         return 0;
     return a->variant != 'a' || a->sm == sm;
 }
 
 /* Can PTX entry `a` be JIT-compiled for device `sm`? */
-static int ptx_runs(const struct dv_arch *a, int sm)
-{
+static int ptx_runs(const struct dv_arch *a, int sm) {
     if (!a->ptx || a->sm > sm)
         return 0;
     if (a->variant == 'a')
@@ -191,8 +180,7 @@ static int ptx_runs(const struct dv_arch *a, int sm)
     return 1;
 }
 
-int dv_parse_nvrm(const char *text, char *out, size_t outlen)
-{
+int dv_parse_nvrm(const char *text, char *out, size_t outlen) {
     /* The version is the first token of the form N.N or N.N.N with N >= 100 first. */
     const char *p = text;
     while (p && *p) {
@@ -216,14 +204,12 @@ int dv_parse_nvrm(const char *text, char *out, size_t outlen)
 }
 
 /* The CMake architecture value for a device: Fermi 2.1 is built as 20 (21 is no valid value). */
-static int cmake_sm(int sm)
-{
+static int cmake_sm(int sm) {
     return sm == 21 ? 20 : sm;
 }
 
 /* The support sentence for the device's architecture. */
-static void support_text(int sm, const struct cuda_arch_fact *f, char *out, size_t outlen)
-{
+static void support_text(int sm, const struct cuda_arch_fact *f, char *out, size_t outlen) {
     char v[16], dv[16], cc[16];
     if (!f) {
         snprintf(out, outlen, "compute capability %s is not in gpubench's table of architectures",
@@ -231,26 +217,25 @@ static void support_text(int sm, const struct cuda_arch_fact *f, char *out, size
         return;
     }
     if (!f->last_cuda) {
-        snprintf(out, outlen, "%s (%s) is supported by current toolkits (CUDA %s and newer) and "
-                              "drivers", f->family, f->examples,
-                 cuda_facts_ver_str(f->first_cuda, v, sizeof v));
+        snprintf(out, outlen,
+                 "%s (%s) is supported by current toolkits (CUDA %s and newer) and "
+                 "drivers",
+                 f->family, f->examples, cuda_facts_ver_str(f->first_cuda, v, sizeof v));
         return;
     }
     cuda_facts_ver_str(f->last_cuda, v, sizeof v);
     cuda_facts_ver_str(cuda_facts_driver_cuda(f->last_driver_min), dv, sizeof dv);
-    snprintf(out, outlen,
-             "%s (%s): last toolkit CUDA %s; last driver branch R%s (runs CUDA %s%s)", f->family,
-             f->examples, v, f->last_driver, dv,
-             f->last_cuda >= CUDA_VER(11, 0) && cuda_facts_driver_cuda(f->last_driver_min) <
-                                                    f->last_cuda
+    snprintf(out, outlen, "%s (%s): last toolkit CUDA %s; last driver branch R%s (runs CUDA %s%s)",
+             f->family, f->examples, v, f->last_driver, dv,
+             f->last_cuda >= CUDA_VER(11, 0) &&
+                     cuda_facts_driver_cuda(f->last_driver_min) < f->last_cuda
                  ? ", and the rest of its major version through minor version compatibility"
                  : "");
 }
 
 /* The fix for "no code for this device": which toolkit and architecture value to rebuild with. */
-static void fix_no_code(int sm, const struct cuda_arch_fact *f, const struct dv_build *b,
-                        char *out, size_t outlen)
-{
+static void fix_no_code(int sm, const struct cuda_arch_fact *f, const struct dv_build *b, char *out,
+                        size_t outlen) {
     char v[16], v2[16];
     int csm = cmake_sm(sm);
     if (!f) {
@@ -284,16 +269,14 @@ static void fix_no_code(int sm, const struct cuda_arch_fact *f, const struct dv_
 
 /* Effective CUDA version of the driver: from the dotted version when given, else the runtime's
  * answer. -1 when unknown. */
-static int driver_cuda_of(const struct dv_device *d)
-{
+static int driver_cuda_of(const struct dv_device *d) {
     if (d->driver[0])
         return cuda_facts_driver_cuda(d->driver);
     return d->driver_cuda;
 }
 
 /* Can the build's runtime start on this driver? 1 yes, 0 no, -1 unknown driver. */
-static int runtime_starts(const struct dv_device *d, int cuda)
-{
+static int runtime_starts(const struct dv_device *d, int cuda) {
     if (d->driver[0])
         return cuda_facts_runtime_runs(cuda, d->driver);
     if (d->driver_cuda < 0)
@@ -304,8 +287,7 @@ static int runtime_starts(const struct dv_device *d, int cuda)
     return cuda >= CUDA_VER(11, 0) && d->driver_cuda / 1000 == cuda / 1000;
 }
 
-static void family_set(struct dv_family *f, int ok, const char *fmt, ...)
-{
+static void family_set(struct dv_family *f, int ok, const char *fmt, ...) {
     va_list ap;
     f->ok = ok;
     va_start(ap, fmt);
@@ -313,13 +295,12 @@ static void family_set(struct dv_family *f, int ok, const char *fmt, ...)
     va_end(ap);
 }
 
-void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_result *r)
-{
+void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_result *r) {
     int sm = d->cc_major * 10 + d->cc_minor;
     const struct cuda_arch_fact *f = cuda_facts_arch(sm);
     const struct dv_arch *sass = NULL, *ptx = NULL;
     char cc[16], v[16], v2[16], archs[256];
-    int blocked = 0;       /* the runtime cannot start or the driver cannot drive the card */
+    int blocked = 0; /* the runtime cannot start or the driver cannot drive the card */
     int starts, dcuda;
 
     memset(r, 0, sizeof *r);
@@ -329,8 +310,10 @@ void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_
     dv_archs_text(b, archs, sizeof archs);
 
     if (d->mem && d->mem < DV_SMALL_MEM)
-        cat(r->note, sizeof r->note, "%zu MiB is below the 512 MiB the default shapes assume: "
-                                     "use smaller --shape values. ", d->mem >> 20);
+        cat(r->note, sizeof r->note,
+            "%zu MiB is below the 512 MiB the default shapes assume: "
+            "use smaller --shape values. ",
+            d->mem >> 20);
 
     /* 0. A build without CUDA can use no GPU. */
     if (!b->cuda) {
@@ -378,8 +361,7 @@ void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_
         else
             snprintf(r->fix, sizeof r->fix,
                      "Install the NVIDIA driver for this GPU; nvidia-smi must list it");
-    } else if (d->driver[0] && f && f->last_driver &&
-               atoi(d->driver) > atoi(f->last_driver)) {
+    } else if (d->driver[0] && f && f->last_driver && atoi(d->driver) > atoi(f->last_driver)) {
         blocked = 1;
         snprintf(r->reason, sizeof r->reason,
                  "driver %s does not support %s GPUs: R%s is the last driver branch for them",
@@ -411,12 +393,11 @@ void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_
                      d->driver[0] ? d->driver : "(this)", cuda_facts_ver_str(dcuda, v, sizeof v),
                      cuda_facts_ver_str(b->cuda, v2, sizeof v2),
                      compat && cuda_facts_driver_cmp(compat, need ? need : "0") < 0 ? compat
-                                                                                     : need);
+                                                                                    : need);
         else
             snprintf(r->reason, sizeof r->reason,
                      "driver %s is older than every CUDA runtime gpubench knows", d->driver);
-        if (f && f->last_driver && need &&
-            atoi(compat ? compat : need) > atoi(f->last_driver)) {
+        if (f && f->last_driver && need && atoi(compat ? compat : need) > atoi(f->last_driver)) {
             int t = f->last_cuda;
             snprintf(r->fix, sizeof r->fix,
                      "%s GPUs stop at driver branch R%s, which cannot run CUDA %s: rebuild with "
@@ -500,8 +481,7 @@ void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_
                  sass->sm, sm);
     }
     if (starts < 0)
-        cat(r->note, sizeof r->note,
-            "Driver not given: assumed new enough for CUDA %s (>= %s). ",
+        cat(r->note, sizeof r->note, "Driver not given: assumed new enough for CUDA %s (>= %s). ",
             cuda_facts_ver_str(b->cuda, v, sizeof v),
             cuda_facts_min_driver(b->cuda) ? cuda_facts_min_driver(b->cuda) : "?");
 
@@ -511,17 +491,19 @@ void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_
     else
         family_set(&r->cuda, 1, "%s", dv_verdict_name(r->verdict));
 
+    /* What the toolkit's libraries support comes first: it is the more lasting answer (a
+     * driver can be updated, a library's architectures cannot). */
     if (!b->cublas)
         family_set(&r->cublas, 0, "this build has no cuBLAS");
-    else if (blocked)
-        family_set(&r->cublas, 0, "the CUDA runtime cannot run on this driver/device");
-    else if (cuda_facts_toolkit_supports(b->cuda, sm))
-        family_set(&r->cublas, 1, "cuBLAS of CUDA %s supports sm_%d",
-                   cuda_facts_ver_str(b->cuda, v, sizeof v), sm);
-    else if (f && b->cuda > f->last_cuda && f->last_cuda)
+    else if (f && f->last_cuda && b->cuda > f->last_cuda)
         family_set(&r->cublas, 0, "cuBLAS of CUDA %s has no code for %s (last toolkit: CUDA %s)",
                    cuda_facts_ver_str(b->cuda, v, sizeof v), f->family,
                    cuda_facts_ver_str(f->last_cuda, v2, sizeof v2));
+    else if (blocked)
+        family_set(&r->cublas, 0, "nothing CUDA runs until the driver is fixed (see reason)");
+    else if (cuda_facts_toolkit_supports(b->cuda, sm))
+        family_set(&r->cublas, 1, "cuBLAS of CUDA %s supports sm_%d",
+                   cuda_facts_ver_str(b->cuda, v, sizeof v), sm);
     else
         family_set(&r->cublas, -1,
                    "cuBLAS of CUDA %s predates sm_%d; it runs only if the library's own PTX "
@@ -530,12 +512,16 @@ void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_
 
     if (!b->cudnn_major) {
         family_set(&r->cudnn, 0, "this build has no cuDNN");
-    } else if (blocked) {
-        family_set(&r->cudnn, 0, "the CUDA runtime cannot run on this driver/device");
     } else {
         char why[DV_TEXT];
-        int ok = cuda_facts_cudnn_supports(b->cudnn_major, b->cudnn_minor, b->cuda / 1000, sm,
-                                           why, sizeof why);
-        family_set(&r->cudnn, ok, "%s", why);
+        int ok = cuda_facts_cudnn_supports(b->cudnn_major, b->cudnn_minor, b->cuda / 1000, sm, why,
+                                           sizeof why);
+        if (ok != 0 && blocked)
+            family_set(&r->cudnn, 0, "nothing CUDA runs until the driver is fixed (see reason)");
+        else if (ok != 0 && f && b->cuda < f->first_cuda)
+            family_set(&r->cudnn, -1, "cuDNN %d.%d for CUDA %d predates sm_%d", b->cudnn_major,
+                       b->cudnn_minor, b->cuda / 1000, sm);
+        else
+            family_set(&r->cudnn, ok, "%s", why);
     }
 }

@@ -21,7 +21,7 @@ struct dv_arch {
 
 /* What the binary was built with and links against. */
 struct dv_build {
-    int cuda;          /* toolkit as CUDA_VER(13, 0); 0 = built without CUDA */
+    int cuda; /* toolkit as CUDA_VER(13, 0); 0 = built without CUDA */
     int narch;
     struct dv_arch arch[DV_MAX_ARCHS];
     int archs_unknown; /* the list was "all", "all-major" or unparsable: no code check possible */
@@ -33,9 +33,9 @@ struct dv_build {
 struct dv_device {
     int cc_major, cc_minor;
     char name[128];
-    size_t mem;       /* bytes; 0 = unknown */
-    char driver[32];  /* Linux driver "470.82.01"; "" = unknown */
-    int driver_cuda;  /* cudaDriverGetVersion (11040 = 11.4); 0 = no driver; -1 = unknown */
+    size_t mem;      /* bytes; 0 = unknown */
+    char driver[32]; /* Linux driver "470.82.01"; "" = unknown */
+    int driver_cuda; /* cudaDriverGetVersion (11040 = 11.4); 0 = no driver; -1 = unknown */
 };
 
 /* One implementation family (hand-written CUDA kernels, cuBLAS, cuDNN). */
@@ -46,12 +46,12 @@ struct dv_family {
 
 struct dv_result {
     enum dv_verdict verdict;
-    int code_sm;     /* the build's code that would run (sm), 0 when none */
-    int code_is_ptx; /* 1 when that code is PTX (JIT on first launch) */
-    char family[32]; /* "Kepler"; "unknown" */
-    char reason[DV_TEXT]; /* why not usable (or how it runs when usable) */
-    char fix[DV_TEXT];    /* what to do; "" when usable */
-    char note[DV_TEXT];   /* JIT, memory and assumption remarks; may be "" */
+    int code_sm;           /* the build's code that would run (sm), 0 when none */
+    int code_is_ptx;       /* 1 when that code is PTX (JIT on first launch) */
+    char family[32];       /* "Kepler"; "unknown" */
+    char reason[DV_TEXT];  /* why not usable (or how it runs when usable) */
+    char fix[DV_TEXT];     /* what to do; "" when usable */
+    char note[DV_TEXT];    /* JIT, memory and assumption remarks; may be "" */
     char support[DV_TEXT]; /* last toolkit and driver branch for the architecture */
     struct dv_family cuda, cublas, cudnn;
 };

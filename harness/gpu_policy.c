@@ -33,7 +33,10 @@ static const char *const unsupported_names[] = {
 };
 
 static const char *const oom_names[] = {
-    "cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED", "CUDNN_STATUS_ALLOC_FAILED", NULL,
+    "cudaErrorMemoryAllocation",
+    "CUBLAS_STATUS_ALLOC_FAILED",
+    "CUDNN_STATUS_ALLOC_FAILED",
+    NULL,
 };
 
 enum status gpu_error_status(const char *err_name) {
@@ -55,10 +58,18 @@ enum status gpu_error_status(const char *err_name) {
  * documentation, CUDA 8 … 13), plus ECC-uncorrectable and a destroyed context, which behave the
  * same way in practice. */
 static const char *const sticky_names[] = {
-    "cudaErrorIllegalAddress",      "cudaErrorLaunchFailure",     "cudaErrorLaunchTimeout",
-    "cudaErrorHardwareStackError",  "cudaErrorIllegalInstruction", "cudaErrorMisalignedAddress",
-    "cudaErrorInvalidAddressSpace", "cudaErrorInvalidPc",          "cudaErrorAssert",
-    "cudaErrorECCUncorrectable",    "cudaErrorContextIsDestroyed", "cudaErrorTensorMemoryLeak",
+    "cudaErrorIllegalAddress",
+    "cudaErrorLaunchFailure",
+    "cudaErrorLaunchTimeout",
+    "cudaErrorHardwareStackError",
+    "cudaErrorIllegalInstruction",
+    "cudaErrorMisalignedAddress",
+    "cudaErrorInvalidAddressSpace",
+    "cudaErrorInvalidPc",
+    "cudaErrorAssert",
+    "cudaErrorECCUncorrectable",
+    "cudaErrorContextIsDestroyed",
+    "cudaErrorTensorMemoryLeak",
     NULL,
 };
 
@@ -92,8 +103,8 @@ void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen) {
     }
 }
 
-void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs,
-                       const char *build_cuda, char *out, size_t outlen) {
+void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs, const char *build_cuda,
+                       char *out, size_t outlen) {
     int sm = cc_major * 10 + cc_minor;
     /* CMake accepts only the architectures nvcc names; Fermi 2.1 runs sm_20 code. */
     int arch = sm == 21 ? 20 : sm;
@@ -160,16 +171,16 @@ size_t gpu_workspace_limit(size_t free_bytes) {
 const char *gpu_cudnn_fwd_algo_name(int algo) {
     /* cudnnConvolutionFwdAlgo_t, unchanged from cuDNN 5 to 9 (cudnn_ops.h in 9.x). */
     static const char *const names[] = {
-        "IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM",     "DIRECT",
-        "FFT",           "FFT_TILING",            "WINOGRAD", "WINOGRAD_NONFUSED",
+        "IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT", "FFT", "FFT_TILING",
+        "WINOGRAD",      "WINOGRAD_NONFUSED",
     };
     if (algo < 0 || algo >= (int)(sizeof names / sizeof names[0]))
         return "UNKNOWN";
     return names[algo];
 }
 
-void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_version,
-                          char *out, size_t outlen) {
+void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_version, char *out,
+                          size_t outlen) {
     /* Success with zero devices is what cudaErrorNoDevice means; word it the same way. */
     if (!err_name || !err_name[0] || strcmp(err_name, "cudaSuccess") == 0)
         err_name = "cudaErrorNoDevice";

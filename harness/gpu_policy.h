@@ -35,8 +35,8 @@ void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen);
  * -DCMAKE_CUDA_ARCHITECTURES=35". The toolkit named is the newest one that still compiles for the
  * device (harness/cuda_facts.h); none is named when the build's own toolkit (`build_cuda`,
  * "13.0") can. Fermi 2.1 is built as 20 (21 is not a valid CMake value). */
-void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs,
-                       const char *build_cuda, char *out, size_t outlen);
+void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs, const char *build_cuda,
+                       char *out, size_t outlen);
 
 /* ST_OK when cuDNN as loaded (`cudnn_version` as cudnnGetVersion returns it, built for the CUDA
  * runtime `cudnn_cudart`, as cudnnGetCudartVersion returns it, 0 if unknown) supports a device of
@@ -72,8 +72,8 @@ const char *gpu_cudnn_fwd_algo_name(int algo);
 /* The `why` of a CUDA backend that found no device: one sentence from the error
  * cudaGetDeviceCount returned (NULL or "" when it returned success with 0 devices) and the
  * driver and runtime versions, worded by cuda_explain (harness/cuda_explain.h). */
-void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_version,
-                          char *out, size_t outlen);
+void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_version, char *out,
+                          size_t outlen);
 
 #ifdef __cplusplus
 }

@@ -53,8 +53,7 @@ int gpu_parse_nvrm_version(const char *text, char *out, size_t outlen) {
     return -1;
 }
 
-void gpu_driver_string(const char *module_version, int driver_version, char *out,
-                       size_t outlen) {
+void gpu_driver_string(const char *module_version, int driver_version, char *out, size_t outlen) {
     char cuda[16];
     gpu_cuda_version_string(driver_version, cuda, sizeof cuda);
     if (module_version && module_version[0])

@@ -126,7 +126,7 @@ static int run_main(int argc, char **argv) {
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
     signal(SIGINT, on_sigint);
     struct sink sink;
-    sink_begin(&sink, o.format);
+    sink_begin(&sink, o.format, plan_shape_width(&pl));
     struct run_outputs outs = {&csv, have_samples ? &samples : NULL, &sink};
     rc = runner_run(&pl, &ri, &outs);
     sink_end(&sink);

@@ -594,7 +594,11 @@ int merge_main(int argc, char **argv) {
         if (src_merged(m)) usable++;
         if (m->task < 0) continue;
         tasks++;
-        if (m->state == SRC_OK) continue;
+        if (m->state == SRC_OK) {
+            fprintf(stderr, "gpubench: merge: task %d on %s: ok, %zu rows (run %s)\n", m->task,
+                    m->node, m->t.nrows, m->t.run[0].run_id);
+            continue;
+        }
         bad++;
         fprintf(stderr, "gpubench: merge: task %d%s%s: %s: %s (log %s/task-%d.log)\n", m->task,
                 m->node[0] ? " on " : "", m->node,

@@ -150,6 +150,17 @@ int plan_build(const struct options *o, const struct device_list *found, const c
     return 0;
 }
 
+int plan_shape_width(const struct plan *pl) {
+    int width = 0;
+    for (int i = 0; i < pl->nshapes; i++) {
+        char text[256];
+        shape_format_short(pl->shapes[i].w, &pl->shapes[i].s, text, sizeof text);
+        int len = (int)strlen(text);
+        width = len > width ? len : width;
+    }
+    return width;
+}
+
 void plan_free(struct plan *pl) {
     free(pl->shapes);
     pl->shapes = NULL;

@@ -31,6 +31,9 @@ int plan_impl_selected(const struct options *o, const struct impl *im);
 int plan_build(const struct options *o, const struct device_list *found, const char *gpu_why,
                struct plan *pl);
 
+/* Width of the longest short-form shape of the plan (for the table's shape column). */
+int plan_shape_width(const struct plan *pl);
+
 void plan_free(struct plan *pl);
 
 #endif

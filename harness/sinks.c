@@ -26,7 +26,7 @@ static void fmt_opt(char *out, size_t len, const char *fmt, double v, int ok) {
 
 /* The human columns shared by the table and markdown formats. */
 struct cells {
-    char median[24], ci[48], e2e[24], gflops[24], gbps[24], peak[16], status[1100];
+    char median[24], ci[64], e2e[24], gflops[24], gbps[24], peak[16], status[1100];
 };
 
 static void make_cells(const struct result *r, struct cells *c) {
@@ -54,15 +54,16 @@ static void make_cells(const struct result *r, struct cells *c) {
         snprintf(c->status, sizeof c->status, "%s: %s", status_name(r->status), r->note);
 }
 
-static const char *const TABLE_FMT = "%-7s %-9s %-8s %-36s %10s %17s %10s %9s %8s %5s  %s\n";
+static const char *const TABLE_FMT = "%-7s %-9s %-8s %-*s %10s %17s %10s %9s %8s %5s  %s\n";
 
-void sink_begin(struct sink *s, enum out_format fmt) {
+void sink_begin(struct sink *s, enum out_format fmt, int shape_width) {
     memset(s, 0, sizeof *s);
     s->fmt = fmt;
+    s->shape_width = shape_width > 5 ? shape_width : 5;
     s->progress = isatty(STDERR_FILENO);
     switch (fmt) {
     case FMT_TABLE:
-        printf(TABLE_FMT, "device", "workload", "impl", "shape", "median ms", "95% CI ms",
+        printf(TABLE_FMT, "device", "workload", "impl", s->shape_width, "shape", "median ms", "95% CI ms",
                "e2e ms", "GFLOP/s", "GB/s", "peak", "status");
         break;
     case FMT_MARKDOWN:
@@ -141,7 +142,8 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
     switch (s->fmt) {
     case FMT_TABLE:
         make_cells(r, &c);
-        printf(TABLE_FMT, r->dev->id, r->w->name, r->im->name, r->shape_short, c.median, c.ci,
+        printf(TABLE_FMT, r->dev->id, r->w->name, r->im->name, s->shape_width, r->shape_short,
+               c.median, c.ci,
                c.e2e, c.gflops, c.gbps, c.peak, c.status);
         break;
     case FMT_MARKDOWN:

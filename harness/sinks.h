@@ -9,10 +9,12 @@
 struct sink {
     enum out_format fmt;
     int rows;
-    int progress; /* stderr is a terminal */
+    int progress;    /* stderr is a terminal */
+    int shape_width; /* width of the table's shape column */
 };
 
-void sink_begin(struct sink *s, enum out_format fmt);
+/* Start the output; shape_width is the longest short shape the run will print. */
+void sink_begin(struct sink *s, enum out_format fmt, int shape_width);
 void sink_row(struct sink *s, const struct run_info *ri, const struct result *r);
 void sink_end(struct sink *s);
 

@@ -3,8 +3,7 @@
  * doctor_driver [doctor options...] (argv[0] becomes "doctor"). */
 #include "harness/doctor.h"
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     argv[0] = "doctor";
     return doctor_main(argc, argv);
 }

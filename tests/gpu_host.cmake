@@ -27,3 +27,10 @@ if(GPUBENCH_HAVE_CUDA)
     set_tests_properties(gpu_cublas PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
   endif()
 endif()
+
+# Every workload × implementation on cuda:0 at the quick shapes, through the real CLI.
+if(GPUBENCH_HAVE_CUDA)
+  add_test(NAME gpu_quick_all
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/gpu_quick.sh $<TARGET_FILE:gpubench>)
+  set_tests_properties(gpu_quick_all PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 900)
+endif()

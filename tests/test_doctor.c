@@ -62,8 +62,7 @@ static const struct card cards[] = {
     {"RTX 5090", 12, 0, "570.26", "590.44.01", {"JJ", "JJ", "JJ", "JJ", "UU", "NU"}},
 };
 
-static void make_build(const struct manifest *m, struct dv_build *b)
-{
+static void make_build(const struct manifest *m, struct dv_build *b) {
     char err[256];
     memset(b, 0, sizeof *b);
     CHECK(dv_parse_cuda_version(m->cuda, &b->cuda) == 0);
@@ -74,8 +73,7 @@ static void make_build(const struct manifest *m, struct dv_build *b)
 }
 
 static void make_device(const char *name, int major, int minor, const char *driver,
-                        struct dv_device *d)
-{
+                        struct dv_device *d) {
     memset(d, 0, sizeof *d);
     snprintf(d->name, sizeof d->name, "%s", name);
     d->cc_major = major;
@@ -86,13 +84,11 @@ static void make_device(const char *name, int major, int minor, const char *driv
     d->driver_cuda = driver ? -1 : 0;
 }
 
-static char letter(enum dv_verdict v)
-{
+static char letter(enum dv_verdict v) {
     return v == DV_USABLE ? 'U' : v == DV_USABLE_JIT ? 'J' : 'N';
 }
 
-static void test_verdict_table(void)
-{
+static void test_verdict_table(void) {
     for (size_t c = 0; c < sizeof cards / sizeof cards[0]; c++) {
         for (int m = 0; m < NMAN; m++) {
             for (int k = 0; k < 2; k++) {
@@ -122,8 +118,7 @@ static void test_verdict_table(void)
 
 /* Run one case and return the result (for the detailed checks below). */
 static void eval(const char *name, int major, int minor, const char *driver, const char *cuda,
-                 const char *archs, const char *cudnn, struct dv_result *r)
-{
+                 const char *archs, const char *cudnn, struct dv_result *r) {
     struct manifest m = {cuda, archs, cudnn};
     struct dv_build b;
     struct dv_device d;
@@ -134,16 +129,16 @@ static void eval(const char *name, int major, int minor, const char *driver, con
 
 #define HAS(s, sub) (strstr((s), (sub)) != NULL)
 
-static void test_verdict_texts(void)
-{
+static void test_verdict_texts(void) {
     struct dv_result r;
     const char *c13 = manifests[5].archs;
 
     /* The issue's example: K40m against the CUDA 13 build. */
     eval("Tesla K40m", 3, 5, "470.82", "13.0", c13, "9.19", &r);
     CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.reason, "no code for sm_35") && HAS(r.reason, "built for 75 80 86 89 90 100 "
-                                                                  "120 + PTX 120") &&
+    CHECK_MSG(HAS(r.reason, "no code for sm_35") &&
+                  HAS(r.reason, "built for 75 80 86 89 90 100 "
+                                "120 + PTX 120") &&
                   HAS(r.reason, "which a 3.5 device cannot JIT"),
               "%s", r.reason);
     CHECK_MSG(HAS(r.fix, "CUDA 13.0 cannot target Kepler: rebuild with CUDA 11.8") &&
@@ -156,14 +151,12 @@ static void test_verdict_texts(void)
 
     /* Fermi: rebuild with CUDA 8 and architecture 20, never 21. */
     eval("NVS 310", 2, 1, "390.157", "13.0", c13, "9.19", &r);
-    CHECK_MSG(HAS(r.fix, "rebuild with CUDA 8.0") && HAS(r.fix, "ARCHITECTURES=20"), "%s",
-              r.fix);
+    CHECK_MSG(HAS(r.fix, "rebuild with CUDA 8.0") && HAS(r.fix, "ARCHITECTURES=20"), "%s", r.fix);
     CHECK_MSG(HAS(r.support, "R390"), "%s", r.support);
 
     /* sm_30 needs CUDA 10.2, not 11.8. */
     eval("Quadro K2100M", 3, 0, "470.256.02", "11.8", manifests[2].archs, "8.9", &r);
-    CHECK_MSG(HAS(r.fix, "rebuild with CUDA 10.2") && HAS(r.fix, "ARCHITECTURES=30"), "%s",
-              r.fix);
+    CHECK_MSG(HAS(r.fix, "rebuild with CUDA 10.2") && HAS(r.fix, "ARCHITECTURES=30"), "%s", r.fix);
 
     /* The toolkit supports the card, the list just left it out. */
     eval("Tesla T4", 7, 5, "590.44.01", "13.0", "80-real;90-real", "9.19", &r);
@@ -192,8 +185,8 @@ static void test_verdict_texts(void)
     /* Driver too new for the card, too old for the card, or absent. */
     eval("Tesla K40m", 3, 5, "580.65.06", "11.8", manifests[2].archs, "8.9", &r);
     CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.reason, "does not support Kepler") && HAS(r.fix, "470.xx"), "%s / %s",
-              r.reason, r.fix);
+    CHECK_MSG(HAS(r.reason, "does not support Kepler") && HAS(r.fix, "470.xx"), "%s / %s", r.reason,
+              r.fix);
     eval("A100", 8, 0, "440.33", "10.2", manifests[1].archs, "7.6", &r);
     CHECK(r.verdict == DV_NOT_USABLE);
     CHECK_MSG(HAS(r.reason, "predates Ampere") && HAS(r.fix, "450.51.05"), "%s / %s", r.reason,
@@ -247,8 +240,7 @@ static void test_verdict_texts(void)
     }
 }
 
-static void test_libraries(void)
-{
+static void test_libraries(void) {
     struct dv_result r;
     char why[512];
 
@@ -281,8 +273,7 @@ static void test_libraries(void)
     CHECK(cuda_facts_cudnn_supports(9, 12, 12, 60, why, sizeof why) == -1);
 }
 
-static void test_facts(void)
-{
+static void test_facts(void) {
     char v[16];
     size_t n;
     const struct cuda_arch_fact *t = cuda_facts_arch_table(&n);
@@ -341,23 +332,40 @@ static void test_facts(void)
     CHECK(strcmp(cuda_facts_ver_str(12080, v, sizeof v), "12.8") == 0);
 }
 
-static void test_explain(void)
-{
+static void test_explain(void) {
     /* Every error a user can meet at start, and the rest of the table. */
     static const char *names[] = {
-        "cudaErrorInsufficientDriver", "cudaErrorStubLibrary", "cudaErrorNoDevice",
-        "cudaErrorInvalidDevice", "cudaErrorNoKernelImageForDevice",
-        "cudaErrorInvalidDeviceFunction", "cudaErrorUnsupportedPtxVersion", "cudaErrorInvalidPtx",
-        "cudaErrorJitCompilerNotFound", "cudaErrorJitCompilationDisabled",
-        "cudaErrorMemoryAllocation", "cudaErrorLaunchTimeout", "cudaErrorLaunchOutOfResources",
-        "cudaErrorIllegalAddress", "cudaErrorLaunchFailure", "cudaErrorECCUncorrectable",
-        "cudaErrorDevicesUnavailable", "cudaErrorSystemDriverMismatch",
-        "cudaErrorCompatNotSupportedOnDevice", "cudaErrorSystemNotReady",
-        "cudaErrorInitializationError", "cudaErrorOperatingSystem", "cudaErrorNotPermitted",
-        "CUBLAS_STATUS_NOT_INITIALIZED", "CUBLAS_STATUS_ARCH_MISMATCH",
-        "CUBLAS_STATUS_ALLOC_FAILED", "CUDNN_STATUS_NOT_INITIALIZED",
-        "CUDNN_STATUS_ARCH_MISMATCH", "CUDNN_STATUS_VERSION_MISMATCH",
-        "CUDNN_STATUS_ALLOC_FAILED", "CUDNN_STATUS_NOT_SUPPORTED",
+        "cudaErrorInsufficientDriver",
+        "cudaErrorStubLibrary",
+        "cudaErrorNoDevice",
+        "cudaErrorInvalidDevice",
+        "cudaErrorNoKernelImageForDevice",
+        "cudaErrorInvalidDeviceFunction",
+        "cudaErrorUnsupportedPtxVersion",
+        "cudaErrorInvalidPtx",
+        "cudaErrorJitCompilerNotFound",
+        "cudaErrorJitCompilationDisabled",
+        "cudaErrorMemoryAllocation",
+        "cudaErrorLaunchTimeout",
+        "cudaErrorLaunchOutOfResources",
+        "cudaErrorIllegalAddress",
+        "cudaErrorLaunchFailure",
+        "cudaErrorECCUncorrectable",
+        "cudaErrorDevicesUnavailable",
+        "cudaErrorSystemDriverMismatch",
+        "cudaErrorCompatNotSupportedOnDevice",
+        "cudaErrorSystemNotReady",
+        "cudaErrorInitializationError",
+        "cudaErrorOperatingSystem",
+        "cudaErrorNotPermitted",
+        "CUBLAS_STATUS_NOT_INITIALIZED",
+        "CUBLAS_STATUS_ARCH_MISMATCH",
+        "CUBLAS_STATUS_ALLOC_FAILED",
+        "CUDNN_STATUS_NOT_INITIALIZED",
+        "CUDNN_STATUS_ARCH_MISMATCH",
+        "CUDNN_STATUS_VERSION_MISMATCH",
+        "CUDNN_STATUS_ALLOC_FAILED",
+        "CUDNN_STATUS_NOT_SUPPORTED",
     };
     char out[1024], small[24];
 
@@ -394,8 +402,7 @@ static void test_explain(void)
           strlen(small) == sizeof small - 1);
 }
 
-static void test_spec(void)
-{
+static void test_spec(void) {
     struct dv_device d;
     struct dv_build b;
     char err[256];
@@ -407,16 +414,13 @@ static void test_spec(void)
           d.mem == (size_t)12 << 30 && strcmp(d.driver, "470.82") == 0);
     CHECK(doctor_spec_device("name=\"a, b\",cc=12.0", &d, err, sizeof err) == 0);
     CHECK(strcmp(d.name, "a, b") == 0 && d.cc_major == 12 && d.driver_cuda == -1);
-    CHECK(doctor_spec_device("cc=2.1,driver=none", &d, err, sizeof err) == 0 &&
-          d.driver_cuda == 0);
+    CHECK(doctor_spec_device("cc=2.1,driver=none", &d, err, sizeof err) == 0 && d.driver_cuda == 0);
     CHECK(doctor_spec_device("cc=3.5,foo=1", &d, err, sizeof err) == -1 && HAS(err, "'foo'"));
     CHECK(doctor_spec_device("cc=3", &d, err, sizeof err) == -1 && HAS(err, "cc"));
     CHECK(doctor_spec_device("name=x", &d, err, sizeof err) == -1 && HAS(err, "missing key cc"));
     CHECK(doctor_spec_device("cc=3.5,mem=lots", &d, err, sizeof err) == -1 && HAS(err, "mem"));
-    CHECK(doctor_spec_device("cc=3.5,driver=new", &d, err, sizeof err) == -1 &&
-          HAS(err, "driver"));
-    CHECK(doctor_spec_device("cc=3.5,name=\"open", &d, err, sizeof err) == -1 &&
-          HAS(err, "quote"));
+    CHECK(doctor_spec_device("cc=3.5,driver=new", &d, err, sizeof err) == -1 && HAS(err, "driver"));
+    CHECK(doctor_spec_device("cc=3.5,name=\"open", &d, err, sizeof err) == -1 && HAS(err, "quote"));
     CHECK(doctor_spec_device("cc", &d, err, sizeof err) == -1 && HAS(err, "key=value"));
     CHECK(doctor_parse_mem("512MiB", &mem) == 0 && mem == (size_t)512 << 20);
     CHECK(doctor_parse_mem("4GB", &mem) == 0 && mem == 4000000000u);
@@ -456,8 +460,7 @@ static void test_spec(void)
 
 /* --agree VERSION LIST: the CMake default list for toolkit VERSION must name only architectures
  * that toolkit can compile for, and equal this file's manifest for VERSION when there is one. */
-static int agree(const char *version, const char *list)
-{
+static int agree(const char *version, const char *list) {
     struct dv_build b;
     char err[256];
     int bad = 0;
@@ -509,8 +512,7 @@ static int agree(const char *version, const char *list)
     return bad;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "--agree") == 0)
         return agree(argv[2], argv[3]);
     test_verdict_table();

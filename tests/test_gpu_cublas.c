@@ -10,6 +10,7 @@
 
 #include "bench/inputs.h"
 #include "harness/device.h"
+#include "kernels/cpu/gemm_cpu.h"
 #include "kernels/cuda/cuda_runtime_helpers.h"
 #include "kernels/cuda/host_impls.h"
 #include "testhelp.h"
@@ -20,17 +21,18 @@ enum { SKIP = 77 };
 static enum status run_gemm(const struct device *dev, int m, int n, int k) {
     struct problem p;
     memset(&p, 0, sizeof p);
-    p.shape.v[0] = m, p.shape.v[1] = n, p.shape.v[2] = k;
+    p.shape.v[GEMM_KEY_M] = m, p.shape.v[GEMM_KEY_N] = n, p.shape.v[GEMM_KEY_K] = k;
     p.nin = 2, p.nout = 1;
-    if (buf_alloc(&p.in[0], "A", (size_t)m * k) || buf_alloc(&p.in[1], "B", (size_t)k * n) ||
-        buf_alloc(&p.out[0], "C", (size_t)m * n)) {
+    if (buf_alloc(&p.in[GEMM_IN_A], "A", (size_t)m * k) ||
+        buf_alloc(&p.in[GEMM_IN_B], "B", (size_t)k * n) ||
+        buf_alloc(&p.out[GEMM_OUT_C], "C", (size_t)m * n)) {
         problem_free_bufs(&p);
         return ST_OOM;
     }
-    fill_uniform(p.in[0].data, p.in[0].n, 42, 1, -1.0f, 1.0f);
-    fill_uniform(p.in[1].data, p.in[1].n, 42, 2, -1.0f, 1.0f);
-    for (size_t i = 0; i < p.out[0].n; i++)
-        p.out[0].data[i] = NAN;
+    fill_uniform(p.in[GEMM_IN_A].data, p.in[GEMM_IN_A].n, 42, 1, -1.0f, 1.0f);
+    fill_uniform(p.in[GEMM_IN_B].data, p.in[GEMM_IN_B].n, 42, 2, -1.0f, 1.0f);
+    for (size_t i = 0; i < p.out[GEMM_OUT_C].n; i++)
+        p.out[GEMM_OUT_C].data[i] = NAN;
 
     struct impl_ctx ctx = {.p = &p, .dev = dev, .threads = 1};
     const struct impl *im = &gemm_cublas_impl;
@@ -50,12 +52,12 @@ static enum status run_gemm(const struct device *dev, int m, int n, int k) {
             for (int j = 0; j < n; j++) {
                 double ref = 0, mag = 0;
                 for (int l = 0; l < k; l++) {
-                    double t = (double)p.in[0].data[(size_t)i * k + l] *
-                               (double)p.in[1].data[(size_t)l * n + j];
+                    double t = (double)p.in[GEMM_IN_A].data[(size_t)i * k + l] *
+                               (double)p.in[GEMM_IN_B].data[(size_t)l * n + j];
                     ref += t;
                     mag += fabs(t);
                 }
-                double got = p.out[0].data[(size_t)i * n + j];
+                double got = p.out[GEMM_OUT_C].data[(size_t)i * n + j];
                 /* FP32 accumulation of k terms: a few ulps of the magnitude sum per term. */
                 if (!(fabs(got - ref) <= 1e-6 + 4.0 * k * 1.2e-7 * mag))
                     bad++;
@@ -143,8 +145,8 @@ int main(void) {
     struct impl_ctx ctx = {.p = &p, .dev = dev, .threads = 1};
     void *big = NULL;
     st = gb_malloc(&ctx, &big, dev->mem_bytes + ((size_t)1 << 30), "too big");
-    CHECK_MSG(st == ST_OOM && big == NULL && strstr(ctx.note, "too big"), "%s: %s",
-              status_name(st), ctx.note);
+    CHECK_MSG(st == ST_OOM && big == NULL && strstr(ctx.note, "too big"), "%s: %s", status_name(st),
+              ctx.note);
     /* The device is still fine for the next row. */
     CHECK_MSG(dev->be->activate(dev, note, sizeof note) == ST_OK, "%s", note);
     dev->be->shutdown(dev);

@@ -9,9 +9,9 @@
 #include "harness/gpu_props.h"
 #include "testhelp.h"
 
-#define CHECK_STR(got, want)                                                                   \
+#define CHECK_STR(got, want)                                                                       \
     CHECK_MSG(strcmp((got), (want)) == 0, "got \"%s\" want \"%s\"", got, want)
-#define CHECK_HAS(got, part)                                                                   \
+#define CHECK_HAS(got, part)                                                                       \
     CHECK_MSG(strstr((got), (part)) != NULL, "\"%s\" lacks \"%s\"", got, part)
 
 /* One card as its CUDA device attributes describe it, and what its vendor publishes.
@@ -45,8 +45,7 @@ static const struct card cards[] = {
     {"Tesla K80", 3, 7, 13, 823500, 2505000, 384, 11996954624u, 192, 4365.0, 240.0, 0.07},
     /* GeForce GTX 980: 2048 cores, 1216 MHz boost: 4981 GFLOPS (4612 at the 1126 MHz base);
      * 224 GB/s (NVIDIA GTX 980 specifications). */
-    {"GeForce GTX 980", 5, 2, 16, 1216000, 3505000, 256, 4294967296u, 128, 4981.0, 224.0,
-     0.03},
+    {"GeForce GTX 980", 5, 2, 16, 1216000, 3505000, 256, 4294967296u, 128, 4981.0, 224.0, 0.03},
     /* Tesla P100-PCIE-16GB: 9.3 TFLOPS, 732 GB/s (Tesla P100 data sheet); CUDA reports
      * 1329 MHz, NVIDIA's figure uses 1303 MHz: 2.4% apart. */
     {"Tesla P100-PCIE-16GB", 6, 0, 56, 1328500, 715000, 4096, 17071734784u, 64, 9300.0, 732.0,
@@ -57,14 +56,13 @@ static const struct card cards[] = {
     /* Tesla T4: 8.1 TFLOPS, 320 GB/s (T4 data sheet). */
     {"Tesla T4", 7, 5, 40, 1590000, 5001000, 256, 15843721216u, 64, 8100.0, 320.0, 0.03},
     /* A100-SXM4-40GB: 19.5 TFLOPS, 1555 GB/s (A100 data sheet). */
-    {"A100-SXM4-40GB", 8, 0, 108, 1410000, 1215000, 5120, 42505273344u, 64, 19500.0, 1555.0,
-     0.03},
+    {"A100-SXM4-40GB", 8, 0, 108, 1410000, 1215000, 5120, 42505273344u, 64, 19500.0, 1555.0, 0.03},
     /* GeForce RTX 4090: 82.6 TFLOPS, 1008 GB/s (Ada architecture whitepaper, appendix). */
     {"NVIDIA GeForce RTX 4090", 8, 9, 128, 2520000, 10501000, 384, 25386352640u, 128, 82600.0,
      1008.0, 0.03},
     /* H100 80GB HBM3 (SXM5): 67 TFLOPS, 3.35 TB/s (H100 data sheet). */
-    {"NVIDIA H100 80GB HBM3", 9, 0, 132, 1980000, 2619000, 5120, 85029158912u, 128, 67000.0,
-     3350.0, 0.03},
+    {"NVIDIA H100 80GB HBM3", 9, 0, 132, 1980000, 2619000, 5120, 85029158912u, 128, 67000.0, 3350.0,
+     0.03},
     /* GeForce RTX 5090: 104.8 TFLOPS, 1792 GB/s (NVIDIA RTX 5090 specifications). */
     {"NVIDIA GeForce RTX 5090", 12, 0, 170, 2407000, 14001000, 512, 34190917632u, 128, 104800.0,
      1792.0, 0.03},
@@ -98,20 +96,20 @@ static void test_peaks(void) {
         struct gpu_props p = props_of(c);
         int cores = gpu_cores_per_sm(c->major, c->minor);
         CHECK_MSG(cores == c->cores_per_sm, "%s: cores/SM %d want %d", c->name, cores,
-              c->cores_per_sm);
+                  c->cores_per_sm);
         double gf = gpu_peak_gflops(&p), gb = gpu_peak_gbps(&p);
         /* The formula itself, exactly. */
         double want_gf = 2.0 * c->sms * c->cores_per_sm * (c->clk_khz / 1e6);
         double want_gb = 2.0 * (c->memclk_khz * 1e3) * c->bus_bits / 8.0 / 1e9;
         CHECK_MSG(fabs(gf - want_gf) < 1e-6 * want_gf, "%s: %.3f GFLOP/s want %.3f", c->name, gf,
-              want_gf);
+                  want_gf);
         CHECK_MSG(fabs(gb - want_gb) < 1e-6 * want_gb, "%s: %.3f GB/s want %.3f", c->name, gb,
-              want_gb);
+                  want_gb);
         /* Against what the vendor publishes. */
         CHECK_MSG(fabs(gf / c->vendor_gflops - 1.0) <= c->tol, "%s: %.1f GFLOP/s vs vendor %.1f",
-              c->name, gf, c->vendor_gflops);
-        CHECK_MSG(fabs(gb / c->vendor_gbps - 1.0) <= c->tol, "%s: %.1f GB/s vs vendor %.1f", c->name,
-              gb, c->vendor_gbps);
+                  c->name, gf, c->vendor_gflops);
+        CHECK_MSG(fabs(gb / c->vendor_gbps - 1.0) <= c->tol, "%s: %.1f GB/s vs vendor %.1f",
+                  c->name, gb, c->vendor_gbps);
     }
     /* Unknown architectures give 0 (no made-up peak); an unlisted minor takes the newest listed
      * one below it in the same major. */
@@ -143,14 +141,14 @@ static void test_tags(void) {
 
     /* /proc/driver/nvidia/version of a proprietary and of an open kernel module. */
     CHECK_MSG(gpu_parse_nvrm_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.256.02  "
-                                 "Thu May  2 14:37:44 UTC 2024\nGCC version:  gcc version 9\n",
-                                 s, sizeof s) == 0,
-          "470");
+                                     "Thu May  2 14:37:44 UTC 2024\nGCC version:  gcc version 9\n",
+                                     s, sizeof s) == 0,
+              "470");
     CHECK_STR(s, "470.256.02");
     CHECK_MSG(gpu_parse_nvrm_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
-                                 "570.86.15  Release Build  (dvs-builder@U16)\n",
-                                 s, sizeof s) == 0,
-          "570 open");
+                                     "570.86.15  Release Build  (dvs-builder@U16)\n",
+                                     s, sizeof s) == 0,
+              "570 open");
     CHECK_STR(s, "570.86.15");
     CHECK_MSG(gpu_parse_nvrm_version("garbage\n", s, sizeof s) == -1 && s[0] == '\0', "garbage");
     CHECK_MSG(gpu_parse_nvrm_version(NULL, s, sizeof s) == -1, "NULL");
@@ -238,11 +236,10 @@ static void test_cudnn_support(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct card *c = card(cases[i].card);
         note[0] = '\0';
-        enum status st =
-            gpu_cudnn_check(c->major, c->minor, c->name, cases[i].cudnn, cases[i].cudart, note,
-                            sizeof note);
+        enum status st = gpu_cudnn_check(c->major, c->minor, c->name, cases[i].cudnn,
+                                         cases[i].cudart, note, sizeof note);
         CHECK_MSG(st == cases[i].want, "%s with cuDNN %ld: %s (%s)", c->name, cases[i].cudnn,
-              status_name(st), note);
+                  status_name(st), note);
         if (cases[i].note_has) {
             CHECK_HAS(note, cases[i].note_has);
             CHECK_HAS(note, c->name);
@@ -315,8 +312,9 @@ static void test_errors(void) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK_MSG(gpu_error_status(cases[i].name) == cases[i].st, "%s → %s", cases[i].name,
-              status_name(gpu_error_status(cases[i].name)));
-        CHECK_MSG(gpu_error_is_sticky(cases[i].name) == cases[i].sticky, "%s sticky", cases[i].name);
+                  status_name(gpu_error_status(cases[i].name)));
+        CHECK_MSG(gpu_error_is_sticky(cases[i].name) == cases[i].sticky, "%s sticky",
+                  cases[i].name);
     }
     CHECK_MSG(gpu_error_status(NULL) == ST_ERROR && !gpu_error_is_sticky(NULL), "NULL");
 }

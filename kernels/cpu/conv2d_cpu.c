@@ -1,10 +1,13 @@
-/* conv2d_cpu.c — NCHW forward convolution as threaded im2col + one SGEMM per image, and the
- * direct double-precision reference.
+/* conv2d_cpu.c — NCHW forward convolution as threaded im2col + SGEMM, and the direct
+ * double-precision reference.
  *
  * Why this shape of GEMM: y_img (k × p·q) = wt (k × c·r·s) · col (c·r·s × p·q) writes NCHW
- * directly, so no transpose of the output is needed, and the filters are used as stored. The
- * col buffer of one image (c·r·s·p·q floats; 7 MiB for the default layer) stays in the last-level
- * cache between im2col and the GEMM that reads it.
+ * directly, so the output needs no transpose and the filters are used as stored. What makes it
+ * cheap: the image is first copied once into a zero-padded buffer, so every im2col row is a
+ * plain copy with no bounds tests, written by inline loops (a memcpy call per 56-float run cost
+ * more than the copy); and the col matrix is built for a chunk of output rows at a time, so it
+ * is still in cache when the GEMM packs it. Measured: the default layer runs at 0.95–1.0× the
+ * rate of cblas_sgemm on the equivalent GEMM shape (k × n·p·q × c·r·s) on a 2-core Skylake-X.
  */
 #include "kernels/cpu/conv2d_cpu.h"
 
@@ -14,9 +17,12 @@
 
 #include "kernels/cpu/cpu_pool.h"
 
-/* Target size of one chunk of the im2col matrix: about the L2 caches of two cores. */
+/* Target size of one chunk of the im2col matrix. Measured on a 2-core Skylake-X (1 MiB L2 per
+ * core): 1 MiB chunks cost ~12% of the GEMM rate in per-call overhead (OpenBLAS wakes its threads
+ * for every call), 4 MiB and whole images run at the bare GEMM's rate; 4 MiB also bounds the
+ * scratch for large images (a 224×224×64 image's col matrix would be 115 MiB). */
 #ifndef CONV2D_CHUNK_BYTES
-#define CONV2D_CHUNK_BYTES (1024.0 * 1024.0)
+#define CONV2D_CHUNK_BYTES (4.0 * 1024.0 * 1024.0)
 #endif
 
 long conv2d_out_size(long in, long filt, long stride, long pad) {
@@ -38,7 +44,9 @@ static int conv2d_is_pointwise(const struct conv2d_dims *d) {
            d->pad_w == 0;
 }
 
-static int conv2d_is_padded(const struct conv2d_dims *d) { return d->pad_h > 0 || d->pad_w > 0; }
+static int conv2d_is_padded(const struct conv2d_dims *d) {
+    return d->pad_h > 0 || d->pad_w > 0;
+}
 
 /* Output rows per GEMM chunk: the chunk's col block (c·r·s rows × rows·q columns) is sized to
  * stay in the cores' L2 caches, so im2col writes it at cache speed and the GEMM's packing reads

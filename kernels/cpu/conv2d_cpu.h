@@ -13,8 +13,17 @@
 /* The conv2d problem (bench/conv2d.c), shared by every implementation: shape keys in canonical
  * order (shape.v[]), inputs x and filters (problem in[]) and the output y (problem out[]). */
 enum {
-    CONV2D_KEY_N, CONV2D_KEY_C, CONV2D_KEY_H, CONV2D_KEY_W, CONV2D_KEY_K, CONV2D_KEY_R,
-    CONV2D_KEY_S, CONV2D_KEY_STRIDE_H, CONV2D_KEY_STRIDE_W, CONV2D_KEY_PAD_H, CONV2D_KEY_PAD_W
+    CONV2D_KEY_N,
+    CONV2D_KEY_C,
+    CONV2D_KEY_H,
+    CONV2D_KEY_W,
+    CONV2D_KEY_K,
+    CONV2D_KEY_R,
+    CONV2D_KEY_S,
+    CONV2D_KEY_STRIDE_H,
+    CONV2D_KEY_STRIDE_W,
+    CONV2D_KEY_PAD_H,
+    CONV2D_KEY_PAD_W
 };
 enum { CONV2D_IN_X, CONV2D_IN_W };
 enum { CONV2D_OUT_Y };

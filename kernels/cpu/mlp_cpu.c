@@ -281,14 +281,22 @@ long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *
         double mmax = 0;
         for (long b = 0; b < nb; b++) {
             const float *xb = x + b * ni;
-            double s = 0, sabs = fabs((double)b1[j]);
-            for (long i = 0; i < ni; i++) {
+            /* Two partial sums of each kind, so the adds are not one serial chain. */
+            double s[2] = {0, 0}, sabs[2] = {fabs((double)b1[j]), 0};
+            long i = 0;
+            for (; i + 2 <= ni; i += 2)
+                for (int u = 0; u < 2; u++) {
+                    double t = (double)xb[i + u] * w[i + u];
+                    s[u] += t;
+                    sabs[u] += fabs(t);
+                }
+            for (; i < ni; i++) {
                 double t = (double)xb[i] * w[i];
-                s += t;
-                sabs += fabs(t);
+                s[0] += t;
+                sabs[0] += fabs(t);
             }
-            dot[b] = s;
-            margin[b] = MLP_KINK_MARGIN * sabs;
+            dot[b] = s[0] + s[1];
+            margin[b] = MLP_KINK_MARGIN * (sabs[0] + sabs[1]);
             mmax = fmax(mmax, margin[b]);
         }
         /* Steps of 3·mmax: each exclusion band (width ≤ 2·mmax) holds at most one candidate, so

@@ -17,15 +17,18 @@
 #include <stdlib.h>
 
 #include "harness/device.h"
+#include "kernels/cpu/conv2d_cpu.h"
 #include "kernels/cuda/conv2d_dims.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/cuda_runtime_helpers.h"
 #include "kernels/cuda/host_impls.h"
 
-/* Shape key indices, in bench/conv2d.c's canonical order. */
-enum { KN, KC, KH, KW, KK, KR, KS, KSTRIDE_H, KSTRIDE_W, KPAD_H, KPAD_W };
-enum { IN_X, IN_W };
-enum { OUT_Y };
+/* Shape keys and buffers as bench/conv2d.c lays them out (kernels/cpu/conv2d_cpu.h). */
+enum { KN = CONV2D_KEY_N, KC = CONV2D_KEY_C, KH = CONV2D_KEY_H, KW = CONV2D_KEY_W };
+enum { KK = CONV2D_KEY_K, KR = CONV2D_KEY_R, KS = CONV2D_KEY_S };
+enum { KSTRIDE_H = CONV2D_KEY_STRIDE_H, KSTRIDE_W = CONV2D_KEY_STRIDE_W };
+enum { KPAD_H = CONV2D_KEY_PAD_H, KPAD_W = CONV2D_KEY_PAD_W };
+enum { IN_X = CONV2D_IN_X, IN_W = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
 
 #ifdef GPUBENCH_HAVE_CUDNN
 
@@ -87,8 +90,8 @@ static enum status make_descriptors(struct impl_ctx *ctx, struct conv_state *s) 
     CUDNN_TRY(cudnnGetConvolution2dForwardOutputDim(s->cd, s->xd, s->wd, &on, &oc, &op, &oq), ctx);
     if (on != d->n || oc != d->k || op != d->p || oq != d->q) {
         snprintf(ctx->note, sizeof ctx->note,
-                 "cuDNN's output shape %dx%dx%dx%d differs from the workload's %dx%dx%dx%d", on,
-                 oc, op, oq, d->n, d->k, d->p, d->q);
+                 "cuDNN's output shape %dx%dx%dx%d differs from the workload's %dx%dx%dx%d", on, oc,
+                 op, oq, d->n, d->k, d->p, d->q);
         return ST_ERROR;
     }
     CUDNN_TRY(cudnnSetTensor4dDescriptor(s->yd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, d->n, d->k,
@@ -138,8 +141,8 @@ static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
          * fall back to cuDNN's ranking, best first. */
         measured = 0;
         got = 0;
-        cudnnStatus_t gs =
-            cudnnGetConvolutionForwardAlgorithm_v7(s->h, s->xd, s->wd, s->cd, s->yd, max, &got, perf);
+        cudnnStatus_t gs = cudnnGetConvolutionForwardAlgorithm_v7(s->h, s->xd, s->wd, s->cd, s->yd,
+                                                                  max, &got, perf);
         if (gs != CUDNN_STATUS_SUCCESS) {
             snprintf(ctx->note, sizeof ctx->note,
                      "cudnnFindConvolutionForwardAlgorithmEx: %s; "
@@ -188,9 +191,9 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     int cc_major = 0, cc_minor = 0;
     if (sscanf(ctx->dev->cc, "%d.%d", &cc_major, &cc_minor) == 2) {
-        enum status sup = gpu_cudnn_check(cc_major, cc_minor, ctx->dev->name,
-                                          (long)cudnnGetVersion(), (int)cudnnGetCudartVersion(),
-                                          ctx->note, sizeof ctx->note);
+        enum status sup =
+            gpu_cudnn_check(cc_major, cc_minor, ctx->dev->name, (long)cudnnGetVersion(),
+                            (int)cudnnGetCudartVersion(), ctx->note, sizeof ctx->note);
         if (sup != ST_OK)
             return sup;
     }
@@ -201,10 +204,17 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
     }
     ctx->state = s;
     const long *v = p->shape.v;
-    struct gb_conv2d_dims d = {
-        .n = (int)v[KN], .c = (int)v[KC], .h = (int)v[KH], .w = (int)v[KW], .k = (int)v[KK],
-        .r = (int)v[KR], .s = (int)v[KS], .stride_h = (int)v[KSTRIDE_H],
-        .stride_w = (int)v[KSTRIDE_W], .pad_h = (int)v[KPAD_H], .pad_w = (int)v[KPAD_W]};
+    struct gb_conv2d_dims d = {.n = (int)v[KN],
+                               .c = (int)v[KC],
+                               .h = (int)v[KH],
+                               .w = (int)v[KW],
+                               .k = (int)v[KK],
+                               .r = (int)v[KR],
+                               .s = (int)v[KS],
+                               .stride_h = (int)v[KSTRIDE_H],
+                               .stride_w = (int)v[KSTRIDE_W],
+                               .pad_h = (int)v[KPAD_H],
+                               .pad_w = (int)v[KPAD_W]};
     s->d = d;
     if (gb_conv2d_dims_finish(&s->d) != 0) {
         snprintf(ctx->note, sizeof ctx->note,
@@ -223,6 +233,10 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
     CUDNN_TRY(cudnnSetStream(s->h, gb_stream()), ctx);
     if ((st = make_descriptors(ctx, s)) != ST_OK)
         return st;
+    /* cudnnFind runs every algorithm on these buffers: give it the real inputs, not whatever
+     * the allocation held (NaNs or denormals there could skew its timings). */
+    CU_TRY(cudaMemcpy(s->x, p->in[IN_X].data, xs * sizeof(float), cudaMemcpyHostToDevice), ctx);
+    CU_TRY(cudaMemcpy(s->w, p->in[IN_W].data, wsz * sizeof(float), cudaMemcpyHostToDevice), ctx);
     return choose_algo(ctx, s);
 }
 

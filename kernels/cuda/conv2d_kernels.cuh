@@ -64,7 +64,9 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
         GB_UNROLL
         for (j = 0; j < 4; j++)
             acc[i][j] = 0.0f;
+        pb[i] = 0.0f;
     }
+    pa.x = pa.y = pa.z = pa.w = 0.0f; /* always fetched before use; this quiets the compiler */
 
     for (t = 0; t <= ntiles; t++) {
         /* Fetch slice t into registers (from the second pass on, while slice t-1 is used). */

@@ -67,8 +67,8 @@ static inline const char *gb_cublas_status_name(cublasStatus_t s) {
         cublasStatus_t cb_st_ = (expr);                                                        \
         if (cb_st_ != CUBLAS_STATUS_SUCCESS) {                                                 \
             const char *cb_name_ = gb_cublas_status_name(cb_st_);                              \
-            snprintf((ctx)->note, sizeof((ctx)->note), "%s: %s (%d) (%s:%d)", #expr, cb_name_, \
-                     (int)cb_st_, __FILE__, __LINE__);                                         \
+            snprintf((ctx)->note, sizeof((ctx)->note), "%s: %s (%s:%d)", #expr, cb_name_,      \
+                     __FILE__, __LINE__);                                                      \
             return gpu_error_status(cb_name_);                                                 \
         }                                                                                      \
     } while (0)
@@ -90,8 +90,8 @@ static inline const char *gb_cublas_status_name(cublasStatus_t s) {
         cudnnStatus_t dn_st_ = (expr);                                                         \
         if (dn_st_ != CUDNN_STATUS_SUCCESS) {                                                  \
             const char *dn_name_ = cudnnGetErrorString(dn_st_);                                \
-            snprintf((ctx)->note, sizeof((ctx)->note), "%s: %s (%d) (%s:%d)", #expr, dn_name_, \
-                     (int)dn_st_, __FILE__, __LINE__);                                         \
+            snprintf((ctx)->note, sizeof((ctx)->note), "%s: %s (%s:%d)", #expr, dn_name_,      \
+                     __FILE__, __LINE__);                                                      \
             return gpu_error_status(dn_name_);                                                 \
         }                                                                                      \
     } while (0)

@@ -59,6 +59,10 @@ cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_
                      int M, int N, int K, const float *A, int lda, const float *B, int ldb,
                      float *C, int ldc);
 
+/* The edge of the square block tile gb_sgemm uses for an M×N product on arch: 128 or 64 (for
+ * the row note). */
+int gb_sgemm_tile_for(const struct gb_arch *arch, int M, int N);
+
 /* y (n×k×p×q) = conv(x (n×c×h×w), wt (k×c×r×s)), NCHW, cross-correlation, any stride and
  * padding per axis; d must have been completed by gb_conv2d_dims_finish (cudaErrorInvalidValue
  * otherwise). Implicit GEMM (conv2d_kernels.cuh). */

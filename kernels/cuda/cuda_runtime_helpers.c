@@ -12,9 +12,13 @@
  * device; the runner runs one row at a time, so one current stream is enough. */
 static cudaStream_t current_stream;
 
-cudaStream_t gb_stream(void) { return current_stream; }
+cudaStream_t gb_stream(void) {
+    return current_stream;
+}
 
-void gb_set_stream(cudaStream_t s) { current_stream = s; }
+void gb_set_stream(cudaStream_t s) {
+    current_stream = s;
+}
 
 enum status gb_malloc(struct impl_ctx *ctx, void **ptr, size_t bytes, const char *what) {
     size_t free_b = 0, total_b = 0;

@@ -23,20 +23,28 @@ int gb_sgemm_kernels(const struct gb_kernel_ref **refs) {
     return (int)(sizeof k / sizeof k[0]);
 }
 
+int gb_sgemm_tile_for(const struct gb_arch *arch, int M, int N) {
+    return gb_sgemm_tile(gb_sgemm_pick(arch->sm, arch->sms, M, N));
+}
+
 cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_a, int trans_b,
                      int M, int N, int K, const float *A, int lda, const float *B, int ldb,
                      float *C, int ldc) {
     enum gb_gemm_cfg cfg;
+    int variant;
     dim3 grid;
-    if ((trans_a && trans_b) || M < 0 || N < 0 || K < 0 || ldc < N ||
-        lda < (trans_a ? M : K) || ldb < (trans_b ? K : N))
+    switch (gb_sgemm_plan(arch->sm, arch->sms, trans_a, trans_b, M, N, K, lda, ldb, ldc, &cfg,
+                          &variant, &grid)) {
+    case 0:
+        break;
+    case 1:
+        return cudaGetLastError(); /* empty C */
+    case -1:
         return cudaErrorInvalidValue;
-    if (M == 0 || N == 0)
-        return cudaGetLastError();
-    cfg = gb_sgemm_pick(arch->sm, arch->sms, M, N);
-    if (gb_sgemm_grid(cfg, arch->sm, M, N, &grid) != 0)
+    default:
         return cudaErrorInvalidConfiguration;
-    gb_gemm_fns[cfg][trans_a ? 1 : trans_b ? 2 : 0]<<<grid, GB_GEMM_THREADS, 0, stream>>>(
-        M, N, K, A, lda, B, ldb, C, ldc);
+    }
+    gb_gemm_fns[cfg][variant]<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C,
+                                                                     ldc);
     return cudaGetLastError();
 }

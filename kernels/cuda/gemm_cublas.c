@@ -11,13 +11,14 @@
  */
 #include <stdlib.h>
 
+#include "kernels/cpu/gemm_cpu.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/cuda_runtime_helpers.h"
 #include "kernels/cuda/host_impls.h"
 
-enum { M, N, K };       /* shape key indices, as bench/gemm.c orders them */
-enum { IN_A, IN_B };    /* inputs */
-enum { OUT_C };         /* output */
+/* Shape keys and buffers as bench/gemm.c lays them out (kernels/cpu/gemm_cpu.h). */
+enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K };
+enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
 
 #ifdef GPUBENCH_HAVE_CUBLAS
 
@@ -82,8 +83,8 @@ static enum status sgemm_run(struct impl_ctx *ctx) {
     struct sgemm_state *s = ctx->state;
     const float one = 1.0f, zero = 0.0f;
     /* Column-major Cᵀ (n×m) = Bᵀ (n×k, B's row-major storage) · Aᵀ (k×m, A's storage). */
-    CUBLAS_TRY(cublasSgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, s->n,
-                           s->a, s->k, &zero, s->c, s->n),
+    CUBLAS_TRY(cublasSgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, s->n, s->a,
+                           s->k, &zero, s->c, s->n),
                ctx);
     return ST_OK;
 }

@@ -69,4 +69,21 @@ static inline int gb_sgemm_grid(enum gb_gemm_cfg cfg, int sm, int M, int N, dim3
     return 0;
 }
 
+/* Everything the launcher decides, as a plain function the emulation tests share: checks the
+ * arguments (see gb_sgemm in cuda_kernels.h), picks the configuration, the entry point
+ * (*variant: 0 nn, 1 tn, 2 nt) and the grid. Returns 0 (launch), 1 (empty C: launch nothing),
+ * -1 (bad arguments) or -2 (grid beyond the device's limits). */
+static inline int gb_sgemm_plan(int sm, int sms, int trans_a, int trans_b, int M, int N, int K,
+                                int lda, int ldb, int ldc, enum gb_gemm_cfg *cfg, int *variant,
+                                dim3 *grid) {
+    if ((trans_a && trans_b) || M < 0 || N < 0 || K < 0 || ldc < N ||
+        lda < (trans_a ? M : K) || ldb < (trans_b ? K : N))
+        return -1;
+    if (M == 0 || N == 0)
+        return 1;
+    *cfg = gb_sgemm_pick(sm, sms, M, N);
+    *variant = trans_a ? 1 : trans_b ? 2 : 0;
+    return gb_sgemm_grid(*cfg, sm, M, N, grid) == 0 ? 0 : -2;
+}
+
 #endif

@@ -6,6 +6,7 @@ list(APPEND GPUBENCH_SOURCES
   kernels/cuda/vecadd_cublas.c
   kernels/cuda/gemm_cublas.c
   kernels/cuda/conv2d_cudnn.c
+  kernels/cuda/mlp_train_cublas.c
   kernels/cuda/memcpy_cuda.c
   bench/memcpy.c
 )

@@ -23,7 +23,7 @@ extern const struct impl conv2d_cudnn_impl;
 extern const struct impl mlp_train_cublas_impl;
 
 /* memcpy: cudaMemcpyAsync in each direction (kernels/cuda/memcpy_cuda.c). */
-extern const struct impl memcpy_h2d_pinned_impl, memcpy_h2d_pageable_impl,
-    memcpy_d2h_pinned_impl, memcpy_d2h_pageable_impl, memcpy_d2d_impl;
+extern const struct impl memcpy_h2d_pinned_impl, memcpy_h2d_pageable_impl, memcpy_d2h_pinned_impl,
+    memcpy_d2h_pageable_impl, memcpy_d2d_impl;
 
 #endif

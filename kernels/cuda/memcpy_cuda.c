@@ -25,7 +25,9 @@ struct copy_state {
     void *pinned;     /* page-locked host buffer (pinned modes) */
 };
 
-static struct copy_state *state(struct impl_ctx *ctx) { return ctx->state; }
+static struct copy_state *state(struct impl_ctx *ctx) {
+    return ctx->state;
+}
 
 static enum status copy_prepare(struct impl_ctx *ctx, enum copy_mode mode) {
     struct problem *p = ctx->p;
@@ -66,14 +68,16 @@ static enum status prepare_d2h_pinned(struct impl_ctx *ctx) {
 static enum status prepare_d2h_pageable(struct impl_ctx *ctx) {
     return copy_prepare(ctx, D2H_PAGEABLE);
 }
-static enum status prepare_d2d(struct impl_ctx *ctx) { return copy_prepare(ctx, D2D); }
+static enum status prepare_d2d(struct impl_ctx *ctx) {
+    return copy_prepare(ctx, D2D);
+}
 
 /* The d2h and d2d modes start from the source on the device. */
 static enum status copy_upload(struct impl_ctx *ctx) {
     struct copy_state *s = state(ctx);
-    CU_TRY(cudaMemcpyAsync(s->dev, ctx->p->in[0].data, s->bytes, cudaMemcpyHostToDevice,
-                           gb_stream()),
-           ctx);
+    CU_TRY(
+        cudaMemcpyAsync(s->dev, ctx->p->in[0].data, s->bytes, cudaMemcpyHostToDevice, gb_stream()),
+        ctx);
     return ST_OK;
 }
 
@@ -86,15 +90,13 @@ static enum status copy_run(struct impl_ctx *ctx) {
         CU_TRY(cudaMemcpyAsync(s->dev, s->pinned, s->bytes, cudaMemcpyHostToDevice, st), ctx);
         break;
     case H2D_PAGEABLE:
-        CU_TRY(cudaMemcpyAsync(s->dev, p->in[0].data, s->bytes, cudaMemcpyHostToDevice, st),
-               ctx);
+        CU_TRY(cudaMemcpyAsync(s->dev, p->in[0].data, s->bytes, cudaMemcpyHostToDevice, st), ctx);
         break;
     case D2H_PINNED:
         CU_TRY(cudaMemcpyAsync(s->pinned, s->dev, s->bytes, cudaMemcpyDeviceToHost, st), ctx);
         break;
     case D2H_PAGEABLE:
-        CU_TRY(cudaMemcpyAsync(p->out[0].data, s->dev, s->bytes, cudaMemcpyDeviceToHost, st),
-               ctx);
+        CU_TRY(cudaMemcpyAsync(p->out[0].data, s->dev, s->bytes, cudaMemcpyDeviceToHost, st), ctx);
         break;
     case D2D:
         CU_TRY(cudaMemcpyAsync(s->dev2, s->dev, s->bytes, cudaMemcpyDeviceToDevice, st), ctx);
@@ -117,8 +119,7 @@ static enum status copy_download(struct impl_ctx *ctx) {
         CU_TRY(cudaStreamSynchronize(st), ctx);
         memcpy(dst, s->pinned, s->bytes);
         break;
-    case D2H_PAGEABLE:
-        break; /* run wrote dst itself */
+    case D2H_PAGEABLE: break; /* run wrote dst itself */
     case D2D:
         CU_TRY(cudaMemcpyAsync(dst, s->dev2, s->bytes, cudaMemcpyDeviceToHost, st), ctx);
         break;

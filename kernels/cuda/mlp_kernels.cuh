@@ -10,6 +10,8 @@
 #ifndef GPUBENCH_MLP_KERNELS_CUH
 #define GPUBENCH_MLP_KERNELS_CUH
 
+#include <float.h>
+
 #include "kernels/cuda/kernel_common.cuh"
 
 /* Threads of a softmax block; a power of two (the tree halves it). */
@@ -58,8 +60,8 @@ static __device__ __forceinline__ void gb_block_reduce(float *red, int is_max) {
  *   z = logits[row] + bias, m = max z, s = Σ exp(z − m)            (max-subtracted: no overflow)
  *   rowloss[row] = log s − (z[label] − m)                           (= −log softmax(z)[label])
  *   dlogits[row][j] = (exp(z[j] − m) / s − [j == label]) · scale    (scale = 1/batch for a mean)
- * labels hold class indices as floats; one outside [0, cols) makes the row's loss NaN, so the
- * step's verification fails loudly instead of training on garbage. dlogits may alias logits.
+ * labels hold class numbers as floats, rounded to nearest (ties to even) and clamped into
+ * [0, cols), as mlp_label (kernels/cpu/mlp_cpu.h) reads them. dlogits may alias logits.
  * blockDim.x: a power of two, at most GB_SMX_THREADS. */
 __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
     gb_softmax_xent_kernel(const float *logits, const float *__restrict__ bias,
@@ -71,8 +73,12 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
     for (row = blockIdx.x; row < rows; row += gridDim.x) { /* uniform over the block */
         const float *l = logits + (size_t)row * cols;
         float *dl = dlogits + (size_t)row * cols;
-        const int label = (int)labels[row];
-        float m = -INFINITY, s = 0.0f, inv;
+        const float yr = rintf(labels[row]);
+        const int label = !(yr > 0.0f) ? 0 : yr >= (float)cols ? cols - 1 : (int)yr;
+        /* z[label], read before the first barrier: once past it, another thread may overwrite
+         * l[label] with its gradient when dlogits aliases logits (the emulation caught that) */
+        const float zlabel = t == 0 ? l[label] + bias[label] : 0.0f;
+        float m = -FLT_MAX, s = 0.0f, inv; /* FLT_MAX: no INFINITY macro needed in device code */
         for (j = t; j < cols; j += nt)
             m = fmaxf(m, l[j] + bias[j]);
         red[t] = m;
@@ -86,9 +92,7 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
         s = red[0];
         inv = 1.0f / s;
         if (t == 0)
-            rowloss[row] = (label >= 0 && label < cols)
-                               ? logf(s) - (l[label] + bias[label] - m)
-                               : NAN;
+            rowloss[row] = logf(s) - (zlabel - m);
         /* every thread reads its own l[j] before writing dl[j]: safe when dl aliases l */
         for (j = t; j < cols; j += nt)
             dl[j] = (expf(l[j] + bias[j] - m) * inv - (j == label ? 1.0f : 0.0f)) * scale;

@@ -67,8 +67,8 @@ static enum status saxpy_run(struct impl_ctx *ctx) {
 
 static enum status saxpy_download(struct impl_ctx *ctx) {
     struct saxpy_state *s = ctx->state;
-    CU_TRY(cudaMemcpyAsync(ctx->p->out[0].data, s->y, s->n * sizeof(float),
-                           cudaMemcpyDeviceToHost, gb_stream()),
+    CU_TRY(cudaMemcpyAsync(ctx->p->out[0].data, s->y, s->n * sizeof(float), cudaMemcpyDeviceToHost,
+                           gb_stream()),
            ctx);
     return ST_OK;
 }

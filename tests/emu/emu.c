@@ -1,7 +1,18 @@
 /* emu.c — the scheduler of the SIMT emulation (emu.h): blocks one at a time, a block's threads
- * as ucontext fibers run barrier to barrier in a chosen order. Test-only code. */
+ * as fibers run barrier to barrier in a chosen order. Test-only code.
+ *
+ * Fibers: each thread slot gets a stack and a ucontext once (makecontext + one setcontext, the
+ * only calls that cost a system call: glibc saves and restores the signal mask in them); from
+ * then on every switch is a _setjmp/_longjmp pair, which is what keeps a 256-thread SGEMM block
+ * with its barriers in the milliseconds. A fiber runs a loop — park, run the kernel body of the
+ * block, mark itself done, park again — so slots are reused from block to block and launch to
+ * launch. _FORTIFY_SOURCE is undone here because glibc's checked longjmp refuses, by design, to
+ * jump between stacks.
+ */
+#undef _FORTIFY_SOURCE
 #include "tests/emu/emu.h"
 
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +24,11 @@ enum { EMU_MAX_THREADS = 1024, EMU_STACK = 128 * 1024 };
 enum emu_state { T_READY, T_AT_BARRIER, T_DONE };
 
 struct emu_thread {
-    ucontext_t ctx;
+    ucontext_t ctx; /* only to enter the fiber the first time */
+    jmp_buf start;  /* parked between blocks: resume here to run a block's body */
+    jmp_buf resume; /* parked at a barrier */
+    int made;       /* the fiber exists and is parked at `start` */
+    int fresh;      /* this block's body has not started on it yet */
     uint3 idx;
     enum emu_state state;
     const char *bar_file; /* where it waits */
@@ -24,7 +39,7 @@ uint3 emu_thread_idx, emu_block_idx, emu_block_dim, emu_grid_dim;
 
 static struct emu_thread emu_threads[EMU_MAX_THREADS];
 static struct emu_thread *emu_self;
-static ucontext_t emu_sched;
+static jmp_buf emu_sched;
 static char *emu_stacks; /* EMU_MAX_THREADS stacks, mapped once, touched lazily */
 static unsigned char *emu_dyn;
 static size_t emu_dyn_bytes;
@@ -53,18 +68,42 @@ void emu_syncthreads(const char *file, int line) {
     t->state = T_AT_BARRIER;
     t->bar_file = file;
     t->bar_line = line;
-    if (swapcontext(&t->ctx, &emu_sched) != 0) {
-        perror("emu: swapcontext");
-        abort();
-    }
+    if (_setjmp(t->resume) == 0)
+        _longjmp(emu_sched, 1);
 }
 
 void *emu_dynamic_shared(void) { return emu_dyn; }
 
-/* Entry of every fiber: run the kernel, then fall back to the scheduler through uc_link. */
-static void emu_trampoline(void) {
-    emu_body(emu_args);
-    emu_self->state = T_DONE;
+/* The life of a fiber: park; when resumed at `start`, run the kernel body as the thread
+ * emu_self; mark it done; park again. Only globals are used across the jumps (emu_self is the
+ * running thread whenever this fiber runs). */
+static void emu_fiber_main(void) {
+    for (;;) {
+        if (_setjmp(emu_self->start) == 0)
+            _longjmp(emu_sched, 1);
+        emu_body(emu_args);
+        emu_self->state = T_DONE;
+    }
+}
+
+/* Switch to thread t until it parks (barrier or end). Out of line: _setjmp returns twice, and
+ * nothing of this frame is needed after the second return. */
+static __attribute__((noinline)) void emu_switch_to(struct emu_thread *t) {
+    emu_self = t;
+    emu_thread_idx = t->idx;
+    if (_setjmp(emu_sched) == 0) {
+        if (!t->made) { /* first use of this slot: enter the fiber, which parks at once */
+            t->made = 1;
+            setcontext(&t->ctx);
+            perror("emu: setcontext");
+            abort();
+        }
+        if (t->fresh) {
+            t->fresh = 0;
+            _longjmp(t->start, 1);
+        }
+        _longjmp(t->resume, 1);
+    }
 }
 
 /* xorshift64*: the shuffle's generator (a test needs the same order for the same seed). */
@@ -89,11 +128,12 @@ static void emu_permute(unsigned *perm, unsigned n, enum emu_order order, uint64
 }
 
 /* getcontext only to initialise a context that makecontext then redirects: it never returns a
- * second time here, so keeping it out of line spares the caller's locals the returns-twice
+ * second time, so keeping it out of line spares the caller's locals the returns-twice
  * pessimism (and -Wclobbered). */
 static __attribute__((noinline)) int emu_getcontext(ucontext_t *c) { return getcontext(c); }
 
-/* Make a fresh fiber for each thread of the block. */
+/* Make the fiber of every thread slot up to nthreads that has none yet, and mark the block's
+ * threads fresh. Returns 0 or -1. */
 static int emu_make_threads(unsigned nthreads) {
     unsigned i;
     for (i = 0; i < nthreads; i++) {
@@ -102,35 +142,32 @@ static int emu_make_threads(unsigned nthreads) {
         t->idx.y = i / emu_block_dim.x % emu_block_dim.y;
         t->idx.z = i / (emu_block_dim.x * emu_block_dim.y);
         t->state = T_READY;
-        if (emu_getcontext(&t->ctx) != 0) {
-            perror("emu: getcontext");
-            return -1;
+        if (!t->made) {
+            if (emu_getcontext(&t->ctx) != 0) {
+                perror("emu: getcontext");
+                return -1;
+            }
+            t->ctx.uc_stack.ss_sp = emu_stacks + (size_t)i * EMU_STACK;
+            t->ctx.uc_stack.ss_size = EMU_STACK;
+            t->ctx.uc_link = NULL; /* never returns */
+            makecontext(&t->ctx, emu_fiber_main, 0);
+            emu_switch_to(t); /* enter it once: it parks at `start` */
         }
-        t->ctx.uc_stack.ss_sp = emu_stacks + (size_t)i * EMU_STACK;
-        t->ctx.uc_stack.ss_size = EMU_STACK;
-        t->ctx.uc_link = &emu_sched;
-        makecontext(&t->ctx, emu_trampoline, 0);
+        t->fresh = 1;
     }
     return 0;
 }
 
-/* Let every live thread of the block run to its next barrier or its end, in perm's order.
- * (A function of its own: locals of the function calling swapcontext may be clobbered.) */
-static int emu_run_round(const unsigned *perm, unsigned nthreads) {
+/* Let every live thread of the block run to its next barrier or its end, in perm's order. */
+static void emu_run_round(const unsigned *perm, unsigned nthreads) {
     unsigned i;
     for (i = 0; i < nthreads; i++) {
         struct emu_thread *t = &emu_threads[perm[i]];
         if (t->state == T_DONE)
             continue;
         t->state = T_READY;
-        emu_self = t;
-        emu_thread_idx = t->idx;
-        if (swapcontext(&emu_sched, &t->ctx) != 0) {
-            perror("emu: swapcontext");
-            return -1;
-        }
+        emu_switch_to(t);
     }
-    return 0;
 }
 
 /* Run one block to completion. Returns 0 or -1 (barrier divergence, already reported). */
@@ -150,8 +187,7 @@ static int emu_run_block(unsigned nthreads, enum emu_order order, uint64_t *rng)
     for (round = 0;; round++) {
         unsigned done = 0, waiting = 0;
         emu_permute(perm, nthreads, order, rng);
-        if (emu_run_round(perm, nthreads) != 0)
-            return -1;
+        emu_run_round(perm, nthreads);
         for (i = 0; i < nthreads; i++) {
             const struct emu_thread *t = &emu_threads[i], *t0 = &emu_threads[0];
             if (t->state == T_DONE) {

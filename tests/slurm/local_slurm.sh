@@ -8,7 +8,8 @@
 #
 #   local_slurm_install          installs slurm-wlm and munge with apt-get when missing (root);
 #                                returns 77 when they cannot be installed
-#   local_slurm_start DIR        starts munged, slurmctld and slurmd in DIR (an empty folder) and
+#   local_slurm_start DIR        starts munged, slurmctld and slurmd in DIR (an empty folder whose
+#                                parents all others may search: munged checks its socket path) and
 #                                waits until the node is idle; exports SLURM_CONF
 #   local_slurm_stop DIR         cancels every job, stops the daemons, sweeps leftovers
 #
@@ -191,18 +192,29 @@ local_slurm_stop_pidfile() {
   kill -KILL "$pid" 2>/dev/null
 }
 
+# True when process $1 descends from process $2 (its parent chain reaches $2).
+local_slurm_descends() {
+  local p=$1 i
+  for ((i = 0; i < 64 && p > 1; i++)); do
+    p=$(sed -n 's/^PPid:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null)
+    [ -n "$p" ] || return 1
+    [ "$p" = "$2" ] && return 0
+  done
+  return 1
+}
+
 # Prints the PIDs of processes whose environment holds SLURM_CONF=$1: the job steps and job
 # scripts of this cluster only (they inherit it from sbatch and slurmd), never anyone else's.
+# The caller's own children (a pipeline reading this output) carry it too and are left out;
+# the daemons are not among them, as they detach from the shell that started them.
 local_slurm_own_pids() {
-  # In a subshell without SLURM_CONF, so that the tr and grep below do not find themselves.
-  (
-    unset SLURM_CONF
-    want="SLURM_CONF=$1"
-    for p in /proc/[0-9]*; do
-      [ "${p#/proc/}" = "$$" ] && continue
-      { tr '\0' '\n' <"$p/environ" | grep -qxF "$want"; } 2>/dev/null && echo "${p#/proc/}"
-    done
-  )
+  local p want="SLURM_CONF=$1"
+  for p in /proc/[0-9]*; do
+    p=${p#/proc/}
+    [ "$p" = "$$" ] && continue
+    { tr '\0' '\n' <"/proc/$p/environ" | grep -qxF "$want"; } 2>/dev/null || continue
+    local_slurm_descends "$p" "$$" || echo "$p"
+  done
 }
 
 # Stops everything local_slurm_start started in folder $1. Safe to call twice, or after a
