@@ -16,6 +16,9 @@
 #include "bench/inputs.h"
 #include "harness/verify.h"
 #include "kernels/cpu/conv2d_cpu.h"
+#ifdef GPUBENCH_HAVE_CUDA
+#include "kernels/cuda/host_impls.h"
+#endif
 
 enum { /* shape key indices */
        N = CONV2D_KEY_N,
@@ -276,7 +279,12 @@ static const struct impl conv2d_openblas_impl = {
     .run = openblas_run,
     .release = openblas_release};
 
-static const struct impl *const impls[] = {&conv2d_openblas_impl, NULL};
+static const struct impl *const impls[] = {
+    &conv2d_openblas_impl,
+#ifdef GPUBENCH_HAVE_CUDA
+    &conv2d_cudnn_impl,
+#endif
+    NULL};
 
 const struct workload conv2d_workload = {
     .name = "conv2d",

@@ -15,6 +15,9 @@
 #include "bench/inputs.h"
 #include "harness/verify.h"
 #include "kernels/cpu/gemm_cpu.h"
+#ifdef GPUBENCH_HAVE_CUDA
+#include "kernels/cuda/host_impls.h"
+#endif
 
 enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K }; /* shape key indices */
 enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B };
@@ -165,7 +168,12 @@ static const struct impl gemm_openblas_impl = {.name = "openblas",
                                                    "cblas_sgemm, row-major (OpenBLAS threads)",
                                                .run = openblas_run};
 
-static const struct impl *const impls[] = {&gemm_openblas_impl, NULL};
+static const struct impl *const impls[] = {
+    &gemm_openblas_impl,
+#ifdef GPUBENCH_HAVE_CUDA
+    &gemm_cublas_impl,
+#endif
+    NULL};
 
 const struct workload gemm_workload = {
     .name = "gemm",

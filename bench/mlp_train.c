@@ -24,6 +24,9 @@
 #include "bench/inputs.h"
 #include "harness/verify.h"
 #include "kernels/cpu/mlp_cpu.h"
+#ifdef GPUBENCH_HAVE_CUDA
+#include "kernels/cuda/host_impls.h"
+#endif
 
 enum { BATCH = MLP_KEY_BATCH, IN = MLP_KEY_IN, HIDDEN = MLP_KEY_HIDDEN, OUT = MLP_KEY_OUT };
 enum { NPARAMS = 4 }; /* W1, b1, W2, b2: in[MLP_IN_W1 + i] and out[MLP_OUT_W1 + i] */
@@ -241,7 +244,12 @@ static const struct impl mlp_train_openblas_impl = {
     .run = openblas_run,
     .release = openblas_release};
 
-static const struct impl *const impls[] = {&mlp_train_openblas_impl, NULL};
+static const struct impl *const impls[] = {
+    &mlp_train_openblas_impl,
+#ifdef GPUBENCH_HAVE_CUDA
+    &mlp_train_cublas_impl,
+#endif
+    NULL};
 
 const struct workload mlp_train_workload = {
     .name = "mlp_train",

@@ -11,6 +11,9 @@
 #include "bench/inputs.h"
 #include "harness/verify.h"
 #include "kernels/cpu/vecadd_cpu.h"
+#ifdef GPUBENCH_HAVE_CUDA
+#include "kernels/cuda/host_impls.h"
+#endif
 
 enum { N };  /* shape key indices */
 enum { IN_A, IN_B };
@@ -99,6 +102,9 @@ static const struct impl vecadd_openblas_impl = {
 static const struct impl *const impls[] = {
     &vecadd_cpu_impl,
     &vecadd_openblas_impl,
+#ifdef GPUBENCH_HAVE_CUDA
+    &vecadd_cublas_impl,
+#endif
     NULL};
 
 const struct workload vecadd_workload = {

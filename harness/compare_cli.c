@@ -46,14 +46,16 @@ static const char usage[] =
 
 static int parse_double(const char *s, double *v) {
     char *end;
-    if (!s[0]) return -1;
+    if (!s[0])
+        return -1;
     *v = strtod(s, &end);
     return (*end == '\0' && isfinite(*v)) ? 0 : -1;
 }
 
 static int parse_u64(const char *s, uint64_t *v) {
     char *end;
-    if (!(s[0] >= '0' && s[0] <= '9')) return -1;
+    if (!(s[0] >= '0' && s[0] <= '9'))
+        return -1;
     *v = strtoull(s, &end, 10);
     return *end == '\0' ? 0 : -1;
 }
@@ -64,24 +66,30 @@ static const char *baseline_file(const char *spec, char *const *files, int nfile
     for (const char *c = strchr(spec, ':'); c; c = strchr(c + 1, ':')) {
         size_t n = (size_t)(c - spec);
         for (int f = 0; f < nfiles; f++)
-            if (strlen(files[f]) == n && !strncmp(files[f], spec, n)) return NULL;
-        if (n >= sizeof buf) return NULL;
+            if (strlen(files[f]) == n && !strncmp(files[f], spec, n))
+                return NULL;
+        if (n >= sizeof buf)
+            return NULL;
         memcpy(buf, spec, n);
         buf[n] = '\0';
-        if (access(buf, F_OK) == 0) return buf;
+        if (access(buf, F_OK) == 0)
+            return buf;
     }
     return NULL;
 }
 
 static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
-    static const struct option longopts[] = {
-        {"baseline", required_argument, NULL, 'b'}, {"samples", required_argument, NULL, 's'},
-        {"threshold", required_argument, NULL, 't'}, {"alpha", required_argument, NULL, 'a'},
-        {"seed", required_argument, NULL, 'S'},      {"bootstrap", required_argument, NULL, 'B'},
-        {"format", required_argument, NULL, 'f'},    {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    struct cmp_opts o = {.threshold = 0.05, .alpha = 0.01, .seed = 1, .boot_iters = 2000,
-                         .format = CMP_TABLE};
+    static const struct option longopts[] = {{"baseline", required_argument, NULL, 'b'},
+                                             {"samples", required_argument, NULL, 's'},
+                                             {"threshold", required_argument, NULL, 't'},
+                                             {"alpha", required_argument, NULL, 'a'},
+                                             {"seed", required_argument, NULL, 'S'},
+                                             {"bootstrap", required_argument, NULL, 'B'},
+                                             {"format", required_argument, NULL, 'f'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    struct cmp_opts o = {
+        .threshold = 0.05, .alpha = 0.01, .seed = 1, .boot_iters = 2000, .format = CMP_TABLE};
     char **samples = calloc((size_t)argc + 1, sizeof *samples);
     char **files = calloc((size_t)argc + 2, sizeof *files);
     int nsamples = 0, nfiles = 0, rc = 2, opt;
@@ -102,7 +110,8 @@ static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
             char tmp[64];
             snprintf(tmp, sizeof tmp, "%s", optarg);
             size_t n = strlen(tmp);
-            if (n && tmp[n - 1] == '%') tmp[n - 1] = '\0';
+            if (n && tmp[n - 1] == '%')
+                tmp[n - 1] = '\0';
             if (parse_double(tmp, &v) || v < 0 || v >= 1000) {
                 snprintf(err, errlen, "compare: --threshold '%s': want a percentage, e.g. 5",
                          optarg);
@@ -147,7 +156,10 @@ static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
                 goto out;
             }
             break;
-        case 'h': fputs(usage, out); rc = 0; goto out;
+        case 'h':
+            fputs(usage, out);
+            rc = 0;
+            goto out;
         case ':':
             snprintf(err, errlen, "compare: %s needs a value (see gpubench compare --help)",
                      argv[optind - 1]);
@@ -160,15 +172,19 @@ static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
     }
     if (o.baseline) {
         const char *bf = baseline_file(o.baseline, argv + optind, argc - optind);
-        if (bf) files[nfiles++] = (char *)bf;
+        if (bf)
+            files[nfiles++] = (char *)bf;
     }
-    for (int i = optind; i < argc; i++) files[nfiles++] = argv[i];
+    for (int i = optind; i < argc; i++)
+        files[nfiles++] = argv[i];
     if (nfiles == 0) {
         snprintf(err, errlen, "compare: no run CSV given (see gpubench compare --help)");
         goto out;
     }
-    if (!o.baseline && nfiles != 2) o.baseline = "cpu"; /* one run, or many: against the CPU */
-    if (cmp_load(&in, files, nfiles, samples, nsamples, err, errlen)) goto out;
+    if (!o.baseline && nfiles != 2)
+        o.baseline = "cpu"; /* one run, or many: against the CPU */
+    if (cmp_load(&in, files, nfiles, samples, nsamples, err, errlen))
+        goto out;
     rc = o.baseline ? cmp_slowdown(&in, &o, out, err, errlen)
                     : cmp_regress(&in, &o, out, err, errlen);
 out:
@@ -199,4 +215,6 @@ int compare_run(int argc, char **argv, FILE *out, FILE *errf) {
     return rc;
 }
 
-int compare_main(int argc, char **argv) { return compare_run(argc, argv, stdout, stderr); }
+int compare_main(int argc, char **argv) {
+    return compare_run(argc, argv, stdout, stderr);
+}

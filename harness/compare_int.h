@@ -75,12 +75,12 @@ int cmp_regress(const struct cmp_input *in, const struct cmp_opts *o, FILE *out,
 /* A human table: column heads, optional group labels over runs of columns, rows of cells. */
 struct cmp_grid {
     int ncols;
-    char **head;       /* ncols */
-    char **group;      /* ncols: a label over group_span[c] columns starting at c, or NULL */
+    char **head;  /* ncols */
+    char **group; /* ncols: a label over group_span[c] columns starting at c, or NULL */
     int *group_span;
     unsigned char *right; /* ncols: right-align (numbers) */
     int nrows, cap;
-    char **cells;      /* nrows × ncols */
+    char **cells;        /* nrows × ncols */
     unsigned char *rule; /* nrows: a rule before the row */
 };
 

@@ -5,7 +5,9 @@
 
 #include "harness/compare_int.h"
 
-int cmp_is_cpu(const char *device) { return strcmp(device, "cpu") == 0; }
+int cmp_is_cpu(const char *device) {
+    return strcmp(device, "cpu") == 0;
+}
 
 const char *cmp_basename(const char *path) {
     const char *s = strrchr(path, '/');
@@ -37,13 +39,16 @@ static void base_label(struct cmp_series *s) {
 static void unique_labels(struct cmp_input *in, const struct csv_table *runs) {
     for (int pass = 0; pass < 2; pass++) {
         unsigned char *dup = calloc((size_t)in->nseries + 1, 1);
-        if (!dup) return; /* labels stay ambiguous but correct */
+        if (!dup)
+            return; /* labels stay ambiguous but correct */
         for (int i = 0; i < in->nseries; i++)
             for (int j = 0; j < in->nseries; j++)
-                if (i != j && !strcmp(in->series[i].label, in->series[j].label)) dup[i] = 1;
+                if (i != j && !strcmp(in->series[i].label, in->series[j].label))
+                    dup[i] = 1;
         for (int i = 0; i < in->nseries; i++) {
             struct cmp_series *s = &in->series[i];
-            if (!dup[i]) continue;
+            if (!dup[i])
+                continue;
             size_t n = strlen(s->label);
             if (pass == 0)
                 snprintf(s->label + n, sizeof s->label - n, " [%s]",
@@ -63,21 +68,30 @@ struct sref {
 static int sref_cmp(const void *pa, const void *pb) {
     const struct sample_row *a = ((const struct sref *)pa)->s, *b = ((const struct sref *)pb)->s;
     int c;
-    if ((c = strcmp(a->run_id, b->run_id))) return c;
-    if ((c = strcmp(a->device, b->device))) return c;
-    if ((c = strcmp(a->workload, b->workload))) return c;
-    if ((c = strcmp(a->impl, b->impl))) return c;
-    if ((c = strcmp(a->shape, b->shape))) return c;
+    if ((c = strcmp(a->run_id, b->run_id)))
+        return c;
+    if ((c = strcmp(a->device, b->device)))
+        return c;
+    if ((c = strcmp(a->workload, b->workload)))
+        return c;
+    if ((c = strcmp(a->impl, b->impl)))
+        return c;
+    if ((c = strcmp(a->shape, b->shape)))
+        return c;
     return (a->rep > b->rep) - (a->rep < b->rep);
 }
 
 static int group_key_cmp(const struct cmp_group *a, const char *run_id, const char *device,
                          const char *workload, const char *impl, const char *shape) {
     int c;
-    if ((c = strcmp(a->run_id, run_id))) return c;
-    if ((c = strcmp(a->device, device))) return c;
-    if ((c = strcmp(a->workload, workload))) return c;
-    if ((c = strcmp(a->impl, impl))) return c;
+    if ((c = strcmp(a->run_id, run_id)))
+        return c;
+    if ((c = strcmp(a->device, device)))
+        return c;
+    if ((c = strcmp(a->workload, workload)))
+        return c;
+    if ((c = strcmp(a->impl, impl)))
+        return c;
     return strcmp(a->shape, shape);
 }
 
@@ -85,9 +99,10 @@ static long find_group(const struct cmp_input *in, const struct run_row *r) {
     size_t lo = 0, hi = in->ngroups;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = group_key_cmp(&in->groups[mid], r->run_id, r->device, r->workload, r->impl,
-                              r->shape);
-        if (c == 0) return (long)mid;
+        int c =
+            group_key_cmp(&in->groups[mid], r->run_id, r->device, r->workload, r->impl, r->shape);
+        if (c == 0)
+            return (long)mid;
         if (c < 0)
             lo = mid + 1;
         else
@@ -105,8 +120,10 @@ const struct cmp_group *cmp_row_samples(const struct cmp_input *in, const struct
  * belong to no row of the run CSVs (a samples file of another run is a mistake worth naming). */
 static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
     size_t total = 0;
-    for (int f = 0; f < in->nsamples; f++) total += in->samples[f].nrows;
-    if (total == 0) return 0;
+    for (int f = 0; f < in->nsamples; f++)
+        total += in->samples[f].nrows;
+    if (total == 0)
+        return 0;
     struct sref *refs = malloc(total * sizeof *refs);
     unsigned char *used = NULL;
     int rc = -1;
@@ -133,7 +150,7 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
         struct cmp_group *g = in->ngroups ? &in->groups[in->ngroups - 1] : NULL;
         if (!g || group_key_cmp(g, s->run_id, s->device, s->workload, s->impl, s->shape)) {
             g = &in->groups[in->ngroups++];
-            *g = (struct cmp_group){s->run_id, s->device, s->workload, s->impl, s->shape,
+            *g = (struct cmp_group){s->run_id,        s->device, s->workload, s->impl, s->shape,
                                     in->ms_store + i, 0};
         }
         g->ms[g->n++] = s->ms;
@@ -146,10 +163,12 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
     for (int f = 0; f < in->nfiles; f++)
         for (size_t r = 0; r < in->runs[f].nrows; r++) {
             long g = find_group(in, &in->runs[f].run[r]);
-            if (g >= 0) used[g] = 1;
+            if (g >= 0)
+                used[g] = 1;
         }
     for (size_t g = 0; g < in->ngroups; g++) {
-        if (used[g]) continue;
+        if (used[g])
+            continue;
         /* find the group's first sample to name its file and line */
         const struct sref *first = NULL;
         for (size_t i = 0; i < total && !first; i++)
@@ -161,14 +180,16 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
             for (size_t r = 0; r < in->runs[f].nrows && !known_run; r++)
                 known_run = !strcmp(in->runs[f].run[r].run_id, in->groups[g].run_id);
         if (!known_run)
-            snprintf(err, errlen, "%s:%d: column run_id: run '%s' is in none of the run CSVs "
-                     "given (samples must come with the run CSV they belong to)", first->file,
-                     first->s->line, in->groups[g].run_id);
+            snprintf(err, errlen,
+                     "%s:%d: column run_id: run '%s' is in none of the run CSVs "
+                     "given (samples must come with the run CSV they belong to)",
+                     first->file, first->s->line, in->groups[g].run_id);
         else
-            snprintf(err, errlen, "%s:%d: column shape: run %s has no row for device %s, "
-                     "workload %s, impl %s, shape %s", first->file, first->s->line,
-                     in->groups[g].run_id, in->groups[g].device, in->groups[g].workload,
-                     in->groups[g].impl, in->groups[g].shape);
+            snprintf(err, errlen,
+                     "%s:%d: column shape: run %s has no row for device %s, "
+                     "workload %s, impl %s, shape %s",
+                     first->file, first->s->line, in->groups[g].run_id, in->groups[g].device,
+                     in->groups[g].workload, in->groups[g].impl, in->groups[g].shape);
         goto out;
     }
     rc = 0;
@@ -198,21 +219,23 @@ int cmp_load(struct cmp_input *in, char *const *files, int nfiles, char *const *
             }
         }
     for (int f = 0; f < nfiles; f++) {
-        if (csv_read_file(files[f], CSV_RUN, &in->runs[f], err, errlen)) return -1;
+        if (csv_read_file(files[f], CSV_RUN, &in->runs[f], err, errlen))
+            return -1;
         in->nfiles++;
         if (in->runs[f].nrows == 0) {
-            snprintf(err, errlen, "%s:2: column schema: no result rows (only a header)",
-                     files[f]);
+            snprintf(err, errlen, "%s:2: column schema: no result rows (only a header)", files[f]);
             return -1;
         }
     }
     for (int f = 0; f < nsamples; f++) {
-        if (csv_read_file(samples[f], CSV_SAMPLES, &in->samples[f], err, errlen)) return -1;
+        if (csv_read_file(samples[f], CSV_SAMPLES, &in->samples[f], err, errlen))
+            return -1;
         in->nsamples++;
     }
     /* series: each (file, run, device) in order of first appearance */
     size_t maxs = 0;
-    for (int f = 0; f < nfiles; f++) maxs += in->runs[f].nrows;
+    for (int f = 0; f < nfiles; f++)
+        maxs += in->runs[f].nrows;
     in->series = calloc(maxs, sizeof *in->series);
     if (!in->series) {
         snprintf(err, errlen, "compare: out of memory");
@@ -221,7 +244,8 @@ int cmp_load(struct cmp_input *in, char *const *files, int nfiles, char *const *
     for (int f = 0; f < nfiles; f++)
         for (size_t r = 0; r < in->runs[f].nrows; r++) {
             const struct run_row *row = &in->runs[f].run[r];
-            if (cmp_series_of(in, f, row) >= 0) continue;
+            if (cmp_series_of(in, f, row) >= 0)
+                continue;
             struct cmp_series *s = &in->series[in->nseries++];
             s->file = f;
             s->run_id = row->run_id;
@@ -235,8 +259,10 @@ int cmp_load(struct cmp_input *in, char *const *files, int nfiles, char *const *
 }
 
 void cmp_free(struct cmp_input *in) {
-    for (int f = 0; f < in->nfiles; f++) csv_free(&in->runs[f]);
-    for (int f = 0; f < in->nsamples; f++) csv_free(&in->samples[f]);
+    for (int f = 0; f < in->nfiles; f++)
+        csv_free(&in->runs[f]);
+    for (int f = 0; f < in->nsamples; f++)
+        csv_free(&in->samples[f]);
     free(in->runs);
     free(in->samples);
     free(in->groups);

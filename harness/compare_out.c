@@ -14,7 +14,8 @@ int grid_init(struct cmp_grid *g, int ncols) {
     g->group = calloc((size_t)ncols, sizeof *g->group);
     g->group_span = calloc((size_t)ncols, sizeof *g->group_span);
     g->right = calloc((size_t)ncols, 1);
-    if (!g->head || !g->group || !g->group_span || !g->right) return -1;
+    if (!g->head || !g->group || !g->group_span || !g->right)
+        return -1;
     return 0;
 }
 
@@ -36,14 +37,17 @@ int grid_row(struct cmp_grid *g, int rule) {
     if (g->nrows == g->cap) {
         int cap = g->cap ? 2 * g->cap : 32;
         char **cells = realloc(g->cells, (size_t)cap * (size_t)g->ncols * sizeof *cells);
-        if (!cells) return -1;
+        if (!cells)
+            return -1;
         g->cells = cells;
         unsigned char *r = realloc(g->rule, (size_t)cap);
-        if (!r) return -1;
+        if (!r)
+            return -1;
         g->rule = r;
         g->cap = cap;
     }
-    for (int c = 0; c < g->ncols; c++) g->cells[(size_t)g->nrows * (size_t)g->ncols + (size_t)c] = NULL;
+    for (int c = 0; c < g->ncols; c++)
+        g->cells[(size_t)g->nrows * (size_t)g->ncols + (size_t)c] = NULL;
     g->rule[g->nrows] = (unsigned char)rule;
     return g->nrows++;
 }
@@ -62,10 +66,13 @@ int grid_set(struct cmp_grid *g, int row, int c, const char *fmt, ...) {
 
 void grid_free(struct cmp_grid *g) {
     for (int c = 0; c < g->ncols; c++) {
-        if (g->head) free(g->head[c]);
-        if (g->group) free(g->group[c]);
+        if (g->head)
+            free(g->head[c]);
+        if (g->group)
+            free(g->group[c]);
     }
-    for (size_t i = 0; i < (size_t)g->nrows * (size_t)g->ncols; i++) free(g->cells[i]);
+    for (size_t i = 0; i < (size_t)g->nrows * (size_t)g->ncols; i++)
+        free(g->cells[i]);
     free(g->head);
     free(g->group);
     free(g->group_span);
@@ -79,19 +86,23 @@ void grid_free(struct cmp_grid *g) {
 static int width(const char *s) {
     int w = 0;
     for (; s && *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80) w++;
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
     return w;
 }
 
 static void pad(FILE *out, int n) {
-    for (int i = 0; i < n; i++) fputc(' ', out);
+    for (int i = 0; i < n; i++)
+        fputc(' ', out);
 }
 
 static void cell_out(FILE *out, const char *s, int w, int right) {
     s = s ? s : "";
-    if (right) pad(out, w - width(s));
+    if (right)
+        pad(out, w - width(s));
     fputs(s, out);
-    if (!right) pad(out, w - width(s));
+    if (!right)
+        pad(out, w - width(s));
 }
 
 static const char *cell(const struct cmp_grid *g, int r, int c) {
@@ -100,30 +111,38 @@ static const char *cell(const struct cmp_grid *g, int r, int c) {
 
 static void print_terminal(const struct cmp_grid *g, FILE *out) {
     int *w = calloc((size_t)g->ncols, sizeof *w);
-    if (!w) return;
+    if (!w)
+        return;
     int any_group = 0;
     for (int c = 0; c < g->ncols; c++) {
         w[c] = width(g->head[c]);
         for (int r = 0; r < g->nrows; r++)
-            if (width(cell(g, r, c)) > w[c]) w[c] = width(cell(g, r, c));
+            if (width(cell(g, r, c)) > w[c])
+                w[c] = width(cell(g, r, c));
     }
     /* a group label wider than its columns widens the last of them */
     for (int c = 0; c < g->ncols; c++) {
-        if (!g->group[c]) continue;
+        if (!g->group[c])
+            continue;
         any_group = 1;
         int span = g->group_span[c], have = 0;
-        for (int k = c; k < c + span && k < g->ncols; k++) have += w[k] + (k > c ? 2 : 0);
+        for (int k = c; k < c + span && k < g->ncols; k++)
+            have += w[k] + (k > c ? 2 : 0);
         int need = width(g->group[c]);
-        if (need > have) w[c + span - 1 < g->ncols ? c + span - 1 : g->ncols - 1] += need - have;
+        if (need > have)
+            w[c + span - 1 < g->ncols ? c + span - 1 : g->ncols - 1] += need - have;
     }
     int total = 0;
-    for (int c = 0; c < g->ncols; c++) total += w[c] + (c ? 2 : 0);
+    for (int c = 0; c < g->ncols; c++)
+        total += w[c] + (c ? 2 : 0);
     if (any_group) {
         for (int c = 0; c < g->ncols;) {
-            if (c) fputs("  ", out);
+            if (c)
+                fputs("  ", out);
             if (g->group[c]) {
                 int span = g->group_span[c], have = 0;
-                for (int k = c; k < c + span && k < g->ncols; k++) have += w[k] + (k > c ? 2 : 0);
+                for (int k = c; k < c + span && k < g->ncols; k++)
+                    have += w[k] + (k > c ? 2 : 0);
                 cell_out(out, g->group[c], have, 0);
                 c += span;
             } else {
@@ -134,21 +153,24 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
         fputc('\n', out);
     }
     for (int c = 0; c < g->ncols; c++) {
-        if (c) fputs("  ", out);
+        if (c)
+            fputs("  ", out);
         cell_out(out, g->head[c], w[c], g->right[c]);
     }
     fputc('\n', out);
-    for (int i = 0; i < total; i++) fputc('-', out);
+    for (int i = 0; i < total; i++)
+        fputc('-', out);
     fputc('\n', out);
     for (int r = 0; r < g->nrows; r++) {
         if (g->rule[r]) {
-            for (int i = 0; i < total; i++) fputc('-', out);
+            for (int i = 0; i < total; i++)
+                fputc('-', out);
             fputc('\n', out);
         }
         for (int c = 0; c < g->ncols; c++) {
-            if (c) fputs("  ", out);
-            cell_out(out, cell(g, r, c), c == g->ncols - 1 && !g->right[c] ? 0 : w[c],
-                     g->right[c]);
+            if (c)
+                fputs("  ", out);
+            cell_out(out, cell(g, r, c), c == g->ncols - 1 && !g->right[c] ? 0 : w[c], g->right[c]);
         }
         fputc('\n', out);
     }
@@ -157,7 +179,8 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
 
 static void md_text(FILE *out, const char *s) {
     for (; s && *s; s++) {
-        if (*s == '|') fputc('\\', out);
+        if (*s == '|')
+            fputc('\\', out);
         fputc(*s == '\n' ? ' ' : *s, out);
     }
 }
@@ -178,10 +201,12 @@ static void print_markdown(const struct cmp_grid *g, FILE *out) {
         }
         md_text(out, g->head[c]);
         fputs(" |", out);
-        if (left > 0 && --left == 0) grp = NULL;
+        if (left > 0 && --left == 0)
+            grp = NULL;
     }
     fputs("\n|", out);
-    for (int c = 0; c < g->ncols; c++) fputs(g->right[c] ? "---:|" : "---|", out);
+    for (int c = 0; c < g->ncols; c++)
+        fputs(g->right[c] ? "---:|" : "---|", out);
     fputc('\n', out);
     for (int r = 0; r < g->nrows; r++) {
         fputc('|', out);
@@ -205,11 +230,14 @@ static void print_markdown(const struct cmp_grid *g, FILE *out) {
 static void put_trimmed(const char *s, size_t len, FILE *out) {
     size_t start = 0;
     for (size_t i = 0; i <= len; i++) {
-        if (i < len && s[i] != '\n') continue;
+        if (i < len && s[i] != '\n')
+            continue;
         size_t end = i;
-        while (end > start && s[end - 1] == ' ') end--;
+        while (end > start && s[end - 1] == ' ')
+            end--;
         fwrite(s + start, 1, end - start, out);
-        if (i < len) fputc('\n', out);
+        if (i < len)
+            fputc('\n', out);
         start = i + 1;
     }
 }
@@ -246,7 +274,7 @@ void fmt_ms(char *buf, size_t len, double ms) {
     else if (ms >= 0.001)
         snprintf(buf, len, "%.4f", ms);
     else
-        snprintf(buf, len, "%.2e", ms);
+        snprintf(buf, len, "%.3g", ms); /* 0.000395: exponents only below 1e-5 ms */
 }
 
 /* 3 significant digits without an exponent. */
@@ -289,7 +317,8 @@ void out_csv_field(FILE *out, const char *s) {
     }
     fputc('"', out);
     for (; *s; s++) {
-        if (*s == '"') fputc('"', out);
+        if (*s == '"')
+            fputc('"', out);
         fputc(*s, out);
     }
     fputc('"', out);

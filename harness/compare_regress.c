@@ -16,11 +16,11 @@ enum { MIN_SAMPLES = 5 };
 
 struct rr {
     const struct run_row *b, *n;
-    double change;     /* new median / base median − 1 */
-    double lo, hi;     /* bootstrap 95% CI of the ratio of medians (NaN without samples) */
-    double p;          /* Mann-Whitney p (NaN without samples) */
-    size_t nb, nn;     /* samples per side */
-    const char *test;  /* "mann-whitney", "ci-overlap", "threshold", "" */
+    double change;    /* new median / base median − 1 */
+    double lo, hi;    /* bootstrap 95% CI of the ratio of medians (NaN without samples) */
+    double p;         /* Mann-Whitney p (NaN without samples) */
+    size_t nb, nn;    /* samples per side */
+    const char *test; /* "mann-whitney", "ci-overlap", "threshold", "" */
     const char *verdict;
     int regression;
 };
@@ -34,9 +34,10 @@ static int same_key(const struct run_row *a, const struct run_row *b) {
 static int one_run(const struct csv_table *t, char *err, size_t errlen) {
     for (size_t r = 1; r < t->nrows; r++)
         if (strcmp(t->run[r].run_id, t->run[0].run_id)) {
-            snprintf(err, errlen, "%s:%d: column run_id: a second run (%s after %s): regression "
-                     "mode compares one run per file (use --baseline to compare many)", t->name,
-                     t->run[r].line, t->run[r].run_id, t->run[0].run_id);
+            snprintf(err, errlen,
+                     "%s:%d: column run_id: a second run (%s after %s): regression "
+                     "mode compares one run per file (use --baseline to compare many)",
+                     t->name, t->run[r].line, t->run[r].run_id, t->run[0].run_id);
             return -1;
         }
     return 0;
@@ -124,12 +125,12 @@ static void set_diff(struct diff *d, const char *device, const char *field, cons
 }
 
 /* The provenance a device's rows carry, by number. */
-static const char *const prov_names[NPROV] = {"device_name", "cc", "driver", "runtime",
-                                              "blas_lib", "dnn_lib"};
+static const char *const prov_names[NPROV] = {"device_name", "cc",       "driver",
+                                              "runtime",     "blas_lib", "dnn_lib"};
 
 static const char *prov_value(const struct run_row *r, int fi) {
-    const char *const v[NPROV] = {r->device_name, r->cc, r->driver, r->runtime, r->blas_lib,
-                                  r->dnn_lib};
+    const char *const v[NPROV] = {r->device_name, r->cc,       r->driver,
+                                  r->runtime,     r->blas_lib, r->dnn_lib};
     return v[fi];
 }
 
@@ -138,10 +139,13 @@ static void distinct_host(const struct csv_table *t, char *buf, size_t len) {
     buf[0] = '\0';
     for (size_t r = 0; r < t->nrows; r++) {
         int dup = 0;
-        for (size_t k = 0; k < r && !dup; k++) dup = !strcmp(t->run[k].host, t->run[r].host);
-        if (dup) continue;
+        for (size_t k = 0; k < r && !dup; k++)
+            dup = !strcmp(t->run[k].host, t->run[r].host);
+        if (dup)
+            continue;
         int n = snprintf(buf + used, len - used, "%s%s", used ? " / " : "", t->run[r].host);
-        if (n < 0 || (size_t)n >= len - used) break;
+        if (n < 0 || (size_t)n >= len - used)
+            break;
         used += (size_t)n;
     }
 }
@@ -153,14 +157,17 @@ static void distinct(const struct csv_table *t, const char *dev, int fi, char *b
     buf[0] = '\0';
     for (size_t r = 0; r < t->nrows; r++) {
         const struct run_row *a = &t->run[r];
-        if (strcmp(a->device, dev)) continue;
+        if (strcmp(a->device, dev))
+            continue;
         const char *v = prov_value(a, fi), *dup = NULL;
         for (size_t k = 0; k < r && !dup; k++)
             if (!strcmp(t->run[k].device, dev) && !strcmp(prov_value(&t->run[k], fi), v))
                 dup = v;
-        if (dup) continue;
+        if (dup)
+            continue;
         int n = snprintf(buf + used, len - used, "%s%s", used ? " / " : "", v);
-        if (n < 0 || (size_t)n >= len - used) break;
+        if (n < 0 || (size_t)n >= len - used)
+            break;
         used += (size_t)n;
     }
 }
@@ -171,26 +178,32 @@ static int differences(const struct csv_table *bt, const struct csv_table *nt, s
     char was[DIFF_LEN], now[DIFF_LEN];
     distinct_host(bt, was, sizeof was);
     distinct_host(nt, now, sizeof now);
-    if (strcmp(was, now) && nd < maxd) set_diff(&d[nd++], "", "host", was, now);
+    if (strcmp(was, now) && nd < maxd)
+        set_diff(&d[nd++], "", "host", was, now);
     /* per device present in either run */
     for (int side = 0; side < 2; side++) {
         const struct csv_table *t = side ? nt : bt, *u = side ? bt : nt;
         for (size_t r = 0; r < t->nrows && nd < maxd; r++) {
             const struct run_row *a = &t->run[r];
             int firstdev = 1, inu = 0;
-            for (size_t k = 0; k < r && firstdev; k++) firstdev = strcmp(t->run[k].device, a->device) != 0;
-            if (!firstdev) continue;
-            for (size_t k = 0; k < u->nrows && !inu; k++) inu = !strcmp(u->run[k].device, a->device);
+            for (size_t k = 0; k < r && firstdev; k++)
+                firstdev = strcmp(t->run[k].device, a->device) != 0;
+            if (!firstdev)
+                continue;
+            for (size_t k = 0; k < u->nrows && !inu; k++)
+                inu = !strcmp(u->run[k].device, a->device);
             if (!inu) {
                 set_diff(&d[nd++], a->device, "device", side ? "(absent)" : a->device_name,
                          side ? a->device_name : "(absent)");
                 continue;
             }
-            if (side) continue; /* devices in both: compared once, from the base side */
+            if (side)
+                continue; /* devices in both: compared once, from the base side */
             for (int fi = 0; fi < NPROV && nd < maxd; fi++) {
                 distinct(bt, a->device, fi, was, sizeof was);
                 distinct(nt, a->device, fi, now, sizeof now);
-                if (strcmp(was, now)) set_diff(&d[nd++], a->device, prov_names[fi], was, now);
+                if (strcmp(was, now))
+                    set_diff(&d[nd++], a->device, prov_names[fi], was, now);
             }
         }
     }
@@ -199,10 +212,14 @@ static int differences(const struct csv_table *bt, const struct csv_table *nt, s
 
 /* Human names of the provenance fields. */
 static const char *field_title(const char *f) {
-    if (!strcmp(f, "blas_lib")) return "BLAS (cuBLAS/OpenBLAS)";
-    if (!strcmp(f, "dnn_lib")) return "cuDNN";
-    if (!strcmp(f, "device_name")) return "device";
-    if (!strcmp(f, "cc")) return "compute capability";
+    if (!strcmp(f, "blas_lib"))
+        return "BLAS (cuBLAS/OpenBLAS)";
+    if (!strcmp(f, "dnn_lib"))
+        return "cuDNN";
+    if (!strcmp(f, "device_name"))
+        return "device";
+    if (!strcmp(f, "cc"))
+        return "compute capability";
     return f;
 }
 
@@ -223,13 +240,15 @@ static void print_human(const struct cmp_input *in, const struct cmp_opts *o, co
     const char *li = md ? "- " : "", *sub = md ? "  - " : "  ";
     const struct run_row *b0 = &in->runs[0].run[0], *n0 = &in->runs[1].run[0];
     fprintf(out, "%sgpubench compare: regression check\n\n", md ? "## " : "");
-    fprintf(out, "%sbase: %s (run %s, host %s, %s)\n", li, in->runs[0].name, b0->run_id,
-            b0->host, b0->utc);
+    fprintf(out, "%sbase: %s (run %s, host %s, %s)\n", li, in->runs[0].name, b0->run_id, b0->host,
+            b0->utc);
     fprintf(out, "%snew:  %s (run %s, host %s, %s)\n", li, in->runs[1].name, n0->run_id, n0->host,
             n0->utc);
     if (nd == 0)
-        fprintf(out, "%sdiffers: nothing recorded (same host, devices, driver, runtime and "
-                "libraries)\n", li);
+        fprintf(out,
+                "%sdiffers: nothing recorded (same host, devices, driver, runtime and "
+                "libraries)\n",
+                li);
     for (int i = 0; i < nd; i++)
         fprintf(out, "%sdiffers: %s%s%s: %s -> %s\n", li, d[i].device, d[i].device[0] ? " " : "",
                 field_title(d[i].field), d[i].was[0] ? d[i].was : "(empty)",
@@ -240,33 +259,44 @@ static void print_human(const struct cmp_input *in, const struct cmp_opts *o, co
         n_ci += !strcmp(x[i].test, "ci-overlap");
         n_thr += !strcmp(x[i].test, "threshold");
     }
-    fprintf(out, "%sverdict: slower/faster needs a change of at least %g%% that is also "
-            "statistically real:\n", li, 100 * o->threshold);
+    fprintf(out,
+            "%sverdict: slower/faster needs a change of at least %g%% that is also "
+            "statistically real:\n",
+            li, 100 * o->threshold);
     if (n_mwu)
-        fprintf(out, "%s%d rows: Mann-Whitney U test on the samples (two-sided, p < %g); "
-                "CI = bootstrap 95%% interval of the change of the median\n", sub, n_mwu, o->alpha);
+        fprintf(out,
+                "%s%d row%s: Mann-Whitney U test on the samples (two-sided, p < %g); "
+                "CI = bootstrap 95%% interval of the change of the median\n",
+                sub, n_mwu, n_mwu == 1 ? "" : "s", o->alpha);
     if (n_ci)
-        fprintf(out, "%s%d rows: no samples (give them with --samples), so from the rows' 95%% "
-                "confidence intervals of the median: a change counts when they do not overlap\n",
-                sub, n_ci);
+        fprintf(out,
+                "%s%d row%s: without samples (none given with --samples, or fewer than %d "
+                "per side), so from the rows' 95%% confidence intervals of the median: a change "
+                "counts when they do not overlap\n",
+                sub, n_ci, n_ci == 1 ? "" : "s", MIN_SAMPLES);
     if (n_thr)
-        fprintf(out, "%s%d rows: neither samples nor confidence intervals: the threshold "
-                "alone decides\n", sub, n_thr);
+        fprintf(out,
+                "%s%d row%s: neither samples nor confidence intervals: the threshold "
+                "alone decides\n",
+                sub, n_thr, n_thr == 1 ? "" : "s");
     fputc('\n', out);
 
     /* the CI and p columns only when some row was tested on samples */
     const int ncol = n_mwu ? 10 : 8, cv = ncol - 1;
     struct cmp_grid g;
-    if (grid_init(&g, ncol)) return;
-    const char *heads[] = {"device", "workload", "impl", "shape", "base ms", "new ms",
-                           "change", "95% CI", "p", "verdict"};
-    for (int c = 0; c < ncol - 1; c++) grid_head(&g, c, heads[c], c >= 4);
+    if (grid_init(&g, ncol))
+        return;
+    const char *heads[] = {"device", "workload", "impl",   "shape", "base ms",
+                           "new ms", "change",   "95% CI", "p",     "verdict"};
+    for (int c = 0; c < ncol - 1; c++)
+        grid_head(&g, c, heads[c], c >= 4);
     grid_head(&g, cv, "verdict", 0);
     for (size_t i = 0; i < nx; i++) {
         const struct rr *r = &x[i];
         const struct run_row *k = r->b ? r->b : r->n;
         int row = grid_row(&g, 0);
-        if (row < 0) break;
+        if (row < 0)
+            break;
         char a[64], b[64];
         grid_set(&g, row, 0, "%s", k->device);
         grid_set(&g, row, 1, "%s", k->workload);
@@ -318,17 +348,24 @@ static void print_human(const struct cmp_input *in, const struct cmp_opts *o, co
 }
 
 static void csv_num(FILE *out, double v, int comma) {
-    if (isfinite(v)) fprintf(out, "%.10g", v);
-    if (comma) fputc(',', out);
+    if (isfinite(v))
+        fprintf(out, "%.10g", v);
+    if (comma)
+        fputc(',', out);
 }
 
 static void print_csv(const struct rr *x, size_t nx, FILE *out) {
     fputs("device,workload,impl,shape,dtype,base_status,new_status,base_ms,new_ms,change,"
-          "ratio_ci_lo,ratio_ci_hi,p,base_samples,new_samples,test,verdict,regression\n", out);
+          "ratio_ci_lo,ratio_ci_hi,p,base_samples,new_samples,test,verdict,regression\n",
+          out);
     for (size_t i = 0; i < nx; i++) {
         const struct rr *r = &x[i];
         const struct run_row *k = r->b ? r->b : r->n;
-        const char *f[] = {k->device, k->workload, k->impl, k->shape, k->dtype,
+        const char *f[] = {k->device,
+                           k->workload,
+                           k->impl,
+                           k->shape,
+                           k->dtype,
                            r->b ? status_name(r->b->status) : "",
                            r->n ? status_name(r->n->status) : ""};
         for (int j = 0; j < 7; j++) {
@@ -437,7 +474,8 @@ static void print_json(const struct cmp_input *in, const struct cmp_opts *o, con
 int cmp_regress(const struct cmp_input *in, const struct cmp_opts *o, FILE *out, char *err,
                 size_t errlen) {
     const struct csv_table *bt = &in->runs[0], *nt = &in->runs[1];
-    if (one_run(bt, err, errlen) || one_run(nt, err, errlen)) return 2;
+    if (one_run(bt, err, errlen) || one_run(nt, err, errlen))
+        return 2;
     struct rr *x = calloc(bt->nrows + nt->nrows, sizeof *x);
     unsigned char *matched = calloc(nt->nrows + 1, 1);
     enum { MAXD = 64 };
@@ -460,7 +498,8 @@ int cmp_regress(const struct cmp_input *in, const struct cmp_opts *o, FILE *out,
         nx++;
     }
     for (size_t j = 0; j < nt->nrows; j++)
-        if (!matched[j]) x[nx++] = (struct rr){.n = &nt->run[j]};
+        if (!matched[j])
+            x[nx++] = (struct rr){.n = &nt->run[j]};
     int nreg = 0;
     for (size_t i = 0; i < nx; i++) {
         judge(in, o, &x[i], o->seed + 0x9E3779B97F4A7C15ull * (i + 1));

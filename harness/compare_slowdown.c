@@ -11,16 +11,16 @@
 /* One line of the report: a (workload, shape, dtype, impl) and the row of each series. */
 struct combo {
     const char *workload, *shape, *dtype, *impl;
-    double size;    /* flops, or bytes when there are none: the order of a sweep */
-    int order;      /* first appearance */
-    int wl_order;   /* first appearance of the workload */
+    double size;     /* flops, or bytes when there are none: the order of a sweep */
+    int order;       /* first appearance */
+    int wl_order;    /* first appearance of the workload */
     int shape_order; /* first appearance of the (workload, shape, dtype) */
 };
 
 struct sd {
     const struct cmp_input *in;
     const struct cmp_opts *o;
-    int base;                   /* baseline series */
+    int base; /* baseline series */
     int ncombo;
     struct combo *combo;
     const struct run_row **cell; /* ncombo × nseries */
@@ -42,9 +42,12 @@ static int usable(const struct run_row *r) {
 
 static int combo_cmp(const void *pa, const void *pb) {
     const struct combo *a = pa, *b = pb;
-    if (a->wl_order != b->wl_order) return a->wl_order - b->wl_order;
-    if (a->size != b->size) return (a->size > b->size) - (a->size < b->size);
-    if (a->shape_order != b->shape_order) return a->shape_order - b->shape_order;
+    if (a->wl_order != b->wl_order)
+        return a->wl_order - b->wl_order;
+    if (a->size != b->size)
+        return (a->size > b->size) - (a->size < b->size);
+    if (a->shape_order != b->shape_order)
+        return a->shape_order - b->shape_order;
     return a->order - b->order;
 }
 
@@ -73,7 +76,8 @@ static int find_baseline(const struct cmp_input *in, const char *spec, char *err
     for (int s = 0; s < in->nseries && used < sizeof have - 64; s++) {
         int n = snprintf(have + used, sizeof have - used, "%s%s in %s", s ? ", " : "",
                          in->series[s].device, cmp_basename(in->runs[in->series[s].file].name));
-        if (n > 0) used += (size_t)n;
+        if (n > 0)
+            used += (size_t)n;
     }
     snprintf(err, errlen, "--baseline %s: no such device in %s (the files hold: %s)", spec,
              file >= 0 ? in->runs[file].name : "the files given", have);
@@ -83,29 +87,44 @@ static int find_baseline(const struct cmp_input *in, const char *spec, char *err
 static int build(struct sd *d, char *err, size_t errlen) {
     const struct cmp_input *in = d->in;
     size_t total = 0;
-    for (int f = 0; f < in->nfiles; f++) total += in->runs[f].nrows;
+    for (int f = 0; f < in->nfiles; f++)
+        total += in->runs[f].nrows;
     d->combo = calloc(total, sizeof *d->combo);
-    if (!d->combo) goto oom;
+    if (!d->combo)
+        goto oom;
     const char **wls = calloc(total, sizeof *wls);
     int nwl = 0;
-    if (!wls) goto oom;
+    if (!wls)
+        goto oom;
     for (int f = 0; f < in->nfiles; f++)
         for (size_t r = 0; r < in->runs[f].nrows; r++) {
             const struct run_row *row = &in->runs[f].run[r];
             int c = 0, pt = -1;
             for (; c < d->ncombo; c++) {
-                if (!same_point(&d->combo[c], row)) continue;
-                if (pt < 0) pt = c;
-                if (!strcmp(d->combo[c].impl, row->impl)) break;
+                if (!same_point(&d->combo[c], row))
+                    continue;
+                if (pt < 0)
+                    pt = c;
+                if (!strcmp(d->combo[c].impl, row->impl))
+                    break;
             }
-            if (c < d->ncombo) continue;
+            if (c < d->ncombo)
+                continue;
             int w = 0;
-            while (w < nwl && strcmp(wls[w], row->workload)) w++;
-            if (w == nwl) wls[nwl++] = row->workload;
+            while (w < nwl && strcmp(wls[w], row->workload))
+                w++;
+            if (w == nwl)
+                wls[nwl++] = row->workload;
             double size = row->flops > 0 ? row->flops : row->bytes;
             /* every implementation of one point sorts with the point's first appearance */
-            struct combo cb = {row->workload, row->shape, row->dtype, row->impl,
-                               isfinite(size) ? size : 0, c, w, c};
+            struct combo cb = {row->workload,
+                               row->shape,
+                               row->dtype,
+                               row->impl,
+                               isfinite(size) ? size : 0,
+                               c,
+                               w,
+                               c};
             if (pt >= 0) {
                 cb.size = d->combo[pt].size;
                 cb.shape_order = d->combo[pt].shape_order;
@@ -116,7 +135,8 @@ static int build(struct sd *d, char *err, size_t errlen) {
     qsort(d->combo, (size_t)d->ncombo, sizeof *d->combo, combo_cmp);
     d->cell = calloc((size_t)d->ncombo * (size_t)in->nseries + 1, sizeof *d->cell);
     d->ref = calloc((size_t)d->ncombo + 1, sizeof *d->ref);
-    if (!d->cell || !d->ref) goto oom;
+    if (!d->cell || !d->ref)
+        goto oom;
     for (int f = 0; f < in->nfiles; f++)
         for (size_t r = 0; r < in->runs[f].nrows; r++) {
             const struct run_row *row = &in->runs[f].run[r];
@@ -134,7 +154,8 @@ static int build(struct sd *d, char *err, size_t errlen) {
         }
         for (int k = 0; k < d->ncombo; k++) {
             const struct run_row *r = at(d, k, d->base);
-            if (usable(r) && same_point(&d->combo[c], r) && (!best || r->median_ms < best->median_ms))
+            if (usable(r) && same_point(&d->combo[c], r) &&
+                (!best || r->median_ms < best->median_ms))
                 best = r;
         }
         d->ref[c] = best;
@@ -154,13 +175,15 @@ static void free_sd(struct sd *d) {
 /* Does series s have any row in workload w (combos [c0, c1))? */
 static int has_rows(const struct sd *d, int s, int c0, int c1) {
     for (int c = c0; c < c1; c++)
-        if (at(d, c, s)) return 1;
+        if (at(d, c, s))
+            return 1;
     return 0;
 }
 
 static int wl_end(const struct sd *d, int c0) {
     int c1 = c0;
-    while (c1 < d->ncombo && d->combo[c1].wl_order == d->combo[c0].wl_order) c1++;
+    while (c1 < d->ncombo && d->combo[c1].wl_order == d->combo[c0].wl_order)
+        c1++;
     return c1;
 }
 
@@ -177,7 +200,8 @@ static int geomeans(const struct sd *d, int s, int c0, int c1, double *gk, doubl
     }
     for (int c = c0; c < c1; c++) {
         const struct run_row *r = at(d, c, s), *b = d->ref[c];
-        if (!usable(r) || !b) continue;
+        if (!usable(r) || !b)
+            continue;
         k[n] = r->median_ms / b->median_ms;
         e[n] = e2e_ms(r) / e2e_ms(b);
         n++;
@@ -196,7 +220,8 @@ static int cpu_for(const struct sd *d, int s) {
     const struct cmp_input *in = d->in;
     int best = -1, score = -1;
     for (int k = 0; k < in->nseries; k++) {
-        if (!in->series[k].is_cpu) continue;
+        if (!in->series[k].is_cpu)
+            continue;
         int sc = (in->series[k].file == in->series[s].file) +
                  (in->series[k].file == in->series[s].file &&
                   !strcmp(in->series[k].run_id, in->series[s].run_id));
@@ -213,7 +238,8 @@ static double cpu_time(const struct sd *d, int cpu, int c0, int c1, const struct
     double best = NAN;
     for (int k = c0; k < c1; k++) {
         const struct run_row *r = at(d, k, cpu);
-        if (usable(r) && same_point(pt, r) && !(e2e_ms(r) >= best)) best = e2e_ms(r);
+        if (usable(r) && same_point(pt, r) && !(e2e_ms(r) >= best))
+            best = e2e_ms(r);
     }
     return best;
 }
@@ -232,33 +258,42 @@ static int crossovers(const struct sd *d, int c0, int c1, struct xover *x) {
     int nx = 0, npts = c1 - c0;
     const struct combo **pt = malloc(sizeof *pt * (size_t)(npts + 1));
     double *ratio = malloc(sizeof *ratio * (size_t)(npts + 1));
-    if (!pt || !ratio) goto out;
+    if (!pt || !ratio)
+        goto out;
     for (int s = 0; s < in->nseries; s++) {
-        if (in->series[s].is_cpu) continue;
+        if (in->series[s].is_cpu)
+            continue;
         int cpu = cpu_for(d, s);
-        if (cpu < 0) continue;
+        if (cpu < 0)
+            continue;
         for (int c = c0; c < c1; c++) {
             /* once per implementation of this series: at its first line */
             const char *impl = d->combo[c].impl;
             int first = 1;
             for (int k = c0; k < c && first; k++)
-                if (!strcmp(d->combo[k].impl, impl) && at(d, k, s)) first = 0;
-            if (!first || !at(d, c, s)) continue;
+                if (!strcmp(d->combo[k].impl, impl) && at(d, k, s))
+                    first = 0;
+            if (!first || !at(d, c, s))
+                continue;
             int n = 0;
             for (int k = c; k < c1; k++) {
                 const struct run_row *r = at(d, k, s);
-                if (strcmp(d->combo[k].impl, impl) || !usable(r)) continue;
+                if (strcmp(d->combo[k].impl, impl) || !usable(r))
+                    continue;
                 double t = cpu_time(d, cpu, c0, c1, &d->combo[k]);
-                if (!(t > 0)) continue;
+                if (!(t > 0))
+                    continue;
                 pt[n] = &d->combo[k];
                 ratio[n] = e2e_ms(r) / t;
                 n++;
             }
-            if (n < 2) continue; /* one size is not a sweep */
+            if (n < 2)
+                continue; /* one size is not a sweep */
             struct xover *o = &x[nx++];
             *o = (struct xover){s, cpu, d->combo[c].workload, impl, "", NULL, ""};
             int from = n;
-            while (from > 0 && ratio[from - 1] < 1) from--;
+            while (from > 0 && ratio[from - 1] < 1)
+                from--;
             char a[64], b[64];
             if (from == 0) {
                 o->kind = "always";
@@ -269,8 +304,10 @@ static int crossovers(const struct sd *d, int c0, int c1, struct xover *x) {
             } else if (from == n) {
                 o->kind = "never";
                 fmt_ratio(a, sizeof a, ratio[n - 1]);
-                snprintf(o->text, sizeof o->text, "no crossover: slower at the largest size "
-                         "tried (%s: %s)", pt[n - 1]->shape, a);
+                snprintf(o->text, sizeof o->text,
+                         "no crossover: slower at the largest size "
+                         "tried (%s: %s)",
+                         pt[n - 1]->shape, a);
             } else {
                 o->kind = "from";
                 o->shape = pt[from]->shape;
@@ -293,20 +330,30 @@ static void print_intro(const struct sd *d, FILE *out, int md) {
     const struct cmp_series *b = &d->in->series[d->base];
     const struct run_row *r = b->first;
     fprintf(out, "%sgpubench compare: slowdown against %s\n\n", md ? "## " : "", b->label);
-    fprintf(out, "%sbaseline: device %s of run %s (%s, host %s, %s)\n", md ? "- " : "",
-            b->device, b->run_id, d->in->runs[b->file].name, r->host[0] ? r->host : "?",
+    fprintf(out, "%sbaseline: device %s of run %s (%s, host %s, %s)\n", md ? "- " : "", b->device,
+            b->run_id, d->in->runs[b->file].name, r->host[0] ? r->host : "?",
             r->utc[0] ? r->utc : "?");
-    fprintf(out, "%scells: median time / baseline median time, \"2.00× slower\" = twice as long; "
+    fprintf(out,
+            "%scells: median time / baseline median time, \"2.00× slower\" = twice as long; "
             "kernel = compute only, e2e = with host<->device copies (CPU rows: the same)\n",
             md ? "- " : "");
-    fprintf(out, "%sa line whose implementation the baseline device lacks is measured against "
-            "its fastest one, named in brackets\n\n", md ? "- " : "");
+    fprintf(out,
+            "%sa line whose implementation the baseline device lacks is measured against "
+            "its fastest one, named in brackets\n",
+            md ? "- " : "");
+    if (d->in->nseries == 1)
+        fprintf(out,
+                "%sthe files hold no other device: the tables list the baseline's own "
+                "times (add a run with a GPU, or another machine's run, to compare)\n",
+                md ? "- " : "");
+    fputc('\n', out);
 }
 
 static void ratio_cells(struct cmp_grid *g, int row, int col, const struct run_row *r,
                         const struct run_row *b) {
     char k[64], e[64];
-    if (!r) return;
+    if (!r)
+        return;
     if (r->status != ST_OK) {
         grid_set(g, row, col, "%s", status_name(r->status));
         return;
@@ -325,9 +372,11 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
     const struct cmp_input *in = d->in;
     int cols[64], ncol = 0;
     for (int s = 0; s < in->nseries && ncol < 64; s++)
-        if (s != d->base && has_rows(d, s, c0, c1)) cols[ncol++] = s;
+        if (s != d->base && has_rows(d, s, c0, c1))
+            cols[ncol++] = s;
     struct cmp_grid g;
-    if (grid_init(&g, 3 + 2 * ncol)) return -1;
+    if (grid_init(&g, 3 + 2 * ncol))
+        return -1;
     grid_head(&g, 0, "shape", 0);
     grid_head(&g, 1, "impl", 0);
     grid_head(&g, 2, "baseline ms", 1);
@@ -340,8 +389,10 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
     for (int c = c0; c < c1; c++) {
         const struct combo *cb = &d->combo[c];
         int row = grid_row(&g, 0);
-        if (row < 0) break;
-        if (c == c0 || strcmp(cb->shape, d->combo[c - 1].shape) || strcmp(cb->dtype, d->combo[c - 1].dtype)) {
+        if (row < 0)
+            break;
+        if (c == c0 || strcmp(cb->shape, d->combo[c - 1].shape) ||
+            strcmp(cb->dtype, d->combo[c - 1].dtype)) {
             if (strcmp(cb->dtype, "float32"))
                 grid_set(&g, row, 0, "%s (%s)", cb->shape, cb->dtype);
             else
@@ -359,14 +410,16 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
             const struct run_row *own = at(d, c, d->base);
             grid_set(&g, row, 2, "%s", own ? status_name(own->status) : "-");
         }
-        for (int i = 0; i < ncol; i++) ratio_cells(&g, row, 3 + 2 * i, at(d, c, cols[i]), b);
+        for (int i = 0; i < ncol; i++)
+            ratio_cells(&g, row, 3 + 2 * i, at(d, c, cols[i]), b);
     }
-    int row = grid_row(&g, 1);
+    int row = ncol ? grid_row(&g, 1) : -1; /* no other device: no ratios to average */
     if (row >= 0) {
         grid_set(&g, row, 0, "geomean");
         for (int i = 0; i < ncol; i++) {
             double gk, ge;
-            if (!geomeans(d, cols[i], c0, c1, &gk, &ge)) continue;
+            if (!geomeans(d, cols[i], c0, c1, &gk, &ge))
+                continue;
             char k[64], e[64];
             fmt_ratio(k, sizeof k, gk);
             fmt_ratio(e, sizeof e, ge);
@@ -384,17 +437,20 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
 static void print_overall(const struct sd *d, FILE *out, int md) {
     const struct cmp_input *in = d->in;
     struct cmp_grid g;
-    if (grid_init(&g, 4)) return;
+    if (grid_init(&g, 4))
+        return;
     grid_head(&g, 0, "device", 0);
     grid_head(&g, 1, "lines", 1);
     grid_head(&g, 2, "kernel", 1);
     grid_head(&g, 3, "e2e", 1);
     for (int s = 0; s < in->nseries; s++) {
-        if (s == d->base) continue;
+        if (s == d->base)
+            continue;
         double gk, ge;
         int n = geomeans(d, s, 0, d->ncombo, &gk, &ge);
         int row = grid_row(&g, 0);
-        if (row < 0) break;
+        if (row < 0)
+            break;
         char k[64], e[64];
         fmt_ratio(k, sizeof k, gk);
         fmt_ratio(e, sizeof e, ge);
@@ -410,11 +466,12 @@ static void print_overall(const struct sd *d, FILE *out, int md) {
     grid_free(&g);
 }
 
-static void print_crossovers(const struct sd *d, const struct xover *x, int nx, FILE *out,
-                             int md) {
-    if (nx == 0) return;
+static void print_crossovers(const struct sd *d, const struct xover *x, int nx, FILE *out, int md) {
+    if (nx == 0)
+        return;
     struct cmp_grid g;
-    if (grid_init(&g, 5)) return;
+    if (grid_init(&g, 5))
+        return;
     grid_head(&g, 0, "workload", 0);
     grid_head(&g, 1, "device", 0);
     grid_head(&g, 2, "impl", 0);
@@ -422,7 +479,8 @@ static void print_crossovers(const struct sd *d, const struct xover *x, int nx, 
     grid_head(&g, 4, "end to end", 0);
     for (int i = 0; i < nx; i++) {
         int row = grid_row(&g, 0);
-        if (row < 0) break;
+        if (row < 0)
+            break;
         grid_set(&g, row, 0, "%s", x[i].workload);
         grid_set(&g, row, 1, "%s", d->in->series[x[i].series].label);
         grid_set(&g, row, 2, "%s", x[i].impl);
@@ -439,24 +497,48 @@ static void print_crossovers(const struct sd *d, const struct xover *x, int nx, 
 
 /* --- machine output ---------------------------------------------------------------------- */
 
-static const char *const csv_head[] = {
-    "kind", "workload", "shape", "dtype", "impl", "device", "device_name", "cc", "file",
-    "run_id", "status", "ms", "e2e_ms", "baseline_device", "baseline_impl", "baseline_ms",
-    "baseline_e2e_ms", "kernel_ratio", "e2e_ratio", "note", NULL};
+static const char *const csv_head[] = {"kind",
+                                       "workload",
+                                       "shape",
+                                       "dtype",
+                                       "impl",
+                                       "device",
+                                       "device_name",
+                                       "cc",
+                                       "file",
+                                       "run_id",
+                                       "status",
+                                       "ms",
+                                       "e2e_ms",
+                                       "baseline_device",
+                                       "baseline_impl",
+                                       "baseline_ms",
+                                       "baseline_e2e_ms",
+                                       "kernel_ratio",
+                                       "e2e_ratio",
+                                       "note",
+                                       NULL};
 
 static void csv_num(FILE *out, double v) {
-    if (isfinite(v)) fprintf(out, "%.10g", v);
+    if (isfinite(v))
+        fprintf(out, "%.10g", v);
 }
 
 static void csv_line(const struct sd *d, FILE *out, const char *kind, const struct combo *cb,
-                     const char *workload, int s, const struct run_row *r,
-                     const struct run_row *b, double kr, double er, const char *note) {
+                     const char *workload, int s, const struct run_row *r, const struct run_row *b,
+                     double kr, double er, const char *note) {
     const struct cmp_series *se = s >= 0 ? &d->in->series[s] : NULL;
     const struct cmp_series *bs = &d->in->series[d->base];
-    const char *f[] = {kind, workload, cb ? cb->shape : "", cb ? cb->dtype : "",
-                       cb ? cb->impl : "", se ? se->device : "",
-                       se ? se->first->device_name : "", se ? se->first->cc : "",
-                       se ? d->in->runs[se->file].name : "", se ? se->run_id : "",
+    const char *f[] = {kind,
+                       workload,
+                       cb ? cb->shape : "",
+                       cb ? cb->dtype : "",
+                       cb ? cb->impl : "",
+                       se ? se->device : "",
+                       se ? se->first->device_name : "",
+                       se ? se->first->cc : "",
+                       se ? d->in->runs[se->file].name : "",
+                       se ? se->run_id : "",
                        r ? status_name(r->status) : ""};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
         out_csv_field(out, f[i]);
@@ -484,12 +566,14 @@ static void csv_line(const struct sd *d, FILE *out, const char *kind, const stru
 
 static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) {
     const struct cmp_input *in = d->in;
-    for (int i = 0; csv_head[i]; i++) fprintf(out, "%s%s", i ? "," : "", csv_head[i]);
+    for (int i = 0; csv_head[i]; i++)
+        fprintf(out, "%s%s", i ? "," : "", csv_head[i]);
     fputc('\n', out);
     for (int c = 0; c < d->ncombo; c++)
         for (int s = 0; s < in->nseries; s++) {
             const struct run_row *r = at(d, c, s), *b = d->ref[c];
-            if (!r) continue;
+            if (!r)
+                continue;
             int ok = usable(r) && b;
             csv_line(d, out, "line", &d->combo[c], d->combo[c].workload, s, r, b,
                      ok ? r->median_ms / b->median_ms : NAN, ok ? e2e_ms(r) / e2e_ms(b) : NAN,
@@ -499,7 +583,8 @@ static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *o
         for (int s = 0; s < in->nseries; s++) {
             double gk, ge;
             int n = geomeans(d, s, c0, wl_end(d, c0), &gk, &ge);
-            if (s == d->base || !n) continue;
+            if (s == d->base || !n)
+                continue;
             char note[64];
             snprintf(note, sizeof note, "geometric mean of %d lines", n);
             csv_line(d, out, "geomean", NULL, d->combo[c0].workload, s, NULL, NULL, gk, ge, note);
@@ -507,7 +592,8 @@ static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *o
     for (int s = 0; s < in->nseries; s++) {
         double gk, ge;
         int n = geomeans(d, s, 0, d->ncombo, &gk, &ge);
-        if (s == d->base || !n) continue;
+        if (s == d->base || !n)
+            continue;
         char note[64];
         snprintf(note, sizeof note, "geometric mean of %d lines", n);
         csv_line(d, out, "geomean", NULL, "", s, NULL, NULL, gk, ge, note);
@@ -516,8 +602,7 @@ static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *o
         struct combo cb = {x[i].workload, x[i].shape ? x[i].shape : "", "", x[i].impl, 0, 0, 0, 0};
         char note[480];
         snprintf(note, sizeof note, "%s: %s", x[i].kind, x[i].text);
-        csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, NULL, NULL, NAN, NAN,
-                 note);
+        csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, NULL, NULL, NAN, NAN, note);
     }
 }
 
@@ -525,14 +610,16 @@ static void json_kv(FILE *out, const char *k, const char *v, int comma) {
     out_json_string(out, k);
     fputc(':', out);
     out_json_string(out, v);
-    if (comma) fputc(',', out);
+    if (comma)
+        fputc(',', out);
 }
 
 static void json_kn(FILE *out, const char *k, double v, int comma) {
     out_json_string(out, k);
     fputc(':', out);
     out_json_number(out, v);
-    if (comma) fputc(',', out);
+    if (comma)
+        fputc(',', out);
 }
 
 static void json_series(const struct sd *d, FILE *out, int s) {
@@ -554,7 +641,8 @@ static void print_json(const struct sd *d, const struct xover *x, int nx, FILE *
     for (int c = 0; c < d->ncombo; c++)
         for (int s = 0; s < in->nseries; s++) {
             const struct run_row *r = at(d, c, s), *b = d->ref[c];
-            if (!r) continue;
+            if (!r)
+                continue;
             int ok = usable(r) && b;
             fputs(first ? "\n{" : ",\n{", out);
             first = 0;
@@ -581,7 +669,8 @@ static void print_json(const struct sd *d, const struct xover *x, int nx, FILE *
             int all = c0 == d->ncombo;
             double gk, ge;
             int n = geomeans(d, s, all ? 0 : c0, all ? d->ncombo : wl_end(d, c0), &gk, &ge);
-            if (s == d->base || !n) continue;
+            if (s == d->base || !n)
+                continue;
             fputs(first ? "\n{" : ",\n{", out);
             first = 0;
             json_kv(out, "workload", all ? NULL : d->combo[c0].workload, 1);
@@ -612,7 +701,8 @@ int cmp_slowdown(const struct cmp_input *in, const struct cmp_opts *o, FILE *out
                  size_t errlen) {
     struct sd d = {.in = in, .o = o};
     d.base = find_baseline(in, o->baseline, err, errlen);
-    if (d.base < 0) return 2;
+    if (d.base < 0)
+        return 2;
     if (build(&d, err, errlen)) {
         free_sd(&d);
         return 2;
@@ -635,7 +725,8 @@ int cmp_slowdown(const struct cmp_input *in, const struct cmp_opts *o, FILE *out
         print_intro(&d, out, md);
         for (int c0 = 0; c0 < d.ncombo; c0 = wl_end(&d, c0))
             print_workload(&d, c0, wl_end(&d, c0), out, md);
-        if (in->nseries > 1) print_overall(&d, out, md);
+        if (in->nseries > 1)
+            print_overall(&d, out, md);
         print_crossovers(&d, x, nx, out, md);
     }
     free(x);

@@ -21,10 +21,10 @@
 enum csv_kind { CSV_RUN, CSV_SAMPLES };
 
 enum {
-    CSV_RUN_NCOLS = 32,     /* fixed columns of a run CSV */
-    CSV_SAMPLES_NCOLS = 7,  /* fixed columns of a samples CSV */
-    CSV_MAX_COLS = 256,     /* a header with more columns is refused */
-    CSV_ERR_LEN = 512       /* room for one error line */
+    CSV_RUN_NCOLS = 32,    /* fixed columns of a run CSV */
+    CSV_SAMPLES_NCOLS = 7, /* fixed columns of a samples CSV */
+    CSV_MAX_COLS = 256,    /* a header with more columns is refused */
+    CSV_ERR_LEN = 512      /* room for one error line */
 };
 
 /* The fixed columns, in file order (NULL-terminated). */
@@ -34,8 +34,8 @@ extern const char *const csv_samples_columns[];
 /* One row of a run CSV. Strings point into the table and live until csv_free. An empty number
  * is NaN; an empty integer is -1. */
 struct run_row {
-    int line;          /* line of the file the row starts on (the header is line 1) */
-    char **raw;        /* every field of the row, table->ncols of them, unescaped */
+    int line;   /* line of the file the row starts on (the header is line 1) */
+    char **raw; /* every field of the row, table->ncols of them, unescaped */
     const char *schema, *run_id, *utc, *host, *device, *device_name, *cc, *driver, *runtime;
     const char *blas_lib, *dnn_lib;
     long threads;
@@ -61,16 +61,16 @@ struct sample_row {
 /* A file read by csv_read_file / csv_read_buffer. Either `run` or `samples` holds nrows rows,
  * by kind, in file order. */
 struct csv_table {
-    char *name;        /* the file name as given, for messages */
+    char *name; /* the file name as given, for messages */
     enum csv_kind kind;
-    char *header_raw;  /* the header line as written, without its line end */
-    int ncols;         /* columns of the header: the fixed ones first, then any others */
-    char **cols;       /* their names */
+    char *header_raw; /* the header line as written, without its line end */
+    int ncols;        /* columns of the header: the fixed ones first, then any others */
+    char **cols;      /* their names */
     size_t nrows;
     struct run_row *run;
     struct sample_row *samples;
-    char *store_;      /* private: unescaped fields */
-    char **fields_;    /* private: nrows+1 × ncols field pointers */
+    char *store_;   /* private: unescaped fields */
+    char **fields_; /* private: nrows+1 × ncols field pointers */
 };
 
 /* Read `path` as a CSV of `kind` into *t. Returns 0, or -1 with one line (no newline) in err;

@@ -139,8 +139,11 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     return 1;
 }
 
+/* The main thread is pool thread 0: pin it back to its core, since a GPU row before may have
+ * bound it to the cores nearest that GPU. */
 static enum status cpu_activate(const struct device *dev, char *note, size_t notelen) {
     (void)dev, (void)note, (void)notelen;
+    topology_bind_thread(NULL, 0);
     return ST_OK;
 }
 

@@ -81,14 +81,14 @@ static void text_machine(const struct doctor_report *r, FILE *f) {
     }
     dv_archs_text(&r->build, archs, sizeof archs);
     if (r->build.cuda)
-        fprintf(f, "  %-14s CUDA %s, SASS %s%s%s%s%s\n",
-                r->assumed_build ? "build (assumed)" : "build", ver(r->build.cuda, v, sizeof v),
-                archs, r->build.archs_unknown ? " (list not known)" : "",
+        fprintf(f, "  %-14s CUDA %s%s, SASS %s%s%s%s%s\n", "build", ver(r->build.cuda, v, sizeof v),
+                r->assumed_build ? " (--assume-build)" : "", archs,
+                r->build.archs_unknown ? " (list not known)" : "",
                 r->build_archs_cmake[0] ? " (CMake: " : "", r->build_archs_cmake,
                 r->build_archs_cmake[0] ? ")" : "");
     else
-        fprintf(f, "  %-14s without CUDA (CPU rows only)\n",
-                r->assumed_build ? "build (assumed)" : "build");
+        fprintf(f, "  %-14s without CUDA%s (CPU rows only)\n", "build",
+                r->assumed_build ? " (--assume-build)" : "");
     if (r->assumed)
         return;
     if (r->openblas[0])
@@ -202,21 +202,26 @@ void doctor_report_json(const struct doctor_report *r, FILE *f) {
 
     fprintf(f, "{\"schema\": \"gpubench-doctor-1\", \"assumed\": %s, ",
             r->assumed ? "true" : "false");
-    fprintf(f, "\"machine\": {\"driver_loaded\": %s, ", r->driver_cuda > 0 ? "true" : "false");
-    json_kv(f, "driver", r->driver, 0);
-    json_kv(f, "driver_cuda", r->driver_cuda > 0 ? ver(r->driver_cuda, v, sizeof v) : "", 0);
+    if (r->assumed) {
+        fputs("\"machine\": null, ", f); /* not probed */
+    } else {
+        fprintf(f, "\"machine\": {\"driver_loaded\": %s, ", r->driver_cuda > 0 ? "true" : "false");
+        json_kv(f, "driver", r->driver, 0);
+        json_kv(f, "driver_cuda", r->driver_cuda > 0 ? ver(r->driver_cuda, v, sizeof v) : "", 0);
+        json_kv(f, "device_count_error", r->count_err, 0);
+        json_kv(f, "no_gpu_why", r->no_gpu_why, 0);
+        json_kv(f, "cublas_compiled", r->cublas_compiled, 0);
+        json_kv(f, "cublas_loaded", r->cublas_loaded, 0);
+        json_kv(f, "cudnn_compiled", r->cudnn_compiled, 0);
+        json_kv(f, "cudnn_loaded", r->cudnn_loaded, 0);
+        json_kv(f, "openblas", r->openblas, 0);
+        json_kv(f, "topology", r->topology, 1);
+        fputs("}, ", f);
+    }
+    fprintf(f, "\"build\": {\"assumed\": %s, ", r->assumed_build ? "true" : "false");
+    json_kv(f, "cuda", r->build.cuda ? ver(r->build.cuda, v, sizeof v) : "", 0);
     json_kv(f, "runtime", r->runtime_cuda > 0 ? ver(r->runtime_cuda, v, sizeof v) : "", 0);
     json_kv(f, "runtime_min_driver", cuda_facts_min_driver(r->runtime_cuda), 0);
-    json_kv(f, "device_count_error", r->count_err, 0);
-    json_kv(f, "no_gpu_why", r->no_gpu_why, 0);
-    json_kv(f, "cublas_compiled", r->cublas_compiled, 0);
-    json_kv(f, "cublas_loaded", r->cublas_loaded, 0);
-    json_kv(f, "cudnn_compiled", r->cudnn_compiled, 0);
-    json_kv(f, "cudnn_loaded", r->cudnn_loaded, 0);
-    json_kv(f, "openblas", r->openblas, 0);
-    json_kv(f, "topology", r->topology, 1);
-    fprintf(f, "}, \"build\": {\"assumed\": %s, ", r->assumed_build ? "true" : "false");
-    json_kv(f, "cuda", r->build.cuda ? ver(r->build.cuda, v, sizeof v) : "", 0);
     json_kv(f, "archs_cmake", r->build_archs_cmake, 0);
     json_kv(f, "archs", archs, 0);
     fprintf(f, "\"cublas\": %s, ", r->build.cublas ? "true" : "false");

@@ -32,18 +32,24 @@ static double select_kth(double *x, size_t n, size_t k) {
     size_t lo = 0, hi = n - 1;
     while (hi > lo) {
         size_t mid = lo + (hi - lo) / 2;
-        if (x[mid] < x[lo]) swapd(&x[mid], &x[lo]);
-        if (x[hi] < x[lo]) swapd(&x[hi], &x[lo]);
-        if (x[hi] < x[mid]) swapd(&x[hi], &x[mid]);
+        if (x[mid] < x[lo])
+            swapd(&x[mid], &x[lo]);
+        if (x[hi] < x[lo])
+            swapd(&x[hi], &x[lo]);
+        if (x[hi] < x[mid])
+            swapd(&x[hi], &x[mid]);
         double pivot = x[mid];
         size_t i = lo, j = hi;
         while (i <= j) {
-            while (x[i] < pivot) i++;
-            while (x[j] > pivot) j--;
+            while (x[i] < pivot)
+                i++;
+            while (x[j] > pivot)
+                j--;
             if (i <= j) {
                 swapd(&x[i], &x[j]);
                 i++;
-                if (j == 0) break;
+                if (j == 0)
+                    break;
                 j--;
             }
         }
@@ -59,19 +65,23 @@ static double select_kth(double *x, size_t n, size_t k) {
 
 double rank_median_inplace(double *x, size_t n) {
     double hi = select_kth(x, n, n / 2);
-    if (n % 2) return hi;
+    if (n % 2)
+        return hi;
     /* the other middle value is the largest of the lower half, which selection left below */
     double lo = x[0];
     for (size_t i = 1; i < n / 2; i++)
-        if (x[i] > lo) lo = x[i];
+        if (x[i] > lo)
+            lo = x[i];
     return 0.5 * (lo + hi);
 }
 
 double rank_geomean(const double *x, size_t n) {
-    if (n == 0) return NAN;
+    if (n == 0)
+        return NAN;
     double s = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!(x[i] > 0)) return NAN;
+        if (!(x[i] > 0))
+            return NAN;
         s += log(x[i]);
     }
     return exp(s / (double)n);
@@ -88,21 +98,27 @@ static int tagged_cmp(const void *pa, const void *pb) {
 }
 
 int rank_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct rank_mwu *r) {
-    if (na == 0 || nb == 0) return -1;
+    if (na == 0 || nb == 0)
+        return -1;
     size_t n = na + nb;
     struct tagged *t = malloc(n * sizeof *t);
-    if (!t) return -1;
-    for (size_t i = 0; i < na; i++) t[i] = (struct tagged){a[i], 0};
-    for (size_t i = 0; i < nb; i++) t[na + i] = (struct tagged){b[i], 1};
+    if (!t)
+        return -1;
+    for (size_t i = 0; i < na; i++)
+        t[i] = (struct tagged){a[i], 0};
+    for (size_t i = 0; i < nb; i++)
+        t[na + i] = (struct tagged){b[i], 1};
     qsort(t, n, sizeof *t, tagged_cmp);
     /* Ranks 1..n, tied values share their average rank; the ties shrink the variance. */
     double rank_sum_b = 0, tie_term = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        while (j + 1 < n && t[j + 1].v == t[i].v) j++;
+        while (j + 1 < n && t[j + 1].v == t[i].v)
+            j++;
         double avg = 0.5 * (double)(i + 1 + j + 1), cnt = (double)(j - i + 1);
         for (size_t k = i; k <= j; k++)
-            if (t[k].from_b) rank_sum_b += avg;
+            if (t[k].from_b)
+                rank_sum_b += avg;
         tie_term += cnt * cnt * cnt - cnt;
         i = j + 1;
     }
@@ -118,10 +134,12 @@ int rank_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct
     }
     double d = r->u - mean;
     double cc = d > 0 ? -0.5 : (d < 0 ? 0.5 : 0); /* continuity correction towards the mean */
-    if (fabs(d) < 0.5) cc = -d;
+    if (fabs(d) < 0.5)
+        cc = -d;
     r->z = (d + cc) / sqrt(var);
     r->p = erfc(fabs(r->z) / sqrt(2.0));
-    if (r->p > 1) r->p = 1;
+    if (r->p > 1)
+        r->p = 1;
     return 0;
 }
 
@@ -132,17 +150,22 @@ static int dcmp(const void *pa, const void *pb) {
 
 int rank_boot_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int iters,
                        double level, uint64_t seed, double *lo, double *hi) {
-    if (na == 0 || nb == 0 || iters < 2) return -1;
+    if (na == 0 || nb == 0 || iters < 2)
+        return -1;
     double *ra = malloc(na * sizeof *ra), *rb = malloc(nb * sizeof *rb);
     double *ratio = malloc((size_t)iters * sizeof *ratio);
     int rc = -1;
-    if (!ra || !rb || !ratio) goto out;
+    if (!ra || !rb || !ratio)
+        goto out;
     uint64_t st = seed;
     for (int it = 0; it < iters; it++) {
-        for (size_t i = 0; i < na; i++) ra[i] = a[rng_index(&st, na)];
-        for (size_t i = 0; i < nb; i++) rb[i] = b[rng_index(&st, nb)];
+        for (size_t i = 0; i < na; i++)
+            ra[i] = a[rng_index(&st, na)];
+        for (size_t i = 0; i < nb; i++)
+            rb[i] = b[rng_index(&st, nb)];
         double ma = rank_median_inplace(ra, na), mb = rank_median_inplace(rb, nb);
-        if (!(ma > 0)) goto out;
+        if (!(ma > 0))
+            goto out;
         ratio[it] = mb / ma;
     }
     qsort(ratio, (size_t)iters, sizeof *ratio, dcmp);

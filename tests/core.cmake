@@ -60,3 +60,11 @@ if(SYSTEM_PYTHON3)
            COMMAND ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/e2e_interrupt.py $<TARGET_FILE:gpubench>)
   set_tests_properties(e2e_interrupt PROPERTIES LABELS cli TIMEOUT 300)
 endif()
+
+# The README documents every option and every workload/implementation the binary has.
+if(SYSTEM_PYTHON3)
+  add_test(NAME readme_agrees
+           COMMAND ${SYSTEM_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/readme_check.py
+                   $<TARGET_FILE:gpubench> ${CMAKE_SOURCE_DIR}/README.md)
+  set_tests_properties(readme_agrees PROPERTIES LABELS cli)
+endif()

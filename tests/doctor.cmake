@@ -19,18 +19,8 @@ add_test(NAME doctor_cmake_agree
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/doctor_cmake_agree.cmake)
 set_tests_properties(doctor_units doctor_cmake_agree PROPERTIES LABELS unit TIMEOUT 60)
 
-# The command under test: `gpubench doctor` once main.c dispatches to doctor_main, until then a
-# driver that calls doctor_main directly. main.c is a configure dependency so that wiring it
-# switches the tests over.
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/harness/main.c)
-file(READ ${CMAKE_SOURCE_DIR}/harness/main.c doctor_main_src)
-if(doctor_main_src MATCHES "doctor_main")
-  set(DOCTOR $<TARGET_FILE:gpubench> doctor)
-else()
-  add_executable(doctor_driver ${CMAKE_CURRENT_SOURCE_DIR}/doctor_driver.c)
-  target_link_libraries(doctor_driver PRIVATE gpubench_core)
-  set(DOCTOR $<TARGET_FILE:doctor_driver>)
-endif()
+# The command under test: the real binary (harness/main.c dispatches `doctor` to doctor_main).
+set(DOCTOR $<TARGET_FILE:gpubench> doctor)
 
 # doctor_cli(name [--nogpu] rc [-e regex]... [-x regex]... -- args...): see doctor_cli_case.sh.
 function(doctor_cli name)
@@ -52,10 +42,12 @@ endfunction()
 if(GPUBENCH_HAVE_CUDA)
   string(REPLACE ";" "." doctor_archs_re "${GPUBENCH_CUDA_ARCHS}") # '.' matches the ';'
   set(doctor_build_re "build +CUDA ${GPUBENCH_CUDA_VERSION}, SASS [0-9].*CMake: ${doctor_archs_re}")
+  set(doctor_why_re "No NVIDIA driver is loaded")
 else()
   set(doctor_build_re "build +without CUDA")
+  set(doctor_why_re "built without CUDA, so it uses no GPU")
 endif()
-doctor_cli(no_driver --nogpu 1 -e "NVIDIA driver +not loaded" -e "No NVIDIA driver is loaded"
+doctor_cli(no_driver --nogpu 1 -e "NVIDIA driver +not loaded" -e "${doctor_why_re}"
            -e "${doctor_build_re}" -e "OpenBLAS +[0-9]+\\.[0-9]+.*core [A-Za-z0-9]+, [0-9]+ threads"
            -e "topology +[0-9]+ package" -e "no GPU is usable by this build" --)
 doctor_cli(no_driver_json --nogpu 1 -e "\"driver_loaded\": false" -e "\"gpus\": \\[\\]"
@@ -121,4 +113,16 @@ if(DOCTOR_PYTHON3)
              COMMAND sh -c "${doctor_cmd} ${json_args} | ${DOCTOR_PYTHON3} -m json.tool >/dev/null")
     set_tests_properties(doctor_cli_json_valid_${case} PROPERTIES LABELS cli TIMEOUT 60)
   endforeach()
+endif()
+
+# The toolkit's stub libcuda.so on the library path (a common mistake) is "no driver", not "driver
+# too old": cudaErrorStubLibrary, explained as such.
+if(GPUBENCH_HAVE_CUDA AND EXISTS "${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so")
+  string(REPLACE ";" " " doctor_cmd "${DOCTOR}")
+  add_test(NAME doctor_cli_stub_library
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/doctor_cli_case.sh --nogpu 1
+                   -e "cudaErrorStubLibrary" -e "stub libcuda.so" -e "LD_LIBRARY_PATH" --
+                   sh -c "d=$(mktemp -d) && ln -s ${CUDAToolkit_LIBRARY_DIR}/stubs/libcuda.so $d/libcuda.so.1 && LD_LIBRARY_PATH=$d ${doctor_cmd}; rc=$?; rm -rf $d; exit $rc")
+  set_tests_properties(doctor_cli_stub_library PROPERTIES LABELS cli TIMEOUT 60
+                       SKIP_RETURN_CODE 77)
 endif()

@@ -48,7 +48,8 @@ static struct result cmp_v(const char *const *args) {
     char *argv[64];
     int argc = 0;
     argv[argc++] = "compare";
-    for (; args[argc - 1] && argc < 63; argc++) argv[argc] = (char *)args[argc - 1];
+    for (; args[argc - 1] && argc < 63; argc++)
+        argv[argc] = (char *)args[argc - 1];
     argv[argc] = NULL;
     FILE *out = tmpfile(), *err = tmpfile();
     struct result r;
@@ -98,7 +99,8 @@ static int tab_parse(const char *text, struct tab *t) {
                 }
             }
         } else {
-            while (i < len && text[i] != ',' && text[i] != '\n') *o++ = text[i++];
+            while (i < len && text[i] != ',' && text[i] != '\n')
+                *o++ = text[i++];
         }
         *o++ = '\0';
         cols_in_row++;
@@ -107,8 +109,10 @@ static int tab_parse(const char *text, struct tab *t) {
             continue;
         }
         i++; /* the line end */
-        if (t->nrows == 0 && t->ncols == 0) t->ncols = cols_in_row;
-        if (cols_in_row != t->ncols) return -1;
+        if (t->nrows == 0 && t->ncols == 0)
+            t->ncols = cols_in_row;
+        if (cols_in_row != t->ncols)
+            return -1;
         cols_in_row = 0;
         t->nrows++;
     }
@@ -118,7 +122,8 @@ static int tab_parse(const char *text, struct tab *t) {
 
 static int tab_col(const struct tab *t, const char *name) {
     for (int c = 0; c < t->ncols; c++)
-        if (!strcmp(t->cell[c], name)) return c;
+        if (!strcmp(t->cell[c], name))
+            return c;
     return -1;
 }
 
@@ -131,8 +136,10 @@ static const char *tab_get(const struct tab *t, int row, const char *col) {
 static int tab_find_v(const struct tab *t, const char *const *kv) {
     for (int r = 0; r < t->nrows; r++) {
         int ok = 1;
-        for (int k = 0; kv[k] && ok; k += 2) ok = !strcmp(tab_get(t, r, kv[k]), kv[k + 1]);
-        if (ok) return r;
+        for (int k = 0; kv[k] && ok; k += 2)
+            ok = !strcmp(tab_get(t, r, kv[k]), kv[k + 1]);
+        if (ok)
+            return r;
     }
     return -1;
 }
@@ -160,7 +167,8 @@ static double normal(uint64_t *s) {
 static void draw(double *x, int n, double shift, double noise, double outliers, uint64_t *s) {
     for (int i = 0; i < n; i++) {
         x[i] = 10 * (1 + shift) * exp(noise * normal(s));
-        if (rank_rng_uniform(s) < outliers) x[i] *= 1.5;
+        if (rank_rng_uniform(s) < outliers)
+            x[i] *= 1.5;
     }
 }
 
@@ -170,8 +178,8 @@ static const char *HEADER =
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note";
 
 /* A run CSV with one row (cuda:0 gemm `impl`) summarizing x[0..n), and its samples file. */
-static void write_run(const char *tag, const char *run_id, const char *impl, const double *x,
-                      int n, const char *status, int with_samples) {
+static void write_run(const char *tag, const char *run_id, const char *impl, const double *x, int n,
+                      const char *status, int with_samples) {
     char name[64];
     snprintf(name, sizeof name, "%s.csv", tag);
     FILE *f = fopen(T(name), "w");
@@ -179,13 +187,15 @@ static void write_run(const char *tag, const char *run_id, const char *impl, con
     stats_compute(x, (size_t)n, &st);
     fprintf(f, "%s\n", HEADER);
     if (!strcmp(status, "ok"))
-        fprintf(f, "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,gemm,%s,"
+        fprintf(f,
+                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,gemm,%s,"
                 "float32,m=64;n=64;k=64,524288,49152,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,,,,"
                 "1e-06,ok,\n",
                 run_id, impl, n, st.median, st.min, st.mean, st.stddev, st.ci_lo, st.ci_hi,
                 2 * st.median);
     else
-        fprintf(f, "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,gemm,%s,"
+        fprintf(f,
+                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,gemm,%s,"
                 "float32,m=64;n=64;k=64,524288,49152,0,,,,,,,,,,,inf,%s,\"c[3]=nan, want 1\"\n",
                 run_id, impl, status);
     fclose(f);
@@ -212,10 +222,10 @@ static struct verdict trial(double shift, double noise, double outliers, int n, 
     draw(b, n, shift, noise, outliers, &s);
     write_run("base", "rb", "cublas", a, n, "ok", with_samples);
     write_run("new", "rn", "cublas", b, n, "ok", with_samples);
-    struct result r = with_samples ? CMP(T("base.csv"), T("new.csv"), "--samples",
-                                         T("base.samples.csv"), "--samples",
-                                         T("new.samples.csv"), "--format", "csv")
-                                   : CMP(T("base.csv"), T("new.csv"), "--format", "csv");
+    struct result r = with_samples
+                          ? CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
+                                "--samples", T("new.samples.csv"), "--format", "csv")
+                          : CMP(T("base.csv"), T("new.csv"), "--format", "csv");
     struct verdict v = {.rc = r.rc};
     struct tab t;
     if (tab_parse(r.out, &t) == 0 && t.nrows == 1) {
@@ -248,7 +258,8 @@ static void test_known_shift(void) {
 static void test_pure_noise(void) {
     /* mild noise: the threshold alone would already protect */
     int same = 0;
-    for (uint64_t seed = 1; seed <= 100; seed++) same += !strcmp(trial(0, 0.03, 0, 30, seed, 1).verdict, "same");
+    for (uint64_t seed = 1; seed <= 100; seed++)
+        same += !strcmp(trial(0, 0.03, 0, 30, seed, 1).verdict, "same");
     CHECK_MSG(same >= 95, "pure noise: same in %d of 100 trials", same);
     /* heavy noise with outliers: medians drift past 5% often, the test must hold them back */
     int same2 = 0, past = 0;
@@ -287,7 +298,7 @@ static void test_without_samples(void) {
     v = trial(0.0, 0.01, 0, 30, 6, 0);
     CHECK_MSG(!strcmp(v.verdict, "same") && v.rc == 0, "%s rc %d", v.verdict, v.rc);
     struct result r = CMP(T("base.csv"), T("new.csv"));
-    CHECK(strstr(r.out, "no samples (give them with --samples)") != NULL);
+    CHECK(strstr(r.out, "without samples (none given with --samples") != NULL);
     result_free(&r);
 }
 
@@ -328,8 +339,8 @@ static void test_regression_files(void) {
     struct tab t;
     CHECK(tab_parse(r.out, &t) == 0);
     static const char *const want[][3] = {
-        {"gemm", "cublas", "slower"},  {"gemm", "cuda", "same"},
-        {"gemm", "openblas", "faster"}, {"vecadd", "cuda", "broken"},
+        {"gemm", "cublas", "slower"},     {"gemm", "cuda", "same"},
+        {"gemm", "openblas", "faster"},   {"vecadd", "cuda", "broken"},
         {"vecadd", "cublas", "vanished"}, {"conv2d", "cudnn", "fixed"},
         {"memcpy", "h2d_pinned", "new"},
     };
@@ -401,7 +412,8 @@ static void test_slowdown_exact(void) {
     row = FIND(&t, "kind", "geomean", "workload", "gemm", "device", "cuda:0");
     CHECK_MSG(fabs(tab_num(&t, row, "kernel_ratio") - pow(2, -4.5)) < 1e-9 &&
                   fabs(tab_num(&t, row, "e2e_ratio") - 0.125) < 1e-12,
-              "gemm geomean %s %s", tab_get(&t, row, "kernel_ratio"), tab_get(&t, row, "e2e_ratio"));
+              "gemm geomean %s %s", tab_get(&t, row, "kernel_ratio"),
+              tab_get(&t, row, "e2e_ratio"));
     row = FIND(&t, "kind", "geomean", "workload", "", "device", "cuda:0");
     CHECK(row >= 0 && !strcmp(tab_get(&t, row, "note"), "geometric mean of 11 lines"));
     /* crossover: vecadd cuda wins end to end from the largest size; cublas at every size */
@@ -465,8 +477,10 @@ static void test_formats(void) {
     result_free(&r);
     if (system("python3 -c '' 2>/dev/null") == 0) {
         char cmd[2300];
-        snprintf(cmd, sizeof cmd, "python3 -m json.tool %s >/dev/null && python3 -m json.tool %s "
-                 ">/dev/null", T("out.json"), T("reg.json"));
+        snprintf(cmd, sizeof cmd,
+                 "python3 -m json.tool %s >/dev/null && python3 -m json.tool %s "
+                 ">/dev/null",
+                 T("out.json"), T("reg.json"));
         CHECK_MSG(system(cmd) == 0, "compare --format json is not valid JSON");
     }
     r = CMP("--help");
@@ -497,7 +511,8 @@ static void test_bad_input(void) {
     BAD(W("%s:2: column schema: 'gpubench-2' is not gpubench-1", "bad/schema2.csv"),
         D("reg_base.csv"), D("bad/schema2.csv"));
     BAD(W("%s:3: column schema: 'gpubench-2' is not gpubench-1 (rows of different",
-          "bad/mixed_schema.csv"), D("bad/mixed_schema.csv"));
+          "bad/mixed_schema.csv"),
+        D("bad/mixed_schema.csv"));
     BAD(W("%s:1: column median_ms: missing (column 20 is 'median')", "bad/wrong_column.csv"),
         D("bad/wrong_column.csv"));
     BAD(W("%s:1: column note: missing", "bad/missing_column.csv"), D("bad/missing_column.csv"));
@@ -531,13 +546,13 @@ static void test_bad_input(void) {
     BAD(W("%s:3: column ms: 'x' is not a number", "bad/bad_ms.samples.csv"), D("sd_a.csv"),
         "--samples", D("bad/bad_ms.samples.csv"));
     BAD(W("%s:4: column run_id: run 'nope' is in none of the run CSVs given",
-          "bad/unknown_run.samples.csv"), D("sd_a.csv"), "--samples",
-        D("bad/unknown_run.samples.csv"));
+          "bad/unknown_run.samples.csv"),
+        D("sd_a.csv"), "--samples", D("bad/unknown_run.samples.csv"));
     BAD(W("%s:4: column shape: run 20250101T000000Z-hosta-1 has no row for device cpu",
-          "bad/unknown_row.samples.csv"), D("sd_a.csv"), "--samples",
-        D("bad/unknown_row.samples.csv"));
-    BAD(W("%s:3: column rep: duplicate row", "bad/dup_rep.samples.csv"), D("sd_a.csv"),
-        "--samples", D("bad/dup_rep.samples.csv"));
+          "bad/unknown_row.samples.csv"),
+        D("sd_a.csv"), "--samples", D("bad/unknown_row.samples.csv"));
+    BAD(W("%s:3: column rep: duplicate row", "bad/dup_rep.samples.csv"), D("sd_a.csv"), "--samples",
+        D("bad/dup_rep.samples.csv"));
     BAD(W("%s:1: column run_id: missing: this is a run CSV", "reg_base.csv"), D("sd_a.csv"),
         "--samples", D("reg_base.csv"));
     BAD(W("compare: %s: given twice", "sd_a.samples.csv"), D("sd_a.csv"), "--samples",
@@ -581,6 +596,7 @@ int main(int argc, char **argv) {
     test_bad_input();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp_dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmp_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmp_dir);
     return TEST_END();
 }

@@ -14,7 +14,8 @@ static uint32_t crc_table[256];
 static void crc_init(void) {
     for (uint32_t n = 0; n < 256; n++) {
         uint32_t c = n;
-        for (int k = 0; k < 8; k++) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        for (int k = 0; k < 8; k++)
+            c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
         crc_table[n] = c;
     }
 }
@@ -22,7 +23,8 @@ static void crc_init(void) {
 /* CRC-32 as PNG uses it (ISO 3309 / ITU-T V.42), over the chunk type and data. */
 static uint32_t crc32_png(const unsigned char *p, size_t n) {
     uint32_t c = 0xFFFFFFFFu;
-    for (size_t i = 0; i < n; i++) c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
+    for (size_t i = 0; i < n; i++)
+        c = crc_table[(c ^ p[i]) & 0xFF] ^ (c >> 8);
     return c ^ 0xFFFFFFFFu;
 }
 
@@ -97,7 +99,8 @@ static int run(char *const argv[]) {
         _exit(127);
     }
     int st;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0) return -1;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0)
+        return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -130,7 +133,8 @@ int main(int argc, char **argv) {
     a[n++] = speed;
     a[n++] = "--size";
     a[n++] = "900x600";
-    for (int i = 4; i < argc && n < 60; i++) a[n++] = argv[i];
+    for (int i = 4; i < argc && n < 60; i++)
+        a[n++] = argv[i];
     a[n] = NULL;
     CHECK(run(a) == 0);
     CHECK(check_png(speed, 900, 600) == 0);
@@ -139,9 +143,12 @@ int main(int argc, char **argv) {
     FILE *in = fopen(speed, "rb"), *out = fopen(bad, "wb");
     int ch;
     long at = 0;
-    while (in && out && (ch = fgetc(in)) != EOF) fputc(at++ == 100 ? ch ^ 1 : ch, out);
-    if (in) fclose(in);
-    if (out) fclose(out);
+    while (in && out && (ch = fgetc(in)) != EOF)
+        fputc(at++ == 100 ? ch ^ 1 : ch, out);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
     CHECK(check_png(bad, 900, 600) == -1);
     unlink(bad);
 
@@ -151,7 +158,8 @@ int main(int argc, char **argv) {
     a[n++] = "sweep";
     a[n++] = "--out";
     a[n++] = sweep;
-    for (int i = 4; i < argc && n < 60; i++) a[n++] = argv[i];
+    for (int i = 4; i < argc && n < 60; i++)
+        a[n++] = argv[i];
     a[n] = NULL;
     CHECK(run(a) == 0);
     CHECK(check_png(sweep, 1200, 800) == 0); /* the default size */

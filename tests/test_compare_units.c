@@ -19,7 +19,8 @@ static void path_of(char *buf, size_t len, const char *name) {
 static void test_columns_match_writer(void) {
     char joined[1024] = "";
     for (int i = 0; csv_run_columns[i]; i++) {
-        if (i) strcat(joined, ",");
+        if (i)
+            strcat(joined, ",");
         strcat(joined, csv_run_columns[i]);
     }
     size_t n = strlen(joined);
@@ -27,13 +28,16 @@ static void test_columns_match_writer(void) {
               "writer header '%s' does not start with the reader's '%s'", CSV_HEADER, joined);
     joined[0] = '\0';
     for (int i = 0; csv_samples_columns[i]; i++) {
-        if (i) strcat(joined, ",");
+        if (i)
+            strcat(joined, ",");
         strcat(joined, csv_samples_columns[i]);
     }
     CHECK(strcmp(SAMPLES_HEADER, joined) == 0);
     int n_run = 0, n_samples = 0;
-    while (csv_run_columns[n_run]) n_run++;
-    while (csv_samples_columns[n_samples]) n_samples++;
+    while (csv_run_columns[n_run])
+        n_run++;
+    while (csv_samples_columns[n_samples])
+        n_samples++;
     CHECK(n_run == CSV_RUN_NCOLS);
     CHECK(n_samples == CSV_SAMPLES_NCOLS);
 }
@@ -127,8 +131,9 @@ static void test_read_errors(void) {
         {"run_id,device,workload,impl,shape,rep,ms\nr,cpu,w,i,s,0, 1\n", CSV_SAMPLES,
          "x.csv:2: column ms: ' 1' is not a number"},
         {"run_id,device,workload,impl,shape,rep,ms\nr,cpu,w,i,s,0,1\nr,cpu,w,i,s,0,2\n",
-         CSV_SAMPLES, "x.csv:3: column rep: duplicate row (same run_id=r device=cpu workload=w "
-                      "impl=i shape=s rep=0 as line 2)"},
+         CSV_SAMPLES,
+         "x.csv:3: column rep: duplicate row (same run_id=r device=cpu workload=w "
+         "impl=i shape=s rep=0 as line 2)"},
         {"run_id,device,workload,impl,shape,rep,ms\nr,cpu,w,i,s,0,1\r", CSV_SAMPLES,
          "x.csv:2: column ms: carriage return without a line feed"},
         {"run_id,device,workload,impl,shape,rep,ms\n\"r\"x,cpu,w,i,s,0,1\n", CSV_SAMPLES,
@@ -143,8 +148,8 @@ static void test_read_errors(void) {
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct csv_table t;
         char err[CSV_ERR_LEN] = "";
-        int rc = csv_read_buffer("x.csv", cases[i].text, strlen(cases[i].text), cases[i].kind,
-                                 &t, err, sizeof err);
+        int rc = csv_read_buffer("x.csv", cases[i].text, strlen(cases[i].text), cases[i].kind, &t,
+                                 err, sizeof err);
         CHECK_MSG(rc == -1 && strstr(err, cases[i].want) && !strchr(err, '\n'),
                   "case %zu: got '%s', want '%s'", i, err, cases[i].want);
         CHECK(t.nrows == 0 && t.run == NULL && t.samples == NULL);
@@ -153,8 +158,8 @@ static void test_read_errors(void) {
     const char *ok = "run_id,device,workload,impl,shape,rep,ms\r\nr,cpu,w,i,s,0,1\r\n\r\n\n";
     struct csv_table t;
     char err[CSV_ERR_LEN];
-    CHECK_MSG(csv_read_buffer("x.csv", ok, strlen(ok), CSV_SAMPLES, &t, err, sizeof err) == 0,
-              "%s", err);
+    CHECK_MSG(csv_read_buffer("x.csv", ok, strlen(ok), CSV_SAMPLES, &t, err, sizeof err) == 0, "%s",
+              err);
     CHECK(t.nrows == 1);
     csv_free(&t);
 }
@@ -209,7 +214,8 @@ static void test_median_geomean(void) {
     for (int t = 0; t < 2000; t++) {
         size_t n = 1 + rank_rng_next(&s) % 60;
         double x[64], y[64];
-        for (size_t i = 0; i < n; i++) x[i] = y[i] = (double)(rank_rng_next(&s) % 9);
+        for (size_t i = 0; i < n; i++)
+            x[i] = y[i] = (double)(rank_rng_next(&s) % 9);
         qsort(y, n, sizeof *y, dcmp);
         double want = n % 2 ? y[n / 2] : 0.5 * (y[n / 2 - 1] + y[n / 2]);
         bad += rank_median_inplace(x, n) != want;

@@ -104,7 +104,21 @@ static void run_copy(const struct device *dev) {
     problem_free_bufs(&p);
 }
 
+/* Every host-side CUDA row is complete (and linked: this test is built in every CUDA build, so
+ * a missing symbol fails the build even where no GPU runs it). */
+static void check_rows(void) {
+    const struct impl *rows[] = {
+        &vecadd_cublas_impl,     &gemm_cublas_impl,         &conv2d_cudnn_impl,
+        &mlp_train_cublas_impl,  &memcpy_h2d_pinned_impl,   &memcpy_h2d_pageable_impl,
+        &memcpy_d2h_pinned_impl, &memcpy_d2h_pageable_impl, &memcpy_d2d_impl};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        CHECK_MSG(rows[i]->kind == DEV_CUDA && rows[i]->name && rows[i]->summary &&
+                      rows[i]->prepare && rows[i]->run,
+                  "row %zu (%s) incomplete", i, rows[i]->name ? rows[i]->name : "?");
+}
+
 int main(void) {
+    check_rows();
     struct device_list list;
     memset(&list, 0, sizeof list);
     char why[600] = "";

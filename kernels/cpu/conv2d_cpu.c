@@ -18,11 +18,13 @@
 #include "kernels/cpu/cpu_pool.h"
 
 /* Target size of one chunk of the im2col matrix. Measured on a 2-core Skylake-X (1 MiB L2 per
- * core): 1 MiB chunks cost ~12% of the GEMM rate in per-call overhead (OpenBLAS wakes its threads
- * for every call), 4 MiB and whole images run at the bare GEMM's rate; 4 MiB also bounds the
- * scratch for large images (a 224×224×64 image's col matrix would be 115 MiB). */
+ * core, quiet machine): 1 MiB chunks lose ~12% of the GEMM rate to per-call overhead (OpenBLAS
+ * wakes its threads for every call); 4 MiB, 8 MiB and whole images all run at the bare GEMM's
+ * rate. 8 MiB holds the default layer's whole image (7 MiB), so an image costs one pool run and
+ * one SGEMM — the fewest synchronizations, which matters most on a busy machine — while the
+ * chunking still bounds the scratch for large images (224×224×64: 115 MiB unchunked). */
 #ifndef CONV2D_CHUNK_BYTES
-#define CONV2D_CHUNK_BYTES (4.0 * 1024.0 * 1024.0)
+#define CONV2D_CHUNK_BYTES (8.0 * 1024.0 * 1024.0)
 #endif
 
 long conv2d_out_size(long in, long filt, long stride, long pad) {
@@ -71,22 +73,23 @@ size_t conv2d_cpu_scratch_floats(const struct conv2d_dims *d) {
 
 struct conv2d_job {
     const struct conv2d_dims *d;
-    const float *src; /* the image, or its zero-padded copy */
+    const float *img; /* the input image */
+    float *padded;    /* its zero-padded copy (NULL when there is no padding) */
+    const float *src; /* what im2col reads: img or padded */
     long hp, wp;      /* height and width of src's planes */
-    float *dst;       /* padded copy (pad step) or col block (im2col step) */
+    float *col;       /* the chunk's col block */
     long p0, p1;      /* output rows of this chunk */
+    int pad_now;      /* this pool_run also pads (the first chunk of an image) */
+    int by_channel;   /* threads split channels (pad + im2col in one pass) rather than rows */
 };
 
-/* Zero-padded copy of channels [lo, hi): with the padding materialized, every im2col row is a
- * plain (strided) copy with no bounds tests. */
-static void conv2d_pad_worker(void *arg, int tid, int nthreads) {
-    const struct conv2d_job *j = arg;
+/* Channels [lo, hi) of the zero-padded copy. With the padding materialized, every im2col row is
+ * a plain (strided) copy with no bounds tests. */
+static void conv2d_pad(const struct conv2d_job *j, size_t lo, size_t hi) {
     const struct conv2d_dims *d = j->d;
-    size_t lo, hi;
-    pool_range((size_t)d->c, nthreads, tid, 1, &lo, &hi);
     for (size_t ci = lo; ci < hi; ci++) {
-        const float *in = j->src + ci * d->h * d->w;
-        float *out = j->dst + ci * j->hp * j->wp;
+        const float *in = j->img + ci * d->h * d->w;
+        float *out = j->padded + ci * j->hp * j->wp;
         memset(out, 0, (size_t)(d->pad_h * j->wp) * sizeof(float));
         for (long y = 0; y < d->h; y++) {
             float *row = out + (y + d->pad_h) * j->wp;
@@ -114,16 +117,13 @@ static void conv2d_copy_strided(float *restrict dst, const float *restrict src, 
 }
 
 /* Rows [lo, hi) of the chunk's col block (c·r·s × (p1 − p0)·q), each written front to back. */
-static void conv2d_im2col_worker(void *arg, int tid, int nthreads) {
-    const struct conv2d_job *j = arg;
+static void conv2d_im2col(const struct conv2d_job *j, size_t lo, size_t hi) {
     const struct conv2d_dims *d = j->d;
     const long rs = d->r * d->s, cols = (j->p1 - j->p0) * d->q;
-    size_t lo, hi;
-    pool_range((size_t)(d->c * rs), nthreads, tid, 1, &lo, &hi);
     for (size_t row = lo; row < hi; row++) {
         long ci = (long)row / rs, ri = ((long)row % rs) / d->s, si = (long)row % d->s;
         const float *plane = j->src + ci * j->hp * j->wp;
-        float *out = j->dst + row * cols;
+        float *out = j->col + row * cols;
         for (long pi = j->p0; pi < j->p1; pi++, out += d->q) {
             const float *in = plane + (pi * d->stride_h + ri) * j->wp + si;
             if (d->stride_w == 1)
@@ -134,12 +134,44 @@ static void conv2d_im2col_worker(void *arg, int tid, int nthreads) {
     }
 }
 
+static void conv2d_pad_worker(void *arg, int tid, int nthreads) {
+    const struct conv2d_job *j = arg;
+    size_t lo, hi;
+    pool_range((size_t)j->d->c, nthreads, tid, 1, &lo, &hi);
+    conv2d_pad(j, lo, hi);
+}
+
+/* One chunk. With enough channels each thread pads its own channels and builds their col rows
+ * in the same pass, so an image costs one synchronization of the pool per chunk, not two:
+ * every barrier is a wait for the slowest thread, and on a busy machine for the scheduler. */
+static void conv2d_chunk_worker(void *arg, int tid, int nthreads) {
+    const struct conv2d_job *j = arg;
+    const size_t rs = (size_t)(j->d->r * j->d->s);
+    size_t lo, hi;
+    if (j->by_channel) {
+        pool_range((size_t)j->d->c, nthreads, tid, 1, &lo, &hi);
+        if (j->pad_now)
+            conv2d_pad(j, lo, hi);
+        conv2d_im2col(j, lo * rs, hi * rs);
+    } else {
+        pool_range((size_t)j->d->c * rs, nthreads, tid, 1, &lo, &hi);
+        conv2d_im2col(j, lo, hi);
+    }
+}
+
 void conv2d_cpu_forward(const struct conv2d_dims *d, const float *x, const float *wt, float *y,
                         float *scratch) {
     const size_t in_img = (size_t)d->c * d->h * d->w, out_img = (size_t)d->k * d->p * d->q;
     const int gm = (int)d->k, gn = (int)(d->p * d->q), gk = (int)(d->c * d->r * d->s);
     const long chunk = conv2d_chunk_rows(d);
-    float *col = scratch, *padded = scratch + (size_t)gk * chunk * d->q;
+    const int padded = conv2d_is_padded(d);
+    struct conv2d_job job = {.d = d,
+                             .col = scratch,
+                             .padded = padded ? scratch + (size_t)gk * chunk * d->q : NULL,
+                             .hp = d->h + 2 * d->pad_h,
+                             .wp = d->w + 2 * d->pad_w,
+                             /* Splitting channels balances within 1/4 of a channel's share. */
+                             .by_channel = d->c >= 4 * pool_threads()};
     for (long ni = 0; ni < d->n; ni++) {
         const float *img = x + ni * in_img;
         float *out = y + ni * out_img;
@@ -148,23 +180,22 @@ void conv2d_cpu_forward(const struct conv2d_dims *d, const float *x, const float
                         gn, 0.0f, out, gn);
             continue;
         }
-        struct conv2d_job job = {d, img, d->h, d->w, NULL, 0, 0};
-        if (conv2d_is_padded(d)) {
-            job.hp = d->h + 2 * d->pad_h;
-            job.wp = d->w + 2 * d->pad_w;
-            job.dst = padded;
+        job.img = img;
+        job.src = padded ? job.padded : img;
+        job.pad_now = padded;
+        if (padded && !job.by_channel) {
             pool_run(conv2d_pad_worker, &job);
-            job.src = padded;
+            job.pad_now = 0;
         }
-        job.dst = col;
         for (long p0 = 0; p0 < d->p; p0 += chunk) {
             job.p0 = p0;
             job.p1 = p0 + chunk < d->p ? p0 + chunk : d->p;
-            pool_run(conv2d_im2col_worker, &job);
+            pool_run(conv2d_chunk_worker, &job);
+            job.pad_now = 0;
             int cn = (int)((job.p1 - p0) * d->q);
             /* y_img[:, p0·q …] (k × cn, leading dimension p·q) = wt · col block. */
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gm, cn, gk, 1.0f, wt, gk, col,
-                        cn, 0.0f, out + p0 * d->q, gn);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gm, cn, gk, 1.0f, wt, gk,
+                        job.col, cn, 0.0f, out + p0 * d->q, gn);
         }
     }
 }

@@ -1,5 +1,5 @@
-/* cuda_kernels.h — plain C launchers of the hand-written CUDA kernels (kernels/cuda/*.cu), callable
- * from C11.
+/* cuda_kernels.h — plain C launchers of the hand-written CUDA kernels (the .cu files of
+ * kernels/cuda), callable from C11.
  *
  * Every launcher enqueues its kernel(s) on `stream` and returns cudaGetLastError(): a bad
  * configuration or a sticky error of an earlier launch is reported where it happens. Errors that

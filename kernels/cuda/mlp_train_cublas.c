@@ -43,6 +43,7 @@ struct mlp_state {
     float *scratch;            /* own-kernel path: gb_mlp_carve's pieces; cuDNN path: h, z, dh */
     float *host_onehot;        /* built once from the labels */
     struct gb_mlp_bufs bufs;   /* own-kernel path */
+    cublasStatus_t last_blas;  /* own-kernel path: status of the last GEMM */
 #ifdef GPUBENCH_HAVE_CUDNN
     cudnnHandle_t dnn;
     int have_dnn;
@@ -66,7 +67,8 @@ static cublasStatus_t rm_gemm(cublasHandle_t h, int ta, int tb, int M, int N, in
 static int op_sgemm(void *c, int ta, int tb, int M, int N, int K, const float *A, int lda,
                     const float *B, int ldb, float *C, int ldc) {
     struct mlp_state *s = c;
-    return (int)rm_gemm(s->h, ta, tb, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
+    s->last_blas = rm_gemm(s->h, ta, tb, M, N, K, 1.0f, A, lda, B, ldb, 0.0f, C, ldc);
+    return (int)s->last_blas;
 }
 static int op_bias_relu(void *c, float *z, const float *bias, int rows, int cols) {
     (void)c;
@@ -303,14 +305,16 @@ static enum status mlp_run(struct impl_ctx *ctx) {
     if (s->use_cudnn)
         return dnn_run(ctx, s);
 #endif
+    s->last_blas = CUBLAS_STATUS_SUCCESS;
     int rc = gb_mlp_step(&own_ops, s, &s->d, &s->bufs);
     if (rc != 0) {
-        /* The ops return cuBLAS statuses for GEMMs and CUDA errors for launches; the latter
-         * is what the runtime remembers. */
-        cudaError_t e = cudaGetLastError();
-        const char *name = e != cudaSuccess ? cudaGetErrorName(e) : "a cuBLAS GEMM failed";
-        snprintf(ctx->note, sizeof ctx->note, "gb_mlp_step: error %d (%s)", rc, name);
-        return e != cudaSuccess ? gpu_error_status(name) : ST_ERROR;
+        /* GEMMs return cuBLAS statuses (kept in last_blas), launches a cudaError_t, which the
+         * launcher has already taken out of the runtime with cudaGetLastError. */
+        const char *name = s->last_blas != CUBLAS_STATUS_SUCCESS
+                               ? gb_cublas_status_name(s->last_blas)
+                               : cudaGetErrorName((cudaError_t)rc);
+        snprintf(ctx->note, sizeof ctx->note, "gb_mlp_step: %s", name);
+        return gpu_error_status(name);
     }
     return ST_OK;
 }

@@ -18,7 +18,8 @@ static FILE *devnull;
 
 static void write_file(const char *path, const uint8_t *data, size_t size) {
     FILE *f = fopen(path, "wb");
-    if (!f) return;
+    if (!f)
+        return;
     fwrite(data, 1, size, f);
     fclose(f);
 }
@@ -40,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (csv_read_buffer("fuzz.csv", (const char *)data, size, CSV_RUN, &t, err, sizeof err) != 0)
         return 0;
     char device[64] = "cpu";
-    if (t.nrows > 0) snprintf(device, sizeof device, "%s", t.run[0].device);
+    if (t.nrows > 0)
+        snprintf(device, sizeof device, "%s", t.run[0].device);
     csv_free(&t);
     write_file(path_a, data, size);
     write_file(path_b, data, size);

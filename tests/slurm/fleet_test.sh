@@ -7,8 +7,9 @@
 # (tests/slurm/local_slurm.sh), then runs scripts/slurm/fleet three times:
 #   1. three array tasks of `gpubench --quick -d cpu`, afterok merge: fleet.csv must hold three
 #      runs with their Slurm job and task ids and the node name, report.txt must exist;
-#   2. the same with task 1 crashing, --afterany: the merge names task 1 and why, merges tasks
-#      0 and 2, and exits 1;
+#   2. four tasks, --afterany: task 1 crashes (its exit record says so), task 2's task script is
+#      killed before it can write one (the merge job asks Slurm instead); the merge names both
+#      and why, merges tasks 0 and 3, and exits 1;
 #   3. task 1 crashing, afterok: the merge job never runs (Slurm cancels it), nothing is merged.
 # Each wait polls squeue under a time limit. An EXIT trap stops exactly the daemons this script
 # started, whatever happens; a watchdog turns a hang into a failure before CTest's timeout.
@@ -63,8 +64,9 @@ cd "$work" || exit 1 # jobs start in the folder sbatch ran in
 local_slurm_start "$cluster" || { echo "FAIL: the local cluster did not start"; exit 1; }
 node=$(sinfo -h -N -o %N | head -n 1)
 
-# A gpubench that crashes in array task 1 (like a node with a broken driver) and is the real
-# one everywhere else, including the merge job's `merge` and `compare`.
+# A gpubench that crashes in array task 1 (like a node with a broken driver), kills the task
+# script of task 2 (like a node that died) and is the real one everywhere else, including the
+# merge job's `merge` and `compare`.
 cat >"$work/crashy-gpubench" <<EOF
 #!/bin/sh
 case "\${1:-}" in merge|compare) exec "$bin" "\$@" ;; esac
@@ -73,14 +75,19 @@ if [ "\${SLURM_ARRAY_TASK_ID:-}" = 1 ]; then
   ulimit -c 0
   kill -SEGV \$\$
 fi
+if [ "\${SLURM_ARRAY_TASK_ID:-}" = 2 ]; then
+  kill -KILL \$PPID
+  exit 0
+fi
 exec "$bin" "\$@"
 EOF
 chmod +x "$work/crashy-gpubench"
 
-# Submits a fleet; sets job, mjob and dir from the launcher's output.
+# Submits a fleet of $1 tasks; sets job, mjob and dir from the launcher's output.
 submit() {
-  local out
-  out=$("$fleet" --results "$work/results" --tasks 3 --time 10 "$@" 2>&1)
+  local out n=$1
+  shift
+  out=$("$fleet" --results "$work/results" --tasks "$n" --time 10 "$@" 2>&1)
   local rc=$?
   echo "$out"
   [ "$rc" = 0 ] || { fail "scripts/slurm/fleet $* exited $rc"; return 1; }
@@ -125,7 +132,7 @@ show_dir() {
 runs_of() { tail -n +2 "$1" | awk -F, '{ print $(NF-1), $NF, $2, $4 }' | sort -u; }
 
 echo "=== 1. three tasks, afterok"
-if submit --gpubench "$bin" -- --quick -d cpu; then
+if submit 3 --gpubench "$bin" -- --quick -d cpu; then
   wait_jobs "$job" "$mjob"
   csv=$dir/fleet.csv
   if [ -s "$csv" ]; then
@@ -158,18 +165,21 @@ if submit --gpubench "$bin" -- --quick -d cpu; then
   [ "$fails" = 0 ] && { echo "--- report.txt"; cat "$dir/report.txt"; } || show_dir
 fi
 
-echo "=== 2. task 1 crashes, --afterany"
+echo "=== 2. task 1 crashes, task 2 dies, --afterany"
 f0=$fails
-if submit --gpubench "$work/crashy-gpubench" --afterany -- --quick -d cpu -w vecadd; then
+if submit 4 --gpubench "$work/crashy-gpubench" --afterany -- --quick -d cpu -w vecadd; then
   wait_jobs "$job" "$mjob"
   [ "$(job_field "$mjob" ExitCode)" = "1:0" ] && pass "merge job exit 1 (a task failed)" ||
     fail "merge job ExitCode $(job_field "$mjob" ExitCode), expected 1:0"
   grep -q "task 1 on $node: failed: exit 139.*signal 11.*simulated crash in task 1" \
     "$dir/merge.log" && pass "the merge names task 1, its node, exit code and why" ||
     fail "merge.log does not explain task 1"
+  grep -q "task 2 on $node: failed: exit 137, no CSV: Slurm says FAILED, exit code 0:9" \
+    "$dir/merge.log" && pass "the merge names task 2 with what Slurm recorded" ||
+    fail "merge.log does not explain task 2"
   if [ -s "$dir/fleet.csv" ]; then
-    [ "$(runs_of "$dir/fleet.csv" | awk '{print $2}' | sort -n | tr '\n' ' ')" = "0 2 " ] &&
-      pass "tasks 0 and 2 merged" || fail "fleet.csv does not hold exactly tasks 0 and 2"
+    [ "$(runs_of "$dir/fleet.csv" | awk '{print $2}' | sort -n | tr '\n' ' ')" = "0 3 " ] &&
+      pass "tasks 0 and 3 merged" || fail "fleet.csv does not hold exactly tasks 0 and 3"
   else
     fail "no fleet.csv from the tasks that finished"
   fi
@@ -179,7 +189,7 @@ fi
 
 echo "=== 3. task 1 crashes, afterok"
 f0=$fails
-if submit --gpubench "$work/crashy-gpubench" -- --quick -d cpu -w vecadd; then
+if submit 3 --gpubench "$work/crashy-gpubench" -- --quick -d cpu -w vecadd; then
   wait_jobs "$job" "$mjob"
   state=$(job_field "$mjob" JobState)
   [ "$state" = CANCELLED ] && pass "merge job cancelled (dependency never satisfied)" ||

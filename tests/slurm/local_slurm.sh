@@ -46,14 +46,14 @@ local_slurm_install() {
     printf '#!/bin/sh\n# gpubench test: no service starts during apt-get\nexit 101\n' \
       >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && made_policy=1
   fi
+  # Wait for a dpkg lock held by another install rather than fail (and skip) at once.
   local rc=0 pkgs="slurm-wlm munge"
+  local apt=(env DEBIAN_FRONTEND=noninteractive timeout 900 apt-get -q -o DPkg::Lock::Timeout=600)
   local_slurm_say "installing $pkgs with apt-get"
-  if ! DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -q --no-install-recommends \
-    $pkgs >/dev/null 2>&1; then
+  if ! "${apt[@]}" install -y --no-install-recommends $pkgs >/dev/null 2>&1; then
     # A fresh machine often has no package lists yet.
-    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get update -q >/dev/null 2>&1
-    DEBIAN_FRONTEND=noninteractive timeout 900 apt-get install -y -q --no-install-recommends \
-      $pkgs >/dev/null 2>&1 || rc=77
+    "${apt[@]}" update >/dev/null 2>&1
+    "${apt[@]}" install -y --no-install-recommends $pkgs >/dev/null 2>&1 || rc=77
   fi
   [ -n "$made_policy" ] && rm -f /usr/sbin/policy-rc.d
   if [ "$rc" != 0 ] || ! local_slurm_have_all; then
