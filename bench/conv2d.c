@@ -18,6 +18,7 @@
 #include "kernels/cpu/conv2d_cpu.h"
 #ifdef GPUBENCH_HAVE_CUDA
 #include "kernels/cuda/host_impls.h"
+#include "kernels/cuda/kernel_rows.h"
 #endif
 
 enum { /* shape key indices */
@@ -282,6 +283,7 @@ static const struct impl conv2d_openblas_impl = {
 static const struct impl *const impls[] = {
     &conv2d_openblas_impl,
 #ifdef GPUBENCH_HAVE_CUDA
+    &conv2d_cuda_impl,
     &conv2d_cudnn_impl,
 #endif
     NULL};

@@ -17,6 +17,7 @@
 #include "kernels/cpu/gemm_cpu.h"
 #ifdef GPUBENCH_HAVE_CUDA
 #include "kernels/cuda/host_impls.h"
+#include "kernels/cuda/kernel_rows.h"
 #endif
 
 enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K }; /* shape key indices */
@@ -171,6 +172,7 @@ static const struct impl gemm_openblas_impl = {.name = "openblas",
 static const struct impl *const impls[] = {
     &gemm_openblas_impl,
 #ifdef GPUBENCH_HAVE_CUDA
+    &gemm_cuda_impl,
     &gemm_cublas_impl,
 #endif
     NULL};

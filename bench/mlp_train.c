@@ -26,6 +26,7 @@
 #include "kernels/cpu/mlp_cpu.h"
 #ifdef GPUBENCH_HAVE_CUDA
 #include "kernels/cuda/host_impls.h"
+#include "kernels/cuda/kernel_rows.h"
 #endif
 
 enum { BATCH = MLP_KEY_BATCH, IN = MLP_KEY_IN, HIDDEN = MLP_KEY_HIDDEN, OUT = MLP_KEY_OUT };
@@ -247,6 +248,7 @@ static const struct impl mlp_train_openblas_impl = {
 static const struct impl *const impls[] = {
     &mlp_train_openblas_impl,
 #ifdef GPUBENCH_HAVE_CUDA
+    &mlp_train_cuda_impl,
     &mlp_train_cublas_impl,
 #endif
     NULL};

@@ -13,6 +13,7 @@
 #include "kernels/cpu/vecadd_cpu.h"
 #ifdef GPUBENCH_HAVE_CUDA
 #include "kernels/cuda/host_impls.h"
+#include "kernels/cuda/kernel_rows.h"
 #endif
 
 enum { N };  /* shape key indices */
@@ -103,6 +104,7 @@ static const struct impl *const impls[] = {
     &vecadd_cpu_impl,
     &vecadd_openblas_impl,
 #ifdef GPUBENCH_HAVE_CUDA
+    &vecadd_cuda_impl,
     &vecadd_cublas_impl,
 #endif
     NULL};

@@ -109,7 +109,7 @@ static void judge(const struct cmp_input *in, const struct cmp_opts *o, struct r
 
 /* --- provenance: what differs between the two runs ------------------------------------- */
 
-enum { DIFF_LEN = 256, NPROV = 6 };
+enum { DIFF_LEN = 256, NPROV = 7, COL_THREADS = 11 /* fixed column, as in csv_run_columns */ };
 
 struct diff {
     const char *device, *field;
@@ -124,13 +124,13 @@ static void set_diff(struct diff *d, const char *device, const char *field, cons
     snprintf(d->now, sizeof d->now, "%s", now);
 }
 
-/* The provenance a device's rows carry, by number. */
-static const char *const prov_names[NPROV] = {"device_name", "cc",       "driver",
-                                              "runtime",     "blas_lib", "dnn_lib"};
+/* The provenance a device's rows carry, by number (threads as written: the CPU's count). */
+static const char *const prov_names[NPROV] = {"device_name", "cc",      "driver", "runtime",
+                                              "blas_lib",    "dnn_lib", "threads"};
 
 static const char *prov_value(const struct run_row *r, int fi) {
-    const char *const v[NPROV] = {r->device_name, r->cc,       r->driver,
-                                  r->runtime,     r->blas_lib, r->dnn_lib};
+    const char *const v[NPROV] = {r->device_name, r->cc,      r->driver,          r->runtime,
+                                  r->blas_lib,    r->dnn_lib, r->raw[COL_THREADS]};
     return v[fi];
 }
 

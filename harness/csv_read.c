@@ -209,8 +209,9 @@ static int tokenize(struct tok *t, const char *data, size_t len, char *err, size
                 }
             }
             *out++ = '\0';
-            if (push_field(t, f) || (r.n++, 0))
+            if (push_field(t, f))
                 return fail(err, errlen, "%s: out of memory", t->name);
+            r.n++;
             if (pos >= len)
                 break; /* last record without a line end */
             char c = data[pos];

@@ -18,7 +18,7 @@ int list_main(const struct device_list *devs, const char *gpu_why) {
         const struct workload *w = registry_workloads[wi];
         printf("  %-10s %s\n", w->name, w->summary);
         for (int i = 0; w->impls[i]; i++)
-            printf("    %-10s [%s] %s\n", w->impls[i]->name,
+            printf("    %-12s [%s] %s\n", w->impls[i]->name,
                    w->impls[i]->kind == DEV_CPU ? "cpu" : "cuda", w->impls[i]->summary);
         shapes_line("default", w->default_shapes);
         shapes_line("quick", w->quick_shapes);

@@ -1,15 +1,9 @@
-/* merge.c — `gpubench merge`: read run CSVs and fleet results folders, account for every fleet
- * task, refuse the same run twice, and write one tidy CSV atomically.
- *
- * A fleet folder (scripts/slurm/fleet) holds fleet.conf (tasks=N, expect_gpu=yes|no), and per
- * task T: task-T.csv (the run), task-T.exit (key=value lines written when gpubench ended: node,
- * exit, reason; or by the merge job from Slurm's record when the task could not write one) and
- * task-T.log (its output). Every check happens before the output is opened, so a refused merge
- * leaves nothing behind.
+/* merge.c — `gpubench merge`: options, reading the inputs, refusing the same run twice, and
+ * writing one tidy CSV atomically. Fleet folders and their tasks: merge_fleet.c. Every check
+ * happens before the output is opened, so a refused merge leaves nothing behind.
  */
 #include "harness/merge.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -21,34 +15,11 @@
 
 #include "harness/csv.h"
 #include "harness/csv_read.h"
-
-enum { MERGE_MAX_TASKS = 100000, MERGE_WHY_LEN = 2048 };
-
-enum task_state { SRC_OK, SRC_FAILED, SRC_MISSING };
-
-/* One input: a file given as such (task < 0) or one task of a fleet folder. */
-struct merge_src {
-    char *csv;             /* path of its run CSV */
-    char *dir;             /* the fleet folder, for tasks */
-    int task;              /* -1 for a file given by name */
-    int expect_gpu;        /* the fleet wants a working GPU row from this task */
-    int has_exit, exit_code;
-    char node[256];
-    char reason[512];      /* from the exit record */
-    enum task_state state;
-    char why[MERGE_WHY_LEN];
-    struct csv_table t;
-    int loaded;            /* t holds the CSV */
-};
+#include "harness/merge_int.h"
 
 struct merge_opts {
     const char *out, *list;
     int allow_missing;
-};
-
-struct merge_set {
-    struct merge_src *v;
-    int n, cap;
 };
 
 static void merge_usage(FILE *f) {
@@ -81,19 +52,13 @@ static int usage_error(const char *fmt, const char *arg) {
     return 2;
 }
 
-static char *merge_strdup_join(const char *dir, const char *name) {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *s = malloc(n);
-    if (s) snprintf(s, n, "%s/%s", dir, name);
-    return s;
-}
-
 /* Append a source; returns it (zeroed but for task = -1), or NULL when out of memory. */
-static struct merge_src *set_add(struct merge_set *s) {
+struct merge_src *merge_set_add(struct merge_set *s) {
     if (s->n == s->cap) {
         int cap = s->cap ? 2 * s->cap : 16;
         struct merge_src *v = realloc(s->v, (size_t)cap * sizeof *v);
-        if (!v) return NULL;
+        if (!v)
+            return NULL;
         s->v = v;
         s->cap = cap;
     }
@@ -103,7 +68,8 @@ static struct merge_src *set_add(struct merge_set *s) {
     return m;
 }
 
-static void set_free(struct merge_set *s) {
+/* Free every source of s and its tables. */
+void merge_set_free(struct merge_set *s) {
     for (int i = 0; i < s->n; i++) {
         free(s->v[i].csv);
         free(s->v[i].dir);
@@ -113,231 +79,28 @@ static void set_free(struct merge_set *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* Value of `key` in a file of key=value lines into out (empty if absent). Returns 0 if the file
- * was readable, -1 if not. Later lines win, so an appended correction overrides. */
-static int kv_get(const char *path, const char *key, char *out, size_t len) {
-    out[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    char line[1024];
-    size_t kl = strlen(key);
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, key, kl) != 0 || line[kl] != '=') continue;
-        snprintf(out, len, "%s", line + kl + 1);
-        out[strcspn(out, "\r\n")] = '\0';
-    }
-    fclose(f);
-    return 0;
-}
-
-/* A whole decimal number 0..max from s, or -1. */
-static long parse_count(const char *s, long max) {
-    if (!*s) return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < 0 || v > max) return -1;
-    return v;
-}
-
-/* The task number of "task-N<suffix>", or -1. */
-static long task_of(const char *name, const char *suffix) {
-    if (strncmp(name, "task-", 5) != 0) return -1;
-    const char *p = name + 5, *q = p;
-    while (*q >= '0' && *q <= '9') q++;
-    if (q == p || q - p > 6 || strcmp(q, suffix) != 0) return -1;
-    return strtol(p, NULL, 10);
-}
-
-/* What an exit code of fleet-task.sbatch means, for records that carry no reason. */
-static const char *exit_meaning(int code) {
-    switch (code) {
-    case 1: return "some rows are wrong or error";
-    case 2: return "gpubench rejected its arguments or input";
-    case 3: return "the task could not write to the results folder from its node (is it on a "
-                   "file system shared with the compute nodes?)";
-    case 127: return "the gpubench binary was not found on the node";
-    case 130: return "interrupted";
-    case 137: return "killed (SIGKILL: out of memory, or the time limit's grace period ran out)";
-    case 143: return "terminated (SIGTERM: scancel or time limit)";
-    default: return code > 128 ? "killed by a signal" : "gpubench failed";
-    }
-}
-
-/* Copy src into dst of size len, cut short when it does not fit (messages only). */
-static void copy_cut(char *dst, size_t len, const char *src) {
-    size_t n = strlen(src);
-    if (n >= len) n = len - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
-/* The last line of the task's log that gpubench wrote as an error ("gpubench: ..."), or, with
- * `needle`, the rest of the last line holding needle. Empty when there is none. */
-static void log_line(const struct merge_src *m, const char *needle, char *out, size_t len) {
-    out[0] = '\0';
-    char name[32];
-    snprintf(name, sizeof name, "task-%d.log", m->task);
-    char *path = merge_strdup_join(m->dir, name);
-    FILE *f = path ? fopen(path, "r") : NULL;
-    free(path);
-    if (!f) return;
-    char line[1024];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\r\n")] = '\0';
-        const char *hit = needle ? strstr(line, needle) : NULL;
-        if (needle && hit)
-            copy_cut(out, len, hit + strlen(needle));
-        else if (!needle && strncmp(line, "gpubench: ", 10) == 0 &&
-                 strncmp(line, "gpubench: wrote ", 16) != 0 &&
-                 strncmp(line, "gpubench: warning", 17) != 0)
-            copy_cut(out, len, line);
-    }
-    fclose(f);
-}
-
-/* Add every expected task of fleet folder `dir`. Returns 0, or 2 with a message printed. */
-static int add_fleet_dir(struct merge_set *set, const char *dir) {
-    char conf[PATH_MAX], val[256];
-    snprintf(conf, sizeof conf, "%s/fleet.conf", dir);
-    long expected = -1;
-    int expect_gpu = 0;
-    if (kv_get(conf, "tasks", val, sizeof val) == 0) {
-        expected = parse_count(val, MERGE_MAX_TASKS);
-        if (expected < 1) {
-            fprintf(stderr, "gpubench: merge: %s: tasks='%s' is not a task count\n", conf, val);
-            return 2;
-        }
-        kv_get(conf, "expect_gpu", val, sizeof val);
-        expect_gpu = strcmp(val, "yes") == 0;
-    }
-    /* Without a fleet.conf, the tasks are those that left any trace (0 .. the highest). */
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "gpubench: merge: %s: cannot read the folder: %s\n", dir, strerror(errno));
-        return 2;
-    }
-    long highest = -1;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        long t = task_of(e->d_name, ".csv");
-        if (t < 0) t = task_of(e->d_name, ".exit");
-        if (t < 0) t = task_of(e->d_name, ".log");
-        if (t > highest) highest = t;
-    }
-    closedir(d);
-    long n = expected > highest + 1 ? expected : highest + 1;
-    if (n <= 0) {
-        fprintf(stderr, "gpubench: merge: %s: not a fleet results folder (no fleet.conf, no "
-                "task-N.csv)\n", dir);
-        return 2;
-    }
-    for (long t = 0; t < n; t++) {
-        struct merge_src *m = set_add(set);
-        char name[48];
-        snprintf(name, sizeof name, "task-%ld.csv", t);
-        if (!m || !(m->csv = merge_strdup_join(dir, name)) || !(m->dir = strdup(dir))) {
-            fprintf(stderr, "gpubench: merge: out of memory\n");
-            return 2;
-        }
-        m->task = (int)t;
-        m->expect_gpu = expect_gpu;
-        char exitp[PATH_MAX];
-        snprintf(exitp, sizeof exitp, "%s/task-%ld.exit", dir, t);
-        if (kv_get(exitp, "exit", val, sizeof val) == 0) {
-            long c = parse_count(val, 255);
-            m->has_exit = 1;
-            m->exit_code = c < 0 ? 255 : (int)c;
-            kv_get(exitp, "node", m->node, sizeof m->node);
-            kv_get(exitp, "reason", m->reason, sizeof m->reason);
-        }
-    }
-    return 0;
-}
-
 /* Read one source's CSV and decide its state. A file given by name must be a good CSV with rows
  * (returns 2 otherwise, message printed); a task that is not is recorded as failed or missing. */
 static int load_src(struct merge_src *m) {
+    if (m->task >= 0) {
+        merge_judge_task(m);
+        return 0;
+    }
     char err[CSV_ERR_LEN];
-    struct stat st;
-    int exists = stat(m->csv, &st) == 0;
-    if (m->task < 0) {
-        if (exists && S_ISDIR(st.st_mode)) return 0; /* handled by the caller */
-        if (csv_read_file(m->csv, CSV_RUN, &m->t, err, sizeof err) != 0) {
-            /* the reader's hint is for compare, which takes samples files; merge does not */
-            char *hint = strstr(err, " (give it with --samples)");
-            if (hint) *hint = '\0';
-            fprintf(stderr, "gpubench: merge: %s\n", err);
-            return 2;
-        }
-        if (m->t.nrows == 0) {
-            fprintf(stderr, "gpubench: merge: %s:2: column schema: no result rows (only a "
-                    "header)\n", m->csv);
-            return 2;
-        }
-        m->loaded = 1;
-        m->state = SRC_OK;
-        return 0;
-    }
-
-    char detail[512] = "";
-    if (!exists) {
-        char partial[PATH_MAX + 16];
-        snprintf(partial, sizeof partial, "%s.partial", m->csv);
-        int has_partial = stat(partial, &st) == 0;
-        if (!m->has_exit) {
-            m->state = SRC_MISSING;
-            snprintf(m->why, sizeof m->why, "%s",
-                     has_partial ? "no CSV, only its .partial: the task was killed while "
-                                   "running (node failure, time limit, scancel)"
-                                 : "no CSV and no exit record: it never ran, was cancelled, or "
-                                   "could not reach the results folder from its node");
-            return 0;
-        }
-        log_line(m, NULL, detail, sizeof detail);
-        m->state = SRC_FAILED;
-        snprintf(m->why, sizeof m->why, "exit %d, no CSV: %s%s%s", m->exit_code,
-                 m->reason[0] ? m->reason : exit_meaning(m->exit_code), detail[0] ? ": " : "",
-                 detail);
-        return 0;
-    }
     if (csv_read_file(m->csv, CSV_RUN, &m->t, err, sizeof err) != 0) {
-        m->state = SRC_FAILED;
-        snprintf(m->why, sizeof m->why, "its CSV is not usable: %s", err);
-        return 0;
+        /* the reader's hint is for compare, which takes samples files; merge does not */
+        char *hint = strstr(err, " (give it with --samples)");
+        if (hint)
+            *hint = '\0';
+        fprintf(stderr, "gpubench: merge: %s\n", err);
+        return 2;
+    }
+    if (m->t.nrows == 0) {
+        fprintf(stderr, "gpubench: merge: %s:2: column schema: no result rows (only a header)\n",
+                m->csv);
+        return 2;
     }
     m->loaded = 1;
-    if (!m->node[0] && m->t.nrows > 0) snprintf(m->node, sizeof m->node, "%s", m->t.run[0].host);
-    if (m->t.nrows == 0) {
-        m->state = SRC_FAILED;
-        snprintf(m->why, sizeof m->why, "its CSV has no result rows");
-        return 0;
-    }
-    if (m->has_exit && m->exit_code != 0) {
-        log_line(m, NULL, detail, sizeof detail);
-        m->state = SRC_FAILED;
-        snprintf(m->why, sizeof m->why, "exit %d: %s%s%s", m->exit_code,
-                 m->reason[0] ? m->reason : exit_meaning(m->exit_code), detail[0] ? ": " : "",
-                 detail);
-        return 0;
-    }
-    if (m->expect_gpu) {
-        const char *note = NULL;
-        int good = 0;
-        for (size_t r = 0; r < m->t.nrows; r++) {
-            const struct run_row *row = &m->t.run[r];
-            if (strncmp(row->device, "cuda", 4) != 0) continue;
-            if (row->status == ST_OK) good = 1;
-            if (!note && row->note[0]) note = row->note;
-        }
-        if (!good) {
-            log_line(m, "no GPU rows: ", detail, sizeof detail);
-            m->state = SRC_FAILED;
-            snprintf(m->why, sizeof m->why, "no usable GPU: %s",
-                     detail[0] ? detail : note ? note : "the run has no working cuda row");
-            return 0;
-        }
-    }
     m->state = SRC_OK;
     return 0;
 }
@@ -355,8 +118,10 @@ struct runref {
 static int runref_cmp(const void *pa, const void *pb) {
     const struct runref *a = pa, *b = pb;
     int c = strcmp(a->run_id, b->run_id);
-    if (c) return c;
-    if (a->src != b->src) return a->src < b->src ? -1 : 1;
+    if (c)
+        return c;
+    if (a->src != b->src)
+        return a->src < b->src ? -1 : 1;
     return (a->line > b->line) - (a->line < b->line);
 }
 
@@ -366,8 +131,10 @@ static int runref_cmp(const void *pa, const void *pb) {
 static int check_duplicate_runs(const struct merge_set *s) {
     size_t total = 0, k = 0;
     for (int i = 0; i < s->n; i++)
-        if (src_merged(&s->v[i])) total += s->v[i].t.nrows;
-    if (total == 0) return 0;
+        if (src_merged(&s->v[i]))
+            total += s->v[i].t.nrows;
+    if (total == 0)
+        return 0;
     struct runref *v = malloc(total * sizeof *v);
     if (!v) {
         fprintf(stderr, "gpubench: merge: out of memory\n");
@@ -385,10 +152,13 @@ static int check_duplicate_runs(const struct merge_set *s) {
             group = r;
             continue;
         }
-        if (v[r].src == v[group].src) continue;
-        fprintf(stderr, "gpubench: merge: %s:%d: column run_id: run %s is also in %s:%d (the same "
-                "run given twice?)\n", s->v[v[r].src].t.name, v[r].line, v[r].run_id,
-                s->v[v[group].src].t.name, v[group].line);
+        if (v[r].src == v[group].src)
+            continue;
+        fprintf(stderr,
+                "gpubench: merge: %s:%d: column run_id: run %s is also in %s:%d (the same "
+                "run given twice?)\n",
+                s->v[v[r].src].t.name, v[r].line, v[r].run_id, s->v[v[group].src].t.name,
+                v[group].line);
         rc = 2;
     }
     free(v);
@@ -399,15 +169,20 @@ static int check_duplicate_runs(const struct merge_set *s) {
 static int output_columns(const struct merge_set *s, const char ***cols, int *ncols) {
     int cap = CSV_RUN_NCOLS + 8, n = 0;
     const char **c = malloc((size_t)cap * sizeof *c);
-    if (!c) return -1;
-    for (; n < CSV_RUN_NCOLS; n++) c[n] = csv_run_columns[n];
+    if (!c)
+        return -1;
+    for (; n < CSV_RUN_NCOLS; n++)
+        c[n] = csv_run_columns[n];
     for (int i = 0; i < s->n; i++) {
-        if (!src_merged(&s->v[i])) continue;
+        if (!src_merged(&s->v[i]))
+            continue;
         const struct csv_table *t = &s->v[i].t;
         for (int k = CSV_RUN_NCOLS; k < t->ncols; k++) {
             int seen = 0;
-            for (int j = CSV_RUN_NCOLS; j < n && !seen; j++) seen = !strcmp(c[j], t->cols[k]);
-            if (seen) continue;
+            for (int j = CSV_RUN_NCOLS; j < n && !seen; j++)
+                seen = !strcmp(c[j], t->cols[k]);
+            if (seen)
+                continue;
             if (n == cap) {
                 const char **g = realloc(c, (size_t)(cap *= 2) * sizeof *c);
                 if (!g) {
@@ -437,7 +212,8 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
     FILE *h = open_memstream(&header, &hlen);
     int *map = malloc((size_t)ncols * sizeof *map);
     if (!h || !map) {
-        if (h) fclose(h);
+        if (h)
+            fclose(h);
         free(header);
         free(map);
         free(cols);
@@ -445,7 +221,8 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
         return 2;
     }
     for (int j = 0; j < ncols; j++) {
-        if (j) fputc(',', h);
+        if (j)
+            fputc(',', h);
         csv_field(h, cols[j]);
     }
     fclose(h);
@@ -460,12 +237,16 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
     }
     for (int i = 0; i < s->n; i++) {
         const struct merge_src *m = &s->v[i];
-        if (!src_merged(m)) continue;
-        for (int j = 0; j < ncols; j++) map[j] = csv_col_index(&m->t, cols[j]);
+        if (!src_merged(m))
+            continue;
+        for (int j = 0; j < ncols; j++)
+            map[j] = csv_col_index(&m->t, cols[j]);
         for (size_t r = 0; r < m->t.nrows; r++) {
             for (int j = 0; j < ncols; j++) {
-                if (j) fputc(',', cf.f);
-                if (map[j] >= 0) csv_field(cf.f, m->t.run[r].raw[map[j]]);
+                if (j)
+                    fputc(',', cf.f);
+                if (map[j] >= 0)
+                    csv_field(cf.f, m->t.run[r].raw[map[j]]);
             }
             fputc('\n', cf.f);
             (*rows)++;
@@ -496,7 +277,8 @@ static int write_list(const struct merge_set *s, const char *path) {
         return 2;
     }
     for (int i = 0; i < s->n; i++)
-        if (src_merged(&s->v[i])) fprintf(f, "%s\n", s->v[i].csv);
+        if (src_merged(&s->v[i]))
+            fprintf(f, "%s\n", s->v[i].csv);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
         fprintf(stderr, "gpubench: merge: --list: %s: cannot write\n", path);
@@ -549,12 +331,14 @@ static int parse_args(int argc, char **argv, struct merge_opts *o, int *first) {
         case 'l': o->list = optarg; break;
         case 'h': merge_usage(stdout); return 1;
         case ':': return usage_error("%s: missing value", argv[optind - 1]);
-        default: return usage_error("unknown option '%s' (see gpubench merge --help)",
-                                    argv[optind - 1]);
+        default:
+            return usage_error("unknown option '%s' (see gpubench merge --help)", argv[optind - 1]);
         }
     }
-    if (optind >= argc) return usage_error("%s", "no input: give run CSVs or a fleet folder");
-    if (!o->out) return usage_error("%s", "--out FLEET.csv is required");
+    if (optind >= argc)
+        return usage_error("%s", "no input: give run CSVs or a fleet folder");
+    if (!o->out)
+        return usage_error("%s", "--out FLEET.csv is required");
     *first = optind;
     return 0;
 }
@@ -563,36 +347,43 @@ int merge_main(int argc, char **argv) {
     struct merge_opts o;
     int first;
     int rc = parse_args(argc, argv, &o, &first);
-    if (rc) return rc == 1 ? 0 : rc;
+    if (rc)
+        return rc == 1 ? 0 : rc;
     char why[PATH_MAX + 64];
-    if (!dir_writable(o.out, why, sizeof why)) return usage_error("--out: %s", why);
-    if (o.list && !dir_writable(o.list, why, sizeof why)) return usage_error("--list: %s", why);
+    if (!dir_writable(o.out, why, sizeof why))
+        return usage_error("--out: %s", why);
+    if (o.list && !dir_writable(o.list, why, sizeof why))
+        return usage_error("--list: %s", why);
 
     struct merge_set set = {0};
     for (int i = first; i < argc && rc == 0; i++) {
         struct stat st;
         if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            rc = add_fleet_dir(&set, argv[i]);
+            rc = merge_add_fleet_dir(&set, argv[i]);
             continue;
         }
-        struct merge_src *m = set_add(&set);
+        struct merge_src *m = merge_set_add(&set);
         if (!m || !(m->csv = strdup(argv[i]))) {
             fprintf(stderr, "gpubench: merge: out of memory\n");
             rc = 2;
         }
     }
-    for (int i = 0; i < set.n && rc == 0; i++) rc = load_src(&set.v[i]);
-    if (rc == 0) rc = check_duplicate_runs(&set);
+    for (int i = 0; i < set.n && rc == 0; i++)
+        rc = load_src(&set.v[i]);
+    if (rc == 0)
+        rc = check_duplicate_runs(&set);
     if (rc) {
-        set_free(&set);
+        merge_set_free(&set);
         return rc;
     }
 
     int bad = 0, usable = 0, tasks = 0;
     for (int i = 0; i < set.n; i++) {
         const struct merge_src *m = &set.v[i];
-        if (src_merged(m)) usable++;
-        if (m->task < 0) continue;
+        if (src_merged(m))
+            usable++;
+        if (m->task < 0)
+            continue;
         tasks++;
         if (m->state == SRC_OK) {
             fprintf(stderr, "gpubench: merge: task %d on %s: ok, %zu rows (run %s)\n", m->task,
@@ -601,26 +392,29 @@ int merge_main(int argc, char **argv) {
         }
         bad++;
         fprintf(stderr, "gpubench: merge: task %d%s%s: %s: %s (log %s/task-%d.log)\n", m->task,
-                m->node[0] ? " on " : "", m->node,
-                m->state == SRC_MISSING ? "missing" : "failed", m->why, m->dir, m->task);
+                m->node[0] ? " on " : "", m->node, m->state == SRC_MISSING ? "missing" : "failed",
+                m->why, m->dir, m->task);
     }
     if (bad && !o.allow_missing) {
-        fprintf(stderr, "gpubench: merge: %d of %d tasks missing or failed; nothing written "
-                "(--allow-missing merges the others)\n", bad, tasks);
-        set_free(&set);
+        fprintf(stderr,
+                "gpubench: merge: %d of %d tasks missing or failed; nothing written "
+                "(--allow-missing merges the others)\n",
+                bad, tasks);
+        merge_set_free(&set);
         return 1;
     }
     if (usable == 0) {
         fprintf(stderr, "gpubench: merge: no task left a usable CSV; nothing written\n");
-        set_free(&set);
+        merge_set_free(&set);
         return 2;
     }
     size_t rows = 0;
     rc = write_merged(&set, o.out, &rows);
-    if (rc == 0 && o.list) rc = write_list(&set, o.list);
+    if (rc == 0 && o.list)
+        rc = write_list(&set, o.list);
     if (rc == 0)
         fprintf(stderr, "gpubench: merge: wrote %s: %zu rows from %d run CSVs%s\n", o.out, rows,
                 usable, bad ? " (some tasks missing or failed, see above)" : "");
-    set_free(&set);
+    merge_set_free(&set);
     return rc ? rc : bad ? 1 : 0;
 }

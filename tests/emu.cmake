@@ -1,4 +1,5 @@
-# tests/emu.cmake — the hand-written CUDA kernels on the CPU emulation (label `emu`).
+# tests/emu.cmake — the hand-written CUDA kernels: on the CPU emulation (label `emu`), and on a
+# real GPU through their launchers (label `gpu`, CUDA builds; exits 77 = skipped without one).
 #
 # The kernel sources (kernels/cuda/*.cuh) compiled by the host C compiler with tests/emu/emu.h
 # and run block by block, threads as fibers scheduled forward, in reverse and shuffled. Plain C,
@@ -6,6 +7,13 @@
 # Each kernel family is also built "as for" sm_20 where its code differs per architecture
 # (GB_EMU_ARCH), and the tiled kernels once more with one barrier removed (GB_TEST_DROP_BARRIER):
 # those builds must come out wrong, which proves the emulation catches a missing __syncthreads().
+if(GPUBENCH_HAVE_CUDA)
+  add_executable(test_gpu_kernels ${CMAKE_CURRENT_SOURCE_DIR}/test_gpu_kernels.c)
+  target_link_libraries(test_gpu_kernels PRIVATE gpubench_core)
+  add_test(NAME gpu_kernels COMMAND test_gpu_kernels)
+  set_tests_properties(gpu_kernels PROPERTIES LABELS gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+
 if(NOT CMAKE_SYSTEM_NAME STREQUAL "Linux")
   message(STATUS "gpubench: kernel emulation tests ✗ (need Linux: ucontext and ELF sections)")
   return()
@@ -18,11 +26,12 @@ if(MATH_LIB)
   target_link_libraries(gpubench_emu PUBLIC ${MATH_LIB})
 endif()
 
-# gpubench_emu_test(NAME SOURCE [DEFS d1 d2 …] [EXTRA src …]): one executable, one CTest test.
+# gpubench_emu_test(NAME SOURCE [DEFS d1 d2 …] [EXTRA src …] [LIBS lib …]): one executable, one
+# CTest test.
 function(gpubench_emu_test name src)
-  cmake_parse_arguments(E "" "" "DEFS;EXTRA" ${ARGN})
+  cmake_parse_arguments(E "" "" "DEFS;EXTRA;LIBS" ${ARGN})
   add_executable(test_${name} ${CMAKE_CURRENT_SOURCE_DIR}/emu/${src} ${E_EXTRA})
-  target_link_libraries(test_${name} PRIVATE gpubench_emu)
+  target_link_libraries(test_${name} PRIVATE gpubench_emu ${E_LIBS})
   target_compile_definitions(test_${name} PRIVATE ${E_DEFS})
   add_test(NAME ${name} COMMAND test_${name})
   set_tests_properties(${name} PROPERTIES LABELS emu TIMEOUT 120)
@@ -37,8 +46,9 @@ foreach(arch 750 200)
     set(sfx "_sm20")
   endif()
   gpubench_emu_test(emu_gemm${sfx} test_emu_gemm.c DEFS GB_EMU_ARCH=${arch})
+  # the MLP step is checked against the workload's reference (mlp_ref_step in gpubench_core)
   gpubench_emu_test(emu_mlp${sfx} test_emu_mlp.c DEFS GB_EMU_ARCH=${arch}
-                    EXTRA ${CMAKE_SOURCE_DIR}/kernels/cuda/mlp_step.c)
+                    EXTRA ${CMAKE_SOURCE_DIR}/kernels/cuda/mlp_step.c LIBS gpubench_core)
   foreach(bar 1 2)
     gpubench_emu_test(emu_gemm${sfx}_missing_barrier_${bar} test_emu_gemm.c
                       DEFS GB_EMU_ARCH=${arch} GB_TEST_DROP_BARRIER=${bar})

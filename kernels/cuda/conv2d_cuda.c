@@ -23,12 +23,12 @@ struct conv2d_cuda_state {
 
 /* The problem's shape as the kernel takes it. Returns 0, or -1 when it does not fit int. */
 static int conv2d_cuda_dims(const struct shape *sh, struct gb_conv2d_dims *d) {
-    static const int keys[11] = {CONV2D_KEY_N,        CONV2D_KEY_C,        CONV2D_KEY_H,
-                                 CONV2D_KEY_W,        CONV2D_KEY_K,        CONV2D_KEY_R,
-                                 CONV2D_KEY_S,        CONV2D_KEY_STRIDE_H, CONV2D_KEY_STRIDE_W,
-                                 CONV2D_KEY_PAD_H,    CONV2D_KEY_PAD_W};
-    int *const f[11] = {&d->n, &d->c, &d->h, &d->w, &d->k, &d->r, &d->s,
-                        &d->stride_h, &d->stride_w, &d->pad_h, &d->pad_w};
+    static const int keys[11] = {CONV2D_KEY_N,     CONV2D_KEY_C,        CONV2D_KEY_H,
+                                 CONV2D_KEY_W,     CONV2D_KEY_K,        CONV2D_KEY_R,
+                                 CONV2D_KEY_S,     CONV2D_KEY_STRIDE_H, CONV2D_KEY_STRIDE_W,
+                                 CONV2D_KEY_PAD_H, CONV2D_KEY_PAD_W};
+    int *const f[11] = {&d->n, &d->c,        &d->h,        &d->w,     &d->k,    &d->r,
+                        &d->s, &d->stride_h, &d->stride_w, &d->pad_h, &d->pad_w};
     int i;
     for (i = 0; i < 11; i++) {
         long v = sh->v[keys[i]];

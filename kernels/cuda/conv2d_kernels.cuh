@@ -5,13 +5,14 @@
  * column (img, oh, ow) of X̂ holds, for each filter tap (ci, ri, si), the input value
  * x[img][ci][oh·stride_h − pad_h + ri][ow·stride_w − pad_w + si], or 0 in the padding. The block
  * tiling is that of the 64×64 SGEMM (gemm_tile.cuh): 64 filters × 64 output pixels per block,
- * 16-deep slices of c·r·s staged in shared memory, 4×4 outputs per thread (about 50 registers:
- * it fits Fermi's 63, so one configuration serves every architecture), register prefetch of the
- * next slice. The X̂ slice is gathered straight from the input: each thread owns one output pixel
- * (its image and window origin are computed once) and 4 consecutive taps per slice, so a slice
- * costs it two integer divisions; consecutive threads own consecutive pixels, which makes the
- * gathers coalesced along the input rows when the stride is 1.
- * Shared by the nvcc build (conv2d.cu adds the launcher) and the CPU emulation of the tests.
+ * 16-deep slices of c·r·s staged in shared memory, 4×4 outputs per thread, register prefetch
+ * of the next slice (63–65 registers on sm_75–120; 61 and no spill in scripts/ptxas-report's
+ * sm_20/sm_30 proxy capped at 63: one configuration serves every architecture). The X̂ slice is
+ * gathered straight from the input: each thread owns one output pixel (its image and window origin
+ * are computed once) and 4 consecutive taps per slice, so a slice costs it two integer divisions;
+ * consecutive threads own consecutive pixels, which makes the gathers coalesced along the input
+ * rows when the stride is 1. Shared by the nvcc build (conv2d.cu adds the launcher) and the CPU
+ * emulation of the tests.
  */
 #ifndef GPUBENCH_CONV2D_KERNELS_CUH
 #define GPUBENCH_CONV2D_KERNELS_CUH
@@ -88,9 +89,8 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
             si = tap - ci * rs - ri * d.s;
             GB_UNROLL
             for (j = 0; j < 4; j++) {
-                pb[j] = (bok && tap + j < crs)
-                            ? gb_conv2d_at(xim, d.h, d.w, ci, h0 + ri, w0 + si)
-                            : 0.0f;
+                pb[j] = (bok && tap + j < crs) ? gb_conv2d_at(xim, d.h, d.w, ci, h0 + ri, w0 + si)
+                                               : 0.0f;
                 if (++si == d.s) {
                     si = 0;
                     if (++ri == d.r) {

@@ -79,8 +79,8 @@ cudaError_t gb_relu_backward(cudaStream_t stream, float *dh, const float *h, siz
  * stored as floats): rowloss[i] = −log softmax[i][label_i]; dlogits = (softmax − onehot)·scale.
  * dlogits may be logits (in place). Max-subtracted. */
 cudaError_t gb_softmax_xent(cudaStream_t stream, const float *logits, const float *bias,
-                            const float *labels, float *dlogits, float *rowloss, int rows,
-                            int cols, float scale);
+                            const float *labels, float *dlogits, float *rowloss, int rows, int cols,
+                            float scale);
 
 /* out[j] = scale · Σ_i x[i][j] for a rows × cols x (bias gradients; also the mean loss, as the
  * column sum of a rows × 1 matrix). Shared-memory tree, deterministic. */

@@ -35,16 +35,12 @@ cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_
     dim3 grid;
     switch (gb_sgemm_plan(arch->sm, arch->sms, trans_a, trans_b, M, N, K, lda, ldb, ldc, &cfg,
                           &variant, &grid)) {
-    case 0:
-        break;
-    case 1:
-        return cudaGetLastError(); /* empty C */
-    case -1:
-        return cudaErrorInvalidValue;
-    default:
-        return cudaErrorInvalidConfiguration;
+    case 0: break;
+    case 1: return cudaGetLastError(); /* empty C */
+    case -1: return cudaErrorInvalidValue;
+    default: return cudaErrorInvalidConfiguration;
     }
     gb_gemm_fns[cfg][variant]<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C,
-                                                                     ldc);
+                                                                    ldc);
     return cudaGetLastError();
 }

@@ -63,9 +63,9 @@ static enum status gemm_cuda_upload(struct impl_ctx *ctx) {
 
 static enum status gemm_cuda_run(struct impl_ctx *ctx) {
     struct gemm_cuda_state *s = ctx->state;
-    CU_TRY(gb_sgemm(gb_stream(), &s->arch, 0, 0, s->m, s->n, s->k, s->a, s->k, s->b, s->n, s->c,
-                    s->n),
-           ctx);
+    CU_TRY(
+        gb_sgemm(gb_stream(), &s->arch, 0, 0, s->m, s->n, s->k, s->a, s->k, s->b, s->n, s->c, s->n),
+        ctx);
     return ST_OK;
 }
 

@@ -2,8 +2,8 @@
  * blocked, row-major, C = op(A)·op(B) for op = identity or transpose, correct for any M, N, K.
  *
  * Two tile configurations, both 256 threads per block (gemm_tile.cuh explains the scheme):
- *   gb_sgemm_128x128_{nn,tn,nt}: 128×128×8 block tile, 8×8 per thread (64 accumulators; about
- *       120 registers) for sm_35 and newer (255 registers per thread);
+ *   gb_sgemm_128x128_{nn,tn,nt}: 128×128×8 block tile, 8×8 per thread (64 accumulators;
+ *       128–159 registers) for sm_35 and newer (255 registers per thread);
  *   gb_sgemm_64x64_{nn,tn,nt}:   64×64×16 block tile, 4×4 per thread (16 accumulators) for
  *       Fermi (sm_2x) and sm_30, which allow 63 registers per thread, and for small products
  *       everywhere. Below sm_35 it does not prefetch the next slice into registers (the 8
@@ -28,6 +28,10 @@
 #define GB_GT_TN 8
 #define GB_GT_MIN_ARCH 350
 #define GB_GT_PREFETCH 1
+/* 2 blocks per SM caps the kernel at 128 registers (it takes 129 uncapped on sm_75–90, which
+ * would leave one block per SM); ptxas fits 128 without spilling on sm_75–90 but spills on
+ * sm_100/120 (and sm_35–70 could not be checked with CUDA 13), so only there. */
+#define GB_GT_MIN_BLOCKS ((GB_ARCH >= 750 && GB_ARCH < 1000) ? 2 : 1)
 #include "kernels/cuda/gemm_tile.cuh"
 
 #define GB_GT_NAME gb_sgemm_64x64
@@ -37,6 +41,7 @@
 #define GB_GT_TM 4
 #define GB_GT_TN 4
 #define GB_GT_MIN_ARCH 0
+#define GB_GT_MIN_BLOCKS 1
 #define GB_GT_PREFETCH (GB_ARCH == 0 || GB_ARCH >= 350) /* no registers to spare below sm_35 */
 #include "kernels/cuda/gemm_tile.cuh"
 
@@ -44,7 +49,9 @@
 enum gb_gemm_cfg { GB_GEMM_64 = 0, GB_GEMM_128 = 1 };
 
 /* Block tile edge of a configuration. */
-static inline int gb_sgemm_tile(enum gb_gemm_cfg cfg) { return cfg == GB_GEMM_128 ? 128 : 64; }
+static inline int gb_sgemm_tile(enum gb_gemm_cfg cfg) {
+    return cfg == GB_GEMM_128 ? 128 : 64;
+}
 
 /* The configuration for an M×N result on a device of compute capability sm (35 = 3.5) with
  * `sms` multiprocessors: 128×128 where registers allow it and there are at least as many
@@ -76,8 +83,8 @@ static inline int gb_sgemm_grid(enum gb_gemm_cfg cfg, int sm, int M, int N, dim3
 static inline int gb_sgemm_plan(int sm, int sms, int trans_a, int trans_b, int M, int N, int K,
                                 int lda, int ldb, int ldc, enum gb_gemm_cfg *cfg, int *variant,
                                 dim3 *grid) {
-    if ((trans_a && trans_b) || M < 0 || N < 0 || K < 0 || ldc < N ||
-        lda < (trans_a ? M : K) || ldb < (trans_b ? K : N))
+    if ((trans_a && trans_b) || M < 0 || N < 0 || K < 0 || ldc < N || lda < (trans_a ? M : K) ||
+        ldb < (trans_b ? K : N))
         return -1;
     if (M == 0 || N == 0)
         return 1;

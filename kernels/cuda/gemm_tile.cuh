@@ -8,6 +8,7 @@
  *   GB_GT_TM/TN     thread tile: each thread computes TM × TN elements of C (multiples of 4)
  *   GB_GT_MIN_ARCH  smallest GB_ARCH that gets the real body (others trap: the launcher never
  *                   picks this configuration there, and ptxas then has nothing to spill)
+ *   GB_GT_MIN_BLOCKS  blocks per SM the register allocation must allow (__launch_bounds__)
  *   GB_GT_PREFETCH  1: load the next slice into registers before computing the current one
  *                   (hides global latency, costs 4 registers per float4 in flight); 0: load it
  *                   after the compute, where there are registers to spare only for the tile
@@ -32,12 +33,12 @@
 #define GB_GT_CAT2(a, b) a##_##b
 #define GB_GT_CAT(a, b) GB_GT_CAT2(a, b)
 #define GB_GT_FN(suffix) GB_GT_CAT(GB_GT_NAME, suffix)
-#define GB_GT_PM (GB_GT_BM + 4)                              /* shared row pitch of As */
-#define GB_GT_PN (GB_GT_BN + 4)                              /* shared row pitch of Bs */
+#define GB_GT_PM (GB_GT_BM + 4)                                 /* shared row pitch of As */
+#define GB_GT_PN (GB_GT_BN + 4)                                 /* shared row pitch of Bs */
 #define GB_GT_NVA (GB_GT_BM * GB_GT_BK / (4 * GB_GEMM_THREADS)) /* float4s of A per thread */
 #define GB_GT_NVB (GB_GT_BN * GB_GT_BK / (4 * GB_GEMM_THREADS)) /* float4s of B per thread */
-#define GB_GT_GM (GB_GT_TM / 4) /* row groups of a thread */
-#define GB_GT_GN (GB_GT_TN / 4) /* column groups of a thread */
+#define GB_GT_GM (GB_GT_TM / 4)                                 /* row groups of a thread */
+#define GB_GT_GN (GB_GT_TN / 4)                                 /* column groups of a thread */
 
 /* Fetch float4 number q of a BX×BK operand slice from global memory, zero-filled outside the
  * matrix. The operand's element (x, k) — x a row of C for A, a column of C for B — lives at
@@ -75,8 +76,8 @@ static __device__ __forceinline__ float4 GB_GT_FN(fetch)(const float *__restrict
 }
 
 /* Store float4 number q (as fetched above) into the k-major shared slice xs[k·pitch + x]. */
-static __device__ __forceinline__ void GB_GT_FN(stash)(float *xs, int pitch, int kc, int bx,
-                                                      int q, float4 v) {
+static __device__ __forceinline__ void GB_GT_FN(stash)(float *xs, int pitch, int kc, int bx, int q,
+                                                       float4 v) {
     if (kc) { /* a run along k becomes a column of the k-major slice */
         int x = q / (GB_GT_BK / 4), k = (q % (GB_GT_BK / 4)) * 4;
         xs[(k + 0) * pitch + x] = v.x;
@@ -90,25 +91,25 @@ static __device__ __forceinline__ void GB_GT_FN(stash)(float *xs, int pitch, int
 }
 
 /* Fetch this thread's share of slice k0 of both operands into registers. */
-static __device__ __forceinline__ void GB_GT_FN(fetch_slice)(
-    const float *__restrict__ A, int lda, int a_kc, int veca, const float *__restrict__ B,
-    int ldb, int b_kc, int vecb, int M, int N, int K, int m0, int n0, int k0, int tid,
-    float4 *pa, float4 *pb) {
+static __device__ __forceinline__ void
+GB_GT_FN(fetch_slice)(const float *__restrict__ A, int lda, int a_kc, int veca,
+                      const float *__restrict__ B, int ldb, int b_kc, int vecb, int M, int N, int K,
+                      int m0, int n0, int k0, int tid, float4 *pa, float4 *pb) {
     int i;
     GB_UNROLL
     for (i = 0; i < GB_GT_NVA; i++)
-        pa[i] = GB_GT_FN(fetch)(A, lda, a_kc, veca, GB_GT_BM, M, K, m0, k0,
-                                tid + i * GB_GEMM_THREADS);
+        pa[i] =
+            GB_GT_FN(fetch)(A, lda, a_kc, veca, GB_GT_BM, M, K, m0, k0, tid + i * GB_GEMM_THREADS);
     GB_UNROLL
     for (i = 0; i < GB_GT_NVB; i++)
-        pb[i] = GB_GT_FN(fetch)(B, ldb, b_kc, vecb, GB_GT_BN, N, K, n0, k0,
-                                tid + i * GB_GEMM_THREADS);
+        pb[i] =
+            GB_GT_FN(fetch)(B, ldb, b_kc, vecb, GB_GT_BN, N, K, n0, k0, tid + i * GB_GEMM_THREADS);
 }
 
 /* Store the fetched share into the shared slices. */
 static __device__ __forceinline__ void GB_GT_FN(stash_slice)(float *As, int a_kc, float *Bs,
-                                                            int b_kc, int tid, const float4 *pa,
-                                                            const float4 *pb) {
+                                                             int b_kc, int tid, const float4 *pa,
+                                                             const float4 *pb) {
     int i;
     GB_UNROLL
     for (i = 0; i < GB_GT_NVA; i++)
@@ -121,11 +122,9 @@ static __device__ __forceinline__ void GB_GT_FN(stash_slice)(float *As, int a_kc
 /* C (M×N, ldc) = op(A) · op(B), op(A) M×K, op(B) K×N, all row-major; a_kc / b_kc: see fetch
  * (A as stored: a_kc = 1; Aᵀ stored K×M: a_kc = 0; B as stored: b_kc = 0; Bᵀ stored N×K:
  * b_kc = 1). Block (blockIdx.y, blockIdx.x) computes the BM×BN tile of C at that position. */
-static __device__ __forceinline__ void GB_GT_FN(body)(int M, int N, int K,
-                                                     const float *__restrict__ A, int lda,
-                                                     int a_kc, const float *__restrict__ B,
-                                                     int ldb, int b_kc, float *__restrict__ C,
-                                                     int ldc) {
+static __device__ __forceinline__ void
+GB_GT_FN(body)(int M, int N, int K, const float *__restrict__ A, int lda, int a_kc,
+               const float *__restrict__ B, int ldb, int b_kc, float *__restrict__ C, int ldc) {
     __shared__ __align__(16) float As[GB_GT_BK * GB_GT_PM];
     __shared__ __align__(16) float Bs[GB_GT_BK * GB_GT_PN];
     float acc[GB_GT_TM][GB_GT_TN];
@@ -146,22 +145,22 @@ static __device__ __forceinline__ void GB_GT_FN(body)(int M, int N, int K,
             acc[i][j] = 0.0f;
     }
 
-    GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, 0, tid, pa,
-                          pb);
+    GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, 0, tid, pa, pb);
     GB_GT_FN(stash_slice)(As, a_kc, Bs, b_kc, tid, pa, pb);
     GB_BARRIER(1);
 
     for (t = 0; t < ntiles; t++) {
         const int more = t + 1 < ntiles; /* uniform over the block: barriers below are safe */
         if (GB_GT_PREFETCH && more)
-            GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0,
-                                  (t + 1) * GB_GT_BK, tid, pa, pb);
+            GB_GT_FN(fetch_slice)
+            (A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, (t + 1) * GB_GT_BK, tid, pa,
+             pb);
         GB_UNROLL
         for (kk = 0; kk < GB_GT_BK; kk++) {
             GB_UNROLL
             for (g = 0; g < GB_GT_GM; g++) {
-                float4 v = *(const float4 *)(As + kk * GB_GT_PM + g * (GB_GT_BM / GB_GT_GM) +
-                                             ty * 4);
+                float4 v =
+                    *(const float4 *)(As + kk * GB_GT_PM + g * (GB_GT_BM / GB_GT_GM) + ty * 4);
                 a[4 * g + 0] = v.x;
                 a[4 * g + 1] = v.y;
                 a[4 * g + 2] = v.z;
@@ -169,8 +168,8 @@ static __device__ __forceinline__ void GB_GT_FN(body)(int M, int N, int K,
             }
             GB_UNROLL
             for (g = 0; g < GB_GT_GN; g++) {
-                float4 v = *(const float4 *)(Bs + kk * GB_GT_PN + g * (GB_GT_BN / GB_GT_GN) +
-                                             tx * 4);
+                float4 v =
+                    *(const float4 *)(Bs + kk * GB_GT_PN + g * (GB_GT_BN / GB_GT_GN) + tx * 4);
                 b[4 * g + 0] = v.x;
                 b[4 * g + 1] = v.y;
                 b[4 * g + 2] = v.z;
@@ -186,8 +185,9 @@ static __device__ __forceinline__ void GB_GT_FN(body)(int M, int N, int K,
         if (more) {
             GB_BARRIER(2); /* everyone is done reading this slice */
             if (!GB_GT_PREFETCH)
-                GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0,
-                                      (t + 1) * GB_GT_BK, tid, pa, pb);
+                GB_GT_FN(fetch_slice)
+                (A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, (t + 1) * GB_GT_BK, tid,
+                 pa, pb);
             GB_GT_FN(stash_slice)(As, a_kc, Bs, b_kc, tid, pa, pb);
             GB_BARRIER(1); /* the next slice is complete */
         }
@@ -223,15 +223,14 @@ static __device__ __forceinline__ void GB_GT_FN(body)(int M, int N, int K,
 }
 
 /* The three entry points: C = A·B, C = Aᵀ·B (A stored K×M), C = A·Bᵀ (B stored N×K). */
-#define GB_GT_ENTRY(suffix, a_kc, b_kc)                                                        \
-    __global__ void GB_LAUNCH_BOUNDS(GB_GEMM_THREADS)                                          \
-        GB_GT_FN(suffix)(int M, int N, int K, const float *__restrict__ A, int lda,            \
-                         const float *__restrict__ B, int ldb, float *__restrict__ C,          \
-                         int ldc) {                                                            \
-        if (GB_ARCH > 0 && GB_ARCH < GB_GT_MIN_ARCH)                                           \
-            __trap(); /* see GB_GT_MIN_ARCH: never launched here */                            \
-        else                                                                                   \
-            GB_GT_FN(body)(M, N, K, A, lda, a_kc, B, ldb, b_kc, C, ldc);                       \
+#define GB_GT_ENTRY(suffix, a_kc, b_kc)                                                            \
+    __global__ void GB_LAUNCH_BOUNDS_MIN(GB_GEMM_THREADS, GB_GT_MIN_BLOCKS)                        \
+        GB_GT_FN(suffix)(int M, int N, int K, const float *__restrict__ A, int lda,                \
+                         const float *__restrict__ B, int ldb, float *__restrict__ C, int ldc) {   \
+        if (GB_ARCH > 0 && GB_ARCH < GB_GT_MIN_ARCH)                                               \
+            __trap(); /* see GB_GT_MIN_ARCH: never launched here */                                \
+        else                                                                                       \
+            GB_GT_FN(body)(M, N, K, A, lda, a_kc, B, ldb, b_kc, C, ldc);                           \
     }
 GB_GT_ENTRY(nn, 1, 0)
 GB_GT_ENTRY(tn, 0, 0)
@@ -255,3 +254,4 @@ GB_GT_ENTRY(nt, 1, 1)
 #undef GB_GT_TN
 #undef GB_GT_MIN_ARCH
 #undef GB_GT_PREFETCH
+#undef GB_GT_MIN_BLOCKS

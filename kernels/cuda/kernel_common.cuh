@@ -32,8 +32,10 @@
 #undef GB_ARCH
 #define GB_ARCH GB_PROXY_ARCH
 #define GB_LAUNCH_BOUNDS(threads)
+#define GB_LAUNCH_BOUNDS_MIN(threads, min_blocks)
 #else
 #define GB_LAUNCH_BOUNDS(threads) __launch_bounds__(threads)
+#define GB_LAUNCH_BOUNDS_MIN(threads, min_blocks) __launch_bounds__(threads, min_blocks)
 #endif
 
 /* Dynamically sized shared memory: `extern __shared__ T name[]` in CUDA; the emulation defines
@@ -63,10 +65,10 @@
 #ifndef GB_TEST_DROP_BARRIER
 #define GB_TEST_DROP_BARRIER 0
 #endif
-#define GB_BARRIER(id)                                                                         \
-    do {                                                                                       \
-        if (GB_TEST_DROP_BARRIER != (id))                                                      \
-            __syncthreads();                                                                   \
+#define GB_BARRIER(id)                                                                             \
+    do {                                                                                           \
+        if (GB_TEST_DROP_BARRIER != (id))                                                          \
+            __syncthreads();                                                                       \
     } while (0)
 
 /* Grid-stride loops: Fermi limits gridDim.x to 65535 and later cards gain nothing from more

@@ -32,8 +32,8 @@ cudaError_t gb_relu_backward(cudaStream_t stream, float *dh, const float *h, siz
 }
 
 cudaError_t gb_softmax_xent(cudaStream_t stream, const float *logits, const float *bias,
-                            const float *labels, float *dlogits, float *rowloss, int rows,
-                            int cols, float scale) {
+                            const float *labels, float *dlogits, float *rowloss, int rows, int cols,
+                            float scale) {
     if (rows < 0 || cols < 1)
         return cudaErrorInvalidValue;
     if (rows == 0)
@@ -53,9 +53,8 @@ cudaError_t gb_colsum(cudaStream_t stream, const float *x, float *out, int rows,
     block.x = GB_COLSUM_X;
     block.y = GB_COLSUM_Y;
     block.z = 1;
-    gb_colsum_kernel<<<gb_colsum_blocks(cols), block,
-                       GB_COLSUM_X * GB_COLSUM_Y * sizeof(float), stream>>>(x, out, rows, cols,
-                                                                             scale);
+    gb_colsum_kernel<<<gb_colsum_blocks(cols), block, GB_COLSUM_X * GB_COLSUM_Y * sizeof(float),
+                       stream>>>(x, out, rows, cols, scale);
     return cudaGetLastError();
 }
 

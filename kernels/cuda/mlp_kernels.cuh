@@ -22,8 +22,8 @@
 
 /* Forward bias + ReLU, in place: z[i][j] = max(z[i][j] + bias[j], 0) for a rows × cols z with
  * rows·cols < 2^31 (the launcher checks: 32-bit indices keep the modulo cheap). Grid-stride. */
-__global__ void gb_bias_relu_kernel(float *__restrict__ z, const float *__restrict__ bias,
-                                    int rows, int cols) {
+__global__ void gb_bias_relu_kernel(float *__restrict__ z, const float *__restrict__ bias, int rows,
+                                    int cols) {
     const unsigned n = (unsigned)rows * (unsigned)cols, stride = gridDim.x * blockDim.x;
     unsigned i;
     for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {

@@ -3,7 +3,9 @@
 
 /* Each scratch piece starts on a 256-byte boundary (as cudaMalloc's own) so that the kernels'
  * float4 paths apply whatever the shape. */
-static size_t gb_mlp_round(size_t n) { return (n + 63) / 64 * 64; }
+static size_t gb_mlp_round(size_t n) {
+    return (n + 63) / 64 * 64;
+}
 
 size_t gb_mlp_scratch_floats(const struct gb_mlp_dims *d) {
     size_t b = (size_t)d->batch, i = (size_t)d->in, h = (size_t)d->hidden, o = (size_t)d->out;
@@ -24,11 +26,11 @@ void gb_mlp_carve(const struct gb_mlp_dims *d, float *scratch, struct gb_mlp_buf
     b->rowloss = b->db2 + gb_mlp_round(no);
 }
 
-#define GB_MLP_DO(call)                                                                        \
-    do {                                                                                       \
-        int rc_ = (call);                                                                      \
-        if (rc_ != 0)                                                                          \
-            return rc_;                                                                        \
+#define GB_MLP_DO(call)                                                                            \
+    do {                                                                                           \
+        int rc_ = (call);                                                                          \
+        if (rc_ != 0)                                                                              \
+            return rc_;                                                                            \
     } while (0)
 
 int gb_mlp_step(const struct gb_mlp_ops *ops, void *ctx, const struct gb_mlp_dims *d,

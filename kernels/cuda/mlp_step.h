@@ -38,8 +38,8 @@ struct gb_mlp_bufs {
 /* How to launch each kernel (cuda_kernels.h has the semantics). Each returns 0 or a nonzero
  * error code of the caller's choosing (a cudaError_t on the GPU), which gb_mlp_step passes on. */
 struct gb_mlp_ops {
-    int (*sgemm)(void *ctx, int trans_a, int trans_b, int M, int N, int K, const float *A,
-                 int lda, const float *B, int ldb, float *C, int ldc);
+    int (*sgemm)(void *ctx, int trans_a, int trans_b, int M, int N, int K, const float *A, int lda,
+                 const float *B, int ldb, float *C, int ldc);
     int (*bias_relu)(void *ctx, float *z, const float *bias, int rows, int cols);
     int (*relu_backward)(void *ctx, float *dh, const float *h, size_t n);
     int (*softmax_xent)(void *ctx, const float *logits, const float *bias, const float *labels,

@@ -39,8 +39,8 @@ static int op_relu_backward(void *c, float *dh, const float *h, size_t n) {
     (void)c;
     return (int)gb_relu_backward(gb_stream(), dh, h, n);
 }
-static int op_softmax_xent(void *c, const float *l, const float *b, const float *labels,
-                           float *dl, float *rowloss, int rows, int cols, float scale) {
+static int op_softmax_xent(void *c, const float *l, const float *b, const float *labels, float *dl,
+                           float *rowloss, int rows, int cols, float scale) {
     (void)c;
     return (int)gb_softmax_xent(gb_stream(), l, b, labels, dl, rowloss, rows, cols, scale);
 }

@@ -72,7 +72,9 @@ void emu_syncthreads(const char *file, int line) {
         _longjmp(emu_sched, 1);
 }
 
-void *emu_dynamic_shared(void) { return emu_dyn; }
+void *emu_dynamic_shared(void) {
+    return emu_dyn;
+}
 
 /* The life of a fiber: park; when resumed at `start`, run the kernel body as the thread
  * emu_self; mark it done; park again. Only globals are used across the jumps (emu_self is the
@@ -130,7 +132,9 @@ static void emu_permute(unsigned *perm, unsigned n, enum emu_order order, uint64
 /* getcontext only to initialise a context that makecontext then redirects: it never returns a
  * second time, so keeping it out of line spares the caller's locals the returns-twice
  * pessimism (and -Wclobbered). */
-static __attribute__((noinline)) int emu_getcontext(ucontext_t *c) { return getcontext(c); }
+static __attribute__((noinline)) int emu_getcontext(ucontext_t *c) {
+    return getcontext(c);
+}
 
 /* Make the fiber of every thread slot up to nthreads that has none yet, and mark the block's
  * threads fresh. Returns 0 or -1. */

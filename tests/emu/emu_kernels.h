@@ -29,11 +29,10 @@ static void emu_gemm_body(void *p) {
 
 /* gb_sgemm (kernels/cuda/gemm.cu) on the emulation, through the same gb_sgemm_plan. Returns 0
  * or -1. */
-static inline int emu_sgemm(const struct emu_run *r, int trans_a, int trans_b, int M, int N,
-                            int K, const float *A, int lda, const float *B, int ldb, float *C,
-                            int ldc) {
-    static void (*const fns[2][3])(int, int, int, const float *, int, const float *, int,
-                                   float *, int) = {
+static inline int emu_sgemm(const struct emu_run *r, int trans_a, int trans_b, int M, int N, int K,
+                            const float *A, int lda, const float *B, int ldb, float *C, int ldc) {
+    static void (*const fns[2][3])(int, int, int, const float *, int, const float *, int, float *,
+                                   int) = {
         {gb_sgemm_64x64_nn, gb_sgemm_64x64_tn, gb_sgemm_64x64_nt},
         {gb_sgemm_128x128_nn, gb_sgemm_128x128_tn, gb_sgemm_128x128_nt},
     };
@@ -93,21 +92,26 @@ static inline dim3 emu_ew_grid(size_t n, unsigned blocks) {
 static inline int emu_bias_relu(const struct emu_run *r, unsigned blocks, float *z,
                                 const float *bias, int rows, int cols) {
     struct emu_mlp_args a = {.x = z, .cx = bias, .rows = rows, .cols = cols};
-    return emu_launch(emu_ew_grid((size_t)rows * cols, blocks), emu_dim3(GB_EW_THREADS, 1, 1),
-                      0, r->order, r->seed, emu_bias_relu_body, &a);
+    return emu_launch(emu_ew_grid((size_t)rows * cols, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0,
+                      r->order, r->seed, emu_bias_relu_body, &a);
 }
 static inline int emu_relu_backward(const struct emu_run *r, unsigned blocks, float *dh,
                                     const float *h, size_t n) {
     struct emu_mlp_args a = {.x = dh, .cx = h, .n = n};
-    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r->order,
-                      r->seed, emu_relu_backward_body, &a);
+    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r->order, r->seed,
+                      emu_relu_backward_body, &a);
 }
-static inline int emu_softmax_xent(const struct emu_run *r, unsigned blocks,
-                                   const float *logits, const float *bias, const float *labels,
-                                   float *dlogits, float *rowloss, int rows, int cols,
-                                   float scale) {
-    struct emu_mlp_args a = {.cx = logits, .cy = bias, .cz = labels, .x = dlogits, .y = rowloss,
-                             .rows = rows, .cols = cols, .f = scale};
+static inline int emu_softmax_xent(const struct emu_run *r, unsigned blocks, const float *logits,
+                                   const float *bias, const float *labels, float *dlogits,
+                                   float *rowloss, int rows, int cols, float scale) {
+    struct emu_mlp_args a = {.cx = logits,
+                             .cy = bias,
+                             .cz = labels,
+                             .x = dlogits,
+                             .y = rowloss,
+                             .rows = rows,
+                             .cols = cols,
+                             .f = scale};
     return emu_launch(emu_dim3(blocks ? blocks : gb_softmax_blocks(rows), 1, 1),
                       emu_dim3(GB_SMX_THREADS, 1, 1), 0, r->order, r->seed, emu_softmax_body, &a);
 }
@@ -116,14 +120,14 @@ static inline int emu_colsum(const struct emu_run *r, unsigned blocks, const flo
     struct emu_mlp_args a = {.cx = x, .x = out, .rows = rows, .cols = cols, .f = scale};
     return emu_launch(emu_dim3(blocks ? blocks : gb_colsum_blocks(cols), 1, 1),
                       emu_dim3(GB_COLSUM_X, GB_COLSUM_Y, 1),
-                      GB_COLSUM_X * GB_COLSUM_Y * sizeof(float), r->order, r->seed,
-                      emu_colsum_body, &a);
+                      GB_COLSUM_X * GB_COLSUM_Y * sizeof(float), r->order, r->seed, emu_colsum_body,
+                      &a);
 }
 static inline int emu_sgd(const struct emu_run *r, unsigned blocks, float *w, const float *g,
                           size_t n, float lr) {
     struct emu_mlp_args a = {.x = w, .cx = g, .n = n, .f = lr};
-    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r->order,
-                      r->seed, emu_sgd_body, &a);
+    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r->order, r->seed,
+                      emu_sgd_body, &a);
 }
 #endif
 

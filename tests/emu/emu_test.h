@@ -10,14 +10,14 @@
 
 static int emu_failures; /* every failed check adds one; main returns it (capped) */
 
-#define EMU_CHECK(cond, ...)                                                                   \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                               \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-            emu_failures++;                                                                    \
-        }                                                                                      \
+#define EMU_CHECK(cond, ...)                                                                       \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            emu_failures++;                                                                        \
+        }                                                                                          \
     } while (0)
 
 /* malloc or exit: a test that cannot allocate has nothing to say. */
@@ -60,8 +60,8 @@ static inline size_t emu_mismatches(const char *what, const float *got, const do
         double d = fabs((double)got[i] - ref[i]);
         if (!(d <= tol * s + 1e-30)) { /* NaN fails too */
             if (report && bad < 3)
-                fprintf(stderr, "  %s[%zu] = %.9g, want %.9g (tol %.3g)\n", what, i,
-                        (double)got[i], ref[i], tol * s);
+                fprintf(stderr, "  %s[%zu] = %.9g, want %.9g (tol %.3g)\n", what, i, (double)got[i],
+                        ref[i], tol * s);
             bad++;
         }
     }

@@ -9,6 +9,7 @@
 #include "tests/emu/emu.h"
 
 #include "kernels/cuda/conv2d_kernels.cuh"
+#include "tests/emu/emu_ref.h"
 #include "tests/emu/emu_test.h"
 
 #include <time.h>
@@ -22,34 +23,6 @@ struct conv_args {
 static void conv_body(void *p) {
     const struct conv_args *a = p;
     gb_conv2d_kernel(a->d, a->x, a->wt, a->y);
-}
-
-/* Direct convolution in double; scale[i] = Σ |x·w| + 1 of each output. */
-static void conv_ref(const struct gb_conv2d_dims *d, const float *x, const float *wt, double *ref,
-                     double *scale) {
-    int n, k, p, q, c, r, s;
-    for (n = 0; n < d->n; n++)
-        for (k = 0; k < d->k; k++)
-            for (p = 0; p < d->p; p++)
-                for (q = 0; q < d->q; q++) {
-                    double acc = 0, mag = 0;
-                    for (c = 0; c < d->c; c++)
-                        for (r = 0; r < d->r; r++)
-                            for (s = 0; s < d->s; s++) {
-                                int h = p * d->stride_h - d->pad_h + r;
-                                int w = q * d->stride_w - d->pad_w + s;
-                                double v;
-                                if (h < 0 || h >= d->h || w < 0 || w >= d->w)
-                                    continue;
-                                v = (double)x[((size_t)(n * d->c + c) * d->h + h) * d->w + w] *
-                                    wt[((size_t)(k * d->c + c) * d->r + r) * d->s + s];
-                                acc += v;
-                                mag += fabs(v);
-                            }
-                    size_t o = ((size_t)(n * d->k + k) * d->p + p) * d->q + q;
-                    ref[o] = acc;
-                    scale[o] = mag + 1.0;
-                }
 }
 
 /* Returns the number of wrong outputs, or -1 when the emulation failed. */
@@ -79,7 +52,7 @@ static long run_case(const struct gb_conv2d_dims *d0, int misalign, enum emu_ord
     emu_poison(yb, ny + 4);
     a.d = d;
     a.x = xb + misalign, a.wt = wb + misalign, a.y = yb + misalign;
-    conv_ref(&d, a.x, a.wt, ref, scale);
+    ref_conv2d(&d, a.x, a.wt, ref, scale);
     if (gb_conv2d_grid(&d, GB_EMU_ARCH / 10, &grid) != 0 ||
         emu_launch(grid, emu_dim3(GB_CONV_THREADS, 1, 1), 0, order, 77, conv_body, &a) != 0)
         bad = -1;
@@ -97,12 +70,12 @@ static long run_case(const struct gb_conv2d_dims *d0, int misalign, enum emu_ord
 int main(void) {
     /* n c h w  k r s  stride_h stride_w pad_h pad_w (p, q filled in) */
     static const struct gb_conv2d_dims cases[] = {
-        {2, 3, 9, 11, 5, 3, 3, 1, 1, 1, 1, 0, 0},    /* 3×3 same-padding, 2 slices of taps */
-        {1, 2, 12, 40, 7, 5, 20, 2, 8, 1, 3, 0, 0},  /* speech layer: 5×20 filter, strides 2, 8 */
-        {3, 5, 7, 7, 66, 1, 1, 1, 1, 0, 0, 0, 0},    /* 1×1, two tiles of filters */
-        {2, 8, 6, 6, 4, 3, 3, 2, 2, 0, 0, 0, 0},     /* c·r·s and p·q multiples of 4: float4 */
-        {1, 1, 5, 5, 3, 2, 2, 3, 3, 2, 2, 0, 0},     /* padding wider than the filter */
-        {4, 3, 10, 9, 9, 3, 2, 1, 2, 0, 1, 0, 0},    /* 3 tiles of pixels, rectangular filter */
+        {2, 3, 9, 11, 5, 3, 3, 1, 1, 1, 1, 0, 0},   /* 3×3 same-padding, 2 slices of taps */
+        {1, 2, 12, 40, 7, 5, 20, 2, 8, 1, 3, 0, 0}, /* speech layer: 5×20 filter, strides 2, 8 */
+        {3, 5, 7, 7, 66, 1, 1, 1, 1, 0, 0, 0, 0},   /* 1×1, two tiles of filters */
+        {2, 8, 6, 6, 4, 3, 3, 2, 2, 0, 0, 0, 0},    /* c·r·s and p·q multiples of 4: float4 */
+        {1, 1, 5, 5, 3, 2, 2, 3, 3, 2, 2, 0, 0},    /* padding wider than the filter */
+        {4, 3, 10, 9, 9, 3, 2, 1, 2, 0, 1, 0, 0},   /* 3 tiles of pixels, rectangular filter */
     };
     const int ncases = (int)(sizeof cases / sizeof cases[0]);
     const int drop = GB_TEST_DROP_BARRIER;

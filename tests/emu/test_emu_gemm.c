@@ -12,6 +12,7 @@
 #include "tests/emu/emu.h"
 
 #include "kernels/cuda/gemm_kernels.cuh"
+#include "tests/emu/emu_ref.h"
 #include "tests/emu/emu_test.h"
 
 #include <string.h>
@@ -65,23 +66,12 @@ static long run_case(int cfg, int variant, const struct gemm_case *c, enum emu_o
     enum gb_gemm_cfg gc = cfg ? GB_GEMM_128 : GB_GEMM_64;
     dim3 grid;
     long bad;
-    int i, j, k;
+    int i, j;
 
     emu_fill(abuf, (size_t)arows * lda + 4, 11, -1.0f, 1.0f);
     emu_fill(bbuf, (size_t)brows * ldb + 4, 12, -1.0f, 1.0f);
     emu_poison(cbuf, (size_t)M * ldc + 4);
-    for (i = 0; i < M; i++)
-        for (j = 0; j < N; j++) {
-            double s = 0, sa = 0;
-            for (k = 0; k < K; k++) {
-                double a = ta ? A[(size_t)k * lda + i] : A[(size_t)i * lda + k];
-                double b = tb ? B[(size_t)j * ldb + k] : B[(size_t)k * ldb + j];
-                s += a * b;
-                sa += fabs(a * b);
-            }
-            ref[(size_t)i * N + j] = s;
-            scale[(size_t)i * N + j] = sa + 1.0;
-        }
+    ref_sgemm(ta, tb, M, N, K, A, lda, B, ldb, ref, scale);
 
     args.fn = kernels[cfg][variant];
     args.M = M, args.N = N, args.K = K, args.lda = lda, args.ldb = ldb, args.ldc = ldc;
@@ -112,13 +102,12 @@ int main(void) {
      * aligned bases takes the float4 paths for A (and B when N % 4 == 0); misalign forces the
      * scalar ones; 1×N and M×1 exercise the thinnest edges. */
     static const struct gemm_case cases[] = {
-        {37, 45, 53, 0, 0},  /* the example: one tile, ragged everywhere */
-        {36, 44, 52, 0, 0},  /* float4 loads and stores with partial tiles */
+        {37, 45, 53, 0, 0},   /* the example: one tile, ragged everywhere */
+        {36, 44, 52, 0, 0},   /* float4 loads and stores with partial tiles */
         {130, 133, 19, 0, 0}, /* 2×2 tiles of 128 (3×3 of 64), 3 slices of K */
-        {132, 68, 20, 3, 0}, /* padded leading dimensions */
-        {67, 70, 36, 0, 1},  /* multiples of 4 but misaligned bases: scalar paths */
-        {1, 129, 9, 0, 0},
-        {65, 1, 17, 0, 0},
+        {132, 68, 20, 3, 0},  /* padded leading dimensions */
+        {67, 70, 36, 0, 1},   /* multiples of 4 but misaligned bases: scalar paths */
+        {1, 129, 9, 0, 0},    {65, 1, 17, 0, 0}, {3, 70, 0, 0, 0}, /* K = 0: C = 0 */
     };
     const int ncases = (int)(sizeof cases / sizeof cases[0]);
     const int drop = GB_TEST_DROP_BARRIER;

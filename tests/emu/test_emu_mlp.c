@@ -1,13 +1,15 @@
 /* test_emu_mlp.c — the MLP step's kernels (kernels/cuda/mlp_kernels.cuh) on the CPU emulation,
  * each against a double-precision reference on three or more shapes in every thread order, then
- * the whole step as the `cuda` row runs it (kernels/cuda/mlp_step.c, with our SGEMM) against a
- * plain double-precision step. */
+ * the whole step as the `cuda` row runs it (kernels/cuda/mlp_step.c, with our SGEMM) against the
+ * workload's own reference step (mlp_ref_step), checked the way bench/mlp_train.c checks it. */
 #include "tests/emu/emu.h"
 
+#include "kernels/cpu/mlp_cpu.h"
 #include "kernels/cuda/gemm_kernels.cuh"
 #include "kernels/cuda/mlp_kernels.cuh"
 #include "kernels/cuda/mlp_step.h"
 #include "tests/emu/emu_kernels.h"
+#include "tests/emu/emu_ref.h"
 #include "tests/emu/emu_test.h"
 
 #include <string.h>
@@ -18,8 +20,7 @@ static struct emu_run run_of(int o) {
     return r;
 }
 
-#define CASE_CHECK(rc, bad, ...)                                                               \
-    EMU_CHECK((rc) == 0 && (bad) == 0, __VA_ARGS__)
+#define CASE_CHECK(rc, bad, ...) EMU_CHECK((rc) == 0 && (bad) == 0, __VA_ARGS__)
 
 /* --- element-wise kernels ------------------------------------------------------------------ */
 static void test_bias_relu(int o) {
@@ -186,8 +187,8 @@ static int op_bias_relu(void *c, float *z, const float *bias, int rows, int cols
 static int op_relu_backward(void *c, float *dh, const float *h, size_t n) {
     return emu_relu_backward(c, 0, dh, h, n) ? 1 : 0;
 }
-static int op_softmax_xent(void *c, const float *l, const float *b, const float *labels,
-                           float *dl, float *rowloss, int rows, int cols, float scale) {
+static int op_softmax_xent(void *c, const float *l, const float *b, const float *labels, float *dl,
+                           float *rowloss, int rows, int cols, float scale) {
     return emu_softmax_xent(c, 0, l, b, labels, dl, rowloss, rows, cols, scale) ? 1 : 0;
 }
 static int op_colsum(void *c, const float *x, float *out, int rows, int cols, float scale) {
@@ -199,90 +200,18 @@ static int op_sgd(void *c, float *w, const float *g, size_t n, float lr) {
 static const struct gb_mlp_ops emu_ops = {op_sgemm,        op_bias_relu, op_relu_backward,
                                           op_softmax_xent, op_colsum,    op_sgd};
 
-/* The step in double, as plainly as possible (mlp_step.h has the model): new parameters in
- * np[0..3] (w1, b1, w2, b2), loss in *loss. */
-static void step_ref(const struct gb_mlp_dims *d, const float *x, const float *lab,
-                     float *const p[4], double *np[4], double *loss) {
-    const int B = d->batch, I = d->in, H = d->hidden, O = d->out;
-    double *a = emu_alloc((size_t)B * H * sizeof(double)), *z = emu_alloc((size_t)B * O * 8);
-    double *dh = emu_alloc((size_t)B * H * sizeof(double));
-    int i, j, k;
-    for (k = 0; k < 4; k++) {
-        size_t n = k == 0 ? (size_t)H * I : k == 1 ? (size_t)H : k == 2 ? (size_t)O * H : (size_t)O;
-        for (i = 0; i < (int)n; i++)
-            np[k][i] = p[k][i];
-    }
-    for (i = 0; i < B; i++)
-        for (j = 0; j < H; j++) {
-            double s = p[1][j];
-            for (k = 0; k < I; k++)
-                s += (double)x[i * I + k] * p[0][j * I + k];
-            a[i * H + j] = s > 0 ? s : 0;
-        }
-    *loss = 0;
-    for (i = 0; i < B; i++) {
-        double m = -HUGE_VAL, s = 0, yr = nearbyint((double)lab[i]);
-        int y = !(yr > 0) ? 0 : yr >= O ? O - 1 : (int)yr;
-        for (j = 0; j < O; j++) {
-            double v = p[3][j];
-            for (k = 0; k < H; k++)
-                v += a[i * H + k] * p[2][j * H + k];
-            z[i * O + j] = v;
-            m = fmax(m, v);
-        }
-        for (j = 0; j < O; j++)
-            s += exp(z[i * O + j] - m);
-        *loss += (log(s) - (z[i * O + y] - m)) / B;
-        for (j = 0; j < O; j++)
-            z[i * O + j] = (exp(z[i * O + j] - m) / s - (j == y)) / B; /* dz */
-    }
-    for (i = 0; i < B; i++)
-        for (j = 0; j < H; j++) {
-            double s = 0;
-            for (k = 0; k < O; k++)
-                s += z[i * O + k] * p[2][k * H + j];
-            dh[i * H + j] = a[i * H + j] > 0 ? s : 0;
-        }
-    for (j = 0; j < O; j++) {
-        double g = 0;
-        for (i = 0; i < B; i++)
-            g += z[i * O + j];
-        np[3][j] -= d->lr * g;
-        for (k = 0; k < H; k++) {
-            g = 0;
-            for (i = 0; i < B; i++)
-                g += z[i * O + j] * a[i * H + k];
-            np[2][j * H + k] -= d->lr * g;
-        }
-    }
-    for (j = 0; j < H; j++) {
-        double g = 0;
-        for (i = 0; i < B; i++)
-            g += dh[i * H + j];
-        np[1][j] -= d->lr * g;
-        for (k = 0; k < I; k++) {
-            g = 0;
-            for (i = 0; i < B; i++)
-                g += dh[i * H + j] * x[i * I + k];
-            np[0][j * I + k] -= d->lr * g;
-        }
-    }
-    free(a), free(z), free(dh);
-}
-
-/* One step on the emulation vs step_ref; parameters compared by their change (new − initial),
- * as bench/mlp_train.c verifies them: an SGD step moves a weight by a small fraction of it. */
+/* One step on the emulation, checked as bench/mlp_train.c verifies the `cuda` row's step. */
 static void test_step(int o, int sms, const struct gb_mlp_dims *d) {
+    const struct mlp_dims md = {d->batch, d->in, d->hidden, d->out};
     const int B = d->batch, I = d->in, H = d->hidden, O = d->out;
     const size_t sizes[4] = {(size_t)H * I, (size_t)H, (size_t)O * H, (size_t)O};
-    static const char *const names[4] = {"w1 step", "b1 step", "w2 step", "b2 step"};
     float *x = emu_alloc((size_t)B * I * sizeof(float)), *lab = emu_alloc(B * sizeof(float));
     float *scratch = emu_alloc(gb_mlp_scratch_floats(d) * sizeof(float)), loss = NAN;
-    float *p[4], *init[4], *got[4];
-    double *np[4], *delta[4], rloss;
+    float *p[4], *init[4];
     struct gb_mlp_bufs bufs;
     struct emu_run r = run_of(o);
-    size_t bad = 0, i;
+    long bad;
+    size_t i;
     int k, rc;
     r.sms = sms;
     emu_fill(x, (size_t)B * I, 21, -1, 1);
@@ -292,47 +221,23 @@ static void test_step(int o, int sms, const struct gb_mlp_dims *d) {
     for (k = 0; k < 4; k++) {
         p[k] = emu_alloc(sizes[k] * sizeof(float));
         init[k] = emu_alloc(sizes[k] * sizeof(float));
-        got[k] = emu_alloc(sizes[k] * sizeof(float));
-        np[k] = emu_alloc(sizes[k] * sizeof(double));
-        delta[k] = emu_alloc(sizes[k] * sizeof(double));
         emu_fill(p[k], sizes[k], 23 + (uint64_t)k, -0.5f, 0.5f);
-        memcpy(init[k], p[k], sizes[k] * sizeof(float));
     }
-    step_ref(d, x, lab, p, np, &rloss);
+    EMU_CHECK(mlp_ref_clear_kinks(&md, x, p[0], p[1]) >= 0, "out of memory");
+    for (k = 0; k < 4; k++)
+        memcpy(init[k], p[k], sizes[k] * sizeof(float));
     emu_poison(scratch, gb_mlp_scratch_floats(d));
     gb_mlp_carve(d, scratch, &bufs);
     bufs.x = x, bufs.labels = lab, bufs.loss = &loss;
     bufs.w1 = p[0], bufs.b1 = p[1], bufs.w2 = p[2], bufs.b2 = p[3];
     rc = gb_mlp_step(&emu_ops, &r, d, &bufs);
-    for (k = 0; k < 4; k++) {
-        double m = 0, pm = 0;
-        for (i = 0; i < sizes[k]; i++) {
-            delta[k][i] = np[k][i] - init[k][i];
-            got[k][i] = (float)((double)p[k][i] - init[k][i]);
-            m = fmax(m, fabs(delta[k][i]));
-            pm = fmax(pm, fabs((double)init[k][i]));
-        }
-        /* as bench/mlp_train.c: float rounding of the new value, plus 1e-4 of the largest step;
-         * each element also gets 1e-3 of its own step */
-        for (i = 0; i < sizes[k]; i++) {
-            double tol = 0x1p-22 * (pm + m) + 1e-4 * m + 1e-3 * fabs(delta[k][i]);
-            if (!(fabs((double)got[k][i] - delta[k][i]) <= tol)) {
-                if (bad < 3)
-                    fprintf(stderr, "  %s[%zu] = %.9g, want %.9g\n", names[k], i, got[k][i],
-                            delta[k][i]);
-                bad++;
-            }
-        }
-    }
-    if (!(fabs((double)loss - rloss) <= 1e-5 + 1e-4 * fabs(rloss))) {
-        fprintf(stderr, "  loss = %.9g, want %.9g\n", loss, rloss);
-        bad++;
-    }
-    EMU_CHECK(rc == 0 && bad == 0, "mlp step batch=%d in=%d hidden=%d out=%d (%s tiles) %s: %zu wrong",
-              B, I, H, O, gb_sgemm_pick(r.sm, sms, 64, 64) == GB_GEMM_128 ? "128" : "64",
+    bad = ref_mlp_check(&md, d->lr, x, lab, init, p, loss);
+    EMU_CHECK(rc == 0 && bad == 0,
+              "mlp step batch=%d in=%d hidden=%d out=%d (%s tiles) %s: %ld wrong", B, I, H, O,
+              gb_sgemm_pick(r.sm, sms, 64, 64) == GB_GEMM_128 ? "128" : "64",
               emu_order_name(r.order), bad);
     for (k = 0; k < 4; k++)
-        free(p[k]), free(init[k]), free(got[k]), free(np[k]), free(delta[k]);
+        free(p[k]), free(init[k]);
     free(x), free(lab), free(scratch);
 }
 
@@ -349,8 +254,8 @@ int main(void) {
         test_colsum(o);
         test_softmax(o);
         for (s = 0; s < sizeof steps / sizeof steps[0]; s++) {
-            test_step(o, 1, &steps[s]);          /* many SMs' worth of tiles: 128×128 from sm_35 */
-            test_step(o, 1 << 20, &steps[s]);    /* few tiles: 64×64 */
+            test_step(o, 1, &steps[s]);       /* many SMs' worth of tiles: 128×128 from sm_35 */
+            test_step(o, 1 << 20, &steps[s]); /* few tiles: 64×64 */
         }
     }
     printf("MLP kernels and step emulated as for sm_%d in 3 orders: %.0f ms, %d failures\n",

@@ -152,8 +152,8 @@ static void split_barrier_kernel(void *p) {
 
 static void test_divergence(void) {
     fprintf(stderr, "(three emulation errors expected below)\n");
-    EMU_CHECK(emu_launch(emu_dim3(1, 1, 1), emu_dim3(8, 1, 1), 0, EMU_FORWARD, 1,
-                         early_exit_kernel, NULL) != 0,
+    EMU_CHECK(emu_launch(emu_dim3(1, 1, 1), emu_dim3(8, 1, 1), 0, EMU_FORWARD, 1, early_exit_kernel,
+                         NULL) != 0,
               "an early return before a barrier was not reported");
     EMU_CHECK(emu_launch(emu_dim3(1, 1, 1), emu_dim3(8, 1, 1), 0, EMU_REVERSE, 1,
                          split_barrier_kernel, NULL) != 0,
@@ -164,8 +164,8 @@ static void test_divergence(void) {
                          NULL) == 0 &&
                   log_len == 16,
               "launch after an error");
-    EMU_CHECK(emu_launch(emu_dim3(1, 1, 1), emu_dim3(2048, 1, 1), 0, EMU_FORWARD, 1,
-                         order_kernel, NULL) != 0,
+    EMU_CHECK(emu_launch(emu_dim3(1, 1, 1), emu_dim3(2048, 1, 1), 0, EMU_FORWARD, 1, order_kernel,
+                         NULL) != 0,
               "2048 threads per block accepted");
 }
 

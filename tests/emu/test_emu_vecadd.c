@@ -25,15 +25,16 @@ int main(void) {
         int ma, mb, mc;
         unsigned blocks;
     } cases[] = {
-        {1, 0, 0, 0, 0},     {3, 0, 0, 0, 0},       {1000, 0, 0, 0, 0}, {4099, 0, 0, 0, 2},
-        {4099, 1, 0, 0, 0},  {4099, 0, 0, 3, 1},    {70001, 0, 0, 0, 3}, {257, 2, 2, 2, 0},
+        {1, 0, 0, 0, 0},    {3, 0, 0, 0, 0},    {1000, 0, 0, 0, 0},  {4099, 0, 0, 0, 2},
+        {4099, 1, 0, 0, 0}, {4099, 0, 0, 3, 1}, {70001, 0, 0, 0, 3}, {257, 2, 2, 2, 0},
     };
     size_t ci, i;
     int o;
     for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)
         for (o = 0; o < EMU_ORDERS; o++) {
             size_t n = cases[ci].n;
-            float *ab = emu_alloc((n + 4) * sizeof(float)), *bb = emu_alloc((n + 4) * sizeof(float));
+            float *ab = emu_alloc((n + 4) * sizeof(float)),
+                  *bb = emu_alloc((n + 4) * sizeof(float));
             float *cb = emu_alloc((n + 4) * sizeof(float));
             double *ref = emu_alloc(n * sizeof(double));
             struct vecadd_args v;
@@ -53,9 +54,9 @@ int main(void) {
                 bad += !isnan(cb[i]); /* nothing written before c… */
             for (i = n + (size_t)cases[ci].mc; i < n + 4; i++)
                 bad += !isnan(cb[i]); /* …nor after it */
-            EMU_CHECK(rc == 0 && bad == 0, "vecadd n=%zu misalign %d/%d/%d, %u blocks, %s: %zu wrong",
-                      n, cases[ci].ma, cases[ci].mb, cases[ci].mc, blocks,
-                      emu_order_name((enum emu_order)o), bad);
+            EMU_CHECK(rc == 0 && bad == 0,
+                      "vecadd n=%zu misalign %d/%d/%d, %u blocks, %s: %zu wrong", n, cases[ci].ma,
+                      cases[ci].mb, cases[ci].mc, blocks, emu_order_name((enum emu_order)o), bad);
             free(ab), free(bb), free(cb), free(ref);
         }
     printf("vecadd emulated: %d failures\n", emu_failures);

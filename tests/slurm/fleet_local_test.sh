@@ -37,11 +37,13 @@ else
 fi
 grep -q '\[task-1.csv\]' "$dir/report.txt" 2>/dev/null && pass "report.txt compares task 1" ||
   fail "report.txt missing or does not compare task 1"
-grep -q '^expect_gpu=no$' "$dir/fleet.conf" && pass "-d cpu: no GPU expected" || fail "fleet.conf expect_gpu"
+grep -q '^expect_gpu=no$' "$dir/fleet.conf" && pass "-d cpu: no GPU expected" ||
+  fail "fleet.conf expect_gpu"
 
 echo "=== a task that fails, afterok: nothing merged"
 run failing 1 --local --tasks 1 --results "$work/res" -- --quick -w nosuchworkload
-grep -q "not merging (afterok)" failing.out && pass "says it does not merge" || fail "no afterok message"
+grep -q "not merging (afterok)" failing.out && pass "says it does not merge" ||
+  fail "no afterok message"
 [ ! -e "$dir/fleet.csv" ] && pass "no fleet.csv" || fail "fleet.csv written although a task failed"
 grep -q "^exit=2$" "$dir/task-0.exit" && pass "task-0.exit records exit 2" || fail "task-0.exit"
 
@@ -49,18 +51,22 @@ echo "=== a GPU fleet on a node without a usable GPU, --afterany"
 if "$bin" list 2>&1 | grep -q "no CUDA device"; then
   run nogpu 1 --local --tasks 1 --afterany --results "$work/res" -- --quick -w vecadd -i cpu
   grep -q "task 0 on .*: failed: no usable GPU: .*driver" nogpu.out &&
-    pass "the merge says the node has no usable GPU, and why" || { fail "no 'no usable GPU'"; cat nogpu.out; }
-  [ -s "$dir/fleet.csv" ] && pass "its CPU rows merged anyway" || fail "nothing merged with --afterany"
+    pass "the merge says the node has no usable GPU, and why" ||
+    { fail "no 'no usable GPU'"; cat nogpu.out; }
+  [ -s "$dir/fleet.csv" ] && pass "its CPU rows merged anyway" ||
+    fail "nothing merged with --afterany"
 else
   echo "skipped: this machine has a CUDA device"
 fi
 
 echo "=== bad input"
 run unwritable 2 --local --results /proc/gpubench-fleet -- --quick
-grep -q "results folder /proc/gpubench-fleet cannot be created" unwritable.out && pass "names the folder" ||
+grep -q "results folder /proc/gpubench-fleet cannot be created" unwritable.out &&
+  pass "names the folder" ||
   fail "unwritable: wrong message"
 run own_out 2 --local --results "$work/res" -- --quick -o x.csv
-grep -q "gpubench option -o is set by the fleet" own_out.out && pass "refuses -o" || fail "own_out: wrong message"
+grep -q "gpubench option -o is set by the fleet" own_out.out && pass "refuses -o" ||
+  fail "own_out: wrong message"
 run bad_tasks 2 --local --tasks 0 --results "$work/res"
 run bad_baseline 2 --local --baseline task:x --results "$work/res"
 run no_binary 2 --gpubench /nonexistent/gpubench --local --results "$work/res"
@@ -71,7 +77,8 @@ run dry 0 --dry-run --tasks 4 --per-gpu --partition gpu --time 20 --sbatch=--acc
 for want in "--array=0-3" "--gres=gpu:1" "--partition=gpu" "--time=20" "--account=lab" \
   "--output=$work/shared/%A/task-%a.log" "--dependency=afterany:@JOB@" "--kill-on-invalid-dep=yes" \
   "fleet-task.sbatch $work/shared $bin -w gemm -d cuda" "host:k80-01 --allow-missing"; do
-  grep -qF -- "$want" dry.out && pass "dry run has $want" || { fail "dry run lacks $want"; cat dry.out; }
+  grep -qF -- "$want" dry.out && pass "dry run has $want" ||
+    { fail "dry run lacks $want"; cat dry.out; }
 done
 run dry_node 0 --dry-run --tasks 2 --results "$work/shared" -- --quick -d cpu
 grep -qF -- "--exclusive" dry_node.out && grep -qF -- "--dependency=afterok:@JOB@" dry_node.out &&

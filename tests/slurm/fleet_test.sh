@@ -96,7 +96,9 @@ submit() {
   ids=$(sed -n 's/^watch: *squeue -j //p' <<<"$out")
   job=${ids%%,*}
   mjob=${ids##*,}
-  [ -n "$dir" ] && [ -n "$job" ] && [ -n "$mjob" ] || { fail "no job ids or folder printed"; return 1; }
+  [ -n "$dir" ] && [ -n "$job" ] && [ -n "$mjob" ] || {
+    fail "no job ids or folder printed"; return 1
+  }
 }
 
 # Waits until jobs $1 and $2 have left the queue; fails after WAIT_LIMIT seconds.
@@ -116,7 +118,9 @@ wait_jobs() {
 }
 
 # Field of `scontrol show job $1` (JobState, ExitCode, ...).
-job_field() { scontrol -o show job "$1" 2>/dev/null | head -n 1 | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+job_field() {
+  scontrol -o show job "$1" 2>/dev/null | head -n 1 | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
 
 # Prints the folder's logs (for a failed check).
 show_dir() {
@@ -140,7 +144,8 @@ if submit 3 --gpubench "$bin" -- --quick -d cpu; then
       fail "fleet.csv header does not end with the Slurm columns: $(head -n 1 "$csv")"
     runs=$(runs_of "$csv")
     echo "$runs"
-    [ "$(wc -l <<<"$runs")" = 3 ] && pass "fleet.csv holds 3 runs" || fail "fleet.csv does not hold 3 runs"
+    [ "$(wc -l <<<"$runs")" = 3 ] && pass "fleet.csv holds 3 runs" ||
+      fail "fleet.csv does not hold 3 runs"
     [ "$(awk '{print $1}' <<<"$runs" | sort -u)" = "$job" ] &&
       pass "every row carries slurm_job_id $job" || fail "slurm_job_id is not $job on every row"
     [ "$(awk '{print $2}' <<<"$runs" | sort -n | tr '\n' ' ')" = "0 1 2 " ] &&

@@ -157,11 +157,15 @@ $node_line NodeAddr=127.0.0.1 State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
   export SLURM_CONF="$d/slurm.conf"
-  slurmctld -f "$SLURM_CONF" || { local_slurm_say "slurmctld did not start"; local_slurm_logs "$d"; return 1; }
+  slurmctld -f "$SLURM_CONF" || {
+    local_slurm_say "slurmctld did not start"; local_slurm_logs "$d"; return 1
+  }
   local_slurm_wait_for "local_slurm_pid_alive '$d/slurmctld.pid' slurmctld" 20 || {
     local_slurm_say "slurmctld wrote no PID file"; local_slurm_logs "$d"; return 1
   }
-  slurmd -f "$SLURM_CONF" -N "$node" || { local_slurm_say "slurmd did not start"; local_slurm_logs "$d"; return 1; }
+  slurmd -f "$SLURM_CONF" -N "$node" || {
+    local_slurm_say "slurmd did not start"; local_slurm_logs "$d"; return 1
+  }
   local_slurm_wait_for "local_slurm_pid_alive '$d/slurmd.pid' slurmd" 20 || {
     local_slurm_say "slurmd wrote no PID file"; local_slurm_logs "$d"; return 1
   }
