@@ -120,17 +120,22 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
             if (width(cell(g, r, c)) > w[c])
                 w[c] = width(cell(g, r, c));
     }
-    /* a group label wider than its columns widens the last of them */
+    /* a group label wider than its columns widens them, evenly */
     for (int c = 0; c < g->ncols; c++) {
         if (!g->group[c])
             continue;
         any_group = 1;
         int span = g->group_span[c], have = 0;
-        for (int k = c; k < c + span && k < g->ncols; k++)
+        if (c + span > g->ncols)
+            span = g->ncols - c;
+        for (int k = c; k < c + span; k++)
             have += w[k] + (k > c ? 2 : 0);
         int need = width(g->group[c]);
-        if (need > have)
-            w[c + span - 1 < g->ncols ? c + span - 1 : g->ncols - 1] += need - have;
+        for (int k = c; need > have && k < c + span; k++) {
+            int add = (need - have + (c + span - k) - 1) / (c + span - k);
+            w[k] += add;
+            have += add;
+        }
     }
     int total = 0;
     for (int c = 0; c < g->ncols; c++)
@@ -261,6 +266,7 @@ void grid_print(const struct cmp_grid *g, int markdown, FILE *out) {
 }
 
 void fmt_ms(char *buf, size_t len, double ms) {
+    /* about 4 significant digits, no exponent from 1000 ms down to 0.0001 ms */
     if (!isfinite(ms))
         snprintf(buf, len, "-");
     else if (ms >= 1000)
@@ -271,10 +277,8 @@ void fmt_ms(char *buf, size_t len, double ms) {
         snprintf(buf, len, "%.2f", ms);
     else if (ms >= 1)
         snprintf(buf, len, "%.3f", ms);
-    else if (ms >= 0.001)
-        snprintf(buf, len, "%.4f", ms);
     else
-        snprintf(buf, len, "%.3g", ms); /* 0.000395: exponents only below 1e-5 ms */
+        snprintf(buf, len, "%.4g", ms);
 }
 
 /* 3 significant digits without an exponent. */

@@ -242,7 +242,7 @@ static int tokenize(struct tok *t, const char *data, size_t len, char *err, size
     return 0;
 }
 
-/* Strict number: the whole field, no spaces, finite, ≥ 0. */
+/* Strict number: the whole field, no spaces, finite (the sign is checked by the caller). */
 static int parse_num(const char *s, double *v) {
     char *end;
     if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.' || s[0] == '-' || s[0] == '+'))

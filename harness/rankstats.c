@@ -180,3 +180,56 @@ out:
     free(ratio);
     return rc;
 }
+
+/* z with P(|N(0,1)| < z) = level, by bisection on erfc (exact to double precision). */
+static double two_sided_z(double level) {
+    double lo = 0, hi = 40;
+    for (int i = 0; i < 200; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (erfc(mid / sqrt(2.0)) > 1 - level)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* Median and the log-scale standard error of the median of sorted x[0..n). */
+static int log_median_se(const double *x, size_t n, double z, double *med, double *se) {
+    double half = 0.5 * (double)n, w = 0.5 * z * sqrt((double)n);
+    long lo = (long)floor(half - w), hi = (long)ceil(half + w);
+    if (lo < 0)
+        lo = 0;
+    if (hi > (long)n - 1)
+        hi = (long)n - 1;
+    *med = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    if (!(x[0] > 0))
+        return -1;
+    *se = (log(x[hi]) - log(x[lo])) / (2 * z);
+    return 0;
+}
+
+int rank_orderstat_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+                            double *lo, double *hi) {
+    if (na == 0 || nb == 0)
+        return -1;
+    double *sa = malloc(na * sizeof *sa), *sb = malloc(nb * sizeof *sb);
+    int rc = -1;
+    if (!sa || !sb)
+        goto out;
+    memcpy(sa, a, na * sizeof *sa);
+    memcpy(sb, b, nb * sizeof *sb);
+    qsort(sa, na, sizeof *sa, dcmp);
+    qsort(sb, nb, sizeof *sb, dcmp);
+    double z = two_sided_z(level), ma, mb, sea, seb;
+    if (log_median_se(sa, na, z, &ma, &sea) || log_median_se(sb, nb, z, &mb, &seb))
+        goto out;
+    double r = mb / ma, s = sqrt(sea * sea + seb * seb);
+    *lo = r * exp(-z * s);
+    *hi = r * exp(z * s);
+    rc = 0;
+out:
+    free(sa);
+    free(sb);
+    return rc;
+}

@@ -29,6 +29,13 @@ int rank_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct
 int rank_boot_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int iters,
                        double level, uint64_t seed, double *lo, double *hi);
 
+/* The same interval for large samples, where resampling would be slow: each median's
+ * distribution-free confidence interval from order statistics (ranks n/2 ∓ z·√n/2), turned into
+ * a standard error on the log scale, the two combined (delta method). Values must be > 0.
+ * Returns 0, or -1 when a side is empty, a value is not > 0, or memory runs out. */
+int rank_orderstat_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double level,
+                            double *lo, double *hi);
+
 /* Median of x[0..n) by selection (reorders x). n must be > 0. */
 double rank_median_inplace(double *x, size_t n);
 

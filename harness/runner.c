@@ -66,11 +66,17 @@ static enum status e2e_once(const struct device *dev, const struct impl *im,
     return st;
 }
 
-/* Keep timing while below the minimum count or time, and below the cap. */
+/* Repetitions per row at most: plenty for the median and its interval, and it keeps the
+ * samples file of a sweep small (microsecond rows would otherwise log ~10^6 samples each). */
+enum { MAX_REPS = 10000 };
+
+/* Keep timing while below the minimum count or time, and below the caps. */
 static int keep_going(size_t n, double elapsed_s, long min_reps, double min_s, double max_s) {
     if (runner_interrupted)
         return 0;
     if (n > 0 && elapsed_s >= max_s)
+        return 0;
+    if ((long)n >= min_reps && n >= MAX_REPS)
         return 0;
     return (long)n < min_reps || elapsed_s < min_s;
 }

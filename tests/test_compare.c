@@ -217,7 +217,7 @@ struct verdict {
 static struct verdict trial(double shift, double noise, double outliers, int n, uint64_t seed,
                             int with_samples) {
     uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-    double a[512], b[512];
+    double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n);
     draw(a, n, 0, noise, outliers, &s);
     draw(b, n, shift, noise, outliers, &s);
     write_run("base", "rb", "cublas", a, n, "ok", with_samples);
@@ -238,6 +238,8 @@ static struct verdict trial(double shift, double noise, double outliers, int n, 
     }
     tab_free(&t);
     result_free(&r);
+    free(a);
+    free(b);
     return v;
 }
 
@@ -253,6 +255,17 @@ static void test_known_shift(void) {
               slower, exit1, mwu);
     struct verdict v = trial(-0.10, 0.03, 0.02, 30, 99, 1);
     CHECK_MSG(!strcmp(v.verdict, "faster") && v.rc == 0, "%s rc %d", v.verdict, v.rc);
+    /* many samples (beyond the bootstrap's budget): the same verdict, an interval still given */
+    v = trial(0.10, 0.03, 0.02, 6000, 3, 1);
+    CHECK_MSG(!strcmp(v.verdict, "slower") && v.rc == 1, "%s rc %d", v.verdict, v.rc);
+    struct result r = CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
+                          "--samples", T("new.samples.csv"), "--format", "csv");
+    struct tab t;
+    CHECK(tab_parse(r.out, &t) == 0 && t.nrows == 1);
+    double lo = tab_num(&t, 0, "ratio_ci_lo"), hi = tab_num(&t, 0, "ratio_ci_hi");
+    CHECK_MSG(lo > 1.08 && lo < 1.1 && hi > 1.1 && hi < 1.12, "[%g, %g]", lo, hi);
+    tab_free(&t);
+    result_free(&r);
 }
 
 static void test_pure_noise(void) {

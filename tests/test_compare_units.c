@@ -203,6 +203,31 @@ static void test_bootstrap(void) {
     CHECK(rank_boot_ratio_ci(zero, 3, b, 3, 100, 0.95, 1, &lo, &hi) == -1);
 }
 
+/* For large samples the order-statistic interval stands in for the bootstrap: they agree. */
+static void test_orderstat_ci(void) {
+    enum { N = 3001 };
+    static double a[N], b[N];
+    uint64_t s = 11;
+    for (int i = 0; i < N; i++) {
+        double u1 = rank_rng_uniform(&s), u2 = rank_rng_uniform(&s);
+        double g = sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
+        a[i] = 10 * exp(0.05 * g);
+        u1 = rank_rng_uniform(&s);
+        u2 = rank_rng_uniform(&s);
+        g = sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
+        b[i] = 11 * exp(0.05 * g);
+    }
+    double lo, hi, blo, bhi;
+    CHECK(rank_orderstat_ratio_ci(a, N, b, N, 0.95, &lo, &hi) == 0);
+    CHECK(rank_boot_ratio_ci(a, N, b, N, 1000, 0.95, 5, &blo, &bhi) == 0);
+    CHECK_MSG(lo < 1.1 && hi > 1.1, "[%g, %g]", lo, hi);
+    double w = bhi - blo;
+    CHECK_MSG(fabs(lo - blo) < 0.25 * w && fabs(hi - bhi) < 0.25 * w,
+              "order statistics [%g, %g], bootstrap [%g, %g]", lo, hi, blo, bhi);
+    const double zero[] = {0, 1, 2};
+    CHECK(rank_orderstat_ratio_ci(zero, 3, b, 3, 0.95, &lo, &hi) == -1);
+}
+
 static int dcmp(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);
@@ -244,6 +269,7 @@ int main(int argc, char **argv) {
     test_read_errors();
     test_mwu();
     test_bootstrap();
+    test_orderstat_ci();
     test_median_geomean();
     return TEST_END();
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """make_data.py — writes the hand-made gpubench-1 CSVs that tests/test_compare*.c read.
 
-Times are powers of two so every ratio the tests expect is exact. Run it from anywhere
+Times are powers of two so every ratio the tests expect is exact. (real/ holds files written by
+gpubench itself on a CPU-only machine: seeds for the fuzz target, input of nothing exact.) Run it from anywhere
 (`python3 tests/data/compare/make_data.py`) after changing it; the files it writes are committed.
 """
 import csv
