@@ -6,11 +6,12 @@
  * cheap: the image is first copied once into a zero-padded buffer, so every im2col row is a
  * plain copy with no bounds tests, written by inline loops (a memcpy call per 56-float run cost
  * more than the copy); and the col matrix is built for a chunk of output rows at a time, so it
- * is still in cache when the GEMM packs it. Measured: the default layer runs at 0.95–1.0× the
- * rate of cblas_sgemm on the equivalent GEMM shape (k × n·p·q × c·r·s) on a 2-core Skylake-X.
+ * is still in cache when the GEMM packs it. Measured: the default layer runs at ~0.95× the rate
+ * of cblas_sgemm on the equivalent GEMM shape (k × n·p·q × c·r·s) on a 2-core Skylake-X.
  */
 #include "kernels/cpu/conv2d_cpu.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <cblas.h>
@@ -18,13 +19,13 @@
 #include "kernels/cpu/cpu_pool.h"
 
 /* Target size of one chunk of the im2col matrix. Measured on a 2-core Skylake-X (1 MiB L2 per
- * core, quiet machine): 1 MiB chunks lose ~12% of the GEMM rate to per-call overhead (OpenBLAS
- * wakes its threads for every call); 4 MiB, 8 MiB and whole images all run at the bare GEMM's
- * rate. 8 MiB holds the default layer's whole image (7 MiB), so an image costs one pool run and
- * one SGEMM — the fewest synchronizations, which matters most on a busy machine — while the
- * chunking still bounds the scratch for large images (224×224×64: 115 MiB unchunked). */
+ * core) at the default layer, interleaved with a bare SGEMM of the same shape, medians of 10
+ * rounds: 2 MiB chunks 0.89×, 4 MiB 0.95×, 8 MiB (a whole 7 MiB image) 0.90× the SGEMM's rate.
+ * Smaller chunks pay OpenBLAS's per-call thread wake-up more often; larger ones no longer stay
+ * in cache between im2col and the GEMM's packing. Chunking also bounds the scratch for large
+ * images (224×224×64: 115 MiB unchunked). */
 #ifndef CONV2D_CHUNK_BYTES
-#define CONV2D_CHUNK_BYTES (8.0 * 1024.0 * 1024.0)
+#define CONV2D_CHUNK_BYTES (4.0 * 1024.0 * 1024.0)
 #endif
 
 long conv2d_out_size(long in, long filt, long stride, long pad) {
@@ -50,16 +51,17 @@ static int conv2d_is_padded(const struct conv2d_dims *d) {
     return d->pad_h > 0 || d->pad_w > 0;
 }
 
-/* Output rows per GEMM chunk: the chunk's col block (c·r·s rows × rows·q columns) is sized to
- * stay in the cores' L2 caches, so im2col writes it at cache speed and the GEMM's packing reads
- * it from there. Whole output rows keep the im2col loops free of partial-row cases. */
+/* Output rows per GEMM chunk: the chunk's col block (c·r·s rows × rows·q columns) is sized near
+ * CONV2D_CHUNK_BYTES, with the image's rows split evenly between its chunks. Whole output rows
+ * keep the im2col loops free of partial-row cases. */
 static long conv2d_chunk_rows(const struct conv2d_dims *d) {
-    const double target = CONV2D_CHUNK_BYTES;
     double row_bytes = (double)d->c * d->r * d->s * d->q * sizeof(float);
-    long rows = (long)(target / row_bytes);
-    if (rows < 1)
-        rows = 1;
-    return rows < d->p ? rows : d->p;
+    long chunks = (long)ceil((double)d->p * row_bytes / CONV2D_CHUNK_BYTES);
+    if (chunks < 1)
+        chunks = 1;
+    if (chunks > d->p)
+        chunks = d->p;
+    return (d->p + chunks - 1) / chunks;
 }
 
 size_t conv2d_cpu_scratch_floats(const struct conv2d_dims *d) {

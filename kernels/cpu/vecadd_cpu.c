@@ -93,7 +93,14 @@ static int want_stream(size_t n) {
     return 12.0 * (double)n > 2.0 * (double)llc;
 }
 
+/* Below this many elements (1.5 MiB of arrays, cache-resident) one thread finishes before the
+ * pool's workers would have woken up (a wake-up costs tens of microseconds). */
+enum { VECADD_MIN_PARALLEL = 1 << 17 };
+
 void vecadd_cpu(const float *a, const float *b, float *c, size_t n) {
     struct vecadd_job j = {a, b, c, n, want_stream(n)};
-    pool_run(vecadd_part, &j);
+    if (n < VECADD_MIN_PARALLEL)
+        vecadd_part(&j, 0, 1);
+    else
+        pool_run(vecadd_part, &j);
 }

@@ -2,6 +2,9 @@
  *
  *   speedref sgemm M N K THREADS SECONDS      a bare loop of cblas_sgemm (row-major, no harness)
  *   speedref stream_add N THREADS SECONDS     STREAM's Add kernel, c[j] = a[j] + b[j], OpenMP
+ *   speedref mix N THREADS SECONDS            c = a + b right after each cblas_sgemm (512³), once
+ *                                             with an OpenMP loop and once with gpubench's pinned
+ *                                             pool: does OpenBLAS's spinning hurt our loops?
  *
  * Prints one line: "median_ms=… rate=… unit" (rate in GFLOP/s for sgemm, GB/s for stream_add,
  * counting 12 bytes per element as STREAM does). Built with OpenMP and -march=native on purpose:
@@ -9,6 +12,10 @@
  */
 #include <cblas.h>
 #include <omp.h>
+
+#include "harness/topology.h"
+#include "kernels/cpu/cpu_pool.h"
+#include "kernels/cpu/vecadd_cpu.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +85,64 @@ static void add_once(void *p) {
         c[j] = a[j] + b[j];
 }
 
+/* One round of `mix`: an SGEMM (OpenBLAS threads busy, then spinning), then the add, timed. */
+struct mix_args {
+    struct gemm_args g;
+    struct add_args s;
+    int pool;      /* 1: gpubench's pool, 0: OpenMP */
+    double add_ms; /* accumulated time of the adds */
+};
+
+static void mix_once(void *p) {
+    struct mix_args *m = p;
+    gemm_once(&m->g);
+    double t = now_ms();
+    if (m->pool)
+        vecadd_cpu(m->s.a, m->s.b, m->s.c, m->s.n);
+    else
+        add_once(&m->s);
+    m->add_ms = now_ms() - t;
+}
+
+static void mix_add_only(void *p) { mix_once(p); }
+
 int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "mix") == 0) {
+        int threads = atoi(argv[3]);
+        char err[128];
+        if (topology_load(err, sizeof err) != 0 || pool_start(threads, topology_bind_thread, NULL)) {
+            fprintf(stderr, "speedref: %s\n", err);
+            return 1;
+        }
+        openblas_set_num_threads(threads);
+        omp_set_num_threads(threads);
+        struct mix_args m = {{512, 512, 512, NULL, NULL, NULL}, {(size_t)atol(argv[2]), NULL, NULL, NULL}, 0, 0};
+        m.g.a = alloc_fill(512 * 512, 1);
+        m.g.b = alloc_fill(512 * 512, 1);
+        m.g.c = alloc_fill(512 * 512, 0);
+        m.s.a = alloc_fill(m.s.n, 1);
+        m.s.b = alloc_fill(m.s.n, 2);
+        m.s.c = alloc_fill(m.s.n, 0);
+        /* Interleave: rounds of OpenMP and pool, each the median add time of its own run. */
+        enum { ROUNDS = 5, PER = 40 };
+        double omp_ms[ROUNDS], pool_ms[ROUNDS], x[PER];
+        for (int r = 0; r < ROUNDS; r++)
+            for (int which = 0; which < 2; which++) {
+                m.pool = which;
+                for (int i = 0; i < PER; i++) {
+                    mix_add_only(&m);
+                    x[i] = m.add_ms;
+                }
+                qsort(x, PER, sizeof *x, cmp);
+                (which ? pool_ms : omp_ms)[r] = x[PER / 2];
+            }
+        qsort(omp_ms, ROUNDS, sizeof(double), cmp);
+        qsort(pool_ms, ROUNDS, sizeof(double), cmp);
+        printf("add after sgemm: OpenMP median_ms=%.4g, gpubench pool median_ms=%.4g (n=%zu)\n",
+               omp_ms[ROUNDS / 2], pool_ms[ROUNDS / 2], m.s.n);
+        (void)argv[4];
+        return 0;
+    }
     if (argc == 7 && strcmp(argv[1], "sgemm") == 0) {
         struct gemm_args g = {atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), NULL, NULL, NULL};
         openblas_set_num_threads(atoi(argv[5]));
