@@ -211,7 +211,8 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
                 }
                 if (runner_interrupted)
                     break; /* the interrupted row is incomplete: not written */
-                if (r.status == ST_WRONG || r.status == ST_ERROR || r.status == ST_TIMEOUT)
+                /* unsupported is a fact about the device; every other failure fails the run */
+                if (r.status != ST_OK && r.status != ST_UNSUPPORTED)
                     rc = 1;
                 sink_row(out->sink, ri, &r);
                 if (out->csv) {

@@ -17,8 +17,8 @@ struct run_outputs {
     struct sink *sink;
 };
 
-/* Run every row of the plan. Returns 0 when every row is ok/unsupported/oom, 1 when some row
- * is wrong, error or timeout, 130 when interrupted. */
+/* Run every row of the plan. Returns 0 when every row is ok or unsupported, 1 when some row
+ * is wrong, oom, error or timeout, 130 when interrupted. */
 int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outputs *out);
 
 /* Measure one implementation on one device for problem p into r (exposed for tests).

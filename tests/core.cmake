@@ -68,3 +68,9 @@ if(SYSTEM_PYTHON3)
                    $<TARGET_FILE:gpubench> ${CMAKE_SOURCE_DIR}/README.md)
   set_tests_properties(readme_agrees PROPERTIES LABELS cli)
 endif()
+
+# The timing loop on a fake workload: ok, wrong, oom and error rows, and the exit code.
+add_executable(test_runner ${CMAKE_CURRENT_SOURCE_DIR}/test_runner.c)
+target_link_libraries(test_runner PRIVATE gpubench_core)
+add_test(NAME runner_rows COMMAND test_runner)
+set_tests_properties(runner_rows PROPERTIES LABELS unit)
