@@ -46,9 +46,10 @@ gpubench_build() {
     if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
         export PATH=/usr/local/cuda/bin:$PATH
     fi
-    cmake -S "$GPUBENCH_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.configure.log" 2>&1 ||
-        { cat "$dir.configure.log" >&2; return 1; }
-    grep 'gpubench:' "$dir.configure.log" | sed 's/^-- //' >&2
-    cmake --build "$dir" -j "$(nproc)" >"$dir.build.log" 2>&1 ||
-        { tail -50 "$dir.build.log" >&2; return 1; }
+    mkdir -p "$dir"
+    cmake -S "$GPUBENCH_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir/configure.log" 2>&1 ||
+        { cat "$dir/configure.log" >&2; return 1; }
+    grep 'gpubench:' "$dir/configure.log" | sed 's/^-- //' >&2
+    cmake --build "$dir" -j "$(nproc)" >"$dir/build.log" 2>&1 ||
+        { tail -50 "$dir/build.log" >&2; return 1; }
 }
