@@ -66,3 +66,10 @@ enum status gb_check_kernel_image(struct impl_ctx *ctx, const void *func, const 
     snprintf(ctx->note, sizeof ctx->note, "%s [%.60s: %.60s]", why, kernel_name, name);
     return ST_UNSUPPORTED;
 }
+
+enum status gb_no_cublas(struct impl_ctx *ctx) {
+    snprintf(ctx->note, sizeof ctx->note,
+             "this gpubench was built without cuBLAS (not found in the CUDA toolkit at configure "
+             "time)");
+    return ST_UNSUPPORTED;
+}

@@ -101,19 +101,12 @@ const struct impl vecadd_cublas_impl = {
 
 #else /* no cuBLAS in this build: the row stays and says why */
 
-static enum status no_cublas(struct impl_ctx *ctx) {
-    snprintf(ctx->note, sizeof ctx->note,
-             "this gpubench was built without cuBLAS (not found in the CUDA toolkit at configure "
-             "time)");
-    return ST_UNSUPPORTED;
-}
-
 const struct impl vecadd_cublas_impl = {
     .name = "cublas",
     .kind = DEV_CUDA,
     .summary = "cublasSaxpy y = x + y (not in this build: no cuBLAS)",
-    .prepare = no_cublas,
-    .run = no_cublas,
+    .prepare = gb_no_cublas,
+    .run = gb_no_cublas,
 };
 
 #endif
