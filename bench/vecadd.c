@@ -5,6 +5,8 @@
  * grid-stride kernel (`cuda`) and cublasSaxpy (`cublas`).
  */
 #include <cblas.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,23 @@ static const char *const quick[] = {"n=1048576", NULL};
 static const char *const sweep[] = {"n=4096",     "n=16384",    "n=65536",   "n=262144",
                                     "n=1048576",  "n=4194304",  "n=16777216", "n=67108864",
                                     NULL};
+
+/* cblas_saxpy takes an int length: keep n within it, so no row silently truncates. */
+static int vecadd_complete(struct shape *s, const int *given, char *err, size_t errlen) {
+    if (!given[N]) {
+        snprintf(err, errlen, "missing key 'n' for vecadd");
+        return -1;
+    }
+    if (s->v[N] <= 0) {
+        snprintf(err, errlen, "n=%ld must be positive", s->v[N]);
+        return -1;
+    }
+    if (s->v[N] > INT_MAX) {
+        snprintf(err, errlen, "n=%ld must be in 1..%d", s->v[N], INT_MAX);
+        return -1;
+    }
+    return 0;
+}
 
 /* One add per element. */
 static double vecadd_flops(const struct shape *s) { return (double)s->v[N]; }
@@ -116,6 +135,7 @@ const struct workload vecadd_workload = {
     .default_shapes = defaults,
     .quick_shapes = quick,
     .sweep_shapes = sweep,
+    .complete = vecadd_complete,
     .flops = vecadd_flops,
     .bytes = vecadd_bytes,
     .host_bytes = vecadd_host_bytes,

@@ -69,14 +69,15 @@ static int usage_error(const char *fmt, const char *a, const char *b) {
 static int split_list(const char *opt, char *arg, char **items, int *n) {
     if (!arg[0])
         return usage_error("%s: empty list%s", opt, "");
+    size_t len = strlen(arg);
+    if (arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+        return usage_error("%s: empty item in list '%s'", opt, arg);
     char *save = NULL;
     for (char *t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (*n >= CLI_MAX_LIST)
             return usage_error("%s: more than %s items", opt, "32");
         items[(*n)++] = t;
     }
-    if (arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-        return usage_error("%s: empty item in list%s", opt, "");
     return 0;
 }
 
@@ -217,6 +218,10 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         if (!o->set_reps) o->min_reps = 3;
         if (!o->set_warmup) o->warmup = 1;
     }
+    if (!o->set_max_time && o->max_time < o->min_time)
+        o->max_time = o->min_time; /* the default cap never undercuts a chosen minimum */
+    if (o->out && o->samples && strcmp(o->out, o->samples) == 0)
+        return usage_error("--samples: '%s' is also the --out file%s", o->samples, "");
     if (o->max_time < o->min_time)
         return usage_error("--max-time is shorter than --min-time%s%s", "", "");
     return 0;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Fixed columns (DESIGN.md) in order, then extra columns (Slurm provenance). */
@@ -18,6 +19,11 @@ int csv_open(struct csv_file *c, const char *path, const char *header, char *err
     memset(c, 0, sizeof *c);
     if (strlen(path) >= sizeof c->path) {
         snprintf(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: cannot write: not a regular file", path);
         return -1;
     }
     snprintf(c->path, sizeof c->path, "%s", path);
@@ -106,14 +112,16 @@ void csv_write_samples(FILE *f, const struct run_info *ri, const struct result *
 }
 
 void csv_flush(struct csv_file *c) {
-    if (c->f)
-        fflush(c->f);
+    if (c->f && fflush(c->f) != 0 && !c->warned) {
+        fprintf(stderr, "gpubench: warning: %s: write failed: %s\n", c->partial, strerror(errno));
+        c->warned = 1;
+    }
 }
 
 int csv_commit(struct csv_file *c, char *err, size_t errlen) {
     if (!c->f)
         return 0;
-    int bad = fflush(c->f) != 0 || fsync(fileno(c->f)) != 0;
+    int bad = fflush(c->f) != 0 || ferror(c->f) || fsync(fileno(c->f)) != 0;
     bad |= fclose(c->f) != 0;
     c->f = NULL;
     if (bad) {

@@ -16,6 +16,7 @@ extern const char SAMPLES_HEADER[];
 struct csv_file {
     FILE *f;
     char path[4096], partial[4112];
+    int warned; /* a write error was reported once */
 };
 
 /* Create PATH.partial and write `header`. Returns 0, or -1 with "PATH: reason" in err. */

@@ -1,8 +1,10 @@
 /* device_cpu.c — the CPU backend: one device, `cpu`, with pinned pool threads and OpenBLAS.
  *
  * Peak FP32 FLOP/s comes from properties: cores × SIMD lanes × 2 (FMA) × FMA units × clock.
- * The clock is the highest the kernel reports (cpufreq max, else /proc/cpuinfo "cpu MHz");
- * machines that turbo above it make peak_pct read high, which the row's note says.
+ * The clock is the highest the kernel reports (cpufreq max, else /proc/cpuinfo "cpu MHz", the
+ * nominal clock in most VMs), and FMA support is taken as two FMA units: machines that turbo
+ * above that clock, or have one FMA unit, make peak_pct read high. `extra` (in every CPU row's
+ * note) records the clock and units used.
  */
 #include <cblas.h>
 #include <sched.h>
@@ -54,7 +56,8 @@ static double cpu_clock_mhz(void) {
     char line[512];
     double mhz = 0;
     while (fgets(line, sizeof line, f))
-        if (strncmp(line, "cpu MHz", 7) == 0 && sscanf(strchr(line, ':') + 1, "%lf", &mhz) == 1)
+        if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':') &&
+            sscanf(strchr(line, ':') + 1, "%lf", &mhz) == 1)
             break;
     fclose(f);
     return mhz;
@@ -81,6 +84,8 @@ static void cpu_simd(int *lanes, int *fma_units, const char **isa) {
  * pins them otherwise. Returns how many were pinned. */
 static int pin_openblas_threads(int threads) {
     int ok = 0, cores = topology_cores();
+    if (!topology_get())
+        return 0; /* hwloc failed to load: nothing to pin with (main said so) */
     for (int i = 0; i + 1 < threads; i++) {
         hwloc_obj_t core =
             hwloc_get_obj_by_type(topology_get(), HWLOC_OBJ_CORE, (unsigned)((i + 1) % cores));
@@ -135,6 +140,10 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     snprintf(d->extra, sizeof d->extra,
              "%.96s; %s x%d FMA units %d @ %.0f MHz; pinned pool %d/%d, OpenBLAS workers %d", topo,
              isa, lanes, fma, mhz, topology_pinned(), threads, blas_pinned);
+    if (topology_bind_error()[0]) {
+        size_t len = strlen(d->extra);
+        snprintf(d->extra + len, sizeof d->extra - len, "; %s", topology_bind_error());
+    }
     list->n++;
     return 1;
 }

@@ -19,10 +19,11 @@
 #include "harness/runner.h"
 #include "harness/topology.h"
 
+/* Ctrl-C, and SIGTERM (Slurm's time limit, scancel): stop between repetitions, keep the rows
+ * finished so far. */
 static void on_sigint(int sig) {
-    (void)sig;
     runner_interrupted = 1;
-    signal(SIGINT, SIG_DFL); /* a second Ctrl-C stops at once */
+    signal(sig, SIG_DFL); /* a second Ctrl-C stops at once */
 }
 
 /* Load the topology, start the CPU threads, and find every device. */
@@ -69,8 +70,12 @@ static void make_run_info(struct run_info *ri) {
 }
 
 /* results/<host>-<UTC timestamp>.csv, creating results/ when it is missing. */
+static int made_results_dir;
+
 static int default_out(const struct run_info *ri, char *path, size_t len) {
-    if (mkdir("results", 0777) != 0 && errno != EEXIST) {
+    if (mkdir("results", 0777) == 0)
+        made_results_dir = 1;
+    else if (errno != EEXIST) {
         fprintf(stderr, "gpubench: --out: cannot create results/: %s\n", strerror(errno));
         return 2;
     }
@@ -116,6 +121,8 @@ static int run_main(int argc, char **argv) {
         if (csv_open(&samples, o.samples, SAMPLES_HEADER, err, sizeof err) != 0) {
             fprintf(stderr, "gpubench: --samples: %s\n", err);
             csv_discard(&csv);
+            if (made_results_dir)
+                rmdir("results"); /* a usage error leaves nothing behind */
             rc = 2;
             goto out_plan;
         }
@@ -125,6 +132,7 @@ static int run_main(int argc, char **argv) {
     if (gpu_why[0] && wants_gpu)
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
     signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigint);
     struct sink sink;
     sink_begin(&sink, o.format, plan_shape_width(&pl));
     struct run_outputs outs = {&csv, have_samples ? &samples : NULL, &sink};

@@ -129,7 +129,11 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     if (runner_interrupted)
         goto release;
     r->samples = samples;
-    stats_compute(samples, n, &r->st);
+    if (stats_compute(samples, n, &r->st) != 0) {
+        st = ST_OOM;
+        append_note(r, "out of host memory for the statistics");
+        goto release;
+    }
 
     if (im->upload || im->download) {
         /* Transfers decide whether an old PCIe card is worth using: time them with the run. */
@@ -149,8 +153,8 @@ void runner_measure(const struct options *o, const struct device *dev, const str
         r->e2e_median_ms = r->st.median; /* the CPU has no transfers */
     }
     double sec = r->st.median / 1e3;
-    r->gflops = sec > 0 ? r->flops / sec / 1e9 : -1;
-    r->gbps = sec > 0 ? r->bytes / sec / 1e9 : -1;
+    r->gflops = sec > 0 && r->flops > 0 ? r->flops / sec / 1e9 : -1; /* copies have none */
+    r->gbps = sec > 0 && r->bytes > 0 ? r->bytes / sec / 1e9 : -1;
     /* Fraction of the device's roofline bound: whichever of compute and memory is nearer. */
     double pf = dev->peak_gflops > 0 && r->gflops >= 0 ? r->gflops / dev->peak_gflops : -1;
     double pb = dev->peak_gbps > 0 && r->gbps >= 0 ? r->gbps / dev->peak_gbps : -1;

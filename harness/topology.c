@@ -9,6 +9,7 @@
 static hwloc_topology_t topo;
 static atomic_int pinned;
 static char bind_err[160];
+static atomic_flag bind_err_taken = ATOMIC_FLAG_INIT; /* first failing thread writes bind_err */
 
 int topology_load(char *err, size_t errlen) {
     if (topo)
@@ -79,7 +80,7 @@ void topology_bind_thread(void *arg, int tid) {
     hwloc_bitmap_singlify(set);
     if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0)
         atomic_fetch_add(&pinned, 1);
-    else if (!bind_err[0])
+    else if (!atomic_flag_test_and_set(&bind_err_taken))
         snprintf(bind_err, sizeof bind_err, "hwloc_set_cpubind(thread %d): %s", tid,
                  strerror(errno));
     hwloc_bitmap_free(set);

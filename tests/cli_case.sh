@@ -26,7 +26,7 @@ if [ "$want_rc" = 2 ]; then
         echo "FAIL: a usage error must be one line, got $lines"
         fail=1
     fi
-    left=$(find . -name '*.csv' -o -name '*.partial' | grep -v '^./out.txt$')
+    left=$(find . -name '*.csv' -o -name '*.partial' -o -name results | grep -v '^./out.txt$')
     if [ -n "$left" ]; then
         echo "FAIL: left result files behind: $left"
         fail=1

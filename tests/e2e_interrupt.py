@@ -32,7 +32,12 @@ def main():
                 pass
             time.sleep(0.02)
         proc.send_signal(signal.SIGINT)
-        err = proc.communicate(timeout=60)[1]
+        try:
+            err = proc.communicate(timeout=60)[1]
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            err = proc.communicate()[1] + "\n(did not stop within 60 s of SIGINT: killed)"
+
         print(err)
         fails = []
         if proc.returncode != 130:

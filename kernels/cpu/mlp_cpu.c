@@ -85,13 +85,14 @@ float mlp_cpu_softmax_xent(const struct mlp_dims *d, const float *labels, float 
         float m = row[0];
         for (long o = 1; o < d->out; o++)
             m = row[o] > m ? row[o] : m;
+        float zy = row[y] - m; /* kept before the row is overwritten: exp may underflow */
         float sum = 0.0f;
         for (long o = 0; o < d->out; o++) {
             row[o] = expf(row[o] - m);
             sum += row[o];
         }
-        /* −log softmax_y = log Σ exp(z − m) − (z_y − m); row[y] now holds exp(z_y − m). */
-        loss += logf(sum) - logf(row[y]);
+        /* −log softmax_y = log Σ exp(z − m) − (z_y − m). */
+        loss += logf(sum) - zy;
         float inv = 1.0f / sum;
         for (long o = 0; o < d->out; o++)
             row[o] = (row[o] * inv - (o == y ? 1.0f : 0.0f)) * inv_batch;

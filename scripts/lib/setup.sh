@@ -8,7 +8,7 @@
 
 GPUBENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 GPUBENCH_BUILD_PACKAGES="build-essential cmake pkg-config libopenblas-dev libhwloc-dev"
-GPUBENCH_TEST_PACKAGES="python3 python3-matplotlib clang libclang-rt-14-dev"
+GPUBENCH_TEST_PACKAGES="python3 python3-matplotlib clang libclang-rt-dev"
 
 gpubench_log() { printf 'gpubench setup: %s\n' "$*" >&2; }
 
