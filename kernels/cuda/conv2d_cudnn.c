@@ -174,9 +174,10 @@ static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
     free(plain);
     if (need < s->ws_size) {
         /* Keep only what the chosen algorithm uses: memory use is part of the comparison. */
-        CU_TRY(cudaFree(s->ws), ctx);
-        s->ws = NULL;
+        cudaError_t freed = cudaFree(s->ws);
+        s->ws = NULL; /* never freed twice, whatever cudaFree said */
         s->ws_size = 0;
+        CU_TRY(freed, ctx);
         char keep[NOTE_LEN];
         snprintf(keep, sizeof keep, "%s", ctx->note);
         if (need > 0 && (st = gb_malloc(ctx, &s->ws, need, "cuDNN workspace")) != ST_OK)
@@ -235,8 +236,14 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
         return st;
     /* cudnnFind runs every algorithm on these buffers: give it the real inputs, not whatever
      * the allocation held (NaNs or denormals there could skew its timings). */
-    CU_TRY(cudaMemcpy(s->x, p->in[IN_X].data, xs * sizeof(float), cudaMemcpyHostToDevice), ctx);
-    CU_TRY(cudaMemcpy(s->w, p->in[IN_W].data, wsz * sizeof(float), cudaMemcpyHostToDevice), ctx);
+    /* On the run's stream (non-blocking: the legacy stream would not order them), then wait. */
+    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_X].data, xs * sizeof(float), cudaMemcpyHostToDevice,
+                           gb_stream()),
+           ctx);
+    CU_TRY(cudaMemcpyAsync(s->w, p->in[IN_W].data, wsz * sizeof(float), cudaMemcpyHostToDevice,
+                           gb_stream()),
+           ctx);
+    CU_TRY(cudaStreamSynchronize(gb_stream()), ctx);
     return choose_algo(ctx, s);
 }
 

@@ -1,8 +1,9 @@
 /* cuda_check.h — one checked-call macro per library (host code, C or CUDA C).
  *
  * CU_TRY(expr, ctx): on failure writes "expr: cudaErrorName: string (file:line)" into
- * ctx->note and returns the mapped status from the enclosing function (ST_OOM for
- * cudaErrorMemoryAllocation, ST_ERROR otherwise). CU_WARN(expr): teardown variant, reports on
+ * ctx->note and returns the status gpu_error_status maps the error's name to (ST_OOM for an
+ * allocation failure, ST_UNSUPPORTED for no kernel image, ST_TIMEOUT for the display watchdog,
+ * ST_ERROR otherwise). CU_WARN(expr): teardown variant, reports on
  * stderr and goes on. CUBLAS_TRY / CUDNN_TRY do the same for cuBLAS and cuDNN.
  */
 #ifndef GPUBENCH_CUDA_CHECK_H
@@ -13,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "bench/workload.h"
+#include "harness/gpu_policy.h" /* error name → row status (oom, unsupported, timeout, error) */
 
 #define CU_TRY(expr, ctx)                                                                      \
     do {                                                                                       \
@@ -21,7 +23,7 @@
             snprintf((ctx)->note, sizeof((ctx)->note), "%s: %s: %s (%s:%d)", #expr,            \
                      cudaGetErrorName(cu_err_), cudaGetErrorString(cu_err_), __FILE__,         \
                      __LINE__);                                                                \
-            return cu_err_ == cudaErrorMemoryAllocation ? ST_OOM : ST_ERROR;                   \
+            return gpu_error_status(cudaGetErrorName(cu_err_));                                \
         }                                                                                      \
     } while (0)
 

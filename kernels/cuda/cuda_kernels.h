@@ -29,6 +29,12 @@ struct gb_arch {
  * beyond what the runtime already did). Call once, in prepare. */
 cudaError_t gb_arch_query(struct gb_arch *arch);
 
+/* Lower arch->sm to the architecture our kernels' code was compiled for when that is older:
+ * a card that JIT-compiles old PTX (e.g. a build for sm_20 on a K40m) runs kernels whose
+ * per-architecture choices (__CUDA_ARCH__) are the old card's, so the launchers must choose as
+ * for that card too (cudaFuncGetAttributes ptxVersion). Call after gb_arch_query. */
+cudaError_t gb_arch_code_level(struct gb_arch *arch);
+
 /* A kernel of ours, for gb_check_kernel_image (cuda_runtime_helpers.h): its host-side address
  * and its name. */
 struct gb_kernel_ref {

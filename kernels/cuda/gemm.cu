@@ -44,3 +44,13 @@ cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_
                                                                     ldc);
     return cudaGetLastError();
 }
+
+cudaError_t gb_arch_code_level(struct gb_arch *arch) {
+    struct cudaFuncAttributes fa;
+    cudaError_t err = cudaFuncGetAttributes(&fa, (const void *)gb_sgemm_128x128_nn);
+    if (err != cudaSuccess)
+        return err;
+    if (fa.ptxVersion > 0 && fa.ptxVersion < arch->sm)
+        arch->sm = fa.ptxVersion; /* ptxVersion is 10·major + minor, like arch->sm */
+    return cudaSuccess;
+}

@@ -21,6 +21,7 @@ enum status gb_rows_check_kernels(struct impl_ctx *ctx,
 
 enum status gb_rows_arch(struct impl_ctx *ctx, struct gb_arch *arch) {
     CU_TRY(gb_arch_query(arch), ctx);
+    CU_TRY(gb_arch_code_level(arch), ctx);
     return ST_OK;
 }
 

@@ -242,7 +242,10 @@ static enum status mlp_prepare(struct impl_ctx *ctx) {
             s->host_onehot[b * O + (size_t)mlp_label(&md, p->in[MLP_IN_LABELS].data, (long)b)] = 1;
             host[b] = 1.0f;
         }
-        cudaError_t e = cudaMemcpy(s->ones, host, B * sizeof(float), cudaMemcpyHostToDevice);
+        cudaError_t e = cudaMemcpyAsync(s->ones, host, B * sizeof(float), cudaMemcpyHostToDevice,
+                                        gb_stream());
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(gb_stream()); /* before host is freed */
         free(host);
         CU_TRY(e, ctx);
     } else {
