@@ -94,12 +94,8 @@ static void conv2d_cuda_release(struct impl_ctx *ctx) {
     if (!s)
         return;
     CU_WARN(cudaStreamSynchronize(gb_stream()));
-    if (s->x)
-        CU_WARN(cudaFree(s->x));
-    if (s->wt)
-        CU_WARN(cudaFree(s->wt));
-    if (s->y)
-        CU_WARN(cudaFree(s->y));
+    void *bufs[] = {s->x, s->wt, s->y};
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
     free(s);
     ctx->state = NULL;
 }

@@ -294,9 +294,7 @@ static void conv_release(struct impl_ctx *ctx) {
     if (s->have_handle)
         CUDNN_WARN(cudnnDestroy(s->h));
     void *bufs[] = {s->x, s->w, s->y, s->ws};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        if (bufs[i])
-            CU_WARN(cudaFree(bufs[i]));
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
     free(s);
     ctx->state = NULL;
 }

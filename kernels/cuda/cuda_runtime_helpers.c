@@ -73,3 +73,9 @@ enum status gb_no_cublas(struct impl_ctx *ctx) {
              "time)");
     return ST_UNSUPPORTED;
 }
+
+void gb_free_device(void *const *bufs, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (bufs[i])
+            CU_WARN(cudaFree(bufs[i]));
+}

@@ -31,6 +31,10 @@ enum status gb_malloc(struct impl_ctx *ctx, void **ptr, size_t bytes, const char
  * for, and how to rebuild. `func` is the kernel's address, as passed to cudaFuncGetAttributes. */
 enum status gb_check_kernel_image(struct impl_ctx *ctx, const void *func, const char *kernel_name);
 
+/* cudaFree every non-NULL pointer of bufs[0..n), reporting failures on stderr and going on
+ * (for release functions, after they have synchronized the stream). */
+void gb_free_device(void *const *bufs, size_t n);
+
 /* The row of a cuBLAS implementation in a build without cuBLAS: ST_UNSUPPORTED, saying so, so
  * that the configuration stays in the results instead of vanishing. */
 enum status gb_no_cublas(struct impl_ctx *ctx);

@@ -105,12 +105,8 @@ static void sgemm_release(struct impl_ctx *ctx) {
     CU_WARN(cudaStreamSynchronize(gb_stream()));
     if (s->have_handle)
         CUBLAS_WARN(cublasDestroy(s->h));
-    if (s->a)
-        CU_WARN(cudaFree(s->a));
-    if (s->b)
-        CU_WARN(cudaFree(s->b));
-    if (s->c)
-        CU_WARN(cudaFree(s->c));
+    void *bufs[] = {s->a, s->b, s->c};
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
     free(s);
     ctx->state = NULL;
 }

@@ -83,12 +83,8 @@ static void gemm_cuda_release(struct impl_ctx *ctx) {
     if (!s)
         return;
     CU_WARN(cudaStreamSynchronize(gb_stream()));
-    if (s->a)
-        CU_WARN(cudaFree(s->a));
-    if (s->b)
-        CU_WARN(cudaFree(s->b));
-    if (s->c)
-        CU_WARN(cudaFree(s->c));
+    void *bufs[] = {s->a, s->b, s->c};
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
     free(s);
     ctx->state = NULL;
 }

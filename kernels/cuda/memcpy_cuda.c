@@ -133,10 +133,8 @@ static void copy_release(struct impl_ctx *ctx) {
         return;
     /* Pending copies may still read the buffers. */
     CU_WARN(cudaStreamSynchronize(gb_stream()));
-    if (s->dev)
-        CU_WARN(cudaFree(s->dev));
-    if (s->dev2)
-        CU_WARN(cudaFree(s->dev2));
+    void *bufs[] = {s->dev, s->dev2};
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
     if (s->pinned)
         CU_WARN(cudaFreeHost(s->pinned));
     free(s);

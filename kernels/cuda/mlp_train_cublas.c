@@ -354,11 +354,9 @@ static void mlp_release(struct impl_ctx *ctx) {
 #endif
     if (s->have_handle)
         CUBLAS_WARN(cublasDestroy(s->h));
-    float *bufs[] = {s->x,    s->labels, s->param[0], s->param[1], s->param[2], s->param[3],
-                     s->loss, s->onehot, s->ones,     s->lp,       s->scratch};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-        if (bufs[i])
-            CU_WARN(cudaFree(bufs[i]));
+    void *bufs[] = {s->x,    s->labels, s->param[0], s->param[1], s->param[2], s->param[3],
+                    s->loss, s->onehot, s->ones,     s->lp,       s->scratch};
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
     free(s->host_onehot);
     free(s);
     ctx->state = NULL;

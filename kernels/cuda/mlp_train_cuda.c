@@ -142,7 +142,7 @@ static enum status mlp_cuda_download(struct impl_ctx *ctx) {
 
 static void mlp_cuda_release(struct impl_ctx *ctx) {
     struct mlp_cuda_state *s = ctx->state;
-    float *bufs[4 + NPARAMS];
+    void *bufs[4 + NPARAMS];
     int k;
     if (!s)
         return;
@@ -150,9 +150,7 @@ static void mlp_cuda_release(struct impl_ctx *ctx) {
     bufs[0] = s->x, bufs[1] = s->labels, bufs[2] = s->loss, bufs[3] = s->scratch;
     for (k = 0; k < NPARAMS; k++)
         bufs[4 + k] = s->param[k];
-    for (k = 0; k < 4 + NPARAMS; k++)
-        if (bufs[k])
-            CU_WARN(cudaFree(bufs[k]));
+    gb_free_device(bufs, 4 + NPARAMS);
     free(s);
     ctx->state = NULL;
 }

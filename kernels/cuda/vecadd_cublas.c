@@ -80,10 +80,8 @@ static void saxpy_release(struct impl_ctx *ctx) {
     CU_WARN(cudaStreamSynchronize(gb_stream()));
     if (s->have_handle)
         CUBLAS_WARN(cublasDestroy(s->h));
-    if (s->x)
-        CU_WARN(cudaFree(s->x));
-    if (s->y)
-        CU_WARN(cudaFree(s->y));
+    void *bufs[] = {s->x, s->y};
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
     free(s);
     ctx->state = NULL;
 }
