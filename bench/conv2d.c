@@ -1,11 +1,12 @@
 /* conv2d.c — workload `conv2d`: NCHW float32 forward convolution (cross-correlation, as in
  * cuDNN), x n×c×h×w, k filters c×r×s, per-axis stride and zero padding, y n×k×p×q.
  *
- * Compute-bound: the figure of merit is GFLOP/s. Implementations: threaded im2col + OpenBLAS
- * SGEMM (`openblas`); on CUDA devices a hand-written kernel and cuDNN (kernels/cuda/).
+ * Compute-bound: the figure of merit is GFLOP/s. Implementations (kernels/conv2d/): threaded
+ * im2col + OpenBLAS SGEMM (`openblas`); on CUDA devices a hand-written kernel (`cuda`) and cuDNN
+ * (`cudnn`).
  *
- * The reference is the direct convolution in double (kernels/cpu/conv2d_cpu.c, independent of
- * the im2col path). Small shapes check every output; large ones a deterministic sample:
+ * The reference is the direct convolution in double (conv2d_ref below, independent of the
+ * im2col path). Small shapes check every output; large ones a deterministic sample:
  * CONV2D_SAMPLES entries spread over the output, plus every filter's border pixels (first and
  * last row and column) of the last image, where padding and partial tiles live.
  */
@@ -13,13 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench/inputs.h"
-#include "harness/verify.h"
-#include "kernels/cpu/conv2d_cpu.h"
-#ifdef GPUBENCH_HAVE_CUDA
-#include "kernels/cuda/host_impls.h"
-#include "kernels/cuda/kernel_rows.h"
-#endif
+#include "harness/core/inputs.h"
+#include "harness/core/verify.h"
+#include "kernels/conv2d/openblas.h"
 
 enum { /* shape key indices */
        N = CONV2D_KEY_N,
@@ -57,6 +54,15 @@ static const char *const sweep[] = {"n=1,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pa
                                     "n=64,c=64,h=56,w=56,k=64,r=3,s=3,stride=1,pad=1",
                                     NULL};
 
+/* Odd sizes and every stride/padding case: 1×1 pointwise, 5×3 filters with per-axis strides,
+ * and more filters than one tile. */
+static const char *const tests[] = {"n=1,c=1,h=1,w=1,k=1,r=1,s=1",
+                                    "n=2,c=3,h=11,w=9,k=5,r=3,s=3,stride=1,pad=1",
+                                    "n=1,c=5,h=13,w=17,k=70,r=5,s=3,stride_h=2,stride_w=3,"
+                                    "pad_h=2,pad_w=0",
+                                    "n=3,c=7,h=6,w=6,k=9,r=1,s=1",
+                                    NULL};
+
 /* The checked output entries (idx NULL: all of them) and their reference values. */
 struct conv2d_ref_data {
     size_t count;
@@ -64,7 +70,55 @@ struct conv2d_ref_data {
     double *val;
 };
 
-static void conv2d_dims_of(const struct shape *s, struct conv2d_dims *d) {
+/* --- the reference: the direct sum in double ------------------------------------------------- */
+/* The direct sum at one output entry, taps outside the input skipped (zero padding). */
+static double conv2d_ref_entry(const struct conv2d_dims *d, const float *x, const float *wt,
+                               size_t e) {
+    long qi = (long)(e % d->q);
+    e /= d->q;
+    long pi = (long)(e % d->p);
+    e /= d->p;
+    long ki = (long)(e % d->k), ni = (long)(e / d->k);
+    double sum = 0.0;
+    for (long ci = 0; ci < d->c; ci++) {
+        const float *plane = x + ((size_t)ni * d->c + ci) * d->h * d->w;
+        const float *filt = wt + ((size_t)ki * d->c + ci) * d->r * d->s;
+        for (long ri = 0; ri < d->r; ri++) {
+            long ih = pi * d->stride_h - d->pad_h + ri;
+            if (ih < 0 || ih >= d->h)
+                continue;
+            for (long si = 0; si < d->s; si++) {
+                long iw = qi * d->stride_w - d->pad_w + si;
+                if (iw < 0 || iw >= d->w)
+                    continue;
+                sum += (double)plane[ih * d->w + iw] * (double)filt[ri * d->s + si];
+            }
+        }
+    }
+    return sum;
+}
+
+void conv2d_ref(const struct conv2d_dims *d, const float *x, const float *wt, const size_t *idx,
+                size_t count, double *ref) {
+    for (size_t j = 0; j < count; j++)
+        ref[j] = conv2d_ref_entry(d, x, wt, idx ? idx[j] : j);
+}
+
+/* --- shape and definition -------------------------------------------------------------------- */
+long conv2d_out_size(long in, long filt, long stride, long pad) {
+    long span = in + 2 * pad - filt;
+    if (span < 0 || stride < 1)
+        return 0;
+    return span / stride + 1;
+}
+
+int conv2d_dims_finish(struct conv2d_dims *d) {
+    d->p = conv2d_out_size(d->h, d->r, d->stride_h, d->pad_h);
+    d->q = conv2d_out_size(d->w, d->s, d->stride_w, d->pad_w);
+    return d->p > 0 && d->q > 0 ? 0 : -1;
+}
+
+void conv2d_dims_of(const struct shape *s, struct conv2d_dims *d) {
     *d = (struct conv2d_dims){.n = s->v[N],
                               .c = s->v[C],
                               .h = s->v[H],
@@ -229,65 +283,6 @@ static enum status conv2d_verify(const struct problem *p, struct verify_report *
     return verify_status(r);
 }
 
-/* --- openblas: threaded im2col + cblas_sgemm ------------------------------------------------- */
-struct conv2d_openblas_state {
-    struct conv2d_dims d;
-    float *scratch; /* padded image + im2col chunk, allocated here so run never allocates */
-};
-
-static enum status openblas_prepare(struct impl_ctx *ctx) {
-    struct conv2d_openblas_state *st = calloc(1, sizeof *st);
-    if (!st) {
-        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
-        return ST_OOM;
-    }
-    ctx->state = st;
-    conv2d_dims_of(&ctx->p->shape, &st->d);
-    size_t floats = conv2d_cpu_scratch_floats(&st->d);
-    if (floats) {
-        size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
-        if (!(st->scratch = aligned_alloc(64, bytes))) {
-            snprintf(ctx->note, sizeof ctx->note, "out of host memory for %zu MiB of im2col",
-                     bytes >> 20);
-            return ST_OOM;
-        }
-    }
-    return ST_OK;
-}
-
-static enum status openblas_run(struct impl_ctx *ctx) {
-    struct conv2d_openblas_state *st = ctx->state;
-    struct problem *p = ctx->p;
-    conv2d_cpu_forward(&st->d, p->in[IN_X].data, p->in[IN_WT].data, p->out[OUT_Y].data,
-                       st->scratch);
-    return ST_OK;
-}
-
-static void openblas_release(struct impl_ctx *ctx) {
-    struct conv2d_openblas_state *st = ctx->state;
-    if (st) {
-        free(st->scratch);
-        free(st);
-        ctx->state = NULL;
-    }
-}
-
-static const struct impl conv2d_openblas_impl = {
-    .name = "openblas",
-    .kind = DEV_CPU,
-    .summary = "threaded im2col + cblas_sgemm per image (OpenBLAS threads)",
-    .prepare = openblas_prepare,
-    .run = openblas_run,
-    .release = openblas_release};
-
-static const struct impl *const impls[] = {
-    &conv2d_openblas_impl,
-#ifdef GPUBENCH_HAVE_CUDA
-    &conv2d_cuda_impl,
-    &conv2d_cudnn_impl,
-#endif
-    NULL};
-
 const struct workload conv2d_workload = {
     .name = "conv2d",
     .summary = "NCHW float32 forward convolution, k filters r×s, stride, pad (compute)",
@@ -295,6 +290,7 @@ const struct workload conv2d_workload = {
     .default_shapes = defaults,
     .quick_shapes = quick,
     .sweep_shapes = sweep,
+    .test_shapes = tests,
     .complete = conv2d_complete,
     .flops = conv2d_flops,
     .bytes = conv2d_bytes,
@@ -302,5 +298,4 @@ const struct workload conv2d_workload = {
     .make_problem = conv2d_make,
     .verify = conv2d_verify,
     .free_problem = conv2d_free,
-    .impls = impls,
 };

@@ -2,22 +2,20 @@
  *
  * On old PCIe 2.0 cards the transfers decide whether the GPU is worth using at all, and pinned
  * host memory is often twice as fast as pageable: each direction is measured with both.
- * Implementations (CUDA devices only, kernels/cuda/memcpy_cuda.c): h2d_pinned, h2d_pageable,
+ * Implementations (CUDA devices only, kernels/memcpy/cuda.c): h2d_pinned, h2d_pageable,
  * d2h_pinned, d2h_pageable, d2d. `gbps` counts the bytes copied once; a device-to-device copy
  * moves twice that through device memory (read + write), so its `peak_pct` reads half of the
  * memory traffic. H2D/D2H are bounded by PCIe, not by the memory peak `peak_pct` uses.
- * CUDA builds only (listed in kernels/cuda/host.cmake).
+ * CUDA builds only (bench/workloads.def).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/inputs.h"
-#include "harness/verify.h"
-#include "kernels/cuda/host_impls.h"
+#include "harness/core/inputs.h"
+#include "harness/core/verify.h"
+#include "kernels/memcpy/layout.h"
 
-enum { BYTES }; /* shape key index */
-enum { IN_SRC };
-enum { OUT_DST };
+enum { BYTES = MEMCPY_KEY_BYTES, IN_SRC = MEMCPY_IN_SRC, OUT_DST = MEMCPY_OUT_DST };
 
 static const char *const keys[] = {"bytes", NULL};
 /* 64 MiB: past the size where PCIe reaches its plateau (NVIDIA's bandwidthTest uses 32 MiB),
@@ -29,6 +27,8 @@ static const char *const quick[] = {"bytes=8388608", NULL};
 static const char *const sweep[] = {
     "bytes=4096",      "bytes=65536", "bytes=1048576", "bytes=8388608", "bytes=33554432",
     "bytes=134217728", NULL};
+
+static const char *const tests[] = {"bytes=4", "bytes=4100", NULL};
 
 static int memcpy_complete(struct shape *s, const int *given, char *err, size_t errlen) {
     (void)given;
@@ -87,11 +87,6 @@ static void memcpy_free(struct problem *p) {
     problem_free_bufs(p);
 }
 
-static const struct impl *const impls[] = {
-    &memcpy_h2d_pinned_impl,   &memcpy_h2d_pageable_impl, &memcpy_d2h_pinned_impl,
-    &memcpy_d2h_pageable_impl, &memcpy_d2d_impl,          NULL,
-};
-
 const struct workload memcpy_workload = {
     .name = "memcpy",
     .summary = "host<->device and device<->device copies, pinned and pageable (GB/s)",
@@ -99,6 +94,7 @@ const struct workload memcpy_workload = {
     .default_shapes = defaults,
     .quick_shapes = quick,
     .sweep_shapes = sweep,
+    .test_shapes = tests,
     .complete = memcpy_complete,
     .flops = memcpy_flops,
     .bytes = memcpy_bytes,
@@ -106,5 +102,4 @@ const struct workload memcpy_workload = {
     .make_problem = memcpy_make,
     .verify = memcpy_verify,
     .free_problem = memcpy_free,
-    .impls = impls,
 };

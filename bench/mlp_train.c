@@ -1,10 +1,10 @@
 /* mlp_train.c — workload `mlp_train`: one SGD step (learning rate MLP_LR) of
  * Linear(in→hidden) → ReLU → Linear(hidden→out) → softmax cross-entropy averaged over the batch:
- * forward, backward and in-place update of W1, b1, W2, b2 (model and layouts: mlp_cpu.h).
+ * forward, backward and in-place update of W1, b1, W2, b2 (model and layouts: kernels/mlp_train/layout.h).
  *
  * Compute-bound (two batch×in×hidden GEMMs dominate): the figure of merit is GFLOP/s.
- * Implementations: OpenBLAS GEMMs + fused threaded C loops (`openblas`); on CUDA devices own
- * kernels and cuBLAS (kernels/cuda/).
+ * Implementations (kernels/mlp_train/): OpenBLAS GEMMs + fused threaded C loops (`openblas`); on
+ * CUDA devices own kernels (`cuda`) and cuBLAS (`cublas`).
  *
  * Inputs (read-only, shared by every implementation): X uniform in [-1, 1), labels uniform over
  * the classes, parameters uniform in ±1/√fan_in (PyTorch's nn.Linear initialization). Outputs:
@@ -15,21 +15,17 @@
  * (new − initial) rather than its new value. One step moves W1's weights by ~0.2% of their size
  * (W2's by ~2%, default shape), so a tolerance on the new values would have to sit far below that
  * to catch, on every entry, an implementation that skipped the update or got a gradient's sign
- * wrong; on the changes, both fail everywhere (tests/test_mlp_cpu.c proves it) at a tolerance
- * float32 rounding never approaches.
+ * wrong; on the changes, both fail everywhere (kernels/mlp_train/test_cpu.c proves it) at a
+ * tolerance float32 rounding never approaches.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/inputs.h"
-#include "harness/verify.h"
-#include "kernels/cpu/mlp_cpu.h"
-#ifdef GPUBENCH_HAVE_CUDA
-#include "kernels/cuda/host_impls.h"
-#include "kernels/cuda/kernel_rows.h"
-#endif
+#include "harness/core/inputs.h"
+#include "harness/core/verify.h"
+#include "kernels/mlp_train/openblas.h"
 
 enum { BATCH = MLP_KEY_BATCH, IN = MLP_KEY_IN, HIDDEN = MLP_KEY_HIDDEN, OUT = MLP_KEY_OUT };
 enum { NPARAMS = 4 }; /* W1, b1, W2, b2: in[MLP_IN_W1 + i] and out[MLP_OUT_W1 + i] */
@@ -46,6 +42,10 @@ static const char *const sweep[] = {
     "batch=512,in=784,hidden=1024,out=10",  "batch=1024,in=784,hidden=1024,out=10",
     "batch=2048,in=784,hidden=1024,out=10", NULL};
 
+/* Odd sizes: not multiples of any tile, batch and hidden below and above one tile. */
+static const char *const tests[] = {"batch=1,in=1,hidden=1,out=2", "batch=7,in=33,hidden=65,out=3",
+                                    "batch=70,in=19,hidden=130,out=10", NULL};
+
 static const char *const param_names[NPARAMS] = {"W1", "b1", "W2", "b2"};
 static const char *const step_names[NPARAMS] = {"W1 step", "b1 step", "W2 step", "b2 step"};
 
@@ -59,7 +59,163 @@ struct mlp_ref_data {
     float *got;
 };
 
-static struct mlp_dims mlp_dims_of(const struct shape *s) {
+/* --- the reference: the same step in double -------------------------------------------------- */
+long mlp_label(const struct mlp_dims *d, const float *labels, long b) {
+    long y = lrintf(labels[b]);
+    return y < 0 ? 0 : y >= d->out ? d->out - 1 : y;
+}
+
+/* Σ a[i]·b[i] in double with four partial sums (a serial chain would make the reference slow). */
+static double mlp_ref_dot(const float *a, const float *b, long n) {
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    long i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += (double)a[i] * b[i];
+        s1 += (double)a[i + 1] * b[i + 1];
+        s2 += (double)a[i + 2] * b[i + 2];
+        s3 += (double)a[i + 3] * b[i + 3];
+    }
+    for (; i < n; i++)
+        s0 += (double)a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+size_t mlp_ref_scratch_bytes(const struct mlp_dims *d) {
+    return sizeof(double) * ((size_t)d->batch * d->hidden * 2 + (size_t)d->batch * d->out);
+}
+
+int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, const float *w1,
+                 const float *b1, const float *w2, const float *b2, double lr, double *w1n,
+                 double *b1n, double *w2n, double *b2n, double *loss) {
+    const long nb = d->batch, ni = d->in, nh = d->hidden, no = d->out;
+    double *h = malloc(sizeof(double) * nb * nh); /* pre-activations, then dH */
+    double *act = malloc(sizeof(double) * nb * nh);
+    double *z = malloc(sizeof(double) * nb * no); /* logits, then dZ */
+    if (!h || !act || !z) {
+        free(h), free(act), free(z);
+        return -1;
+    }
+    /* forward */
+    for (long b = 0; b < nb; b++)
+        for (long j = 0; j < nh; j++) {
+            h[b * nh + j] = b1[j] + mlp_ref_dot(x + b * ni, w1 + j * ni, ni);
+            act[b * nh + j] = h[b * nh + j] > 0 ? h[b * nh + j] : 0;
+        }
+    for (long b = 0; b < nb; b++)
+        for (long o = 0; o < no; o++) {
+            double s = b2[o];
+            for (long j = 0; j < nh; j++)
+                s += act[b * nh + j] * w2[o * nh + j];
+            z[b * no + o] = s;
+        }
+    /* loss and dZ = (softmax − onehot) / batch */
+    double total = 0;
+    for (long b = 0; b < nb; b++) {
+        double *row = z + b * no, m = row[0], sum = 0;
+        long y = mlp_label(d, labels, b);
+        for (long o = 1; o < no; o++)
+            m = fmax(m, row[o]);
+        for (long o = 0; o < no; o++)
+            sum += exp(row[o] - m);
+        double lse = m + log(sum);
+        total += lse - row[y];
+        for (long o = 0; o < no; o++)
+            row[o] = (exp(row[o] - lse) - (o == y)) / (double)nb;
+    }
+    *loss = total / (double)nb;
+    /* layer 2: dW2 = dZᵀ·A, db2 = Σ dZ; dH = (dZ·W2) ⊙ [H > 0] with the old W2 */
+    for (long o = 0; o < no; o++) {
+        double gb = 0;
+        for (long b = 0; b < nb; b++)
+            gb += z[b * no + o];
+        b2n[o] = b2[o] - lr * gb;
+        for (long j = 0; j < nh; j++) {
+            double g = 0;
+            for (long b = 0; b < nb; b++)
+                g += z[b * no + o] * act[b * nh + j];
+            w2n[o * nh + j] = w2[o * nh + j] - lr * g;
+        }
+    }
+    for (long b = 0; b < nb; b++)
+        for (long j = 0; j < nh; j++) {
+            double g = 0;
+            for (long o = 0; o < no; o++)
+                g += z[b * no + o] * w2[o * nh + j];
+            h[b * nh + j] = h[b * nh + j] > 0 ? g : 0;
+        }
+    /* layer 1: dW1 = dHᵀ·X (accumulated in w1n's row), db1 = Σ dH */
+    for (long j = 0; j < nh; j++) {
+        double *row = w1n + j * ni, gb = 0;
+        for (long i = 0; i < ni; i++)
+            row[i] = 0;
+        for (long b = 0; b < nb; b++) {
+            double g = h[b * nh + j];
+            gb += g;
+            if (g != 0)
+                for (long i = 0; i < ni; i++)
+                    row[i] += g * x[b * ni + i];
+        }
+        for (long i = 0; i < ni; i++)
+            row[i] = w1[j * ni + i] - lr * row[i];
+        b1n[j] = b1[j] - lr * gb;
+    }
+    free(h), free(act), free(z);
+    return 0;
+}
+
+long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *w1, float *b1) {
+    const long nb = d->batch, ni = d->in;
+    double *dot = malloc(sizeof(double) * nb), *margin = malloc(sizeof(double) * nb);
+    if (!dot || !margin) {
+        free(dot), free(margin);
+        return -1;
+    }
+    long changed = 0;
+    for (long j = 0; j < d->hidden; j++) {
+        const float *w = w1 + j * ni;
+        double mmax = 0;
+        for (long b = 0; b < nb; b++) {
+            const float *xb = x + b * ni;
+            /* Two partial sums of each kind, so the adds are not one serial chain. */
+            double s[2] = {0, 0}, sabs[2] = {fabs((double)b1[j]), 0};
+            long i = 0;
+            for (; i + 2 <= ni; i += 2)
+                for (int u = 0; u < 2; u++) {
+                    double t = (double)xb[i + u] * w[i + u];
+                    s[u] += t;
+                    sabs[u] += fabs(t);
+                }
+            for (; i < ni; i++) {
+                double t = (double)xb[i] * w[i];
+                s[0] += t;
+                sabs[0] += fabs(t);
+            }
+            dot[b] = s[0] + s[1];
+            margin[b] = MLP_KINK_MARGIN * (sabs[0] + sabs[1]);
+            mmax = fmax(mmax, margin[b]);
+        }
+        /* Steps of 3·mmax: each exclusion band (width ≤ 2·mmax) holds at most one candidate, so
+         * at most batch + 1 tries (a step below float resolution moves by one ulp instead). */
+        const float orig = b1[j];
+        float bias = orig;
+        for (;;) {
+            long b = 0;
+            while (b < nb && fabs(dot[b] + bias) >= margin[b])
+                b++;
+            if (b == nb)
+                break;
+            float next = (float)((double)bias + 3.0 * mmax);
+            bias = next > bias ? next : nextafterf(bias, INFINITY);
+        }
+        changed += bias != orig;
+        b1[j] = bias;
+    }
+    free(dot), free(margin);
+    return changed;
+}
+
+/* --- shape and definition -------------------------------------------------------------------- */
+struct mlp_dims mlp_dims_of(const struct shape *s) {
     return (struct mlp_dims){s->v[BATCH], s->v[IN], s->v[HIDDEN], s->v[OUT]};
 }
 
@@ -208,53 +364,6 @@ static enum status mlp_verify(const struct problem *p, struct verify_report *r) 
     return verify_status(r);
 }
 
-/* --- openblas: two SGEMMs + fused threaded passes (kernels/cpu/mlp_cpu.c) ------------------ */
-static enum status openblas_prepare(struct impl_ctx *ctx) {
-    struct problem *p = ctx->p;
-    const struct mlp_dims d = mlp_dims_of(&p->shape);
-    size_t bytes = (mlp_cpu_scratch_floats(&d) * sizeof(float) + 63) / 64 * 64;
-    if (!(ctx->state = aligned_alloc(64, bytes))) {
-        snprintf(ctx->note, sizeof ctx->note, "out of host memory for %zu MiB of activations",
-                 bytes >> 20);
-        return ST_OOM;
-    }
-    for (int k = 0; k < NPARAMS; k++)
-        memcpy(p->out[MLP_OUT_W1 + k].data, p->in[MLP_IN_W1 + k].data,
-               p->in[MLP_IN_W1 + k].n * sizeof(float));
-    return ST_OK;
-}
-
-static enum status openblas_run(struct impl_ctx *ctx) {
-    struct problem *p = ctx->p;
-    const struct mlp_dims d = mlp_dims_of(&p->shape);
-    p->out[MLP_OUT_LOSS].data[0] =
-        mlp_cpu_step(&d, p->in[MLP_IN_X].data, p->in[MLP_IN_LABELS].data, p->out[MLP_OUT_W1].data,
-                     p->out[MLP_OUT_B1].data, p->out[MLP_OUT_W2].data, p->out[MLP_OUT_B2].data,
-                     MLP_LR, ctx->state);
-    return ST_OK;
-}
-
-static void openblas_release(struct impl_ctx *ctx) {
-    free(ctx->state);
-    ctx->state = NULL;
-}
-
-static const struct impl mlp_train_openblas_impl = {
-    .name = "openblas",
-    .kind = DEV_CPU,
-    .summary = "OpenBLAS SGEMMs + fused threaded loops, W1 update fused into its SGEMM",
-    .prepare = openblas_prepare,
-    .run = openblas_run,
-    .release = openblas_release};
-
-static const struct impl *const impls[] = {
-    &mlp_train_openblas_impl,
-#ifdef GPUBENCH_HAVE_CUDA
-    &mlp_train_cuda_impl,
-    &mlp_train_cublas_impl,
-#endif
-    NULL};
-
 const struct workload mlp_train_workload = {
     .name = "mlp_train",
     .summary = "one SGD step of Linear→ReLU→Linear→softmax cross-entropy, float32",
@@ -262,6 +371,7 @@ const struct workload mlp_train_workload = {
     .default_shapes = defaults,
     .quick_shapes = quick,
     .sweep_shapes = sweep,
+    .test_shapes = tests,
     .complete = mlp_complete,
     .flops = mlp_flops,
     .bytes = mlp_bytes,
@@ -269,5 +379,4 @@ const struct workload mlp_train_workload = {
     .make_problem = mlp_make,
     .verify = mlp_verify,
     .free_problem = mlp_free,
-    .impls = impls,
 };

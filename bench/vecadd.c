@@ -1,30 +1,24 @@
 /* vecadd.c — workload `vecadd`: c = a + b, float32, n elements.
  *
- * Memory-bound: the figure of merit is GB/s. Implementations: a threaded C loop (`cpu`),
- * OpenBLAS saxpy with alpha = 1 (`openblas`, y = x + y in place), and on CUDA devices a
- * grid-stride kernel (`cuda`) and cublasSaxpy (`cublas`).
+ * Memory-bound: the figure of merit is GB/s. Implementations (kernels/vecadd/): a threaded C
+ * loop (`cpu`), OpenBLAS saxpy with alpha = 1 (`openblas`, y = x + y in place), and on CUDA
+ * devices a grid-stride kernel (`cuda`) and cublasSaxpy (`cublas`).
  */
-#include <cblas.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/inputs.h"
-#include "harness/verify.h"
-#include "kernels/cpu/vecadd_cpu.h"
-#ifdef GPUBENCH_HAVE_CUDA
-#include "kernels/cuda/host_impls.h"
-#include "kernels/cuda/kernel_rows.h"
-#endif
+#include "harness/core/inputs.h"
+#include "harness/core/verify.h"
+#include "kernels/vecadd/layout.h"
 
-enum { N };  /* shape key indices */
-enum { IN_A, IN_B };
-enum { OUT_C };
+enum { N = VECADD_KEY_N, IN_A = VECADD_IN_A, IN_B = VECADD_IN_B, OUT_C = VECADD_OUT_C };
 
 static const char *const keys[] = {"n", NULL};
 static const char *const defaults[] = {"n=16777216", NULL}; /* 2^24: 3 × 64 MiB, far above L3 */
 static const char *const quick[] = {"n=1048576", NULL};
+static const char *const tests[] = {"n=1", "n=1000", "n=4099", NULL}; /* odd: scalar tails */
 static const char *const sweep[] = {"n=4096",     "n=16384",    "n=65536",   "n=262144",
                                     "n=1048576",  "n=4194304",  "n=16777216", "n=67108864",
                                     NULL};
@@ -89,45 +83,6 @@ static enum status vecadd_verify(const struct problem *p, struct verify_report *
 
 static void vecadd_free(struct problem *p) { problem_free_bufs(p); }
 
-/* --- cpu: threaded, vectorized C loop ---------------------------------------------------- */
-static enum status cpu_run(struct impl_ctx *ctx) {
-    struct problem *p = ctx->p;
-    vecadd_cpu(p->in[IN_A].data, p->in[IN_B].data, p->out[OUT_C].data, p->out[OUT_C].n);
-    return ST_OK;
-}
-
-static const struct impl vecadd_cpu_impl = {
-    .name = "cpu", .kind = DEV_CPU, .summary = "threaded C loop c = a + b (hwloc-pinned pool)",
-    .run = cpu_run};
-
-/* --- openblas: cblas_saxpy, y = 1·x + y, with y starting as b in the output buffer -------- */
-static enum status saxpy_prepare(struct impl_ctx *ctx) {
-    struct problem *p = ctx->p;
-    /* The output doubles as y; it starts as b. Only the first run after prepare is verified:
-     * later runs keep adding a, which times the same memory traffic. */
-    memcpy(p->out[OUT_C].data, p->in[IN_B].data, p->out[OUT_C].n * sizeof(float));
-    return ST_OK;
-}
-
-static enum status saxpy_run(struct impl_ctx *ctx) {
-    struct problem *p = ctx->p;
-    cblas_saxpy((blasint)p->out[OUT_C].n, 1.0f, p->in[IN_A].data, 1, p->out[OUT_C].data, 1);
-    return ST_OK;
-}
-
-static const struct impl vecadd_openblas_impl = {
-    .name = "openblas", .kind = DEV_CPU, .summary = "cblas_saxpy y = x + y (OpenBLAS threads)",
-    .prepare = saxpy_prepare, .run = saxpy_run};
-
-static const struct impl *const impls[] = {
-    &vecadd_cpu_impl,
-    &vecadd_openblas_impl,
-#ifdef GPUBENCH_HAVE_CUDA
-    &vecadd_cuda_impl,
-    &vecadd_cublas_impl,
-#endif
-    NULL};
-
 const struct workload vecadd_workload = {
     .name = "vecadd",
     .summary = "c = a + b, float32 (memory bandwidth)",
@@ -135,6 +90,7 @@ const struct workload vecadd_workload = {
     .default_shapes = defaults,
     .quick_shapes = quick,
     .sweep_shapes = sweep,
+    .test_shapes = tests,
     .complete = vecadd_complete,
     .flops = vecadd_flops,
     .bytes = vecadd_bytes,
@@ -142,5 +98,4 @@ const struct workload vecadd_workload = {
     .make_problem = vecadd_make,
     .verify = vecadd_verify,
     .free_problem = vecadd_free,
-    .impls = impls,
 };

@@ -13,9 +13,8 @@
 #include <cblas.h>
 #include <omp.h>
 
-#include "harness/topology.h"
-#include "kernels/cpu/cpu_pool.h"
-#include "kernels/cpu/vecadd_cpu.h"
+#include "harness/run/topology.h"
+#include "kernels/common/cpu_pool.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +84,16 @@ static void add_once(void *p) {
         c[j] = a[j] + b[j];
 }
 
+/* c = a + b on gpubench's pinned pool (kernels/common/cpu_pool.h), each thread a contiguous
+ * range: the pool side of `mix`. */
+static void pool_add_part(void *p, int tid, int nthreads) {
+    struct add_args *s = p;
+    size_t lo, hi;
+    pool_range(s->n, nthreads, tid, 16, &lo, &hi);
+    for (size_t j = lo; j < hi; j++)
+        s->c[j] = s->a[j] + s->b[j];
+}
+
 /* One round of `mix`: an SGEMM (OpenBLAS threads busy, then spinning), then the add, timed. */
 struct mix_args {
     struct gemm_args g;
@@ -98,7 +107,7 @@ static void mix_once(void *p) {
     gemm_once(&m->g);
     double t = now_ms();
     if (m->pool)
-        vecadd_cpu(m->s.a, m->s.b, m->s.c, m->s.n);
+        pool_run(pool_add_part, &m->s);
     else
         add_once(&m->s);
     m->add_ms = now_ms() - t;

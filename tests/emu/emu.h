@@ -1,5 +1,6 @@
-/* emu.h — a SIMT emulation of CUDA C for the tests: the kernel sources (the .cuh files of
- * kernels/cuda) compiled by the host C compiler and run on the CPU. Test-only code.
+/* emu.h — a SIMT emulation of CUDA C for the tests: the kernel sources (each workload's
+ * kernels/<workload>/kernels.cuh) compiled by the host C compiler and run on the CPU. Test-only
+ * code.
  *
  * Include this first, then the kernel .cuh. The model:
  *   - blocks run one at a time, so `__shared__` (a function-level `static` here) is the storage
@@ -86,6 +87,13 @@ const char *emu_order_name(enum emu_order order);
  * what went wrong (bad configuration, a barrier not reached by every thread) on stderr. */
 int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, uint64_t seed,
                void (*body)(void *args), void *args);
+
+/* The scheduling of every launch of a test case. */
+struct emu_run {
+    enum emu_order order;
+    uint64_t seed;
+    int sm, sms; /* the device the launchers' choices are made for (gb_arch) */
+};
 
 /* dim3 for C callers: emu_dim3(x, y, z). */
 dim3 emu_dim3(unsigned x, unsigned y, unsigned z);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make_data.py — writes the hand-made gpubench-1 CSVs that tests/test_compare*.c read.
+"""make_data.py — writes the hand-made gpubench-1 CSVs that tests/compare/test_compare*.c read.
 
 Times are powers of two so every ratio the tests expect is exact. (real/ holds files written by
 gpubench itself on a CPU-only machine: seeds for the fuzz target, input of nothing exact.) Run it from anywhere
@@ -140,7 +140,7 @@ def samples_text(rows, reps=8):
 
 
 def bad_files(good_text, samples):
-    """One file per kind of bad input (see tests/test_compare.c for the expected messages)."""
+    """One file per kind of bad input (see tests/compare/test_compare.c for the expected messages)."""
     lines = good_text.split("\n")  # lines[0] is the header; the text ends with "\n"
     head = lines[0].split(",")
     body = lines[1:-1]

@@ -1,0 +1,38 @@
+/* device.h — a device of a run as plain data: what every result row says about where it ran
+ * (provenance), and what an implementation may read about its device (ctx->dev). The backends
+ * that find and time devices are harness/run/backend.h.
+ */
+#ifndef GPUBENCH_DEVICE_H
+#define GPUBENCH_DEVICE_H
+
+#include "harness/core/workload.h"
+
+enum { DEVICE_MAX = 17, DEV_STR = 160 };
+
+struct backend; /* harness/run/backend.h */
+
+/* Everything a result row says about the device it ran on (provenance). */
+struct device {
+    char id[16];                /* "cpu", "cuda:0" */
+    enum device_kind kind;
+    int ordinal;                /* CUDA device number; 0 for the CPU */
+    char name[DEV_STR];         /* "Intel Xeon …", "Tesla K40m" */
+    char cc[8];                 /* "3.5"; empty for the CPU */
+    char driver[32];            /* "570.86.15" style, empty for the CPU */
+    char runtime[32];           /* CUDA runtime "12.8"; empty for the CPU */
+    char blas_lib[DEV_STR];     /* "OpenBLAS 0.3.21 SkylakeX threads=2 …" or "cuBLAS 13.0.0" */
+    char dnn_lib[64];           /* "cuDNN 9.13.0 (built 9.13.0)" */
+    int threads;                /* CPU threads used (CPU rows); 0 otherwise */
+    double peak_gflops;         /* FP32 peak, 0 when unknown */
+    double peak_gbps;           /* memory peak, 0 when unknown */
+    char extra[320];            /* extra provenance for the note: clocks, ECC, binding */
+    size_t mem_bytes;           /* device (or host) memory */
+    const struct backend *be;
+};
+
+struct device_list {
+    int n;
+    struct device d[DEVICE_MAX];
+};
+
+#endif

@@ -1,0 +1,110 @@
+/* workload.h — the core contract: what a workload and an implementation are, as seen by the
+ * harness.
+ *
+ * A workload (bench/<name>.c) knows its shape keys and defaults, its FLOP and byte counts, how to
+ * make deterministic inputs, the CPU reference and how to verify an output against it. An
+ * implementation (kernels/<workload>/<impl>.c) knows how to compute it on one kind of device:
+ * prepare / upload / run / download / release. Both are registered in bench/workloads.def. The
+ * harness owns the timing loop, the statistics and every sink; nothing here times itself.
+ */
+#ifndef GPUBENCH_WORKLOAD_H
+#define GPUBENCH_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { SHAPE_MAX_KEYS = 12, PROBLEM_MAX_BUFS = 8, NOTE_LEN = 512 };
+
+/* Row status, as written in the CSV `status` column. */
+enum status { ST_OK = 0, ST_WRONG, ST_UNSUPPORTED, ST_OOM, ST_ERROR, ST_TIMEOUT };
+const char *status_name(enum status st);
+
+enum device_kind { DEV_CPU = 0, DEV_CUDA = 1 };
+
+/* A shape: one value per key of the workload, in the workload's canonical key order. */
+struct shape {
+    long v[SHAPE_MAX_KEYS];
+};
+
+/* A host buffer of float32 owned by a problem. */
+struct buf {
+    const char *name; /* "a", "W1", … (static string) */
+    float *data;
+    size_t n; /* elements */
+};
+
+/* One shape's data: inputs generated once from the seed (read-only: every implementation of the
+ * shape shares them), outputs that implementations write
+ * (poisoned with NaN by the harness before each verification run) and the reference, which
+ * belongs to the workload (`ref`, freed by its free_problem). */
+struct problem {
+    struct shape shape;
+    uint64_t seed;
+    int nin, nout;
+    struct buf in[PROBLEM_MAX_BUFS];
+    struct buf out[PROBLEM_MAX_BUFS];
+    void *ref; /* workload-private reference data */
+};
+
+struct device;
+
+/* What an implementation gets: the problem, the device it runs on, the thread count, and room
+ * for its private state and a note (error string, chosen algorithm, …). */
+struct impl_ctx {
+    struct problem *p;
+    const struct device *dev;
+    int threads;
+    void *state;
+    char note[NOTE_LEN];
+};
+
+/* An implementation. Every function returns a status; on failure it writes ctx->note.
+ *  prepare:  allocate device memory and private buffers; must not be timed. Outputs it writes
+ *            later come from p->out (already poisoned) so an unwritten element fails.
+ *  upload:   host→device copy of inputs (NULL on the CPU). Timed only in end-to-end time.
+ *  run:      the launch, and nothing else. Timed. Called repeatedly; may change outputs.
+ *  download: device→host copy into p->out (NULL on the CPU: run writes p->out directly).
+ *  release:  free everything prepare allocated; must accept a partly prepared state. */
+struct impl {
+    const char *name;       /* "cpu", "openblas", "cuda", "cublas", "cudnn" */
+    enum device_kind kind;  /* which devices can run it */
+    const char *summary;    /* one line for `gpubench list` */
+    enum status (*prepare)(struct impl_ctx *ctx);
+    enum status (*upload)(struct impl_ctx *ctx);
+    enum status (*run)(struct impl_ctx *ctx);
+    enum status (*download)(struct impl_ctx *ctx);
+    void (*release)(struct impl_ctx *ctx);
+};
+
+/* Verification report, filled by verify_close (harness/core/verify.c). */
+struct verify_report {
+    size_t checked, bad;
+    double max_rel_err; /* max |got-ref| / max(|ref|, atol/rtol) over checked elements */
+    char first_bad[256]; /* "W1[17]=nan want 0.25; …" for the first few mismatches */
+};
+
+struct workload {
+    const char *name;
+    const char *summary;
+    const char *const *keys; /* canonical key order, NULL-terminated */
+    const char *const *default_shapes; /* shape strings ("m=2048;n=2048;k=2048"), NULL-term. */
+    const char *const *quick_shapes;
+    const char *const *sweep_shapes;
+    /* Small shapes that are not multiples of any implementation's tiles, on which the tests
+     * check every implementation against the reference (tests/workloads, the emulation). */
+    const char *const *test_shapes;
+    /* Fill derived keys and check ranges. `given` has one flag per key: 1 if the user set it.
+     * Returns 0, or -1 with a one-line reason in err. May be NULL (all keys required, > 0). */
+    int (*complete)(struct shape *s, const int *given, char *err, size_t errlen);
+    double (*flops)(const struct shape *s); /* useful floating point operations per run */
+    double (*bytes)(const struct shape *s); /* minimum bytes moved to/from memory per run */
+    double (*host_bytes)(const struct shape *s); /* host memory the run needs, for the check */
+    /* Allocate inputs (seeded), outputs and the reference. Returns 0 or -1 (out of memory). */
+    int (*make_problem)(struct problem *p, char *err, size_t errlen);
+    /* Compare p->out with the reference; fills r; returns ST_OK or ST_WRONG. */
+    enum status (*verify)(const struct problem *p, struct verify_report *r);
+    void (*free_problem)(struct problem *p);
+    /* Its implementations are not listed here: bench/workloads.def has them (bench/registry.h). */
+};
+
+#endif

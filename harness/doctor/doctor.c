@@ -1,0 +1,295 @@
+/* doctor.c — `gpubench doctor`: options, the machine probe, the verdict per GPU, the exit code.
+ *
+ * The decisions live in doctor_verdict.c (pure), the facts in cuda_facts.c, the CUDA calls in
+ * doctor_probe_cuda.c (CUDA builds) or doctor_probe_none.c, the writers in doctor_report.c. This
+ * file only gathers: build manifest, probe, /proc driver version, OpenBLAS, hwloc. */
+#include "harness/doctor/doctor.h"
+
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_manifest.h"
+#include "harness/gpuinfo/cuda_explain.h"
+#include "harness/gpuinfo/cuda_facts.h"
+#include "harness/doctor/probe.h"
+#include "harness/doctor/report.h"
+#include "harness/doctor/spec.h"
+#include "harness/doctor/verdict.h"
+#include "harness/run/topology.h"
+
+enum { DOCTOR_MAX_ASSUME = DOCTOR_MAX_GPUS };
+
+struct doctor_opts {
+    const char *assume[DOCTOR_MAX_ASSUME];
+    int nassume;
+    const char *assume_build;
+    int json;
+};
+
+static void doctor_usage(FILE *f) {
+    fprintf(
+        f, "usage: gpubench doctor [--assume SPEC]... [--assume-build SPEC] "
+           "[--format text|json]\n"
+           "\n"
+           "Says whether this build of gpubench can use each GPU of this machine, and if not,\n"
+           "exactly why and what to do (driver, toolkit, architectures, cuBLAS, cuDNN).\n"
+           "\n"
+           "  --assume SPEC        judge a hypothetical GPU instead of this machine's; SPEC is\n"
+           "                       cc=MAJOR.MINOR[,name=\"...\"][,mem=SIZE][,driver=VERSION|none]\n"
+           "                       (repeatable)\n"
+           "  --assume-build SPEC  judge against a hypothetical build: cuda=VERSION|none,\n"
+           "                       archs=CMAKE_LIST (e.g. \"35-real;37\"), cublas=yes|no,\n"
+           "                       cudnn=VERSION|none (keys not given keep this build's values)\n"
+           "  --format text|json   output format (default text)\n"
+           "  -h, --help           this text\n"
+           "\n"
+           "Exit status: 0 when at least one GPU is usable by this build, 1 when none is,\n"
+           "2 for a usage error.\n"
+           "\n"
+           "Examples:\n"
+           "  gpubench doctor\n"
+           "  gpubench doctor --assume 'cc=3.5,name=\"Tesla K40m\",mem=12GiB,driver=470.82'\n"
+           "  gpubench doctor --assume cc=2.1,name=\"NVS 310\",driver=390.157 \\\n"
+           "                  --assume-build 'cuda=8.0,archs=20-real;30-real;35-real;50-real;60'\n"
+           "  gpubench doctor --format json && gpubench run\n");
+}
+
+/* The value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"); NULL when missing. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) == 0 && argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (strcmp(argv[*i], name) == 0 && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static int is_opt(const char *arg, const char *name) {
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* Returns 0 to go on, 1 after --help, 2 after a usage error. */
+static int doctor_parse(int argc, char **argv, struct doctor_opts *o) {
+    memset(o, 0, sizeof *o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            doctor_usage(stdout);
+            return 1;
+        } else if (is_opt(a, "--assume-build")) {
+            if (!(v = opt_value(argc, argv, &i, "--assume-build"))) {
+                fprintf(stderr, "gpubench doctor: --assume-build needs a SPEC\n");
+                return 2;
+            }
+            o->assume_build = v;
+        } else if (is_opt(a, "--assume")) {
+            if (!(v = opt_value(argc, argv, &i, "--assume"))) {
+                fprintf(stderr, "gpubench doctor: --assume needs a SPEC, e.g. --assume cc=3.5\n");
+                return 2;
+            }
+            if (o->nassume == DOCTOR_MAX_ASSUME) {
+                fprintf(stderr, "gpubench doctor: --assume: at most %d devices\n",
+                        DOCTOR_MAX_ASSUME);
+                return 2;
+            }
+            o->assume[o->nassume++] = v;
+        } else if (is_opt(a, "--format")) {
+            if (!(v = opt_value(argc, argv, &i, "--format"))) {
+                fprintf(stderr, "gpubench doctor: --format needs text or json\n");
+                return 2;
+            }
+            if (strcmp(v, "json") == 0)
+                o->json = 1;
+            else if (strcmp(v, "text") != 0) {
+                fprintf(stderr, "gpubench doctor: --format: unknown format '%s' (text, json)\n", v);
+                return 2;
+            }
+        } else {
+            fprintf(stderr,
+                    "gpubench doctor: unknown argument '%s' (see gpubench doctor "
+                    "--help)\n",
+                    a);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static void libver_str(const struct doctor_libver *l, char *out, size_t n) {
+    if (l->major < 0)
+        out[0] = '\0';
+    else
+        snprintf(out, n, "%d.%d.%d", l->major, l->minor, l->patch);
+}
+
+/* This binary's build, from the manifest CMake generated. */
+static void doctor_this_build(struct doctor_report *r) {
+    char err[256];
+    struct dv_build *b = &r->build;
+    memset(b, 0, sizeof *b);
+    if (GPUBENCH_BUILD_CUDA_VERSION[0] &&
+        dv_parse_cuda_version(GPUBENCH_BUILD_CUDA_VERSION, &b->cuda) != 0)
+        b->cuda = 0;
+    snprintf(r->build_archs_cmake, sizeof r->build_archs_cmake, "%s", GPUBENCH_BUILD_CUDA_ARCHS);
+    if (b->cuda)
+        dv_parse_archs(GPUBENCH_BUILD_CUDA_ARCHS, b, err, sizeof err);
+    b->cublas = GPUBENCH_BUILD_CUBLAS_VERSION[0] != '\0';
+    if (GPUBENCH_BUILD_CUDNN_VERSION[0])
+        doctor_parse_libver(GPUBENCH_BUILD_CUDNN_VERSION, &b->cudnn_major, &b->cudnn_minor);
+}
+
+/* The Linux driver version from /proc/driver/nvidia/version; 1 when the file exists. */
+static int doctor_proc_driver(char *out, size_t outlen) {
+    char text[1024];
+    size_t n;
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    out[0] = '\0';
+    if (!f)
+        return 0;
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    if (dv_parse_nvrm(text, out, outlen) != 0)
+        out[0] = '\0';
+    return 1;
+}
+
+static void doctor_openblas(char *out, size_t outlen) {
+    /* OpenBLAS's own answers: the kernel set it chose for this CPU and its thread count. */
+    char *core = openblas_get_corename();
+    char *config = openblas_get_config();
+    snprintf(out, outlen, "%s, core %s, %d threads (%s)", GPUBENCH_BUILD_OPENBLAS_VERSION,
+             core ? core : "unknown", openblas_get_num_threads(), config ? config : "");
+}
+
+/* Nearest NUMA node(s) and PUs of the GPU at PCI bus id g->pci, from hwloc's I/O tree. */
+static void doctor_place(struct doctor_gpu *g) {
+    hwloc_topology_t t = topology_get();
+    hwloc_obj_t pci, near;
+    if (!t || !g->pci[0])
+        return;
+    pci = hwloc_get_pcidev_by_busidstring(t, g->pci);
+    if (!pci)
+        return;
+    near = hwloc_get_non_io_ancestor_obj(t, pci);
+    if (!near)
+        return;
+    if (near->cpuset)
+        hwloc_bitmap_list_snprintf(g->cores, sizeof g->cores, near->cpuset);
+    if (near->nodeset)
+        hwloc_bitmap_list_snprintf(g->numa, sizeof g->numa, near->nodeset);
+}
+
+static void doctor_machine(struct doctor_report *r) {
+    static struct doctor_probe p; /* large: keep it off the stack */
+    char terr[160];
+
+    doctor_probe_run(&p);
+    r->driver_module = doctor_proc_driver(r->driver, sizeof r->driver);
+    r->driver_cuda = p.driver_version;
+    r->runtime_cuda = p.runtime_version ? p.runtime_version : r->build.cuda;
+    snprintf(r->count_err, sizeof r->count_err, "%s", p.count_err);
+    libver_str(&p.cublas_compiled, r->cublas_compiled, sizeof r->cublas_compiled);
+    libver_str(&p.cublas_loaded, r->cublas_loaded, sizeof r->cublas_loaded);
+    libver_str(&p.cudnn_compiled, r->cudnn_compiled, sizeof r->cudnn_compiled);
+    libver_str(&p.cudnn_loaded, r->cudnn_loaded, sizeof r->cudnn_loaded);
+    if (p.cudnn_loaded.major > 0 && !r->assumed_build) { /* judge the cuDNN that will run */
+        r->build.cudnn_major = p.cudnn_loaded.major;
+        r->build.cudnn_minor = p.cudnn_loaded.minor;
+    }
+    doctor_openblas(r->openblas, sizeof r->openblas);
+    if (topology_load(terr, sizeof terr) == 0)
+        topology_summary(r->topology, sizeof r->topology);
+    else
+        snprintf(r->topology, sizeof r->topology, "unknown (%s)", terr);
+
+    if (!p.cuda_build) {
+        snprintf(r->no_gpu_why, sizeof r->no_gpu_why,
+                 "this gpubench was built without CUDA, so it uses no GPU. Install a CUDA "
+                 "toolkit (nvcc on PATH) and rebuild to use one.");
+        return;
+    }
+    if (p.count_err[0]) {
+        cuda_explain(p.count_err, p.driver_version, r->runtime_cuda, r->no_gpu_why,
+                     sizeof r->no_gpu_why);
+        return;
+    }
+    if (p.ngpu == 0) {
+        snprintf(r->no_gpu_why, sizeof r->no_gpu_why,
+                 "the NVIDIA driver is loaded but reports no CUDA device. Check nvidia-smi and "
+                 "CUDA_VISIBLE_DEVICES.");
+        return;
+    }
+    r->ngpu = p.ngpu < DOCTOR_MAX_GPUS ? p.ngpu : DOCTOR_MAX_GPUS;
+    for (int i = 0; i < r->ngpu; i++) {
+        struct doctor_gpu *g = &r->gpu[i];
+        const struct gpu_props *q = &p.gpu[i];
+        g->ordinal = i;
+        if (p.gpu_err[i][0]) {
+            snprintf(g->error, sizeof g->error, "%s", p.gpu_err[i]);
+            continue;
+        }
+        g->dev.cc_major = q->cc_major;
+        g->dev.cc_minor = q->cc_minor;
+        snprintf(g->dev.name, sizeof g->dev.name, "%s", q->name);
+        g->dev.mem = q->global_mem;
+        snprintf(g->dev.driver, sizeof g->dev.driver, "%s", r->driver);
+        g->dev.driver_cuda = p.driver_version;
+        snprintf(g->pci, sizeof g->pci, "%s", q->pci_bus_id);
+        doctor_place(g);
+        dv_evaluate(&g->dev, &r->build, &g->res);
+        if (q->kernel_timeout)
+            strncat(g->res.note,
+                    "A display watchdog limits kernel run time on this GPU "
+                    "(cudaErrorLaunchTimeout on long kernels). ",
+                    sizeof g->res.note - strlen(g->res.note) - 1);
+    }
+}
+
+int doctor_main(int argc, char **argv) {
+    static struct doctor_report r; /* large: keep it off the stack */
+    struct doctor_opts o;
+    char err[256];
+    int rc = doctor_parse(argc, argv, &o);
+
+    if (rc == 1)
+        return 0;
+    if (rc)
+        return 2;
+    memset(&r, 0, sizeof r);
+    doctor_this_build(&r);
+    if (o.assume_build) {
+        if (doctor_spec_build(o.assume_build, &r.build, err, sizeof err) != 0) {
+            fprintf(stderr, "gpubench doctor: --assume-build: %s\n", err);
+            return 2;
+        }
+        r.assumed_build = 1;
+        /* Only the archs the spec gave are known as a CMake list. */
+        r.build_archs_cmake[0] = '\0';
+    }
+    if (o.nassume) {
+        r.assumed = 1;
+        for (int i = 0; i < o.nassume; i++) {
+            struct doctor_gpu *g = &r.gpu[r.ngpu++];
+            g->ordinal = -1;
+            if (doctor_spec_device(o.assume[i], &g->dev, err, sizeof err) != 0) {
+                fprintf(stderr, "gpubench doctor: --assume: %s\n", err);
+                return 2;
+            }
+        }
+        r.runtime_cuda = r.build.cuda;
+        for (int i = 0; i < r.ngpu; i++)
+            dv_evaluate(&r.gpu[i].dev, &r.build, &r.gpu[i].res);
+    } else {
+        doctor_machine(&r);
+    }
+    if (o.json)
+        doctor_report_json(&r, stdout);
+    else
+        doctor_report_text(&r, stdout);
+    fflush(stdout);
+    return doctor_report_usable(&r) > 0 ? 0 : 1;
+}

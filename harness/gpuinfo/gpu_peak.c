@@ -1,0 +1,84 @@
+/* gpu_peak.c — FP32 cores per SM by compute capability, and the peak FLOP/s and bytes/s of a
+ * CUDA device computed from its properties. Pure C: built and tested in every build.
+ *
+ * Sources for the cores-per-SM table (FP32 add/multiply/FMA results per clock per SM):
+ *  - CUDA C++ Programming Guide, "Arithmetic Instructions", table "Throughput of Native
+ *    Arithmetic Instructions" (2.0: 32; 2.1: 48; 3.x: 192; 5.x: 128; 6.0: 64; 6.1/6.2: 128;
+ *    7.x: 64; 8.0: 64; 8.6/8.7/8.9: 128; 9.0: 128; 10.x, 12.x: 128).
+ *  - The architecture whitepapers agree: GF100 "Fermi" (32 cores/SM), GF104 (48), GK110
+ *    "Kepler" SMX (192), GM204 "Maxwell" SMM (128), GP100 (64), GP104 (128), GV100 (64),
+ *    TU102 (64), GA100 (64), GA102 (128), AD102 (128), GH100 (128), GB202 (128).
+ *  - cuda-samples Common/helper_cuda.h, _ConvertSMVer2Cores, for the Jetson and Blackwell
+ *    minor versions (3.2, 5.3, 6.2, 7.2, 8.7, 10.1/11.0 Thor, 10.3, 12.1).
+ */
+#include "harness/gpuinfo/gpu_props.h"
+
+struct sm_cores {
+    int major, minor, cores;
+};
+
+static const struct sm_cores sm_cores_table[] = {
+    {2, 0, 32},   /* Fermi GF100/GF110 (GTX 480/580, Tesla C2050) */
+    {2, 1, 48},   /* Fermi GF104–GF119 (NVS 310, GTX 460) */
+    {3, 0, 192},  /* Kepler GK104/GK106/GK107 (GTX 680, K2100M) */
+    {3, 2, 192},  /* Kepler GK20A (Tegra K1) */
+    {3, 5, 192},  /* Kepler GK110 (K20, K40, GTX 780) */
+    {3, 7, 192},  /* Kepler GK210 (K80) */
+    {5, 0, 128},  /* Maxwell GM107/GM108 */
+    {5, 2, 128},  /* Maxwell GM200/GM204/GM206 (GTX 980, M40) */
+    {5, 3, 128},  /* Maxwell GM20B (Tegra X1) */
+    {6, 0, 64},   /* Pascal GP100 (P100) */
+    {6, 1, 128},  /* Pascal GP102–GP108 (GTX 1080, P40) */
+    {6, 2, 128},  /* Pascal GP10B (Tegra X2) */
+    {7, 0, 64},   /* Volta GV100 (V100) */
+    {7, 2, 64},   /* Volta GV10B (Xavier) */
+    {7, 5, 64},   /* Turing TU10x (T4, RTX 2080) */
+    {8, 0, 64},   /* Ampere GA100 (A100) */
+    {8, 6, 128},  /* Ampere GA10x (RTX 3090, A40) */
+    {8, 7, 128},  /* Ampere GA10B (Orin) */
+    {8, 9, 128},  /* Ada AD10x (RTX 4090, L4, L40) */
+    {9, 0, 128},  /* Hopper GH100 (H100, H200) */
+    {10, 0, 128}, /* Blackwell GB100/GB200 (B200) */
+    {10, 1, 128}, /* Blackwell Thor (called 11.0 from CUDA 13) */
+    {10, 3, 128}, /* Blackwell Ultra GB300 */
+    {11, 0, 128}, /* Blackwell Thor */
+    {12, 0, 128}, /* Blackwell GB20x (RTX 5090, RTX PRO 6000) */
+    {12, 1, 128}, /* Blackwell GB10 (DGX Spark) */
+};
+
+int gpu_cores_per_sm(int cc_major, int cc_minor) {
+    int n = (int)(sizeof sm_cores_table / sizeof sm_cores_table[0]);
+    for (int i = 0; i < n; i++)
+        if (sm_cores_table[i].major == cc_major && sm_cores_table[i].minor == cc_minor)
+            return sm_cores_table[i].cores;
+    /* A minor version the table does not list yet: within one major the FP32 width has only
+     * changed at x.0 → x.1+ (6.0 → 6.1, 8.0 → 8.6), so the newest listed minor below it is the
+     * better guess; an unknown major stays unknown rather than guessed. */
+    int best = 0, best_minor = -1;
+    for (int i = 0; i < n; i++)
+        if (sm_cores_table[i].major == cc_major && sm_cores_table[i].minor < cc_minor &&
+            sm_cores_table[i].minor > best_minor) {
+            best = sm_cores_table[i].cores;
+            best_minor = sm_cores_table[i].minor;
+        }
+    return best;
+}
+
+/* SMs × cores per SM × clock × 2 (an FMA is two FLOPs). The clock is cudaDevAttrClockRate, the
+ * maximum (boost) clock the driver reports; on Fermi it is the shader ("hot") clock, twice the
+ * core clock, which is the one the FP32 units run at. kHz × 1e3 / 1e9 = GFLOP/s × 1e-6. */
+double gpu_peak_gflops(const struct gpu_props *p) {
+    int cores = gpu_cores_per_sm(p->cc_major, p->cc_minor);
+    if (cores <= 0 || p->sm_count <= 0 || p->core_clock_khz <= 0)
+        return 0.0;
+    return 2.0 * (double)p->sm_count * cores * (double)p->core_clock_khz * 1e-6;
+}
+
+/* 2 transfers per clock × memory clock × bus width / 8 bits. CUDA reports the memory clock so
+ * that this holds for every memory type: DDR3 its I/O clock, GDDR5/6/6X/7 half the per-pin data
+ * rate (GTX 980: 3505 MHz for 7 Gbps), HBM its I/O clock (V100: 877 MHz × 4096 bits). */
+double gpu_peak_gbps(const struct gpu_props *p) {
+    if (p->mem_clock_khz <= 0 || p->mem_bus_bits <= 0)
+        return 0.0;
+    return 2.0 * (double)p->mem_clock_khz * 1e3 * (double)p->mem_bus_bits / 8.0 * 1e-9;
+}

@@ -1,0 +1,121 @@
+/* gpu_policy.c — pure decisions of the CUDA side: "no kernel image" notes, cuDNN support and
+ * algorithm choice. See gpu_policy.h. No CUDA headers. */
+#include "harness/gpuinfo/gpu_policy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/gpuinfo/cuda_explain.h"
+#include "harness/gpuinfo/cuda_facts.h"
+
+void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen) {
+    size_t o = 0;
+    if (!outlen)
+        return;
+    out[0] = '\0';
+    if (!cmake_archs)
+        return;
+    const char *s = cmake_archs;
+    while (*s) {
+        /* One list element: digits, optionally "-real" or "-virtual"; keep the digits. */
+        const char *e = s;
+        while (*e && *e != ';')
+            e++;
+        size_t digits = 0;
+        while (s + digits < e && s[digits] >= '0' && s[digits] <= '9')
+            digits++;
+        if (digits) {
+            int w = snprintf(out + o, outlen - o, "%s%.*s", o ? " " : "", (int)digits, s);
+            if (w < 0 || (size_t)w >= outlen - o)
+                return; /* truncated: leave what fits */
+            o += (size_t)w;
+        }
+        s = *e ? e + 1 : e;
+    }
+}
+
+void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs, const char *build_cuda,
+                       char *out, size_t outlen) {
+    int sm = cc_major * 10 + cc_minor;
+    /* CMake accepts only the architectures nvcc names; Fermi 2.1 runs sm_20 code. */
+    int arch = sm == 21 ? 20 : sm;
+    char built[128], fix[96];
+    gpu_archs_plain(cmake_archs, built, sizeof built);
+    int last = cuda_facts_last_toolkit(sm);
+    int have = 0, maj = 0, min = 0;
+    if (build_cuda && sscanf(build_cuda, "%d.%d", &maj, &min) == 2)
+        have = CUDA_VER(maj, min);
+    if (last > 0 && (have == 0 || have > last)) {
+        char ver[16];
+        cuda_facts_ver_str(last, ver, sizeof ver);
+        snprintf(fix, sizeof fix, "rebuild with CUDA %s and -DCMAKE_CUDA_ARCHITECTURES=%d", ver,
+                 arch);
+    } else if (last < 0) {
+        snprintf(fix, sizeof fix,
+                 "rebuild with a CUDA toolkit that knows sm_%d and -DCMAKE_CUDA_ARCHITECTURES=%d",
+                 sm, arch);
+    } else {
+        snprintf(fix, sizeof fix, "rebuild with -DCMAKE_CUDA_ARCHITECTURES=%d", arch);
+    }
+    snprintf(out, outlen, "no kernel image for sm_%d in this build (built for %s); %s", sm,
+             built[0] ? built : "no CUDA architecture", fix);
+}
+
+enum status gpu_cudnn_check(int cc_major, int cc_minor, const char *name, long cudnn_version,
+                            int cudnn_cudart, char *note, size_t notelen) {
+    int maj, min, patch;
+    char why[256];
+    gpu_cudnn_version_split(cudnn_version, &maj, &min, &patch);
+    int sm = cc_major * 10 + cc_minor;
+    /* cuda_facts tells builds apart by CUDA major; 0 (unknown) matches the any-build rows. */
+    int cuda_major = cudnn_cudart > 0 ? cudnn_cudart / 1000 : 0;
+    if (cuda_facts_cudnn_supports(maj, min, cuda_major, sm, why, sizeof why))
+        return ST_OK;
+    snprintf(note, notelen, "cuDNN %d.%d does not support sm_%d%s%s%s: %s", maj, min, sm,
+             name ? " (" : "", name ? name : "", name ? ")" : "", why);
+    return ST_UNSUPPORTED;
+}
+
+int gpu_pick_algo(const struct gpu_algo_result *r, int n, size_t mem_limit) {
+    int best = -1, first_fit = -1;
+    for (int i = 0; i < n; i++) {
+        if (!r[i].ok || r[i].memory > mem_limit)
+            continue;
+        if (first_fit < 0)
+            first_fit = i;
+        if (r[i].ms < 0)
+            continue; /* heuristic: no time to compare */
+        if (best < 0 || r[i].ms < r[best].ms ||
+            (r[i].ms == r[best].ms && r[i].memory < r[best].memory))
+            best = i;
+    }
+    return best >= 0 ? best : first_fit;
+}
+
+size_t gpu_workspace_limit(size_t free_bytes) {
+    size_t reserve = (size_t)64 << 20;
+    if (free_bytes / 10 > reserve)
+        reserve = free_bytes / 10;
+    return free_bytes > reserve ? free_bytes - reserve : 0;
+}
+
+const char *gpu_cudnn_fwd_algo_name(int algo) {
+    /* cudnnConvolutionFwdAlgo_t, unchanged from cuDNN 5 to 9 (cudnn_ops.h in 9.x). */
+    static const char *const names[] = {
+        "IMPLICIT_GEMM", "IMPLICIT_PRECOMP_GEMM", "GEMM", "DIRECT", "FFT", "FFT_TILING",
+        "WINOGRAD",      "WINOGRAD_NONFUSED",
+    };
+    if (algo < 0 || algo >= (int)(sizeof names / sizeof names[0]))
+        return "UNKNOWN";
+    return names[algo];
+}
+
+void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_version, char *out,
+                          size_t outlen) {
+    /* Success with zero devices is what cudaErrorNoDevice means; word it the same way. */
+    if (!err_name || !err_name[0] || strcmp(err_name, "cudaSuccess") == 0)
+        err_name = "cudaErrorNoDevice";
+    char explain[448];
+    cuda_explain(err_name, driver_version, runtime_version, explain, sizeof explain);
+    snprintf(out, outlen, "%s [cudaGetDeviceCount: %s]", explain, err_name);
+}

@@ -1,0 +1,71 @@
+/* gpu_policy.h — the decisions the CUDA backend and the library implementations make, as pure
+ * functions of plain data: "no kernel image" notes, whether cuDNN supports a card, and which
+ * cuDNN convolution algorithm to use. No CUDA headers: built and tested in every build. (Error
+ * name → row status is kernels/common/cuda_errors.h.)
+ */
+#ifndef GPUBENCH_GPU_POLICY_H
+#define GPUBENCH_GPU_POLICY_H
+
+#include <stddef.h>
+
+#include "harness/core/workload.h"
+#include "harness/gpuinfo/gpu_props.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CMake's architecture list as the build manifest holds it ("75-real;80-real;120") as plain
+ * numbers ("75 80 120") into out. */
+void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen);
+
+/* The note of a row whose kernel has no image for this device: "no kernel image for sm_35 in
+ * this build (built for 75 80 90 100 120); rebuild with CUDA 11.8 and
+ * -DCMAKE_CUDA_ARCHITECTURES=35". The toolkit named is the newest one that still compiles for the
+ * device (harness/gpuinfo/cuda_facts.h); none is named when the build's own toolkit (`build_cuda`,
+ * "13.0") can. Fermi 2.1 is built as 20 (21 is not a valid CMake value). */
+void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs, const char *build_cuda,
+                       char *out, size_t outlen);
+
+/* ST_OK when cuDNN as loaded (`cudnn_version` as cudnnGetVersion returns it, built for the CUDA
+ * runtime `cudnn_cudart`, as cudnnGetCudartVersion returns it, 0 if unknown) supports a device of
+ * compute capability cc_major.cc_minor; otherwise ST_UNSUPPORTED with the reason in note
+ * ("cuDNN 9.19 does not support sm_35 (Tesla K40m): …"). `name` may be NULL. */
+enum status gpu_cudnn_check(int cc_major, int cc_minor, const char *name, long cudnn_version,
+                            int cudnn_cudart, char *note, size_t notelen);
+
+/* One result of cudnnFind/GetConvolutionForwardAlgorithm, as plain data. */
+struct gpu_algo_result {
+    int algo;      /* cudnnConvolutionFwdAlgo_t value */
+    int ok;        /* status == CUDNN_STATUS_SUCCESS */
+    float ms;      /* measured time; negative when the result is a heuristic (no time) */
+    size_t memory; /* workspace bytes the algorithm needs */
+};
+
+/* The index in r[0..n) of the algorithm to use: among the results that succeeded and need at
+ * most `mem_limit` bytes of workspace, the fastest measured one (ties: the smaller workspace);
+ * when none was measured, the first that fits (cuDNN lists heuristics best first). -1 when none
+ * fits. */
+int gpu_pick_algo(const struct gpu_algo_result *r, int n, size_t mem_limit);
+
+/* The workspace a cuDNN algorithm may use, given the device's free memory after the row's own
+ * buffers: everything but a reserve of max(64 MiB, 10%) that the driver and cuDNN's own
+ * allocations need (0 when free memory is below the reserve). */
+size_t gpu_workspace_limit(size_t free_bytes);
+
+/* "IMPLICIT_PRECOMP_GEMM" for CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM (1), and so on for
+ * every forward algorithm cuDNN 7–9 define; "algo<N>" style text is never returned: "UNKNOWN"
+ * for an unknown value. */
+const char *gpu_cudnn_fwd_algo_name(int algo);
+
+/* The `why` of a CUDA backend that found no device: one sentence from the error
+ * cudaGetDeviceCount returned (NULL or "" when it returned success with 0 devices) and the
+ * driver and runtime versions, worded by cuda_explain (harness/gpuinfo/cuda_explain.h). */
+void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_version, char *out,
+                          size_t outlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

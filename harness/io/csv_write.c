@@ -1,0 +1,145 @@
+/* csv.c — RFC 4180 CSV rows of results and samples; atomic file commit. */
+#include "harness/io/csv_write.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Fixed columns (DESIGN.md) in order, then extra columns (Slurm provenance). */
+const char CSV_HEADER[] =
+    "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
+    "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
+    "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
+    "slurm_job_id,slurm_array_task_id";
+const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms";
+
+int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen) {
+    memset(c, 0, sizeof *c);
+    if (strlen(path) >= sizeof c->path) {
+        snprintf(err, errlen, "%s: path too long", path);
+        return -1;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: cannot write: not a regular file", path);
+        return -1;
+    }
+    snprintf(c->path, sizeof c->path, "%s", path);
+    snprintf(c->partial, sizeof c->partial, "%s.partial", path);
+    c->f = fopen(c->partial, "w");
+    if (!c->f) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    fprintf(c->f, "%s\n", header);
+    fflush(c->f);
+    return 0;
+}
+
+void csv_field(FILE *f, const char *s) {
+    if (!s)
+        s = "";
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* A number, or an empty field when it does not apply (negative sentinel). */
+static void num(FILE *f, const char *fmt, double v, int ok) {
+    fputc(',', f);
+    if (ok)
+        fprintf(f, fmt, v);
+}
+
+void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r) {
+    const struct device *d = r->dev;
+    int timed = r->st.n > 0;
+    csv_field(f, CSV_SCHEMA);
+    const char *text[] = {ri->run_id, ri->utc,     ri->host,     d->id,      d->name, d->cc,
+                          d->driver,  d->runtime,  d->blas_lib,  d->dnn_lib};
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+        fputc(',', f);
+        csv_field(f, text[i]);
+    }
+    num(f, "%.0f", d->threads, d->kind == DEV_CPU);
+    const char *what[] = {r->w->name, r->im->name, "float32", r->shape};
+    for (size_t i = 0; i < 4; i++) {
+        fputc(',', f);
+        csv_field(f, what[i]);
+    }
+    num(f, "%.0f", r->flops, 1);
+    num(f, "%.0f", r->bytes, 1);
+    num(f, "%.0f", (double)r->st.n, 1);
+    num(f, "%.6g", r->st.median, timed);
+    num(f, "%.6g", r->st.min, timed);
+    num(f, "%.6g", r->st.mean, timed);
+    num(f, "%.6g", r->st.stddev, timed);
+    num(f, "%.6g", r->st.ci_lo, timed);
+    num(f, "%.6g", r->st.ci_hi, timed);
+    num(f, "%.6g", r->e2e_median_ms, timed && r->e2e_median_ms >= 0);
+    num(f, "%.6g", r->gflops, timed && r->gflops >= 0);
+    num(f, "%.6g", r->gbps, timed && r->gbps >= 0);
+    num(f, "%.4g", r->peak_pct, timed && r->peak_pct >= 0);
+    num(f, "%.3g", r->max_rel_err, r->max_rel_err >= 0);
+    const char *tail[] = {status_name(r->status), r->note, ri->slurm_job, ri->slurm_task};
+    for (size_t i = 0; i < 4; i++) {
+        fputc(',', f);
+        csv_field(f, tail[i]);
+    }
+    fputc('\n', f);
+}
+
+void csv_write_samples(FILE *f, const struct run_info *ri, const struct result *r) {
+    for (size_t i = 0; i < r->st.n; i++) {
+        const char *key[] = {ri->run_id, r->dev->id, r->w->name, r->im->name, r->shape};
+        for (size_t k = 0; k < 5; k++) {
+            if (k)
+                fputc(',', f);
+            csv_field(f, key[k]);
+        }
+        fprintf(f, ",%zu,%.6g\n", i, r->samples[i]);
+    }
+}
+
+void csv_flush(struct csv_file *c) {
+    if (c->f && fflush(c->f) != 0 && !c->warned) {
+        fprintf(stderr, "gpubench: warning: %s: write failed: %s\n", c->partial, strerror(errno));
+        c->warned = 1;
+    }
+}
+
+int csv_commit(struct csv_file *c, char *err, size_t errlen) {
+    if (!c->f)
+        return 0;
+    int bad = fflush(c->f) != 0 || ferror(c->f) || fsync(fileno(c->f)) != 0;
+    bad |= fclose(c->f) != 0;
+    c->f = NULL;
+    if (bad) {
+        snprintf(err, errlen, "%s: write failed: %s", c->partial, strerror(errno));
+        return -1;
+    }
+    if (rename(c->partial, c->path) != 0) {
+        snprintf(err, errlen, "%s: cannot rename to %s: %s", c->partial, c->path,
+                 strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void csv_discard(struct csv_file *c) {
+    if (c->f) {
+        fclose(c->f);
+        c->f = NULL;
+        unlink(c->partial);
+    }
+}

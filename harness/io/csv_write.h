@@ -1,0 +1,43 @@
+/* csv.h — the run CSV (fixed gpubench-1 columns) and the samples CSV, written atomically:
+ * rows go to PATH.partial as they complete (flushed), and PATH appears only at csv_commit. */
+#ifndef GPUBENCH_CSV_H
+#define GPUBENCH_CSV_H
+
+#include <stdio.h>
+
+#include "harness/core/result.h"
+
+#define CSV_SCHEMA "gpubench-1"
+
+/* The header line of the run CSV (no newline): the fixed columns, then the extra ones. */
+extern const char CSV_HEADER[];
+extern const char SAMPLES_HEADER[];
+
+struct csv_file {
+    FILE *f;
+    char path[4096], partial[4112];
+    int warned; /* a write error was reported once */
+};
+
+/* Create PATH.partial and write `header`. Returns 0, or -1 with "PATH: reason" in err. */
+int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen);
+
+/* Write `text` as one CSV field: quoted when it holds a comma, quote, CR or LF. */
+void csv_field(FILE *f, const char *text);
+
+/* One row of the run CSV to f (any stream: the file, or stdout for --format csv). */
+void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r);
+
+/* Every sample of r, one line each, to f. */
+void csv_write_samples(FILE *f, const struct run_info *ri, const struct result *r);
+
+/* Flush after a row, so an interrupted run keeps what it measured. */
+void csv_flush(struct csv_file *c);
+
+/* Close, then rename PATH.partial to PATH. Returns 0, or -1 with a reason in err. */
+int csv_commit(struct csv_file *c, char *err, size_t errlen);
+
+/* Close and delete PATH.partial (nothing was measured worth keeping). */
+void csv_discard(struct csv_file *c);
+
+#endif

@@ -1,0 +1,255 @@
+/* merge_fleet.c — the fleet folders of `gpubench merge`: which tasks were expected, what each
+ * left behind, and in plain words why a task is missing or failed.
+ *
+ * A fleet folder (scripts/slurm/fleet) holds fleet.conf (tasks=N, expect_gpu=yes|no), and per
+ * task T: task-T.csv (the run), task-T.exit (key=value lines written when gpubench ended: node,
+ * exit, reason; or by the merge job from Slurm's record when the task could not write one) and
+ * task-T.log (its output).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness/merge/internal.h"
+
+/* "dir/name" in a new string, or NULL when out of memory. */
+static char *merge_join(const char *dir, const char *name) {
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s/%s", dir, name);
+    return s;
+}
+
+/* Value of `key` in a file of key=value lines into out (empty if absent). Returns 0 if the file
+ * was readable, -1 if not. Later lines win, so an appended correction overrides. */
+static int kv_get(const char *path, const char *key, char *out, size_t len) {
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[1024];
+    size_t kl = strlen(key);
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, kl) != 0 || line[kl] != '=')
+            continue;
+        snprintf(out, len, "%s", line + kl + 1);
+        out[strcspn(out, "\r\n")] = '\0';
+    }
+    fclose(f);
+    return 0;
+}
+
+/* A whole decimal number 0..max from s, or -1. */
+static long parse_count(const char *s, long max) {
+    if (!*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < 0 || v > max)
+        return -1;
+    return v;
+}
+
+/* The task number of "task-N<suffix>", or -1. */
+static long task_of(const char *name, const char *suffix) {
+    if (strncmp(name, "task-", 5) != 0)
+        return -1;
+    const char *p = name + 5, *q = p;
+    while (*q >= '0' && *q <= '9')
+        q++;
+    if (q == p || q - p > 6 || strcmp(q, suffix) != 0)
+        return -1;
+    return strtol(p, NULL, 10);
+}
+
+/* What an exit code of fleet-task.sbatch means, for records that carry no reason. */
+static const char *exit_meaning(int code) {
+    switch (code) {
+    case 1: return "some rows are wrong or error";
+    case 2: return "gpubench rejected its arguments or input";
+    case 3:
+        return "the task could not write to the results folder from its node (is it on a "
+               "file system shared with the compute nodes?)";
+    case 127: return "the gpubench binary was not found on the node";
+    case 130: return "interrupted";
+    case 137: return "killed (SIGKILL: out of memory, or the time limit's grace period ran out)";
+    case 143: return "terminated (SIGTERM: scancel or time limit)";
+    default: return code > 128 ? "killed by a signal" : "gpubench failed";
+    }
+}
+
+/* Copy src into dst of size len, cut short when it does not fit (messages only). */
+static void copy_cut(char *dst, size_t len, const char *src) {
+    size_t n = strlen(src);
+    if (n >= len)
+        n = len - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* The last line of the task's log that gpubench wrote as an error ("gpubench: ..."), or, with
+ * `needle`, the rest of the last line holding needle. Empty when there is none. */
+static void log_line(const struct merge_src *m, const char *needle, char *out, size_t len) {
+    out[0] = '\0';
+    char name[32];
+    snprintf(name, sizeof name, "task-%d.log", m->task);
+    char *path = merge_join(m->dir, name);
+    FILE *f = path ? fopen(path, "r") : NULL;
+    free(path);
+    if (!f)
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        const char *hit = needle ? strstr(line, needle) : NULL;
+        if (needle && hit)
+            copy_cut(out, len, hit + strlen(needle));
+        else if (!needle && strncmp(line, "gpubench: ", 10) == 0 &&
+                 strncmp(line, "gpubench: wrote ", 16) != 0 &&
+                 strncmp(line, "gpubench: warning", 17) != 0)
+            copy_cut(out, len, line);
+    }
+    fclose(f);
+}
+
+/* Add every expected task of fleet folder `dir`. Returns 0, or 2 with a message printed. */
+int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
+    char conf[PATH_MAX], val[256];
+    snprintf(conf, sizeof conf, "%s/fleet.conf", dir);
+    long expected = -1;
+    int expect_gpu = 0;
+    if (kv_get(conf, "tasks", val, sizeof val) == 0) {
+        expected = parse_count(val, MERGE_MAX_TASKS);
+        if (expected < 1) {
+            fprintf(stderr, "gpubench: merge: %s: tasks='%s' is not a task count\n", conf, val);
+            return 2;
+        }
+        kv_get(conf, "expect_gpu", val, sizeof val);
+        expect_gpu = strcmp(val, "yes") == 0;
+    }
+    /* Without a fleet.conf, the tasks are those that left any trace (0 .. the highest). */
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "gpubench: merge: %s: cannot read the folder: %s\n", dir, strerror(errno));
+        return 2;
+    }
+    long highest = -1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long t = task_of(e->d_name, ".csv");
+        if (t < 0)
+            t = task_of(e->d_name, ".exit");
+        if (t < 0)
+            t = task_of(e->d_name, ".log");
+        if (t > highest)
+            highest = t;
+    }
+    closedir(d);
+    long n = expected > highest + 1 ? expected : highest + 1;
+    if (n <= 0) {
+        fprintf(stderr,
+                "gpubench: merge: %s: not a fleet results folder (no fleet.conf, no "
+                "task-N.csv)\n",
+                dir);
+        return 2;
+    }
+    for (long t = 0; t < n; t++) {
+        struct merge_src *m = merge_set_add(set);
+        char name[48];
+        snprintf(name, sizeof name, "task-%ld.csv", t);
+        if (!m || !(m->csv = merge_join(dir, name)) || !(m->dir = strdup(dir))) {
+            fprintf(stderr, "gpubench: merge: out of memory\n");
+            return 2;
+        }
+        m->task = (int)t;
+        m->expect_gpu = expect_gpu;
+        char exitp[PATH_MAX];
+        snprintf(exitp, sizeof exitp, "%s/task-%ld.exit", dir, t);
+        if (kv_get(exitp, "exit", val, sizeof val) == 0) {
+            long c = parse_count(val, 255);
+            m->has_exit = 1;
+            m->exit_code = c < 0 ? 255 : (int)c;
+            kv_get(exitp, "node", m->node, sizeof m->node);
+            kv_get(exitp, "reason", m->reason, sizeof m->reason);
+        }
+    }
+    return 0;
+}
+
+void merge_judge_task(struct merge_src *m) {
+    char err[CSV_ERR_LEN];
+    struct stat st;
+    int exists = stat(m->csv, &st) == 0;
+    char detail[512] = "";
+    if (!exists) {
+        char partial[PATH_MAX + 16];
+        snprintf(partial, sizeof partial, "%s.partial", m->csv);
+        int has_partial = stat(partial, &st) == 0;
+        if (!m->has_exit) {
+            m->state = SRC_MISSING;
+            snprintf(m->why, sizeof m->why, "%s",
+                     has_partial ? "no CSV, only its .partial: the task was killed while "
+                                   "running (node failure, time limit, scancel)"
+                                 : "no CSV and no exit record: it never ran, was cancelled, or "
+                                   "could not reach the results folder from its node");
+            return;
+        }
+        log_line(m, NULL, detail, sizeof detail);
+        m->state = SRC_FAILED;
+        snprintf(m->why, sizeof m->why, "exit %d, no CSV: %s%s%s", m->exit_code,
+                 m->reason[0] ? m->reason : exit_meaning(m->exit_code), detail[0] ? ": " : "",
+                 detail);
+        return;
+    }
+    if (csv_read_file(m->csv, CSV_RUN, &m->t, err, sizeof err) != 0) {
+        m->state = SRC_FAILED;
+        snprintf(m->why, sizeof m->why, "its CSV is not usable: %s", err);
+        return;
+    }
+    m->loaded = 1;
+    if (!m->node[0] && m->t.nrows > 0)
+        snprintf(m->node, sizeof m->node, "%s", m->t.run[0].host);
+    if (m->t.nrows == 0) {
+        m->state = SRC_FAILED;
+        snprintf(m->why, sizeof m->why, "its CSV has no result rows");
+        return;
+    }
+    if (m->has_exit && m->exit_code != 0) {
+        log_line(m, NULL, detail, sizeof detail);
+        m->state = SRC_FAILED;
+        snprintf(m->why, sizeof m->why, "exit %d: %s%s%s", m->exit_code,
+                 m->reason[0] ? m->reason : exit_meaning(m->exit_code), detail[0] ? ": " : "",
+                 detail);
+        return;
+    }
+    if (m->expect_gpu) {
+        const char *note = NULL;
+        int good = 0;
+        for (size_t r = 0; r < m->t.nrows; r++) {
+            const struct run_row *row = &m->t.run[r];
+            if (strncmp(row->device, "cuda", 4) != 0)
+                continue;
+            if (row->status == ST_OK)
+                good = 1;
+            if (!note && row->note[0])
+                note = row->note;
+        }
+        if (!good) {
+            log_line(m, "no GPU rows: ", detail, sizeof detail);
+            m->state = SRC_FAILED;
+            snprintf(m->why, sizeof m->why, "no usable GPU: %s",
+                     detail[0] ? detail
+                     : note    ? note
+                               : "the run has no working cuda row");
+            return;
+        }
+    }
+    m->state = SRC_OK;
+    return;
+}

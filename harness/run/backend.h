@@ -1,0 +1,35 @@
+/* backend.h — the backends that find devices and time implementations on them.
+ *
+ * A backend (CPU, CUDA) is a const struct of function pointers: it appends the devices it finds
+ * to a list, makes one current before its rows run, and times one call of an implementation's
+ * `run` the way that device needs (host clock on the CPU, events on a CUDA stream).
+ */
+#ifndef GPUBENCH_BACKEND_H
+#define GPUBENCH_BACKEND_H
+
+#include <stddef.h>
+
+#include "harness/core/device.h"
+
+struct backend {
+    const char *kind_name; /* "cpu", "cuda" */
+    /* Append this backend's devices to `list`. Returns the number added; when none, writes one
+     * plain sentence saying why into `why` (e.g. "no NVIDIA driver is loaded"). */
+    int (*discover)(struct device_list *list, int threads, char *why, size_t whylen);
+    /* Make `dev` current for the calling thread (select the GPU, bind the host thread). */
+    enum status (*activate)(const struct device *dev, char *note, size_t notelen);
+    /* Time one call of impl->run: kernel-only milliseconds in *ms. */
+    enum status (*time_run)(const struct impl *im, struct impl_ctx *ctx, double *ms);
+    /* Wait until all work queued by the implementation has finished (for end-to-end times). */
+    enum status (*sync)(const struct device *dev, char *note, size_t notelen);
+    /* Release per-device resources at the end of the run. May be NULL. */
+    void (*shutdown)(const struct device *dev);
+};
+
+extern const struct backend cpu_backend;
+extern const struct backend cuda_backend; /* a stub that finds nothing in CPU-only builds */
+
+extern const struct backend cpu_backend;
+extern const struct backend cuda_backend; /* a stub that finds nothing in CPU-only builds */
+
+#endif

@@ -1,0 +1,330 @@
+/* device_cuda.c — the CUDA backend: every CUDA device as a device of the run (`cuda:N`), tagged
+ * with its properties and library versions; activation (device, stream, hwloc binding of the
+ * host thread); kernel-only timing with CUDA events on the device's stream; sticky-error
+ * tracking so that a device whose context is broken gives `error` rows without new CUDA calls.
+ *
+ * Only calls that exist since CUDA 8 (runtime) are used; every decision made from what they
+ * return is a pure function in gpu_peak.c, gpu_tag.c and gpu_policy.c, tested without a GPU.
+ */
+#include <cuda_runtime.h>
+#include <hwloc.h>
+#include <hwloc/cudart.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef GPUBENCH_HAVE_CUBLAS
+#include <cublas_v2.h>
+#endif
+#ifdef GPUBENCH_HAVE_CUDNN
+#include <cudnn.h>
+#endif
+
+#include "harness/run/backend.h"
+#include "harness/gpuinfo/gpu_policy.h"
+#include "kernels/common/cuda_errors.h"
+#include "harness/gpuinfo/gpu_props.h"
+#include "harness/run/topology.h"
+#include "kernels/common/cuda_impl.h"
+
+/* What the backend keeps per device between rows. */
+struct cuda_dev_state {
+    int ready;                /* stream and events created */
+    cudaStream_t stream;      /* the run's stream for this device */
+    cudaEvent_t start, stop;  /* kernel-only timing */
+    hwloc_cpuset_t near_cpus; /* cores nearest the GPU (NULL when hwloc could not tell) */
+    int bind_warned;          /* a failed binding is reported once */
+    char dead[64];            /* name of the sticky error that broke the context, or "" */
+};
+
+static struct cuda_dev_state states[DEVICE_MAX];
+
+static struct cuda_dev_state *state_of(const struct device *dev) {
+    return dev->ordinal >= 0 && dev->ordinal < DEVICE_MAX ? &states[dev->ordinal] : NULL;
+}
+
+/* Record a failed call of the device: the note names the call and the error; a sticky error
+ * marks the device so that its later rows fail fast. Returns the row status. */
+static enum status dev_fail(struct cuda_dev_state *s, const char *what, cudaError_t e, char *note,
+                            size_t notelen) {
+    const char *name = cudaGetErrorName(e);
+    if (s && gpu_error_is_sticky(name) && !s->dead[0])
+        snprintf(s->dead, sizeof s->dead, "%s", name);
+    snprintf(note, notelen, "%s: %s: %s%s", what, name, cudaGetErrorString(e),
+             gpu_error_is_sticky(name) ? " (sticky: the device's later rows are skipped)" : "");
+    return gpu_error_status(name);
+}
+
+#define DEV_TRY(s, expr, note, notelen)                                                            \
+    do {                                                                                           \
+        cudaError_t dt_err_ = (expr);                                                              \
+        if (dt_err_ != cudaSuccess)                                                                \
+            return dev_fail((s), #expr, dt_err_, (note), (notelen));                               \
+    } while (0)
+
+/* --- properties ------------------------------------------------------------------------------ */
+
+static int attr(int ordinal, enum cudaDeviceAttr a, int *value, char *err, size_t errlen) {
+    cudaError_t e = cudaDeviceGetAttribute(value, a, ordinal);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
+/* Every number comes from cudaDeviceGetAttribute (CUDA 13 removed clockRate, memoryClockRate and
+ * kernelExecTimeoutEnabled from cudaDeviceProp); only the name and the memory size are read from
+ * cudaDeviceProp, which has had them since CUDA 1. */
+int gpu_query(int ordinal, struct gpu_props *p, char *err, size_t errlen) {
+    struct cudaDeviceProp prop;
+    memset(p, 0, sizeof *p);
+    p->ordinal = ordinal;
+    cudaError_t e = cudaGetDeviceProperties(&prop, ordinal);
+    if (e != cudaSuccess) {
+        snprintf(err, errlen, "%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
+        return -1;
+    }
+    snprintf(p->name, sizeof p->name, "%.*s", (int)sizeof p->name - 1, prop.name);
+    p->global_mem = prop.totalGlobalMem;
+    if (attr(ordinal, cudaDevAttrComputeCapabilityMajor, &p->cc_major, err, errlen) ||
+        attr(ordinal, cudaDevAttrComputeCapabilityMinor, &p->cc_minor, err, errlen) ||
+        attr(ordinal, cudaDevAttrMultiProcessorCount, &p->sm_count, err, errlen) ||
+        attr(ordinal, cudaDevAttrClockRate, &p->core_clock_khz, err, errlen) ||
+        attr(ordinal, cudaDevAttrMemoryClockRate, &p->mem_clock_khz, err, errlen) ||
+        attr(ordinal, cudaDevAttrGlobalMemoryBusWidth, &p->mem_bus_bits, err, errlen) ||
+        attr(ordinal, cudaDevAttrEccEnabled, &p->ecc, err, errlen) ||
+        attr(ordinal, cudaDevAttrKernelExecTimeout, &p->kernel_timeout, err, errlen) ||
+        attr(ordinal, cudaDevAttrIntegrated, &p->integrated, err, errlen))
+        return -1;
+    e = cudaDeviceGetPCIBusId(p->pci_bus_id, (int)sizeof p->pci_bus_id, ordinal);
+    if (e != cudaSuccess)
+        p->pci_bus_id[0] = '\0'; /* provenance only: not worth failing the device for */
+    if (cudaDriverGetVersion(&p->driver_version) != cudaSuccess)
+        p->driver_version = 0;
+    if (cudaRuntimeGetVersion(&p->runtime_version) != cudaSuccess)
+        p->runtime_version = 0;
+    return 0;
+}
+
+/* The kernel module version from /proc (Linux); "" elsewhere or when unreadable. */
+static void module_version(char *out, size_t outlen) {
+    char text[512];
+    size_t n = 0;
+    out[0] = '\0';
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (!f)
+        return;
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    gpu_parse_nvrm_version(text, out, outlen);
+}
+
+static void blas_lib(char *out, size_t outlen) {
+#ifdef GPUBENCH_HAVE_CUBLAS
+    int maj = 0, min = 0, pat = 0;
+    /* cublasGetProperty exists since CUDA 8 and needs no handle (no context at discovery). */
+    if (cublasGetProperty(MAJOR_VERSION, &maj) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(MINOR_VERSION, &min) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(PATCH_LEVEL, &pat) != CUBLAS_STATUS_SUCCESS) {
+        snprintf(out, outlen, "cuBLAS (version unreadable)");
+        return;
+    }
+#if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
+    gpu_cublas_lib_string(maj, min, pat, 1, out, outlen);
+#else
+    gpu_cublas_lib_string(maj, min, pat, 0, out, outlen);
+#endif
+#else
+    gpu_cublas_lib_string(0, 0, 0, 0, out, outlen);
+#endif
+}
+
+static void dnn_lib(char *out, size_t outlen) {
+#ifdef GPUBENCH_HAVE_CUDNN
+    gpu_cudnn_lib_string((long)cudnnGetVersion(), (long)CUDNN_VERSION, out, outlen);
+#else
+    gpu_cudnn_lib_string(0, 0, out, outlen);
+#endif
+}
+
+/* The cores nearest GPU `ordinal` (hwloc/cudart.h reads the PCI device's local_cpus), as a new
+ * bitmap and as a list ("0-9,20-29"); NULL and "none (…)" when hwloc cannot tell. */
+static hwloc_cpuset_t near_cpus(int ordinal, char *list, size_t listlen) {
+    char err[160];
+    if (topology_load(err, sizeof err) != 0) {
+        snprintf(list, listlen, "none (%.60s)", err);
+        return NULL;
+    }
+    hwloc_cpuset_t set = hwloc_bitmap_alloc();
+    if (!set) {
+        snprintf(list, listlen, "none (out of memory)");
+        return NULL;
+    }
+    if (hwloc_cudart_get_device_cpuset(topology_get(), ordinal, set) != 0) {
+        hwloc_bitmap_free(set);
+        snprintf(list, listlen, "none (hwloc could not place the GPU)");
+        return NULL;
+    }
+    hwloc_bitmap_list_snprintf(list, listlen, set);
+    return set;
+}
+
+static int cuda_discover(struct device_list *list, int threads, char *why, size_t whylen) {
+    (void)threads;
+    int count = 0, drv = 0, rt = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (cudaDriverGetVersion(&drv) != cudaSuccess)
+        drv = 0;
+    if (cudaRuntimeGetVersion(&rt) != cudaSuccess)
+        rt = 0;
+    if (e != cudaSuccess || count <= 0) {
+        gpu_no_device_reason(e == cudaSuccess ? NULL : cudaGetErrorName(e), drv, rt, why, whylen);
+        (void)cudaGetLastError(); /* not sticky: clear it */
+        return 0;
+    }
+    char module[32], blas[DEV_STR], dnn[64];
+    module_version(module, sizeof module);
+    blas_lib(blas, sizeof blas);
+    dnn_lib(dnn, sizeof dnn);
+
+    int added = 0;
+    char reasons[256] = "";
+    for (int i = 0; i < count && list->n < DEVICE_MAX && i < DEVICE_MAX; i++) {
+        struct gpu_props p;
+        char err[160];
+        if (gpu_query(i, &p, err, sizeof err) != 0) {
+            size_t len = strlen(reasons);
+            snprintf(reasons + len, sizeof reasons - len, "%scuda:%d: %s", len ? "; " : "", i, err);
+            continue;
+        }
+        struct device *d = &list->d[list->n];
+        memset(d, 0, sizeof *d);
+        snprintf(d->id, sizeof d->id, "cuda:%d", i);
+        d->kind = DEV_CUDA;
+        d->ordinal = i;
+        snprintf(d->name, sizeof d->name, "%s", p.name);
+        gpu_cc_string(p.cc_major, p.cc_minor, d->cc, sizeof d->cc);
+        gpu_driver_string(module, p.driver_version, d->driver, sizeof d->driver);
+        gpu_cuda_version_string(p.runtime_version, d->runtime, sizeof d->runtime);
+        snprintf(d->blas_lib, sizeof d->blas_lib, "%s", blas);
+        snprintf(d->dnn_lib, sizeof d->dnn_lib, "%s", dnn);
+        d->peak_gflops = gpu_peak_gflops(&p);
+        d->peak_gbps = gpu_peak_gbps(&p);
+        d->mem_bytes = p.global_mem;
+        d->be = &cuda_backend;
+        char cpus[96];
+        struct cuda_dev_state *s = &states[i];
+        if (s->near_cpus)
+            hwloc_bitmap_free(s->near_cpus);
+        s->near_cpus = near_cpus(i, cpus, sizeof cpus);
+        gpu_extra_string(&p, cpus, d->extra, sizeof d->extra);
+        list->n++;
+        added++;
+    }
+    if (!added)
+        snprintf(why, whylen, "no CUDA device could be queried: %s", reasons);
+    else if (reasons[0])
+        fprintf(stderr, "gpubench: warning: skipped %s\n", reasons);
+    return added;
+}
+
+/* --- activation, timing, sync ----------------------------------------------------------------- */
+
+static enum status cuda_activate(const struct device *dev, char *note, size_t notelen) {
+    struct cuda_dev_state *s = state_of(dev);
+    if (!s) {
+        snprintf(note, notelen, "device ordinal %d out of range", dev->ordinal);
+        return ST_ERROR;
+    }
+    if (s->dead[0]) {
+        snprintf(note, notelen,
+                 "%s is unusable after %s in an earlier row (a sticky CUDA error: every later "
+                 "call on this device fails the same way; rerun to measure it)",
+                 dev->id, s->dead);
+        return ST_ERROR;
+    }
+    DEV_TRY(s, cudaSetDevice(dev->ordinal), note, notelen);
+    if (!s->ready) {
+        /* Non-blocking: the stream does not serialize with the legacy default stream that
+         * libraries or other code might use. */
+        DEV_TRY(s, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), note, notelen);
+        DEV_TRY(s, cudaEventCreate(&s->start), note, notelen);
+        DEV_TRY(s, cudaEventCreate(&s->stop), note, notelen);
+        s->ready = 1;
+    } else {
+        /* A sticky error of the previous row shows up on any call; a non-sticky one left in
+         * the runtime's last-error slot is cleared so that it is not blamed on this row. */
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess && gpu_error_is_sticky(cudaGetErrorName(e)))
+            return dev_fail(s, "cudaDeviceSynchronize() before the row", e, note, notelen);
+        (void)cudaGetLastError();
+    }
+    gb_set_stream(s->stream);
+    if (s->near_cpus &&
+        hwloc_set_cpubind(topology_get(), s->near_cpus, HWLOC_CPUBIND_THREAD) != 0 &&
+        !s->bind_warned) {
+        /* Placement is a quality-of-measurement matter, never a reason to stop. */
+        fprintf(stderr, "gpubench: warning: could not bind the host thread near %s\n", dev->id);
+        s->bind_warned = 1;
+    }
+    return ST_OK;
+}
+
+static enum status cuda_time_run(const struct impl *im, struct impl_ctx *ctx, double *ms) {
+    struct cuda_dev_state *s = state_of(ctx->dev);
+    char *note = ctx->note;
+    size_t notelen = sizeof ctx->note;
+    *ms = 0;
+    if (!s || !s->ready) {
+        snprintf(note, notelen, "%s was not activated before timing", ctx->dev->id);
+        return ST_ERROR;
+    }
+    DEV_TRY(s, cudaEventRecord(s->start, s->stream), note, notelen);
+    enum status st = im->run(ctx);
+    if (st != ST_OK)
+        return st;
+    DEV_TRY(s, cudaEventRecord(s->stop, s->stream), note, notelen);
+    /* Kernel faults surface here, asynchronously: a sticky one marks the device. */
+    DEV_TRY(s, cudaEventSynchronize(s->stop), note, notelen);
+    float f = 0;
+    DEV_TRY(s, cudaEventElapsedTime(&f, s->start, s->stop), note, notelen);
+    *ms = (double)f;
+    return ST_OK;
+}
+
+static enum status cuda_sync(const struct device *dev, char *note, size_t notelen) {
+    struct cuda_dev_state *s = state_of(dev);
+    if (!s || !s->ready) {
+        snprintf(note, notelen, "%s was not activated before sync", dev->id);
+        return ST_ERROR;
+    }
+    DEV_TRY(s, cudaStreamSynchronize(s->stream), note, notelen);
+    return ST_OK;
+}
+
+static void cuda_shutdown(const struct device *dev) {
+    struct cuda_dev_state *s = state_of(dev);
+    if (!s)
+        return;
+    /* A broken context fails every call: skip the teardown rather than print its errors. */
+    if (s->ready && !s->dead[0] && cudaSetDevice(dev->ordinal) == cudaSuccess) {
+        if (cudaEventDestroy(s->start) != cudaSuccess || cudaEventDestroy(s->stop) != cudaSuccess ||
+            cudaStreamDestroy(s->stream) != cudaSuccess)
+            fprintf(stderr, "gpubench: warning: %s: teardown failed: %s\n", dev->id,
+                    cudaGetErrorName(cudaGetLastError()));
+    }
+    if (s->near_cpus)
+        hwloc_bitmap_free(s->near_cpus);
+    memset(s, 0, sizeof *s);
+    gb_set_stream(NULL);
+}
+
+const struct backend cuda_backend = {
+    .kind_name = "cuda",
+    .discover = cuda_discover,
+    .activate = cuda_activate,
+    .time_run = cuda_time_run,
+    .sync = cuda_sync,
+    .shutdown = cuda_shutdown,
+};

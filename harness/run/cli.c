@@ -1,0 +1,228 @@
+/* cli.c — `gpubench run` options: getopt_long, strict numbers, one-line errors. */
+#include "harness/run/cli.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "build_manifest.h"
+#include "harness/core/shape.h"
+
+void cli_usage(FILE *f) {
+    fputs(
+        "usage: gpubench [run] [options]      run benchmarks (the default command)\n"
+        "       gpubench list                 workloads, implementations, devices, shapes\n"
+        "       gpubench doctor [--assume SPEC] [--format text|json]\n"
+        "       gpubench compare FILE... [--baseline DEVICE|FILE:DEVICE] [--samples ...]\n"
+        "       gpubench merge FILE... --out FLEET.csv\n"
+        "\n"
+        "run options:\n"
+        "  -w, --workload LIST   workloads to run (default: all): vecadd,gemm,conv2d,mlp_train,...\n"
+        "  -i, --impl LIST       implementations (default: all): cpu,openblas,cuda,cublas,cudnn\n"
+        "  -d, --device LIST     devices (default: all found): cpu, cuda (every GPU), cuda:N\n"
+        "  -s, --shape W:K=V,... replace the default shapes of workload W (repeatable;\n"
+        "                        ';' also separates pairs; values may be written 2^N)\n"
+        "      --sweep           run each workload's size ladder (find the GPU/CPU crossover)\n"
+        "  -q, --quick           small shapes and short timing: the whole suite in seconds\n"
+        "      --min-time SEC    time each row at least this long (default 0.5 s; quick 0.05)\n"
+        "      --max-time SEC    stop timing a row after this long (default 10 s; quick 1)\n"
+        "  -r, --reps N          at least N timed repetitions (default 10; quick 3)\n"
+        "      --warmup N        untimed runs before timing (default 2; quick 1)\n"
+        "  -t, --threads N       CPU threads for our pool and OpenBLAS (default: physical cores)\n"
+        "      --seed N          seed of the random inputs (default 42)\n"
+        "  -o, --out PATH        run CSV (default results/<host>-<UTC time>.csv)\n"
+        "      --samples PATH    also write every timed sample to PATH (CSV)\n"
+        "  -f, --format F        what goes to stdout: table (default), csv, json, markdown\n"
+        "  -h, --help            this text\n"
+        "  -V, --version         version and what this binary was built for\n"
+        "\n"
+        "examples:\n"
+        "  gpubench                                    # default suite on every device\n"
+        "  gpubench -w gemm -s gemm:m=4096,n=4096,k=4096 -d cuda:0 --samples s.csv\n"
+        "  gpubench --sweep -w gemm,vecadd --out sweep.csv && gpubench compare sweep.csv "
+        "--baseline cpu\n",
+        f);
+}
+
+static void print_version(void) {
+    printf("gpubench %s\n", GPUBENCH_VERSION);
+    printf("built with %s (%s); OpenBLAS %s; hwloc %s\n", GPUBENCH_BUILD_C_COMPILER,
+           GPUBENCH_BUILD_TYPE, GPUBENCH_BUILD_OPENBLAS_VERSION, GPUBENCH_BUILD_HWLOC_VERSION);
+    if (GPUBENCH_BUILD_CUDA_VERSION[0])
+        printf("CUDA %s, architectures %s; cuBLAS %s; cuDNN %s\n", GPUBENCH_BUILD_CUDA_VERSION,
+               GPUBENCH_BUILD_CUDA_ARCHS,
+               GPUBENCH_BUILD_CUBLAS_VERSION[0] ? GPUBENCH_BUILD_CUBLAS_VERSION : "none",
+               GPUBENCH_BUILD_CUDNN_VERSION[0] ? GPUBENCH_BUILD_CUDNN_VERSION : "none");
+    else
+        printf("CPU-only build (no CUDA)\n");
+}
+
+static int usage_error(const char *fmt, const char *a, const char *b) {
+    fprintf(stderr, "gpubench: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, " (see gpubench --help)\n");
+    return 2;
+}
+
+/* Split a comma-separated LIST into items; empty items are an error. */
+static int split_list(const char *opt, char *arg, char **items, int *n) {
+    if (!arg[0])
+        return usage_error("%s: empty list%s", opt, "");
+    size_t len = strlen(arg);
+    if (arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+        return usage_error("%s: empty item in list '%s'", opt, arg);
+    char *save = NULL;
+    for (char *t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n >= CLI_MAX_LIST)
+            return usage_error("%s: more than %s items", opt, "32");
+        items[(*n)++] = t;
+    }
+    return 0;
+}
+
+static int parse_seconds(const char *opt, const char *arg, double *out) {
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end != '\0' || !isfinite(v) || v < 0)
+        return usage_error("%s: '%s' is not a non-negative number of seconds", opt, arg);
+    *out = v;
+    return 0;
+}
+
+static int parse_num(const char *opt, const char *arg, long min, long max, long *out) {
+    char err[160];
+    if (parse_long(arg, min, max, 0, out, err, sizeof err, opt) != 0) {
+        fprintf(stderr, "gpubench: %s (see gpubench --help)\n", err);
+        return 2;
+    }
+    return 0;
+}
+
+int cli_parse_run(int argc, char **argv, struct options *o) {
+    static const struct option longopts[] = {
+        {"workload", required_argument, NULL, 'w'}, {"impl", required_argument, NULL, 'i'},
+        {"device", required_argument, NULL, 'd'},   {"shape", required_argument, NULL, 's'},
+        {"sweep", no_argument, NULL, 'S'},          {"quick", no_argument, NULL, 'q'},
+        {"min-time", required_argument, NULL, 'm'}, {"max-time", required_argument, NULL, 'M'},
+        {"reps", required_argument, NULL, 'r'},     {"warmup", required_argument, NULL, 'W'},
+        {"threads", required_argument, NULL, 't'},  {"seed", required_argument, NULL, 'e'},
+        {"out", required_argument, NULL, 'o'},      {"samples", required_argument, NULL, 'a'},
+        {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->min_time = 0.5;
+    o->max_time = 10.0;
+    o->min_reps = 10;
+    o->warmup = 2;
+    o->seed = 42;
+    o->format = FMT_TABLE;
+    opterr = 0;
+    optind = 1;
+    int c, rc;
+    long v;
+    while ((c = getopt_long(argc, argv, ":w:i:d:s:qr:t:o:f:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'w':
+            if ((rc = split_list("--workload", optarg, o->workloads, &o->nworkloads)))
+                return rc;
+            break;
+        case 'i':
+            if ((rc = split_list("--impl", optarg, o->impls, &o->nimpls)))
+                return rc;
+            break;
+        case 'd':
+            if ((rc = split_list("--device", optarg, o->devices, &o->ndevices)))
+                return rc;
+            break;
+        case 's': {
+            const char *colon = strchr(optarg, ':');
+            if (!colon || colon == optarg)
+                return usage_error("--shape: '%s' is not WORKLOAD:key=value,...%s", optarg, "");
+            if (o->nshapes >= CLI_MAX_SHAPES)
+                return usage_error("--shape: more than %s shapes%s", "64", "");
+            struct shape_arg *sa = &o->shapes[o->nshapes++];
+            size_t wl = (size_t)(colon - optarg);
+            if (wl >= sizeof sa->workload || strlen(colon + 1) >= sizeof sa->text)
+                return usage_error("--shape: '%s' is too long%s", optarg, "");
+            memcpy(sa->workload, optarg, wl);
+            sa->workload[wl] = '\0';
+            strcpy(sa->text, colon + 1);
+            break;
+        }
+        case 'S': o->sweep = 1; break;
+        case 'q': o->quick = 1; break;
+        case 'm':
+            if ((rc = parse_seconds("--min-time", optarg, &o->min_time)))
+                return rc;
+            o->set_min_time = 1;
+            break;
+        case 'M':
+            if ((rc = parse_seconds("--max-time", optarg, &o->max_time)))
+                return rc;
+            if (o->max_time <= 0)
+                return usage_error("--max-time: '%s' must be more than 0 seconds%s", optarg, "");
+            o->set_max_time = 1;
+            break;
+        case 'r':
+            if ((rc = parse_num("--reps", optarg, 1, 10000000, &o->min_reps)))
+                return rc;
+            o->set_reps = 1;
+            break;
+        case 'W':
+            if ((rc = parse_num("--warmup", optarg, 0, 1000000, &o->warmup)))
+                return rc;
+            o->set_warmup = 1;
+            break;
+        case 't':
+            if ((rc = parse_num("--threads", optarg, 1, 256, &v)))
+                return rc;
+            o->threads = (int)v;
+            break;
+        case 'e':
+            if ((rc = parse_num("--seed", optarg, 0, 0x7fffffffffffffffL, &v)))
+                return rc;
+            o->seed = (uint64_t)v;
+            break;
+        case 'o':
+            if (!optarg[0])
+                return usage_error("--out: empty path%s%s", "", "");
+            o->out = optarg;
+            break;
+        case 'a':
+            if (!optarg[0])
+                return usage_error("--samples: empty path%s%s", "", "");
+            o->samples = optarg;
+            break;
+        case 'f':
+            if (strcmp(optarg, "table") == 0) o->format = FMT_TABLE;
+            else if (strcmp(optarg, "csv") == 0) o->format = FMT_CSV;
+            else if (strcmp(optarg, "json") == 0) o->format = FMT_JSON;
+            else if (strcmp(optarg, "markdown") == 0) o->format = FMT_MARKDOWN;
+            else
+                return usage_error("--format: '%s' is not one of table, csv, json, markdown%s",
+                                   optarg, "");
+            break;
+        case 'h': cli_usage(stdout); return 1;
+        case 'V': print_version(); return 1;
+        case ':': return usage_error("%s: missing value%s", argv[optind - 1], "");
+        default:
+            return usage_error("unknown option '%s'%s", argv[optind - 1], "");
+        }
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'%s", argv[optind], "");
+    if (o->quick) { /* short timing; small shapes unless --sweep chose the ladder */
+        if (!o->set_min_time) o->min_time = 0.05;
+        if (!o->set_max_time) o->max_time = 1.0;
+        if (!o->set_reps) o->min_reps = 3;
+        if (!o->set_warmup) o->warmup = 1;
+    }
+    if (!o->set_max_time && o->max_time < o->min_time)
+        o->max_time = o->min_time; /* the default cap never undercuts a chosen minimum */
+    if (o->out && o->samples && strcmp(o->out, o->samples) == 0)
+        return usage_error("--samples: '%s' is also the --out file%s", o->samples, "");
+    if (o->max_time < o->min_time)
+        return usage_error("--max-time is shorter than --min-time%s%s", "", "");
+    return 0;
+}

@@ -1,0 +1,188 @@
+/* plan.c — turn options into the list of rows, rejecting bad input before anything runs. */
+#include "harness/run/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/registry.h"
+#include "harness/core/shape.h"
+
+static int fail(const char *fmt, const char *a, const char *b) {
+    fprintf(stderr, "gpubench: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int listed(char *const *items, int n, const char *name) {
+    if (n == 0)
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (strcmp(items[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+int plan_impl_selected(const struct options *o, const struct impl *im) {
+    return listed(o->impls, o->nimpls, im->name);
+}
+
+static int add_device(struct plan *pl, const struct device *d) {
+    for (int i = 0; i < pl->ndevs; i++)
+        if (pl->devs[i] == d)
+            return 0;
+    pl->devs[pl->ndevs++] = d;
+    return 0;
+}
+
+static int select_devices(const struct options *o, const struct device_list *found,
+                          const char *gpu_why, struct plan *pl) {
+    if (o->ndevices == 0) {
+        for (int i = 0; i < found->n; i++)
+            add_device(pl, &found->d[i]);
+        return 0;
+    }
+    for (int k = 0; k < o->ndevices; k++) {
+        const char *want = o->devices[k];
+        int hit = 0;
+        if (strcmp(want, "cpu") != 0 && strcmp(want, "cuda") != 0 && strncmp(want, "cuda:", 5))
+            return fail("--device: unknown device '%s' (cpu, cuda or cuda:N)%s", want, "");
+        for (int i = 0; i < found->n; i++) {
+            const struct device *d = &found->d[i];
+            if (strcmp(want, d->id) == 0 || (strcmp(want, "cuda") == 0 && d->kind == DEV_CUDA)) {
+                add_device(pl, d);
+                hit = 1;
+            }
+        }
+        if (!hit && strncmp(want, "cuda", 4) == 0)
+            return fail("--device: %s: no such CUDA device: %s", want,
+                        gpu_why[0] ? gpu_why : "this machine has fewer GPUs");
+    }
+    return 0;
+}
+
+static int add_shape(struct plan *pl, int *cap, const struct workload *w, const char *text,
+                     const char *origin) {
+    struct shape s;
+    char err[256];
+    if (shape_parse(w, text, &s, err, sizeof err) != 0) {
+        fprintf(stderr, "gpubench: %s %s:%s: %s\n", origin, w->name, text, err);
+        return 2;
+    }
+    double need = w->host_bytes(&s);
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
+    double have = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0;
+    if (have > 0 && need > 0.9 * have) {
+        fprintf(stderr,
+                "gpubench: %s %s:%s: needs %.1f GiB of host memory, this machine has %.1f GiB\n",
+                origin, w->name, text, need / (1 << 30), have / (1 << 30));
+        return 2;
+    }
+    if (pl->nshapes == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        struct plan_shape *n = realloc(pl->shapes, (size_t)*cap * sizeof *n);
+        if (!n) {
+            fprintf(stderr, "gpubench: out of memory building the plan\n");
+            return 2;
+        }
+        pl->shapes = n;
+    }
+    pl->shapes[pl->nshapes].w = w;
+    pl->shapes[pl->nshapes].s = s;
+    pl->nshapes++;
+    return 0;
+}
+
+/* Every (shape, device, implementation) the options select, in run order. */
+static int add_rows(struct plan *pl) {
+    int cap = 0;
+    for (int si = 0; si < pl->nshapes; si++)
+        for (int di = 0; di < pl->ndevs; di++) {
+            const struct impl *im;
+            for (int ii = 0; (im = registry_impl(pl->shapes[si].w, ii)) != NULL; ii++) {
+                if (im->kind != pl->devs[di]->kind || !plan_impl_selected(pl->o, im))
+                    continue;
+                if (pl->total_rows == cap) {
+                    cap = cap ? 2 * cap : 64;
+                    struct plan_row *n = realloc(pl->rows, (size_t)cap * sizeof *n);
+                    if (!n) {
+                        fprintf(stderr, "gpubench: out of memory building the plan\n");
+                        return 2;
+                    }
+                    pl->rows = n;
+                }
+                pl->rows[pl->total_rows++] = (struct plan_row){si, pl->devs[di], im};
+            }
+        }
+    return 0;
+}
+
+int plan_build(const struct options *o, const struct device_list *found, const char *gpu_why,
+               struct plan *pl) {
+    memset(pl, 0, sizeof *pl);
+    pl->o = o;
+    int rc, cap = 0;
+    for (int i = 0; i < o->nworkloads; i++)
+        if (!registry_find_workload(o->workloads[i]))
+            return fail("--workload: unknown workload '%s' (see gpubench list)%s",
+                        o->workloads[i], "");
+    for (int i = 0; i < o->nimpls; i++)
+        if (!registry_impl_exists(o->impls[i]))
+            return fail("--impl: unknown implementation '%s' (see gpubench list)%s", o->impls[i],
+                        "");
+    for (int i = 0; i < o->nshapes; i++) {
+        const struct shape_arg *sa = &o->shapes[i];
+        if (!registry_find_workload(sa->workload))
+            return fail("--shape: unknown workload '%s' (see gpubench list)%s", sa->workload, "");
+        if (!listed(o->workloads, o->nworkloads, sa->workload))
+            return fail("--shape: %s is not among --workload%s", sa->workload, "");
+    }
+    if ((rc = select_devices(o, found, gpu_why, pl)))
+        return rc;
+    for (int wi = 0; registry_workloads[wi]; wi++) {
+        const struct workload *w = registry_workloads[wi];
+        if (!listed(o->workloads, o->nworkloads, w->name))
+            continue;
+        int own = 0;
+        for (int i = 0; i < o->nshapes; i++)
+            if (strcmp(o->shapes[i].workload, w->name) == 0) {
+                own = 1;
+                if ((rc = add_shape(pl, &cap, w, o->shapes[i].text, "--shape")))
+                    return rc;
+            }
+        if (own)
+            continue;
+        const char *const *list = o->sweep   ? w->sweep_shapes
+                                  : o->quick ? w->quick_shapes
+                                             : w->default_shapes;
+        for (int i = 0; list[i]; i++)
+            if ((rc = add_shape(pl, &cap, w, list[i], "built-in shape")))
+                return rc;
+    }
+    if ((rc = add_rows(pl)))
+        return rc;
+    if (pl->total_rows == 0)
+        return fail("nothing to run: no implementation of the chosen workloads runs on the "
+                    "chosen devices%s%s", "", "");
+    return 0;
+}
+
+int plan_shape_width(const struct plan *pl) {
+    int width = 0;
+    for (int i = 0; i < pl->nshapes; i++) {
+        char text[256];
+        shape_format_short(pl->shapes[i].w, &pl->shapes[i].s, text, sizeof text);
+        int len = (int)strlen(text);
+        width = len > width ? len : width;
+    }
+    return width;
+}
+
+void plan_free(struct plan *pl) {
+    free(pl->shapes);
+    free(pl->rows);
+    pl->shapes = NULL;
+    pl->rows = NULL;
+}

@@ -1,0 +1,169 @@
+/* run_cmd.c — the `run` command's outer steps (discover devices, plan, open the outputs, run,
+ * commit) and `list`. */
+#include "harness/run/run_cmd.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness/core/inputs.h"
+#include "harness/io/csv_write.h"
+#include "harness/run/backend.h"
+#include "harness/run/cli.h"
+#include "harness/run/list.h"
+#include "harness/run/plan.h"
+#include "harness/run/runner.h"
+#include "harness/run/topology.h"
+
+/* Ctrl-C, and SIGTERM (Slurm's time limit, scancel): stop between repetitions, keep the rows
+ * finished so far. */
+static void on_sigint(int sig) {
+    runner_interrupted = 1;
+    signal(sig, SIG_DFL); /* a second Ctrl-C stops at once */
+}
+
+/* Load the topology, start the CPU threads, and find every device. */
+static void discover(int threads, struct device_list *devs, char *gpu_why, size_t whylen) {
+    char err[256];
+    if (topology_load(err, sizeof err) != 0)
+        fprintf(stderr, "gpubench: warning: %s; CPU threads will not be pinned\n", err);
+    if (threads <= 0)
+        threads = topology_cores();
+    char cpu_why[256] = "";
+    memset(devs, 0, sizeof *devs);
+    if (cpu_backend.discover(devs, threads, cpu_why, sizeof cpu_why) == 0)
+        fprintf(stderr, "gpubench: warning: no CPU device: %s\n", cpu_why);
+    gpu_why[0] = '\0';
+    cuda_backend.discover(devs, threads, gpu_why, whylen);
+}
+
+static void shutdown_devices(const struct device_list *devs) {
+    for (int i = 0; i < devs->n; i++)
+        if (devs->d[i].be->shutdown)
+            devs->d[i].be->shutdown(&devs->d[i]);
+    topology_unload();
+}
+
+static void make_run_info(struct run_info *ri) {
+    memset(ri, 0, sizeof *ri);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    strftime(ri->utc, sizeof ri->utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (gethostname(ri->host, sizeof ri->host) != 0)
+        snprintf(ri->host, sizeof ri->host, "unknown");
+    ri->host[sizeof ri->host - 1] = '\0';
+    uint64_t id = splitmix64((uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
+                             ((uint64_t)getpid() << 32));
+    snprintf(ri->run_id, sizeof ri->run_id, "%016llx", (unsigned long long)id);
+    const char *job = getenv("SLURM_ARRAY_JOB_ID");
+    if (!job)
+        job = getenv("SLURM_JOB_ID");
+    const char *task = getenv("SLURM_ARRAY_TASK_ID");
+    snprintf(ri->slurm_job, sizeof ri->slurm_job, "%s", job ? job : "");
+    snprintf(ri->slurm_task, sizeof ri->slurm_task, "%s", task ? task : "");
+}
+
+/* results/<host>-<UTC timestamp>.csv, creating results/ when it is missing. */
+static int made_results_dir;
+
+static int default_out(const struct run_info *ri, char *path, size_t len) {
+    if (mkdir("results", 0777) == 0)
+        made_results_dir = 1;
+    else if (errno != EEXIST) {
+        fprintf(stderr, "gpubench: --out: cannot create results/: %s\n", strerror(errno));
+        return 2;
+    }
+    char stamp[32];
+    int j = 0;
+    for (const char *p = ri->utc; *p && j < 31; p++)
+        if (*p != '-' && *p != ':')
+            stamp[j++] = *p;
+    stamp[j] = '\0';
+    snprintf(path, len, "results/%s-%s.csv", ri->host, stamp);
+    return 0;
+}
+
+int run_main(int argc, char **argv) {
+    struct options o;
+    int rc = cli_parse_run(argc, argv, &o);
+    if (rc)
+        return rc == 1 ? 0 : rc;
+    struct device_list devs;
+    char gpu_why[512];
+    discover(o.threads, &devs, gpu_why, sizeof gpu_why);
+    struct plan pl;
+    if ((rc = plan_build(&o, &devs, gpu_why, &pl))) {
+        plan_free(&pl);
+        shutdown_devices(&devs);
+        return rc;
+    }
+    struct run_info ri;
+    make_run_info(&ri);
+    char out_path[4096], err[512];
+    struct csv_file csv, samples;
+    int have_samples = 0;
+    if (o.out)
+        snprintf(out_path, sizeof out_path, "%s", o.out);
+    else if ((rc = default_out(&ri, out_path, sizeof out_path)))
+        goto out_plan;
+    if (csv_open(&csv, out_path, CSV_HEADER, err, sizeof err) != 0) {
+        fprintf(stderr, "gpubench: --out: %s\n", err);
+        rc = 2;
+        goto out_plan;
+    }
+    if (o.samples) {
+        if (csv_open(&samples, o.samples, SAMPLES_HEADER, err, sizeof err) != 0) {
+            fprintf(stderr, "gpubench: --samples: %s\n", err);
+            csv_discard(&csv);
+            if (made_results_dir)
+                rmdir("results"); /* a usage error leaves nothing behind */
+            rc = 2;
+            goto out_plan;
+        }
+        have_samples = 1;
+    }
+    int wants_gpu = o.ndevices == 0;
+    if (gpu_why[0] && wants_gpu)
+        fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
+    signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigint);
+    struct sink sink;
+    sink_begin(&sink, o.format, plan_shape_width(&pl));
+    struct run_outputs outs = {&csv, have_samples ? &samples : NULL, &sink};
+    rc = runner_run(&pl, &ri, &outs);
+    sink_end(&sink);
+    if (csv_commit(&csv, err, sizeof err) != 0) {
+        fprintf(stderr, "gpubench: --out: %s\n", err);
+        rc = rc ? rc : 1;
+    } else {
+        fprintf(stderr, "gpubench: wrote %s%s\n", out_path,
+                rc == 130 ? " (interrupted: rows finished so far)" : "");
+    }
+    if (have_samples && csv_commit(&samples, err, sizeof err) != 0) {
+        fprintf(stderr, "gpubench: --samples: %s\n", err);
+        rc = rc ? rc : 1;
+    }
+out_plan:
+    plan_free(&pl);
+    shutdown_devices(&devs);
+    return rc;
+}
+
+int list_cmd(int argc, char **argv) {
+    if (argc > 1) {
+        fprintf(stderr, "gpubench: list: unexpected argument '%s'\n", argv[1]);
+        return 2;
+    }
+    struct device_list devs;
+    char gpu_why[512];
+    discover(0, &devs, gpu_why, sizeof gpu_why);
+    int rc = list_main(&devs, gpu_why);
+    shutdown_devices(&devs);
+    return rc;
+}

@@ -1,0 +1,251 @@
+/* runner.c — the one timing loop. For each row: poison outputs, prepare, one verified run,
+ * warm-up, timed repetitions until both a minimum time and count are reached (capped by a
+ * maximum time), end-to-end repetitions for devices with transfers, statistics, release. */
+#include "harness/run/runner.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/core/shape.h"
+#include "harness/run/backend.h"
+
+volatile sig_atomic_t runner_interrupted;
+
+static double host_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* Growable sample storage, reused across rows. */
+static double *samples;
+static size_t samples_cap;
+
+static int push_sample(size_t n, double ms) {
+    if (n == samples_cap) {
+        size_t cap = samples_cap ? 2 * samples_cap : 1024;
+        double *s = realloc(samples, cap * sizeof *s);
+        if (!s)
+            return -1;
+        samples = s;
+        samples_cap = cap;
+    }
+    samples[n] = ms;
+    return 0;
+}
+
+static void poison(struct problem *p) {
+    for (int i = 0; i < p->nout; i++)
+        for (size_t j = 0; j < p->out[i].n; j++)
+            p->out[i].data[j] = NAN;
+}
+
+static void append_note(struct result *r, const char *text) {
+    if (!text || !text[0])
+        return;
+    size_t len = strlen(r->note);
+    snprintf(r->note + len, sizeof r->note - len, "%s%s", len ? "; " : "", text);
+}
+
+/* upload + run + download, synchronized: one end-to-end time. */
+static enum status e2e_once(const struct device *dev, const struct impl *im,
+                            struct impl_ctx *ctx, double *ms) {
+    double t0 = host_ms();
+    enum status st = ST_OK;
+    if (im->upload)
+        st = im->upload(ctx);
+    if (st == ST_OK)
+        st = im->run(ctx);
+    if (st == ST_OK && im->download)
+        st = im->download(ctx);
+    if (st == ST_OK)
+        st = dev->be->sync(dev, ctx->note, sizeof ctx->note);
+    *ms = host_ms() - t0;
+    return st;
+}
+
+/* Repetitions per row at most: plenty for the median and its interval, and it keeps the
+ * samples file of a sweep small (microsecond rows would otherwise log ~10^6 samples each). */
+enum { MAX_REPS = 10000 };
+
+/* Keep timing while below the minimum count or time, and below the caps. */
+static int keep_going(size_t n, double elapsed_s, long min_reps, double min_s, double max_s) {
+    if (runner_interrupted)
+        return 0;
+    if (n > 0 && elapsed_s >= max_s)
+        return 0;
+    if ((long)n >= min_reps && n >= MAX_REPS)
+        return 0;
+    return (long)n < min_reps || elapsed_s < min_s;
+}
+
+void runner_measure(const struct options *o, const struct device *dev, const struct workload *w,
+                    const struct impl *im, struct problem *p, struct result *r) {
+    struct impl_ctx ctx = {.p = p, .dev = dev, .threads = dev->threads};
+    r->max_rel_err = -1;
+    r->e2e_median_ms = -1;
+    r->samples = samples;
+    enum status st = dev->be->activate(dev, ctx.note, sizeof ctx.note);
+    if (st != ST_OK)
+        goto done;
+
+    /* Verified run: outputs poisoned first, so an unwritten element fails. */
+    poison(p);
+    if (im->prepare && (st = im->prepare(&ctx)) != ST_OK)
+        goto release;
+    double ms;
+    if ((st = e2e_once(dev, im, &ctx, &ms)) != ST_OK)
+        goto release;
+    struct verify_report vr;
+    memset(&vr, 0, sizeof vr);
+    st = w->verify(p, &vr);
+    r->max_rel_err = vr.max_rel_err;
+    if (st != ST_OK) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "verification failed: %zu of %zu checked elements wrong: %s",
+                 vr.bad, vr.checked, vr.first_bad);
+        append_note(r, msg);
+        goto release;
+    }
+
+    for (long i = 0; i < o->warmup && !runner_interrupted; i++)
+        if ((st = dev->be->time_run(im, &ctx, &ms)) != ST_OK)
+            goto release;
+
+    size_t n = 0;
+    double t0 = host_ms();
+    while (keep_going(n, (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
+        if ((st = dev->be->time_run(im, &ctx, &ms)) != ST_OK)
+            goto release;
+        if (push_sample(n, ms) != 0) {
+            st = ST_OOM;
+            append_note(r, "out of host memory for samples");
+            goto release;
+        }
+        n++;
+    }
+    if (runner_interrupted)
+        goto release;
+    r->samples = samples;
+    if (stats_compute(samples, n, &r->st) != 0) {
+        st = ST_OOM;
+        append_note(r, "out of host memory for the statistics");
+        goto release;
+    }
+
+    if (im->upload || im->download) {
+        /* Transfers decide whether an old PCIe card is worth using: time them with the run. */
+        enum { E2E_MAX = 1024 };
+        double e2e[E2E_MAX];
+        size_t m = 0;
+        double t1 = host_ms();
+        long min_count = o->min_reps < 3 ? o->min_reps : 3;
+        while (m < E2E_MAX &&
+               keep_going(m, (host_ms() - t1) / 1e3, min_count, o->min_time / 2, o->max_time / 2)) {
+            if ((st = e2e_once(dev, im, &ctx, &e2e[m])) != ST_OK)
+                goto release;
+            m++;
+        }
+        r->e2e_median_ms = stats_median_inplace(e2e, m);
+    } else {
+        r->e2e_median_ms = r->st.median; /* the CPU has no transfers */
+    }
+    double sec = r->st.median / 1e3;
+    r->gflops = sec > 0 && r->flops > 0 ? r->flops / sec / 1e9 : -1; /* copies have none */
+    r->gbps = sec > 0 && r->bytes > 0 ? r->bytes / sec / 1e9 : -1;
+    /* Fraction of the device's roofline bound: whichever of compute and memory is nearer. */
+    double pf = dev->peak_gflops > 0 && r->gflops >= 0 ? r->gflops / dev->peak_gflops : -1;
+    double pb = dev->peak_gbps > 0 && r->gbps >= 0 ? r->gbps / dev->peak_gbps : -1;
+    r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
+
+release:
+    if (im->release)
+        im->release(&ctx);
+done:
+    r->status = st;
+    append_note(r, ctx.note);
+    if (st == ST_OK)
+        append_note(r, dev->extra);
+    if (st != ST_OK && st != ST_WRONG)
+        memset(&r->st, 0, sizeof r->st); /* no trustworthy times from a failed row */
+}
+
+/* The row's identity and work, before it is measured. */
+static void row_begin(const struct plan_row *pr, const struct workload *w, const struct problem *p,
+                      struct result *r) {
+    memset(r, 0, sizeof *r);
+    r->dev = pr->dev;
+    r->w = w;
+    r->im = pr->im;
+    shape_format(w, &p->shape, r->shape, sizeof r->shape);
+    shape_format_short(w, &p->shape, r->shape_short, sizeof r->shape_short);
+    r->flops = w->flops(&p->shape);
+    r->bytes = w->bytes(&p->shape);
+}
+
+/* A row whose shape's host inputs could not be made. */
+static void row_no_inputs(struct result *r, const char *why) {
+    r->status = ST_OOM;
+    r->max_rel_err = -1;
+    r->e2e_median_ms = -1;
+    snprintf(r->note, sizeof r->note, "host inputs: %s", why[0] ? why : "out of host memory");
+}
+
+static void row_write(struct run_outputs *out, const struct run_info *ri, const struct result *r) {
+    sink_row(out->sink, ri, r);
+    if (out->csv) {
+        csv_write_result(out->csv->f, ri, r);
+        csv_flush(out->csv);
+    }
+    if (out->samples) {
+        csv_write_samples(out->samples->f, ri, r);
+        csv_flush(out->samples);
+    }
+}
+
+int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outputs *out) {
+    const struct options *o = pl->o;
+    int rc = 0, made = 0, cur = -1;
+    struct problem p;
+    char perr[256] = "";
+    memset(&p, 0, sizeof p);
+    for (int i = 0; i < pl->total_rows && !runner_interrupted; i++) {
+        const struct plan_row *pr = &pl->rows[i];
+        const struct workload *w = pl->shapes[pr->shape].w;
+        if (pr->shape != cur) { /* inputs are made once per shape, shared by its rows */
+            if (cur >= 0)
+                pl->shapes[cur].w->free_problem(&p);
+            memset(&p, 0, sizeof p);
+            p.shape = pl->shapes[pr->shape].s;
+            p.seed = o->seed;
+            perr[0] = '\0';
+            made = w->make_problem(&p, perr, sizeof perr) == 0;
+            cur = pr->shape;
+        }
+        struct result r;
+        row_begin(pr, w, &p, &r);
+        char what[400];
+        snprintf(what, sizeof what, "%s/%s on %s, %s", w->name, pr->im->name, pr->dev->id,
+                 r.shape_short);
+        sink_progress(out->sink, i + 1, pl->total_rows, what);
+        if (made)
+            runner_measure(o, pr->dev, w, pr->im, &p, &r);
+        else
+            row_no_inputs(&r, perr);
+        if (runner_interrupted)
+            break; /* the interrupted row is incomplete: not written */
+        /* unsupported is a fact about the device; every other failure fails the run */
+        if (r.status != ST_OK && r.status != ST_UNSUPPORTED)
+            rc = 1;
+        row_write(out, ri, &r);
+    }
+    if (cur >= 0)
+        pl->shapes[cur].w->free_problem(&p);
+    free(samples);
+    samples = NULL;
+    samples_cap = 0;
+    return runner_interrupted ? 130 : rc;
+}

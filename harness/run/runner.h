@@ -1,0 +1,29 @@
+/* runner.h — the one timing loop: every row of a plan, measured, verified and written. */
+#ifndef GPUBENCH_RUNNER_H
+#define GPUBENCH_RUNNER_H
+
+#include <signal.h>
+
+#include "harness/io/csv_write.h"
+#include "harness/run/plan.h"
+#include "harness/run/sinks.h"
+
+/* Set by the SIGINT handler; the runner stops between repetitions and keeps finished rows. */
+extern volatile sig_atomic_t runner_interrupted;
+
+struct run_outputs {
+    struct csv_file *csv;     /* may be NULL */
+    struct csv_file *samples; /* may be NULL */
+    struct sink *sink;
+};
+
+/* Run every row of the plan. Returns 0 when every row is ok or unsupported, 1 when some row
+ * is wrong, oom, error or timeout, 130 when interrupted. */
+int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outputs *out);
+
+/* Measure one implementation on one device for problem p into r (exposed for tests).
+ * r->samples points into storage owned by the runner until the next call. */
+void runner_measure(const struct options *o, const struct device *dev, const struct workload *w,
+                    const struct impl *im, struct problem *p, struct result *r);
+
+#endif

@@ -1,0 +1,117 @@
+/* cuda_impl.c — the run's stream, allocation that reports out-of-memory as a row status, the
+ * "does this build have code for this device" check, and the prepare/release helpers every CUDA
+ * implementation shares. See the header. */
+#include "kernels/common/cuda_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "build_manifest.h"
+#include "harness/gpuinfo/gpu_policy.h"
+#include "kernels/common/cuda_check.h"
+
+/* The current device's stream. NULL (the legacy default stream) until the backend activates a
+ * device; the runner runs one row at a time, so one current stream is enough. */
+static cudaStream_t current_stream;
+
+cudaStream_t gb_stream(void) {
+    return current_stream;
+}
+
+void gb_set_stream(cudaStream_t s) {
+    current_stream = s;
+}
+
+enum status gb_malloc(struct impl_ctx *ctx, void **ptr, size_t bytes, const char *what) {
+    size_t free_b = 0, total_b = 0;
+    const double mib = 1024.0 * 1024.0;
+    *ptr = NULL;
+    CU_TRY(cudaMemGetInfo(&free_b, &total_b), ctx);
+    /* Checking first turns "does not fit" into an oom row with numbers, rather than a failed
+     * cudaMalloc that leaves the user guessing which buffer was too big. */
+    if (bytes > free_b) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "out of device memory: %s needs %.1f MiB, %.1f MiB free of %.1f MiB", what,
+                 bytes / mib, free_b / mib, total_b / mib);
+        return ST_OOM;
+    }
+    cudaError_t e = cudaMalloc(ptr, bytes);
+    if (e != cudaSuccess) {
+        *ptr = NULL;
+        snprintf(ctx->note, sizeof ctx->note, "cudaMalloc of %s (%.1f MiB, %.1f MiB free): %s: %s",
+                 what, bytes / mib, free_b / mib, cudaGetErrorName(e), cudaGetErrorString(e));
+        return gpu_error_status(cudaGetErrorName(e));
+    }
+    return ST_OK;
+}
+
+enum status gb_check_kernel_image(struct impl_ctx *ctx, const void *func, const char *kernel_name) {
+    struct cudaFuncAttributes fa;
+    cudaError_t e = cudaFuncGetAttributes(&fa, func);
+    if (e == cudaSuccess)
+        return ST_OK;
+    const char *name = cudaGetErrorName(e);
+    (void)cudaGetLastError(); /* a missing image is not sticky: clear it for the next rows */
+    enum status st = gpu_error_status(name);
+    if (st != ST_UNSUPPORTED) {
+        snprintf(ctx->note, sizeof ctx->note, "cudaFuncGetAttributes(%s): %s: %s", kernel_name,
+                 name, cudaGetErrorString(e));
+        return st;
+    }
+    int dev = 0, major = 0, minor = 0;
+    CU_TRY(cudaGetDevice(&dev), ctx);
+    CU_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev), ctx);
+    CU_TRY(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev), ctx);
+    char why[NOTE_LEN - 128];
+    gpu_no_image_note(major, minor, GPUBENCH_BUILD_CUDA_ARCHS, GPUBENCH_BUILD_CUDA_VERSION, why,
+                      sizeof why);
+    snprintf(ctx->note, sizeof ctx->note, "%s [%.60s: %.60s]", why, kernel_name, name);
+    return ST_UNSUPPORTED;
+}
+
+void gb_free_device(void *const *bufs, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (bufs[i])
+            CU_WARN(cudaFree(bufs[i]));
+}
+
+enum status gb_check_kernels(struct impl_ctx *ctx, gb_kernel_family family) {
+    const struct gb_kernel_ref *refs;
+    int n = family(&refs), i;
+    for (i = 0; i < n; i++) {
+        enum status st = gb_check_kernel_image(ctx, refs[i].fn, refs[i].name);
+        if (st != ST_OK)
+            return st;
+    }
+    return ST_OK;
+}
+
+enum status gb_impl_arch(struct impl_ctx *ctx, struct gb_arch *arch) {
+    CU_TRY(gb_arch_query(arch), ctx);
+    CU_TRY(gb_arch_code_level(arch), ctx);
+    return ST_OK;
+}
+
+enum status gb_impl_state(struct impl_ctx *ctx, size_t bytes) {
+    if (!(ctx->state = calloc(1, bytes))) {
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
+        return ST_OOM;
+    }
+    return ST_OK;
+}
+
+cudaError_t gb_arch_query(struct gb_arch *arch) {
+    int dev, major, minor, sms;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (err != cudaSuccess)
+        return err;
+    arch->sm = 10 * major + minor;
+    arch->sms = sms;
+    return cudaSuccess;
+}

@@ -1,0 +1,112 @@
+/* cuda.c — conv2d/cuda: NCHW forward convolution with our implicit-GEMM kernel (kernels.cuh),
+ * on the run's stream.
+ *
+ * Problem layout (kernels/conv2d/layout.h): in x (n×c×h×w) and the filters
+ * (k×c×r×s), out y (n×k×p×q); any stride and padding per axis. The kernel indexes with int,
+ * so a tensor of 2^31 elements or more is an `unsupported` row (the note says which).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kernels/conv2d/layout.h"
+#include "kernels/common/cuda_check.h"
+#include "kernels/common/cuda_impl.h"
+#include "kernels/conv2d/cuda.h"
+
+enum { IN_X = CONV2D_IN_X, IN_WT = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
+
+struct conv2d_cuda_state {
+    struct gb_arch arch;
+    struct gb_conv2d_dims d;
+    float *x, *wt, *y;
+};
+
+/* The problem's shape as the kernel takes it. Returns 0, or -1 when it does not fit int. */
+static int conv2d_cuda_dims(const struct shape *sh, struct gb_conv2d_dims *d) {
+    static const int keys[11] = {CONV2D_KEY_N,     CONV2D_KEY_C,        CONV2D_KEY_H,
+                                 CONV2D_KEY_W,     CONV2D_KEY_K,        CONV2D_KEY_R,
+                                 CONV2D_KEY_S,     CONV2D_KEY_STRIDE_H, CONV2D_KEY_STRIDE_W,
+                                 CONV2D_KEY_PAD_H, CONV2D_KEY_PAD_W};
+    int *const f[11] = {&d->n, &d->c,        &d->h,        &d->w,     &d->k,    &d->r,
+                        &d->s, &d->stride_h, &d->stride_w, &d->pad_h, &d->pad_w};
+    int i;
+    for (i = 0; i < 11; i++) {
+        long v = sh->v[keys[i]];
+        if (v < 0 || v > 2147483647L)
+            return -1;
+        *f[i] = (int)v;
+    }
+    return gb_conv2d_dims_finish(d);
+}
+
+static enum status conv2d_cuda_prepare(struct impl_ctx *ctx) {
+    const struct problem *p = ctx->p;
+    struct conv2d_cuda_state *s;
+    enum status st;
+    if ((st = gb_check_kernels(ctx, gb_conv2d_kernels)) != ST_OK ||
+        (st = gb_impl_state(ctx, sizeof *s)) != ST_OK)
+        return st;
+    s = ctx->state;
+    if (conv2d_cuda_dims(&p->shape, &s->d) != 0) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "a tensor of this shape has 2^31 elements or more, beyond the own kernel's int "
+                 "indexing; use the cudnn implementation");
+        return ST_UNSUPPORTED;
+    }
+    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->x, p->in[IN_X].n * sizeof(float), "x")) != ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->wt, p->in[IN_WT].n * sizeof(float), "filters")) !=
+            ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->y, p->out[OUT_Y].n * sizeof(float), "y")) != ST_OK)
+        return st;
+    return ST_OK;
+}
+
+static enum status conv2d_cuda_upload(struct impl_ctx *ctx) {
+    struct conv2d_cuda_state *s = ctx->state;
+    const struct problem *p = ctx->p;
+    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_X].data, p->in[IN_X].n * sizeof(float),
+                           cudaMemcpyHostToDevice, gb_stream()),
+           ctx);
+    CU_TRY(cudaMemcpyAsync(s->wt, p->in[IN_WT].data, p->in[IN_WT].n * sizeof(float),
+                           cudaMemcpyHostToDevice, gb_stream()),
+           ctx);
+    return ST_OK;
+}
+
+static enum status conv2d_cuda_run(struct impl_ctx *ctx) {
+    struct conv2d_cuda_state *s = ctx->state;
+    CU_TRY(gb_conv2d(gb_stream(), &s->arch, &s->d, s->x, s->wt, s->y), ctx);
+    return ST_OK;
+}
+
+static enum status conv2d_cuda_download(struct impl_ctx *ctx) {
+    struct conv2d_cuda_state *s = ctx->state;
+    struct problem *p = ctx->p;
+    CU_TRY(cudaMemcpyAsync(p->out[OUT_Y].data, s->y, p->out[OUT_Y].n * sizeof(float),
+                           cudaMemcpyDeviceToHost, gb_stream()),
+           ctx);
+    return ST_OK;
+}
+
+static void conv2d_cuda_release(struct impl_ctx *ctx) {
+    struct conv2d_cuda_state *s = ctx->state;
+    if (!s)
+        return;
+    CU_WARN(cudaStreamSynchronize(gb_stream()));
+    void *bufs[] = {s->x, s->wt, s->y};
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
+    free(s);
+    ctx->state = NULL;
+}
+
+const struct impl conv2d_cuda_impl = {
+    .name = "cuda",
+    .kind = DEV_CUDA,
+    .summary = "own implicit-GEMM kernel: 64x64 tiles, input gathered on the fly",
+    .prepare = conv2d_cuda_prepare,
+    .upload = conv2d_cuda_upload,
+    .run = conv2d_cuda_run,
+    .download = conv2d_cuda_download,
+    .release = conv2d_cuda_release,
+};

@@ -1,0 +1,35 @@
+/* cuda.h — the launcher of the implicit-GEMM convolution kernel (kernels.cuh), callable from
+ * C.
+ *
+ * Every launcher enqueues its kernel(s) on `stream` and returns cudaGetLastError(): a bad
+ * configuration or a sticky error of an earlier launch is reported where it happens. A launcher
+ * never synchronises, allocates or copies. Matrices are row-major. C11 and CUDA C alike.
+ */
+#ifndef GPUBENCH_CONV2D_CUDA_H
+#define GPUBENCH_CONV2D_CUDA_H
+
+#include <stddef.h>
+
+#include <cuda_runtime.h>
+
+#include "kernels/common/cuda_impl.h"
+#include "kernels/conv2d/dims.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kernels gb_conv2d launches (for gb_check_kernels). */
+int gb_conv2d_kernels(const struct gb_kernel_ref **refs);
+
+/* y (n×k×p×q) = conv(x (n×c×h×w), wt (k×c×r×s)), NCHW, cross-correlation, any stride and
+ * padding per axis; d must have been completed by gb_conv2d_dims_finish (cudaErrorInvalidValue
+ * otherwise). Implicit GEMM (conv2d_kernels.cuh). */
+cudaError_t gb_conv2d(cudaStream_t stream, const struct gb_arch *arch,
+                      const struct gb_conv2d_dims *d, const float *x, const float *wt, float *y);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

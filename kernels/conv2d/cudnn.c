@@ -1,0 +1,308 @@
+/* cudnn.c — conv2d/cudnn: NCHW float32 forward convolution with cudnnConvolutionForward.
+ *
+ * Problem layout (kernels/conv2d/layout.h): in x (n×c×h×w) and the filters (k×c×r×s), out y
+ * (n×k×p×q); cross-correlation (CUDNN_CROSS_CORRELATION), as the CPU reference computes it.
+ *
+ * Once per shape, in prepare (never timed): the card is checked against cuDNN's support matrix
+ * (gpu_cudnn_check: Fermi never, Kepler up to 8.5, …); the algorithm is chosen by measuring
+ * every algorithm with cudnnFindConvolutionForwardAlgorithmEx on our own buffers and a workspace
+ * bounded by free memory (gpu_workspace_limit), falling back to cuDNN's heuristic ranking
+ * (cudnnGetConvolutionForwardAlgorithm_v7) when Find fails; gpu_pick_algo decides. Both calls
+ * exist in cuDNN 7, 8 and 9. The workspace is then cut to what the chosen algorithm needs.
+ *
+ * FP32 only: CUDNN_FMA_MATH from cuDNN 8 (cuDNN's default math allows TF32 on Ampere and newer);
+ * in cuDNN 7 the default math is FP32 (tensor cores only with CUDNN_TENSOR_OP_MATH) and FMA_MATH
+ * does not exist. Results that report a tensor-op math type are never chosen.
+ */
+#include <stdlib.h>
+
+#include "harness/core/device.h"
+#include "harness/gpuinfo/gpu_policy.h"
+#include "kernels/conv2d/layout.h"
+#include "kernels/conv2d/dims.h"
+#include "kernels/common/cuda_check.h"
+#include "kernels/common/cuda_impl.h"
+
+enum { KN = CONV2D_KEY_N, KC = CONV2D_KEY_C, KH = CONV2D_KEY_H, KW = CONV2D_KEY_W };
+enum { KK = CONV2D_KEY_K, KR = CONV2D_KEY_R, KS = CONV2D_KEY_S };
+enum { KSTRIDE_H = CONV2D_KEY_STRIDE_H, KSTRIDE_W = CONV2D_KEY_STRIDE_W };
+enum { KPAD_H = CONV2D_KEY_PAD_H, KPAD_W = CONV2D_KEY_PAD_W };
+enum { IN_X = CONV2D_IN_X, IN_W = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
+
+struct conv_state {
+    cudnnHandle_t h;
+    int have_handle;
+    cudnnTensorDescriptor_t xd, yd;
+    cudnnFilterDescriptor_t wd;
+    cudnnConvolutionDescriptor_t cd;
+    struct gb_conv2d_dims d;
+    float *x, *w, *y;
+    void *ws;
+    size_t ws_size;
+    cudnnConvolutionFwdAlgo_t algo;
+};
+
+/* 1 when a Find/Get result ran on tensor cores (TF32 or FP16 conversion), which an FP32
+ * comparison must not use. */
+static int uses_tensor_ops(const cudnnConvolutionFwdAlgoPerf_t *r) {
+#if CUDNN_MAJOR > 7 || (CUDNN_MAJOR == 7 && CUDNN_MINOR >= 2)
+    if (r->mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+        return 1;
+#endif
+    return r->mathType == CUDNN_TENSOR_OP_MATH;
+}
+
+/* cudnn results as plain data for gpu_pick_algo; heuristic ones carry no time. */
+static void to_plain(const cudnnConvolutionFwdAlgoPerf_t *r, int n, int measured,
+                     struct gpu_algo_result *out) {
+    for (int i = 0; i < n; i++) {
+        out[i].algo = (int)r[i].algo;
+        out[i].ok = r[i].status == CUDNN_STATUS_SUCCESS && !uses_tensor_ops(&r[i]);
+        out[i].ms = measured ? r[i].time : -1.0f;
+        out[i].memory = r[i].memory;
+    }
+}
+
+static enum status make_descriptors(struct impl_ctx *ctx, struct conv_state *s) {
+    const struct gb_conv2d_dims *d = &s->d;
+    CUDNN_TRY(cudnnCreateTensorDescriptor(&s->xd), ctx);
+    CUDNN_TRY(cudnnCreateTensorDescriptor(&s->yd), ctx);
+    CUDNN_TRY(cudnnCreateFilterDescriptor(&s->wd), ctx);
+    CUDNN_TRY(cudnnCreateConvolutionDescriptor(&s->cd), ctx);
+    CUDNN_TRY(cudnnSetTensor4dDescriptor(s->xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, d->n, d->c,
+                                         d->h, d->w),
+              ctx);
+    CUDNN_TRY(cudnnSetFilter4dDescriptor(s->wd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, d->k, d->c,
+                                         d->r, d->s),
+              ctx);
+    CUDNN_TRY(cudnnSetConvolution2dDescriptor(s->cd, d->pad_h, d->pad_w, d->stride_h, d->stride_w,
+                                              1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+              ctx);
+#if CUDNN_MAJOR >= 8
+    CUDNN_TRY(cudnnSetConvolutionMathType(s->cd, CUDNN_FMA_MATH), ctx);
+#else
+    CUDNN_TRY(cudnnSetConvolutionMathType(s->cd, CUDNN_DEFAULT_MATH), ctx);
+#endif
+    int on, oc, op, oq;
+    CUDNN_TRY(cudnnGetConvolution2dForwardOutputDim(s->cd, s->xd, s->wd, &on, &oc, &op, &oq), ctx);
+    if (on != d->n || oc != d->k || op != d->p || oq != d->q) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "cuDNN's output shape %dx%dx%dx%d differs from the workload's %dx%dx%dx%d", on, oc,
+                 op, oq, d->n, d->k, d->p, d->q);
+        return ST_ERROR;
+    }
+    CUDNN_TRY(cudnnSetTensor4dDescriptor(s->yd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, d->n, d->k,
+                                         d->p, d->q),
+              ctx);
+    return ST_OK;
+}
+
+/* Choose the algorithm (see the file comment) and leave a workspace of exactly its size. */
+static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
+    size_t free_b = 0, total_b = 0;
+    CU_TRY(cudaMemGetInfo(&free_b, &total_b), ctx);
+    size_t limit = gpu_workspace_limit(free_b);
+    int max = 0;
+    CUDNN_TRY(cudnnGetConvolutionForwardAlgorithmMaxCount(s->h, &max), ctx);
+    if (max < 1)
+        max = 1;
+    /* Find measures only what fits the workspace we give it: give it the largest any
+     * algorithm needs, within the limit. */
+    size_t want = 0;
+    for (int a = 0; a < max; a++) {
+        size_t sz = 0;
+        if (cudnnGetConvolutionForwardWorkspaceSize(s->h, s->xd, s->wd, s->cd, s->yd,
+                                                    (cudnnConvolutionFwdAlgo_t)a,
+                                                    &sz) == CUDNN_STATUS_SUCCESS &&
+            sz <= limit && sz > want)
+            want = sz;
+    }
+    enum status st;
+    if (want > 0 && (st = gb_malloc(ctx, &s->ws, want, "cuDNN workspace")) != ST_OK)
+        return st;
+    s->ws_size = want;
+
+    cudnnConvolutionFwdAlgoPerf_t *perf = calloc((size_t)max, sizeof *perf);
+    struct gpu_algo_result *plain = calloc((size_t)max, sizeof *plain);
+    if (!perf || !plain) {
+        free(perf);
+        free(plain);
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
+        return ST_OOM;
+    }
+    int got = 0, measured = 1;
+    cudnnStatus_t fs = cudnnFindConvolutionForwardAlgorithmEx(
+        s->h, s->xd, s->x, s->wd, s->w, s->cd, s->yd, s->y, max, &got, perf, s->ws, s->ws_size);
+    if (fs != CUDNN_STATUS_SUCCESS) {
+        /* Find can fail where a plain run would not (its own allocations on a small card):
+         * fall back to cuDNN's ranking, best first. */
+        measured = 0;
+        got = 0;
+        cudnnStatus_t gs = cudnnGetConvolutionForwardAlgorithm_v7(s->h, s->xd, s->wd, s->cd, s->yd,
+                                                                  max, &got, perf);
+        if (gs != CUDNN_STATUS_SUCCESS) {
+            snprintf(ctx->note, sizeof ctx->note,
+                     "cudnnFindConvolutionForwardAlgorithmEx: %s; "
+                     "cudnnGetConvolutionForwardAlgorithm_v7: %s",
+                     cudnnGetErrorString(fs), cudnnGetErrorString(gs));
+            free(perf);
+            free(plain);
+            return gpu_error_status(cudnnGetErrorString(gs));
+        }
+    }
+    to_plain(perf, got, measured, plain);
+    int pick = gpu_pick_algo(plain, got, s->ws_size);
+    if (pick < 0) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "cuDNN offers no FP32 forward algorithm for this shape within %.1f MiB of "
+                 "workspace (%d candidates)",
+                 (double)s->ws_size / (1 << 20), got);
+        free(perf);
+        free(plain);
+        return ST_UNSUPPORTED;
+    }
+    s->algo = perf[pick].algo;
+    size_t need = perf[pick].memory;
+    snprintf(ctx->note, sizeof ctx->note, "algo=%s (%s of %d) ws=%.1fMiB math=%s",
+             gpu_cudnn_fwd_algo_name((int)s->algo),
+             measured ? "fastest measured by cudnnFind" : "cuDNN heuristic", got,
+             (double)need / (1 << 20), CUDNN_MAJOR >= 8 ? "FMA" : "default (FP32)");
+    free(perf);
+    free(plain);
+    if (need < s->ws_size) {
+        /* Keep only what the chosen algorithm uses: memory use is part of the comparison. */
+        cudaError_t freed = cudaFree(s->ws);
+        s->ws = NULL; /* never freed twice, whatever cudaFree said */
+        s->ws_size = 0;
+        CU_TRY(freed, ctx);
+        char keep[NOTE_LEN];
+        snprintf(keep, sizeof keep, "%s", ctx->note);
+        if (need > 0 && (st = gb_malloc(ctx, &s->ws, need, "cuDNN workspace")) != ST_OK)
+            return st;
+        s->ws_size = need;
+        snprintf(ctx->note, sizeof ctx->note, "%s", keep);
+    }
+    return ST_OK;
+}
+
+static enum status conv_prepare(struct impl_ctx *ctx) {
+    struct problem *p = ctx->p;
+    int cc_major = 0, cc_minor = 0;
+    if (sscanf(ctx->dev->cc, "%d.%d", &cc_major, &cc_minor) == 2) {
+        enum status sup =
+            gpu_cudnn_check(cc_major, cc_minor, ctx->dev->name, (long)cudnnGetVersion(),
+                            (int)cudnnGetCudartVersion(), ctx->note, sizeof ctx->note);
+        if (sup != ST_OK)
+            return sup;
+    }
+    struct conv_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
+        return ST_OOM;
+    }
+    ctx->state = s;
+    const long *v = p->shape.v;
+    struct gb_conv2d_dims d = {.n = (int)v[KN],
+                               .c = (int)v[KC],
+                               .h = (int)v[KH],
+                               .w = (int)v[KW],
+                               .k = (int)v[KK],
+                               .r = (int)v[KR],
+                               .s = (int)v[KS],
+                               .stride_h = (int)v[KSTRIDE_H],
+                               .stride_w = (int)v[KSTRIDE_W],
+                               .pad_h = (int)v[KPAD_H],
+                               .pad_w = (int)v[KPAD_W]};
+    s->d = d;
+    if (gb_conv2d_dims_finish(&s->d) != 0) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "shape outside cuDNN's int sizes (a tensor of 2^31 elements or more)");
+        return ST_UNSUPPORTED;
+    }
+    size_t xs = (size_t)d.n * d.c * d.h * d.w, wsz = (size_t)d.k * d.c * d.r * d.s;
+    size_t ys = (size_t)s->d.n * s->d.k * s->d.p * s->d.q;
+    enum status st;
+    if ((st = gb_malloc(ctx, (void **)&s->x, xs * sizeof(float), "x")) != ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->w, wsz * sizeof(float), "filters")) != ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->y, ys * sizeof(float), "y")) != ST_OK)
+        return st;
+    CUDNN_TRY(cudnnCreate(&s->h), ctx);
+    s->have_handle = 1;
+    CUDNN_TRY(cudnnSetStream(s->h, gb_stream()), ctx);
+    if ((st = make_descriptors(ctx, s)) != ST_OK)
+        return st;
+    /* cudnnFind runs every algorithm on these buffers: give it the real inputs, not whatever
+     * the allocation held (NaNs or denormals there could skew its timings). */
+    /* On the run's stream (non-blocking: the legacy stream would not order them), then wait. */
+    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_X].data, xs * sizeof(float), cudaMemcpyHostToDevice,
+                           gb_stream()),
+           ctx);
+    CU_TRY(cudaMemcpyAsync(s->w, p->in[IN_W].data, wsz * sizeof(float), cudaMemcpyHostToDevice,
+                           gb_stream()),
+           ctx);
+    CU_TRY(cudaStreamSynchronize(gb_stream()), ctx);
+    return choose_algo(ctx, s);
+}
+
+static enum status conv_upload(struct impl_ctx *ctx) {
+    struct conv_state *s = ctx->state;
+    struct problem *p = ctx->p;
+    cudaStream_t st = gb_stream();
+    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_X].data, p->in[IN_X].n * sizeof(float),
+                           cudaMemcpyHostToDevice, st),
+           ctx);
+    CU_TRY(cudaMemcpyAsync(s->w, p->in[IN_W].data, p->in[IN_W].n * sizeof(float),
+                           cudaMemcpyHostToDevice, st),
+           ctx);
+    return ST_OK;
+}
+
+static enum status conv_run(struct impl_ctx *ctx) {
+    struct conv_state *s = ctx->state;
+    const float one = 1.0f, zero = 0.0f;
+    CUDNN_TRY(cudnnConvolutionForward(s->h, &one, s->xd, s->x, s->wd, s->w, s->cd, s->algo, s->ws,
+                                      s->ws_size, &zero, s->yd, s->y),
+              ctx);
+    return ST_OK;
+}
+
+static enum status conv_download(struct impl_ctx *ctx) {
+    struct conv_state *s = ctx->state;
+    struct problem *p = ctx->p;
+    CU_TRY(cudaMemcpyAsync(p->out[OUT_Y].data, s->y, p->out[OUT_Y].n * sizeof(float),
+                           cudaMemcpyDeviceToHost, gb_stream()),
+           ctx);
+    return ST_OK;
+}
+
+static void conv_release(struct impl_ctx *ctx) {
+    struct conv_state *s = ctx->state;
+    if (!s)
+        return;
+    CU_WARN(cudaStreamSynchronize(gb_stream()));
+    if (s->cd)
+        CUDNN_WARN(cudnnDestroyConvolutionDescriptor(s->cd));
+    if (s->wd)
+        CUDNN_WARN(cudnnDestroyFilterDescriptor(s->wd));
+    if (s->yd)
+        CUDNN_WARN(cudnnDestroyTensorDescriptor(s->yd));
+    if (s->xd)
+        CUDNN_WARN(cudnnDestroyTensorDescriptor(s->xd));
+    if (s->have_handle)
+        CUDNN_WARN(cudnnDestroy(s->h));
+    void *bufs[] = {s->x, s->w, s->y, s->ws};
+    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
+    free(s);
+    ctx->state = NULL;
+}
+
+const struct impl conv2d_cudnn_impl = {
+    .name = "cudnn",
+    .kind = DEV_CUDA,
+    .summary = "cudnnConvolutionForward, fastest FP32 algorithm found once per shape",
+    .prepare = conv_prepare,
+    .upload = conv_upload,
+    .run = conv_run,
+    .download = conv_download,
+    .release = conv_release,
+};

@@ -1,0 +1,174 @@
+/* conv2d_kernels.cuh — NCHW float32 forward convolution as an implicit GEMM (C subset of CUDA C),
+ * correct for any filter size, stride and padding (per axis).
+ *
+ * The GEMM view, never materialised: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q), where
+ * column (img, oh, ow) of X̂ holds, for each filter tap (ci, ri, si), the input value
+ * x[img][ci][oh·stride_h − pad_h + ri][ow·stride_w − pad_w + si], or 0 in the padding. The block
+ * tiling is that of the 64×64 SGEMM (gemm_tile.cuh): 64 filters × 64 output pixels per block,
+ * 16-deep slices of c·r·s staged in shared memory, 4×4 outputs per thread, register prefetch
+ * of the next slice (63–65 registers on sm_75–120; 61 and no spill in scripts/ptxas-report's
+ * sm_20/sm_30 proxy capped at 63: one configuration serves every architecture). The X̂ slice is
+ * gathered straight from the input: each thread owns one output pixel (its image and window origin
+ * are computed once) and 4 consecutive taps per slice, so a slice costs it two integer divisions;
+ * consecutive threads own consecutive pixels, which makes the gathers coalesced along the input
+ * rows when the stride is 1. Shared by the nvcc build (conv2d.cu adds the launcher) and the CPU
+ * emulation of the tests.
+ */
+#ifndef GPUBENCH_CONV2D_KERNELS_CUH
+#define GPUBENCH_CONV2D_KERNELS_CUH
+
+#include "kernels/conv2d/dims.h"
+#include "kernels/common/kernel_common.cuh"
+
+#define GB_CONV_THREADS 256
+#define GB_CONV_BM 64               /* filters per block */
+#define GB_CONV_BN 64               /* output pixels per block */
+#define GB_CONV_BK 16               /* filter taps per slice */
+#define GB_CONV_PM (GB_CONV_BM + 4) /* shared row pitches, padded as in gemm_tile.cuh */
+#define GB_CONV_PN (GB_CONV_BN + 4)
+
+/* Element (ci, hi, wi) of one input image (c × h × w), 0 outside it. */
+static __device__ __forceinline__ float gb_conv2d_at(const float *__restrict__ xim, int h, int w,
+                                                     int ci, int hi, int wi) {
+    if ((unsigned)hi >= (unsigned)h || (unsigned)wi >= (unsigned)w)
+        return 0.0f;
+    return GB_LDG(xim + ((size_t)ci * h + hi) * w + wi);
+}
+
+/* y = conv(x, wt) (see the file comment). Grid: x over ceil(n·p·q / 64) pixel tiles, y over
+ * ceil(k / 64) filter tiles; GB_CONV_THREADS threads; d as filled by gb_conv2d_dims_finish. */
+__global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
+    gb_conv2d_kernel(struct gb_conv2d_dims d, const float *__restrict__ x,
+                     const float *__restrict__ wt, float *__restrict__ y) {
+    __shared__ __align__(16) float As[GB_CONV_BK * GB_CONV_PM]; /* As[tap][filter] */
+    __shared__ __align__(16) float Bs[GB_CONV_BK * GB_CONV_PN]; /* Bs[tap][pixel] */
+    float acc[4][4], a[4], b[4], pb[4];
+    float4 pa;
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const int m0 = blockIdx.y * GB_CONV_BM, n0 = blockIdx.x * GB_CONV_BN;
+    const int rs = d.r * d.s, crs = d.c * rs, pq = d.p * d.q, npq = d.n * pq;
+    const int ntiles = (crs + GB_CONV_BK - 1) / GB_CONV_BK;
+    /* Filters: float4 number tid of the 64 × 16 slice is row tid / 4, taps (tid % 4)·4 … +3. */
+    const int arow = m0 + tid / 4, acol = (tid % 4) * 4;
+    const int veca = (crs % 4 == 0) && GB_ALIGNED16(wt);
+    /* Input: this thread gathers pixel bpix, taps btap … btap+3 of every slice. */
+    const int bx = tid % GB_CONV_BN, btap = (tid / GB_CONV_BN) * 4, bpix = n0 + bx;
+    const int bok = bpix < npq;
+    const int bimg = bok ? bpix / pq : 0, brem = bok ? bpix - bimg * pq : 0;
+    const int oh = brem / d.q, ow = brem - oh * d.q;
+    const int h0 = oh * d.stride_h - d.pad_h, w0 = ow * d.stride_w - d.pad_w;
+    const float *xim = x + (size_t)bimg * d.c * d.h * d.w;
+    int i, j, kk, t;
+
+    GB_UNROLL
+    for (i = 0; i < 4; i++) {
+        GB_UNROLL
+        for (j = 0; j < 4; j++)
+            acc[i][j] = 0.0f;
+        pb[i] = 0.0f;
+    }
+    pa.x = pa.y = pa.z = pa.w = 0.0f; /* always fetched before use; this quiets the compiler */
+
+    for (t = 0; t <= ntiles; t++) {
+        /* Fetch slice t into registers (from the second pass on, while slice t-1 is used). */
+        if (t < ntiles) {
+            const int k0 = t * GB_CONV_BK;
+            const float *wrow = wt + (size_t)arow * crs + k0 + acol;
+            int tap = k0 + btap, ci, ri, si;
+            if (veca && arow < d.k && k0 + acol + 3 < crs) {
+                pa = *(const float4 *)wrow;
+            } else {
+                pa.x = (arow < d.k && k0 + acol + 0 < crs) ? GB_LDG(wrow + 0) : 0.0f;
+                pa.y = (arow < d.k && k0 + acol + 1 < crs) ? GB_LDG(wrow + 1) : 0.0f;
+                pa.z = (arow < d.k && k0 + acol + 2 < crs) ? GB_LDG(wrow + 2) : 0.0f;
+                pa.w = (arow < d.k && k0 + acol + 3 < crs) ? GB_LDG(wrow + 3) : 0.0f;
+            }
+            /* tap → (ci, ri, si) once, then step through the next three taps */
+            ci = tap / rs;
+            ri = (tap - ci * rs) / d.s;
+            si = tap - ci * rs - ri * d.s;
+            GB_UNROLL
+            for (j = 0; j < 4; j++) {
+                pb[j] = (bok && tap + j < crs) ? gb_conv2d_at(xim, d.h, d.w, ci, h0 + ri, w0 + si)
+                                               : 0.0f;
+                if (++si == d.s) {
+                    si = 0;
+                    if (++ri == d.r) {
+                        ri = 0;
+                        ci++;
+                    }
+                }
+            }
+        }
+        /* Use slice t-1 (already in shared memory) */
+        if (t > 0) {
+            GB_UNROLL
+            for (kk = 0; kk < GB_CONV_BK; kk++) {
+                float4 va = *(const float4 *)(As + kk * GB_CONV_PM + ty * 4);
+                float4 vb = *(const float4 *)(Bs + kk * GB_CONV_PN + tx * 4);
+                a[0] = va.x, a[1] = va.y, a[2] = va.z, a[3] = va.w;
+                b[0] = vb.x, b[1] = vb.y, b[2] = vb.z, b[3] = vb.w;
+                GB_UNROLL
+                for (i = 0; i < 4; i++) {
+                    GB_UNROLL
+                    for (j = 0; j < 4; j++)
+                        acc[i][j] += a[i] * b[j];
+                }
+            }
+        }
+        /* … and stage slice t. ntiles + 1 passes, uniform over the block. */
+        if (t < ntiles) {
+            if (t > 0)
+                GB_BARRIER(2); /* everyone is done reading slice t-1 */
+            As[(acol + 0) * GB_CONV_PM + tid / 4] = pa.x;
+            As[(acol + 1) * GB_CONV_PM + tid / 4] = pa.y;
+            As[(acol + 2) * GB_CONV_PM + tid / 4] = pa.z;
+            As[(acol + 3) * GB_CONV_PM + tid / 4] = pa.w;
+            GB_UNROLL
+            for (j = 0; j < 4; j++)
+                Bs[(btap + j) * GB_CONV_PN + bx] = pb[j];
+            GB_BARRIER(1); /* slice t is complete */
+        }
+    }
+
+    {
+        const int vecy = (pq % 4 == 0) && GB_ALIGNED16(y);
+        const int col = n0 + tx * 4;
+        GB_UNROLL
+        for (i = 0; i < 4; i++) {
+            const int f = m0 + ty * 4 + i;
+            if (f >= d.k)
+                continue;
+            if (vecy && col + 3 < npq) { /* pq % 4 == 0: the 4 pixels share one image */
+                const int img = col / pq;
+                float4 v;
+                v.x = acc[i][0], v.y = acc[i][1], v.z = acc[i][2], v.w = acc[i][3];
+                *(float4 *)(y + ((size_t)img * d.k + f) * pq + (col - img * pq)) = v;
+            } else {
+                GB_UNROLL
+                for (j = 0; j < 4; j++) {
+                    const int pix = col + j;
+                    if (pix < npq) {
+                        const int img = pix / pq;
+                        y[((size_t)img * d.k + f) * pq + (pix - img * pq)] = acc[i][j];
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Grid of the launch for d: 0, or -1 when it exceeds the device's limits (gridDim.y ≤ 65535;
+ * gridDim.x ≤ 65535 before sm_30). */
+static inline int gb_conv2d_grid(const struct gb_conv2d_dims *d, int sm, dim3 *grid) {
+    long long gx = ((long long)d->n * d->p * d->q + GB_CONV_BN - 1) / GB_CONV_BN;
+    long long gy = ((long long)d->k + GB_CONV_BM - 1) / GB_CONV_BM;
+    if (gy > 65535 || gx > (sm >= 30 ? 2147483647LL : 65535LL))
+        return -1;
+    grid->x = (unsigned)gx;
+    grid->y = (unsigned)gy;
+    grid->z = 1;
+    return 0;
+}
+
+#endif

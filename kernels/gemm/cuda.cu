@@ -1,0 +1,46 @@
+/* cuda.cu — launcher of the SGEMM kernels (kernels.cuh). */
+#include "kernels/gemm/cuda.h"
+#include "kernels/gemm/kernels.cuh"
+
+typedef void (*gb_gemm_fn)(int, int, int, const float *, int, const float *, int, float *, int);
+
+/* [configuration][nn, tn, nt], configurations indexed by enum gb_gemm_cfg */
+static const gb_gemm_fn gb_gemm_fns[2][3] = {
+    {gb_sgemm_64x64_nn, gb_sgemm_64x64_tn, gb_sgemm_64x64_nt},
+    {gb_sgemm_128x128_nn, gb_sgemm_128x128_tn, gb_sgemm_128x128_nt},
+};
+
+int gb_sgemm_kernels(const struct gb_kernel_ref **refs) {
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_sgemm_64x64_nn, "gb_sgemm_64x64_nn"},
+        {(const void *)gb_sgemm_64x64_tn, "gb_sgemm_64x64_tn"},
+        {(const void *)gb_sgemm_64x64_nt, "gb_sgemm_64x64_nt"},
+        {(const void *)gb_sgemm_128x128_nn, "gb_sgemm_128x128_nn"},
+        {(const void *)gb_sgemm_128x128_tn, "gb_sgemm_128x128_tn"},
+        {(const void *)gb_sgemm_128x128_nt, "gb_sgemm_128x128_nt"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+}
+
+int gb_sgemm_tile_for(const struct gb_arch *arch, int M, int N) {
+    return gb_sgemm_tile(gb_sgemm_pick(arch->sm, arch->sms, M, N));
+}
+
+cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_a, int trans_b,
+                     int M, int N, int K, const float *A, int lda, const float *B, int ldb,
+                     float *C, int ldc) {
+    enum gb_gemm_cfg cfg;
+    int variant;
+    dim3 grid;
+    switch (gb_sgemm_plan(arch->sm, arch->sms, trans_a, trans_b, M, N, K, lda, ldb, ldc, &cfg,
+                          &variant, &grid)) {
+    case 0: break;
+    case 1: return cudaGetLastError(); /* empty C */
+    case -1: return cudaErrorInvalidValue;
+    default: return cudaErrorInvalidConfiguration;
+    }
+    gb_gemm_fns[cfg][variant]<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C,
+                                                                    ldc);
+    return cudaGetLastError();
+}

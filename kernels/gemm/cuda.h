@@ -1,0 +1,43 @@
+/* cuda.h — the launcher of our SGEMM kernels (kernels.cuh), callable from C; the MLP step uses
+ * it too.
+ *
+ * Every launcher enqueues its kernel(s) on `stream` and returns cudaGetLastError(): a bad
+ * configuration or a sticky error of an earlier launch is reported where it happens. A launcher
+ * never synchronises, allocates or copies. Matrices are row-major. C11 and CUDA C alike.
+ */
+#ifndef GPUBENCH_GEMM_CUDA_H
+#define GPUBENCH_GEMM_CUDA_H
+
+#include <stddef.h>
+
+#include <cuda_runtime.h>
+
+#include "kernels/common/cuda_impl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The kernels gb_sgemm launches (for gb_check_kernels). */
+int gb_sgemm_kernels(const struct gb_kernel_ref **refs);
+
+/* C (M×N, ldc) = op(A) · op(B): op(A) is M×K — A itself (M×K, lda ≥ K) or, with trans_a, the
+ * transpose of a stored K×M A (lda ≥ M); op(B) is K×N — B (K×N, ldb ≥ N) or, with trans_b, the
+ * transpose of a stored N×K B (ldb ≥ K). trans_a and trans_b together are not supported
+ * (cudaErrorInvalidValue). Any M, N, K ≥ 0 (K == 0 gives C = 0; an empty C launches nothing).
+ * The tile configuration follows arch (gemm_kernels.cuh): 128×128 from sm_35 on large enough
+ * products, 64×64 otherwise. cudaErrorInvalidConfiguration when the grid exceeds the device's
+ * limits. */
+cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_a, int trans_b,
+                     int M, int N, int K, const float *A, int lda, const float *B, int ldb,
+                     float *C, int ldc);
+
+/* The edge of the square block tile gb_sgemm uses for an M×N product on arch: 128 or 64 (for
+ * the row note). */
+int gb_sgemm_tile_for(const struct gb_arch *arch, int M, int N);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

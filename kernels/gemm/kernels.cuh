@@ -1,0 +1,96 @@
+/* gemm_kernels.cuh — SGEMM kernels (C subset of CUDA C): shared-memory tiled and register
+ * blocked, row-major, C = op(A)·op(B) for op = identity or transpose, correct for any M, N, K.
+ *
+ * Two tile configurations, both 256 threads per block (gemm_tile.cuh explains the scheme):
+ *   gb_sgemm_128x128_{nn,tn,nt}: 128×128×8 block tile, 8×8 per thread (64 accumulators;
+ *       128–159 registers) for sm_35 and newer (255 registers per thread);
+ *   gb_sgemm_64x64_{nn,tn,nt}:   64×64×16 block tile, 4×4 per thread (16 accumulators) for
+ *       Fermi (sm_2x) and sm_30, which allow 63 registers per thread, and for small products
+ *       everywhere. Below sm_35 it does not prefetch the next slice into registers (the 8
+ *       registers that takes make ptxas spill under a 63-register cap); from sm_35 it does.
+ *       The 8×8 tile would spill below sm_35, so the 128×128 kernels compile to a trap there
+ *       and are never launched.
+ * Shared by the nvcc build (gemm.cu adds the launcher) and the CPU emulation of the tests,
+ * which also use the host helpers below so that they launch exactly what the launcher does.
+ */
+#ifndef GPUBENCH_GEMM_KERNELS_CUH
+#define GPUBENCH_GEMM_KERNELS_CUH
+
+#include "kernels/common/kernel_common.cuh"
+
+#define GB_GEMM_THREADS 256
+
+#define GB_GT_NAME gb_sgemm_128x128
+#define GB_GT_BM 128
+#define GB_GT_BN 128
+#define GB_GT_BK 8
+#define GB_GT_TM 8
+#define GB_GT_TN 8
+#define GB_GT_MIN_ARCH 350
+#define GB_GT_PREFETCH 1
+/* 2 blocks per SM caps the kernel at 128 registers (it takes 129 uncapped on sm_75–90, which
+ * would leave one block per SM); ptxas fits 128 without spilling on sm_75–90 but spills on
+ * sm_100/120 (and sm_35–70 could not be checked with CUDA 13), so only there. */
+#define GB_GT_MIN_BLOCKS ((GB_ARCH >= 750 && GB_ARCH < 1000) ? 2 : 1)
+#include "kernels/gemm/tile.cuh"
+
+#define GB_GT_NAME gb_sgemm_64x64
+#define GB_GT_BM 64
+#define GB_GT_BN 64
+#define GB_GT_BK 16
+#define GB_GT_TM 4
+#define GB_GT_TN 4
+#define GB_GT_MIN_ARCH 0
+#define GB_GT_MIN_BLOCKS 1
+#define GB_GT_PREFETCH (GB_ARCH == 0 || GB_ARCH >= 350) /* no registers to spare below sm_35 */
+#include "kernels/gemm/tile.cuh"
+
+/* Tile configurations, as the launcher and the tests name them. */
+enum gb_gemm_cfg { GB_GEMM_64 = 0, GB_GEMM_128 = 1 };
+
+/* Block tile edge of a configuration. */
+static inline int gb_sgemm_tile(enum gb_gemm_cfg cfg) {
+    return cfg == GB_GEMM_128 ? 128 : 64;
+}
+
+/* The configuration for an M×N result on a device of compute capability sm (35 = 3.5) with
+ * `sms` multiprocessors: 128×128 where registers allow it and there are at least as many
+ * 128×128 tiles as multiprocessors (otherwise the smaller tile keeps more SMs busy). A design
+ * heuristic, not a measured one: no GPU was available when it was written. */
+static inline enum gb_gemm_cfg gb_sgemm_pick(int sm, int sms, int M, int N) {
+    long tiles = (((long)M + 127) / 128) * (((long)N + 127) / 128);
+    return (sm >= 35 && tiles >= sms) ? GB_GEMM_128 : GB_GEMM_64;
+}
+
+/* Grid of an M×N result for configuration cfg: x over column tiles, y over row tiles. Returns
+ * 0, or -1 when it exceeds the device's limits (gridDim.y ≤ 65535; gridDim.x ≤ 65535 before
+ * sm_30). */
+static inline int gb_sgemm_grid(enum gb_gemm_cfg cfg, int sm, int M, int N, dim3 *grid) {
+    long t = gb_sgemm_tile(cfg);
+    long gx = ((long)N + t - 1) / t, gy = ((long)M + t - 1) / t;
+    if (gy > 65535 || gx > (sm >= 30 ? 2147483647L : 65535L))
+        return -1;
+    grid->x = (unsigned)gx;
+    grid->y = (unsigned)gy;
+    grid->z = 1;
+    return 0;
+}
+
+/* Everything the launcher decides, as a plain function the emulation tests share: checks the
+ * arguments (see gb_sgemm in cuda_kernels.h), picks the configuration, the entry point
+ * (*variant: 0 nn, 1 tn, 2 nt) and the grid. Returns 0 (launch), 1 (empty C: launch nothing),
+ * -1 (bad arguments) or -2 (grid beyond the device's limits). */
+static inline int gb_sgemm_plan(int sm, int sms, int trans_a, int trans_b, int M, int N, int K,
+                                int lda, int ldb, int ldc, enum gb_gemm_cfg *cfg, int *variant,
+                                dim3 *grid) {
+    if ((trans_a && trans_b) || M < 0 || N < 0 || K < 0 || ldc < N || lda < (trans_a ? M : K) ||
+        ldb < (trans_b ? K : N))
+        return -1;
+    if (M == 0 || N == 0)
+        return 1;
+    *cfg = gb_sgemm_pick(sm, sms, M, N);
+    *variant = trans_a ? 1 : trans_b ? 2 : 0;
+    return gb_sgemm_grid(*cfg, sm, M, N, grid) == 0 ? 0 : -2;
+}
+
+#endif

@@ -1,0 +1,66 @@
+/* cuda.cu — launchers of the MLP step's element-wise and reduction kernels (kernels.cuh). */
+#include "kernels/mlp_train/cuda.h"
+#include "kernels/mlp_train/kernels.cuh"
+
+int gb_mlp_kernels(const struct gb_kernel_ref **refs) {
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_bias_relu_kernel, "gb_bias_relu_kernel"},
+        {(const void *)gb_relu_backward_kernel, "gb_relu_backward_kernel"},
+        {(const void *)gb_softmax_xent_kernel, "gb_softmax_xent_kernel"},
+        {(const void *)gb_colsum_kernel, "gb_colsum_kernel"},
+        {(const void *)gb_sgd_kernel, "gb_sgd_kernel"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+}
+
+cudaError_t gb_bias_relu(cudaStream_t stream, float *z, const float *bias, int rows, int cols) {
+    if (rows < 0 || cols < 0 || (long long)rows * cols > 2147483647LL)
+        return cudaErrorInvalidValue;
+    if (rows == 0 || cols == 0)
+        return cudaGetLastError();
+    gb_bias_relu_kernel<<<gb_ew_blocks((size_t)rows * cols), GB_EW_THREADS, 0, stream>>>(
+        z, bias, rows, cols);
+    return cudaGetLastError();
+}
+
+cudaError_t gb_relu_backward(cudaStream_t stream, float *dh, const float *h, size_t n) {
+    if (n == 0)
+        return cudaGetLastError();
+    gb_relu_backward_kernel<<<gb_ew_blocks(n), GB_EW_THREADS, 0, stream>>>(dh, h, n);
+    return cudaGetLastError();
+}
+
+cudaError_t gb_softmax_xent(cudaStream_t stream, const float *logits, const float *bias,
+                            const float *labels, float *dlogits, float *rowloss, int rows, int cols,
+                            float scale) {
+    if (rows < 0 || cols < 1)
+        return cudaErrorInvalidValue;
+    if (rows == 0)
+        return cudaGetLastError();
+    gb_softmax_xent_kernel<<<gb_softmax_blocks(rows), GB_SMX_THREADS, 0, stream>>>(
+        logits, bias, labels, dlogits, rowloss, rows, cols, scale);
+    return cudaGetLastError();
+}
+
+cudaError_t gb_colsum(cudaStream_t stream, const float *x, float *out, int rows, int cols,
+                      float scale) {
+    dim3 block;
+    if (rows < 0 || cols < 0)
+        return cudaErrorInvalidValue;
+    if (cols == 0)
+        return cudaGetLastError();
+    block.x = GB_COLSUM_X;
+    block.y = GB_COLSUM_Y;
+    block.z = 1;
+    gb_colsum_kernel<<<gb_colsum_blocks(cols), block, GB_COLSUM_X * GB_COLSUM_Y * sizeof(float),
+                       stream>>>(x, out, rows, cols, scale);
+    return cudaGetLastError();
+}
+
+cudaError_t gb_sgd(cudaStream_t stream, float *w, const float *g, size_t n, float lr) {
+    if (n == 0)
+        return cudaGetLastError();
+    gb_sgd_kernel<<<gb_ew_blocks(n), GB_EW_THREADS, 0, stream>>>(w, g, n, lr);
+    return cudaGetLastError();
+}

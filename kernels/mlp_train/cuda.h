@@ -1,0 +1,50 @@
+/* cuda.h — the launchers of the MLP step's element-wise and reduction kernels (kernels.cuh),
+ * callable from C.
+ *
+ * Every launcher enqueues its kernel(s) on `stream` and returns cudaGetLastError(): a bad
+ * configuration or a sticky error of an earlier launch is reported where it happens. A launcher
+ * never synchronises, allocates or copies. Matrices are row-major. C11 and CUDA C alike.
+ */
+#ifndef GPUBENCH_MLP_CUDA_H
+#define GPUBENCH_MLP_CUDA_H
+
+#include <stddef.h>
+
+#include <cuda_runtime.h>
+
+#include "kernels/common/cuda_impl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The element-wise and reduction kernels of the MLP step (for gb_check_kernels); the step's
+ * GEMMs are gb_sgemm's (kernels/gemm/cuda.h). */
+int gb_mlp_kernels(const struct gb_kernel_ref **refs);
+
+/* z = max(z + bias, 0) in place; z is rows × cols, bias has cols entries; rows·cols < 2^31. */
+cudaError_t gb_bias_relu(cudaStream_t stream, float *z, const float *bias, int rows, int cols);
+
+/* dh[i] = 0 where h[i] <= 0 (h: the ReLU output), in place, i in [0, n). */
+cudaError_t gb_relu_backward(cudaStream_t stream, float *dh, const float *h, size_t n);
+
+/* Softmax cross-entropy of rows × cols logits (+ bias per column) against labels (class indices
+ * stored as floats): rowloss[i] = −log softmax[i][label_i]; dlogits = (softmax − onehot)·scale.
+ * dlogits may be logits (in place). Max-subtracted. */
+cudaError_t gb_softmax_xent(cudaStream_t stream, const float *logits, const float *bias,
+                            const float *labels, float *dlogits, float *rowloss, int rows, int cols,
+                            float scale);
+
+/* out[j] = scale · Σ_i x[i][j] for a rows × cols x (bias gradients; also the mean loss, as the
+ * column sum of a rows × 1 matrix). Shared-memory tree, deterministic. */
+cudaError_t gb_colsum(cudaStream_t stream, const float *x, float *out, int rows, int cols,
+                      float scale);
+
+/* w[i] -= lr · g[i], i in [0, n). */
+cudaError_t gb_sgd(cudaStream_t stream, float *w, const float *g, size_t n, float lr);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

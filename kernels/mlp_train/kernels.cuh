@@ -1,0 +1,151 @@
+/* mlp_kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP
+ * (Linear → ReLU → Linear → softmax cross-entropy); its GEMMs run on gemm_kernels.cuh.
+ * C subset of CUDA C, shared by the nvcc build (mlp.cu adds the launchers) and the CPU
+ * emulation of the tests.
+ *
+ * Matrices are row-major: a batch of `rows` examples × `cols` features. Reductions are
+ * shared-memory trees (no warp shuffles, no atomics): they run on every architecture from
+ * sm_20 and give the same bits on every run.
+ */
+#ifndef GPUBENCH_MLP_KERNELS_CUH
+#define GPUBENCH_MLP_KERNELS_CUH
+
+#include <float.h>
+
+#include "kernels/common/kernel_common.cuh"
+
+/* Threads of a softmax block; a power of two (the tree halves it). */
+#define GB_SMX_THREADS 128
+/* Bias-gradient blocks: 32 columns (one warp-wide, coalesced row segment) × 8 row lanes. */
+#define GB_COLSUM_X 32
+#define GB_COLSUM_Y 8
+
+/* Forward bias + ReLU, in place: z[i][j] = max(z[i][j] + bias[j], 0) for a rows × cols z with
+ * rows·cols < 2^31 (the launcher checks: 32-bit indices keep the modulo cheap). Grid-stride. */
+__global__ void gb_bias_relu_kernel(float *__restrict__ z, const float *__restrict__ bias, int rows,
+                                    int cols) {
+    const unsigned n = (unsigned)rows * (unsigned)cols, stride = gridDim.x * blockDim.x;
+    unsigned i;
+    for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        float v = z[i] + GB_LDG(bias + i % (unsigned)cols);
+        z[i] = v > 0.0f ? v : 0.0f;
+    }
+}
+
+/* Backward ReLU, in place: dh[i] = h[i] > 0 ? dh[i] : 0, where h is the ReLU output (h > 0
+ * exactly where the pre-activation was > 0). Grid-stride. */
+__global__ void gb_relu_backward_kernel(float *__restrict__ dh, const float *__restrict__ h,
+                                        size_t n) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        if (!(h[i] > 0.0f))
+            dh[i] = 0.0f;
+}
+
+/* red[0] = op over red[0 .. blockDim.x) (op: max when is_max, else +), by a shared-memory tree.
+ * Every thread has stored its partial in red[threadIdx.x]; blockDim.x is a power of two.
+ * Ends with a barrier after which every thread may read red[0]. */
+static __device__ __forceinline__ void gb_block_reduce(float *red, int is_max) {
+    int half;
+    const int t = threadIdx.x;
+    __syncthreads();
+    for (half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half)
+            red[t] = is_max ? fmaxf(red[t], red[t + half]) : red[t] + red[t + half];
+        __syncthreads();
+    }
+}
+
+/* Softmax cross-entropy, forward and backward, one row per block (grid-stride over rows):
+ *   z = logits[row] + bias, m = max z, s = Σ exp(z − m)            (max-subtracted: no overflow)
+ *   rowloss[row] = log s − (z[label] − m)                           (= −log softmax(z)[label])
+ *   dlogits[row][j] = (exp(z[j] − m) / s − [j == label]) · scale    (scale = 1/batch for a mean)
+ * labels hold class numbers as floats, rounded to nearest (ties to even) and clamped into
+ * [0, cols), as mlp_label (kernels/mlp_train/layout.h) reads them. dlogits may alias logits.
+ * blockDim.x: a power of two, at most GB_SMX_THREADS. */
+__global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
+    gb_softmax_xent_kernel(const float *logits, const float *__restrict__ bias,
+                           const float *__restrict__ labels, float *dlogits,
+                           float *__restrict__ rowloss, int rows, int cols, float scale) {
+    __shared__ float red[GB_SMX_THREADS];
+    const int t = threadIdx.x, nt = blockDim.x;
+    int row, j;
+    for (row = blockIdx.x; row < rows; row += gridDim.x) { /* uniform over the block */
+        const float *l = logits + (size_t)row * cols;
+        float *dl = dlogits + (size_t)row * cols;
+        const float yr = rintf(labels[row]);
+        const int label = !(yr > 0.0f) ? 0 : yr >= (float)cols ? cols - 1 : (int)yr;
+        /* z[label], read before the first barrier: once past it, another thread may overwrite
+         * l[label] with its gradient when dlogits aliases logits (the emulation caught that) */
+        const float zlabel = t == 0 ? l[label] + bias[label] : 0.0f;
+        float m = -FLT_MAX, s = 0.0f, inv; /* FLT_MAX: no INFINITY macro needed in device code */
+        for (j = t; j < cols; j += nt)
+            m = fmaxf(m, l[j] + bias[j]);
+        red[t] = m;
+        gb_block_reduce(red, 1);
+        m = red[0];
+        __syncthreads(); /* everyone has read red[0] before it is reused */
+        for (j = t; j < cols; j += nt)
+            s += expf(l[j] + bias[j] - m);
+        red[t] = s;
+        gb_block_reduce(red, 0);
+        s = red[0];
+        inv = 1.0f / s;
+        if (t == 0)
+            rowloss[row] = logf(s) - (zlabel - m);
+        /* every thread reads its own l[j] before writing dl[j]: safe when dl aliases l */
+        for (j = t; j < cols; j += nt)
+            dl[j] = (expf(l[j] + bias[j] - m) * inv - (j == label ? 1.0f : 0.0f)) * scale;
+        __syncthreads(); /* red[0] is read above before the next row overwrites red */
+    }
+}
+
+/* Column sums (the bias gradient): out[j] = scale · Σ_i x[i][j] for a rows × cols x.
+ * Block (GB_COLSUM_X, GB_COLSUM_Y): threadIdx.x picks a column (a warp reads one contiguous row
+ * segment), threadIdx.y a lane of rows; each thread sums its lane, then a shared-memory tree
+ * (dynamic shared memory, blockDim.x·blockDim.y floats; blockDim.y a power of two) adds the
+ * lanes. Grid-stride over column groups. */
+__global__ void gb_colsum_kernel(const float *__restrict__ x, float *__restrict__ out, int rows,
+                                 int cols, float scale) {
+    GB_EXTERN_SHARED(float, part);
+    const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
+    int c0, i, half;
+    for (c0 = blockIdx.x * bx; c0 < cols; c0 += gridDim.x * bx) { /* uniform over the block */
+        const int col = c0 + tx;
+        float s = 0.0f;
+        if (col < cols)
+            for (i = ty; i < rows; i += by)
+                s += x[(size_t)i * cols + col];
+        part[ty * bx + tx] = s;
+        __syncthreads();
+        for (half = by / 2; half > 0; half /= 2) {
+            if (ty < half)
+                part[ty * bx + tx] += part[(ty + half) * bx + tx];
+            __syncthreads();
+        }
+        if (ty == 0 && col < cols)
+            out[col] = scale * part[tx];
+        __syncthreads(); /* part[tx] is read above before the next group overwrites it */
+    }
+}
+
+/* SGD update, in place: w[i] -= lr · g[i]. Grid-stride. */
+__global__ void gb_sgd_kernel(float *__restrict__ w, const float *__restrict__ g, size_t n,
+                              float lr) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        w[i] -= lr * g[i];
+}
+
+/* Grid of the softmax launch: one block per row up to the 65535 every architecture allows. */
+static inline unsigned gb_softmax_blocks(int rows) {
+    return (unsigned)(rows < 1 ? 1 : rows > 65535 ? 65535 : rows);
+}
+
+/* Grid of the column-sum launch: one block per GB_COLSUM_X columns, at most 65535. */
+static inline unsigned gb_colsum_blocks(int cols) {
+    long b = ((long)cols + GB_COLSUM_X - 1) / GB_COLSUM_X;
+    return (unsigned)(b < 1 ? 1 : b > 65535 ? 65535 : b);
+}
+
+#endif

@@ -1,0 +1,138 @@
+/* test_emu.h — the launchers of kernels/mlp_train/cuda.cu on the emulation (same grids and
+ * blocks), and the check of one whole SGD step against the workload's reference step. Test-only
+ * code: include after tests/emu/emu.h, kernels/mlp_train/kernels.cuh and layout.h. */
+#ifndef GPUBENCH_MLP_TEST_EMU_H
+#define GPUBENCH_MLP_TEST_EMU_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "kernels/mlp_train/layout.h"
+#include "tests/emu/emu.h"
+#include "tests/emu/emu_test.h"
+
+struct emu_mlp_args {
+    const float *cx, *cy, *cz;
+    float *x, *y;
+    int rows, cols;
+    size_t n;
+    float f;
+};
+
+static void emu_bias_relu_body(void *p) {
+    const struct emu_mlp_args *a = p;
+    gb_bias_relu_kernel(a->x, a->cx, a->rows, a->cols);
+}
+static void emu_relu_backward_body(void *p) {
+    const struct emu_mlp_args *a = p;
+    gb_relu_backward_kernel(a->x, a->cx, a->n);
+}
+static void emu_softmax_body(void *p) {
+    const struct emu_mlp_args *a = p;
+    gb_softmax_xent_kernel(a->cx, a->cy, a->cz, a->x, a->y, a->rows, a->cols, a->f);
+}
+static void emu_colsum_body(void *p) {
+    const struct emu_mlp_args *a = p;
+    gb_colsum_kernel(a->cx, a->x, a->rows, a->cols, a->f);
+}
+static void emu_sgd_body(void *p) {
+    const struct emu_mlp_args *a = p;
+    gb_sgd_kernel(a->x, a->cx, a->n, a->f);
+}
+
+/* Element-wise grid: the launchers' gb_ew_blocks, or `blocks` when nonzero (a test may shrink
+ * the grid so that every thread strides several times). */
+static inline dim3 emu_ew_grid(size_t n, unsigned blocks) {
+    return emu_dim3(blocks ? blocks : gb_ew_blocks(n), 1, 1);
+}
+
+/* The launchers of kernels/mlp_train/cuda.cu on the emulation, same grids and blocks. */
+static inline int emu_bias_relu(const struct emu_run *r, unsigned blocks, float *z,
+                                const float *bias, int rows, int cols) {
+    struct emu_mlp_args a = {.x = z, .cx = bias, .rows = rows, .cols = cols};
+    return emu_launch(emu_ew_grid((size_t)rows * cols, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0,
+                      r->order, r->seed, emu_bias_relu_body, &a);
+}
+static inline int emu_relu_backward(const struct emu_run *r, unsigned blocks, float *dh,
+                                    const float *h, size_t n) {
+    struct emu_mlp_args a = {.x = dh, .cx = h, .n = n};
+    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r->order, r->seed,
+                      emu_relu_backward_body, &a);
+}
+static inline int emu_softmax_xent(const struct emu_run *r, unsigned blocks, const float *logits,
+                                   const float *bias, const float *labels, float *dlogits,
+                                   float *rowloss, int rows, int cols, float scale) {
+    struct emu_mlp_args a = {.cx = logits,
+                             .cy = bias,
+                             .cz = labels,
+                             .x = dlogits,
+                             .y = rowloss,
+                             .rows = rows,
+                             .cols = cols,
+                             .f = scale};
+    return emu_launch(emu_dim3(blocks ? blocks : gb_softmax_blocks(rows), 1, 1),
+                      emu_dim3(GB_SMX_THREADS, 1, 1), 0, r->order, r->seed, emu_softmax_body, &a);
+}
+static inline int emu_colsum(const struct emu_run *r, unsigned blocks, const float *x, float *out,
+                             int rows, int cols, float scale) {
+    struct emu_mlp_args a = {.cx = x, .x = out, .rows = rows, .cols = cols, .f = scale};
+    return emu_launch(emu_dim3(blocks ? blocks : gb_colsum_blocks(cols), 1, 1),
+                      emu_dim3(GB_COLSUM_X, GB_COLSUM_Y, 1),
+                      GB_COLSUM_X * GB_COLSUM_Y * sizeof(float), r->order, r->seed, emu_colsum_body,
+                      &a);
+}
+static inline int emu_sgd(const struct emu_run *r, unsigned blocks, float *w, const float *g,
+                          size_t n, float lr) {
+    struct emu_mlp_args a = {.x = w, .cx = g, .n = n, .f = lr};
+    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r->order, r->seed,
+                      emu_sgd_body, &a);
+}
+
+/* Check one SGD step — parameters `now` (w1, b1, w2, b2 after the step), `loss` (before it) —
+ * from the parameters `init` against the workload's own double-precision step (mlp_ref_step),
+ * comparing each parameter's change as bench/mlp_train.c does: a step moves a weight by a small
+ * fraction of it, so comparing new values would pass a step that was skipped. Tolerance as
+ * there: float rounding of the new value plus 1e-4 of the largest change, then 1e-3 of each
+ * change. Returns the number of mismatches (the first three printed), or -1 out of memory. */
+static inline long ref_mlp_check(const struct mlp_dims *d, double lr, const float *x,
+                                 const float *labels, float *const init[4], float *const now[4],
+                                 float loss) {
+    static const char *const names[4] = {"W1 step", "b1 step", "W2 step", "b2 step"};
+    const size_t sizes[4] = {(size_t)(d->hidden * d->in), (size_t)d->hidden,
+                             (size_t)(d->out * d->hidden), (size_t)d->out};
+    double *np[4], rloss;
+    long bad = 0;
+    size_t i;
+    int k;
+    for (k = 0; k < 4; k++)
+        np[k] = emu_alloc(sizes[k] * sizeof(double));
+    if (mlp_ref_step(d, x, labels, init[0], init[1], init[2], init[3], lr, np[0], np[1], np[2],
+                     np[3], &rloss) != 0)
+        bad = -1;
+    for (k = 0; k < 4 && bad >= 0; k++) {
+        double m = 0, pm = 0, tol;
+        for (i = 0; i < sizes[k]; i++) {
+            m = fmax(m, fabs(np[k][i] - init[k][i]));
+            pm = fmax(pm, fabs((double)init[k][i]));
+        }
+        for (i = 0; i < sizes[k]; i++) {
+            double want = np[k][i] - init[k][i], got = (double)now[k][i] - init[k][i];
+            tol = 0x1p-22 * (pm + m) + 1e-4 * m + 1e-3 * fabs(want);
+            if (!(fabs(got - want) <= tol)) { /* NaN fails */
+                if (bad < 3)
+                    fprintf(stderr, "  %s[%zu] = %.9g, want %.9g\n", names[k], i, got, want);
+                bad++;
+            }
+        }
+    }
+    if (bad >= 0 && !(fabs((double)loss - rloss) <= 1e-5 + 1e-4 * fabs(rloss))) {
+        fprintf(stderr, "  loss = %.9g, want %.9g\n", (double)loss, rloss);
+        bad++;
+    }
+    for (k = 0; k < 4; k++)
+        free(np[k]);
+    return bad;
+}
+
+#endif

@@ -1,0 +1,16 @@
+/* cuda.cu — launcher of the vecadd kernel (kernels.cuh). */
+#include "kernels/vecadd/cuda.h"
+#include "kernels/vecadd/kernels.cuh"
+
+int gb_vecadd_kernels(const struct gb_kernel_ref **refs) {
+    static const struct gb_kernel_ref k[] = {{(const void *)gb_vecadd_kernel, "gb_vecadd_kernel"}};
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+}
+
+cudaError_t gb_vecadd(cudaStream_t stream, const float *a, const float *b, float *c, size_t n) {
+    if (n == 0)
+        return cudaGetLastError();
+    gb_vecadd_kernel<<<gb_ew_blocks(n), GB_EW_THREADS, 0, stream>>>(a, b, c, n);
+    return cudaGetLastError();
+}

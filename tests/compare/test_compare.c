@@ -1,0 +1,615 @@
+/* test_compare.c — `gpubench compare` end to end through compare_run: regression verdicts on
+ * synthetic samples (a known shift, pure noise, a shift below the threshold, status changes),
+ * slowdown ratios on hand-made CSVs where they are exact, joins across files in different row
+ * orders, and every kind of bad input (exit 2, one line, nothing on stdout).
+ * usage: test_compare DATA_DIR (tests/data/compare) */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/compare/compare.h"
+#include "harness/io/csv_read.h"
+#include "harness/compare/rankstats.h"
+#include "harness/core/stats.h"
+#include "tests/testhelp.h"
+
+static const char *data_dir;
+static char tmp_dir[] = "/tmp/gpubench-compare-XXXXXX";
+
+/* Paths: a ring of buffers, so a call can name several files. */
+static const char *in_dir(const char *dir, const char *name) {
+    static char ring[32][1024];
+    static int next;
+    char *p = ring[next++ % 32];
+    snprintf(p, 1024, "%s/%s", dir, name);
+    return p;
+}
+#define D(name) in_dir(data_dir, name)
+#define T(name) in_dir(tmp_dir, name)
+
+static char *slurp(FILE *f) {
+    long n = ftell(f);
+    char *s = malloc((size_t)n + 1);
+    rewind(f);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+struct result {
+    int rc;
+    char *out, *err;
+};
+
+/* Run `gpubench compare ARGS...` (NULL-terminated); free with result_free. */
+static struct result cmp_v(const char *const *args) {
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = "compare";
+    for (; args[argc - 1] && argc < 63; argc++)
+        argv[argc] = (char *)args[argc - 1];
+    argv[argc] = NULL;
+    FILE *out = tmpfile(), *err = tmpfile();
+    struct result r;
+    r.rc = compare_run(argc, argv, out, err);
+    fflush(out);
+    fflush(err);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+#define CMP(...) cmp_v((const char *const[]){__VA_ARGS__, NULL})
+
+static void result_free(struct result *r) {
+    free(r->out);
+    free(r->err);
+}
+
+/* --- the CSV that `--format csv` prints, parsed for lookups ------------------------------ */
+
+struct tab {
+    int nrows, ncols;
+    struct csv_table t; /* not used: the output is not a gpubench-1 file */
+    char *store;
+    char **cell; /* (nrows + 1) × ncols, row 0 the header */
+};
+
+static int tab_parse(const char *text, struct tab *t) {
+    memset(t, 0, sizeof *t);
+    size_t len = strlen(text);
+    t->store = malloc(len + 1);
+    t->cell = malloc(sizeof(char *) * (len + 2));
+    char *o = t->store;
+    size_t ncell = 0;
+    int cols_in_row = 0;
+    for (size_t i = 0; i < len;) {
+        t->cell[ncell++] = o;
+        if (text[i] == '"') {
+            for (i++; i < len; i++) {
+                if (text[i] == '"' && text[i + 1] == '"') {
+                    *o++ = '"';
+                    i++;
+                } else if (text[i] == '"') {
+                    i++;
+                    break;
+                } else {
+                    *o++ = text[i];
+                }
+            }
+        } else {
+            while (i < len && text[i] != ',' && text[i] != '\n')
+                *o++ = text[i++];
+        }
+        *o++ = '\0';
+        cols_in_row++;
+        if (i < len && text[i] == ',') {
+            i++;
+            continue;
+        }
+        i++; /* the line end */
+        if (t->nrows == 0 && t->ncols == 0)
+            t->ncols = cols_in_row;
+        if (cols_in_row != t->ncols)
+            return -1;
+        cols_in_row = 0;
+        t->nrows++;
+    }
+    t->nrows--; /* the header */
+    return 0;
+}
+
+static int tab_col(const struct tab *t, const char *name) {
+    for (int c = 0; c < t->ncols; c++)
+        if (!strcmp(t->cell[c], name))
+            return c;
+    return -1;
+}
+
+static const char *tab_get(const struct tab *t, int row, const char *col) {
+    int c = tab_col(t, col);
+    return (row < 0 || c < 0) ? "" : t->cell[(size_t)(row + 1) * (size_t)t->ncols + (size_t)c];
+}
+
+/* The first row where every (column, value) pair of kv (NULL-terminated) matches, or -1. */
+static int tab_find_v(const struct tab *t, const char *const *kv) {
+    for (int r = 0; r < t->nrows; r++) {
+        int ok = 1;
+        for (int k = 0; kv[k] && ok; k += 2)
+            ok = !strcmp(tab_get(t, r, kv[k]), kv[k + 1]);
+        if (ok)
+            return r;
+    }
+    return -1;
+}
+#define FIND(t, ...) tab_find_v(t, (const char *const[]){__VA_ARGS__, NULL})
+
+static double tab_num(const struct tab *t, int row, const char *col) {
+    const char *s = tab_get(t, row, col);
+    return s[0] ? atof(s) : NAN;
+}
+
+static void tab_free(struct tab *t) {
+    free(t->store);
+    free(t->cell);
+}
+
+/* --- synthetic runs ---------------------------------------------------------------------- */
+
+static double normal(uint64_t *s) {
+    double u1 = rank_rng_uniform(s), u2 = rank_rng_uniform(s);
+    return sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
+}
+
+/* n timings around 10 ms × (1 + shift): log-normal noise, and with probability `outliers` a
+ * slow repetition (× 1.5), as a busy machine gives. */
+static void draw(double *x, int n, double shift, double noise, double outliers, uint64_t *s) {
+    for (int i = 0; i < n; i++) {
+        x[i] = 10 * (1 + shift) * exp(noise * normal(s));
+        if (rank_rng_uniform(s) < outliers)
+            x[i] *= 1.5;
+    }
+}
+
+static const char *HEADER =
+    "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
+    "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
+    "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note";
+
+/* A run CSV with one row (cuda:0 gemm `impl`) summarizing x[0..n), and its samples file. */
+static void write_run(const char *tag, const char *run_id, const char *impl, const double *x, int n,
+                      const char *status, int with_samples) {
+    char name[64];
+    snprintf(name, sizeof name, "%s.csv", tag);
+    FILE *f = fopen(T(name), "w");
+    struct stats st;
+    stats_compute(x, (size_t)n, &st);
+    fprintf(f, "%s\n", HEADER);
+    if (!strcmp(status, "ok"))
+        fprintf(f,
+                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,gemm,%s,"
+                "float32,m=64;n=64;k=64,524288,49152,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,,,,"
+                "1e-06,ok,\n",
+                run_id, impl, n, st.median, st.min, st.mean, st.stddev, st.ci_lo, st.ci_hi,
+                2 * st.median);
+    else
+        fprintf(f,
+                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,gemm,%s,"
+                "float32,m=64;n=64;k=64,524288,49152,0,,,,,,,,,,,inf,%s,\"c[3]=nan, want 1\"\n",
+                run_id, impl, status);
+    fclose(f);
+    snprintf(name, sizeof name, "%s.samples.csv", tag);
+    f = fopen(T(name), "w");
+    fprintf(f, "run_id,device,workload,impl,shape,rep,ms\n");
+    for (int i = 0; with_samples && !strcmp(status, "ok") && i < n; i++)
+        fprintf(f, "%s,cuda:0,gemm,%s,m=64;n=64;k=64,%d,%.9g\n", run_id, impl, i, x[i]);
+    fclose(f);
+}
+
+struct verdict {
+    int rc;
+    char verdict[32], test[32];
+    double p, change;
+};
+
+/* One seeded trial: base and new runs of n repetitions, new shifted by `shift`. */
+static struct verdict trial(double shift, double noise, double outliers, int n, uint64_t seed,
+                            int with_samples) {
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+    double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n);
+    draw(a, n, 0, noise, outliers, &s);
+    draw(b, n, shift, noise, outliers, &s);
+    write_run("base", "rb", "cublas", a, n, "ok", with_samples);
+    write_run("new", "rn", "cublas", b, n, "ok", with_samples);
+    struct result r = with_samples
+                          ? CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
+                                "--samples", T("new.samples.csv"), "--format", "csv")
+                          : CMP(T("base.csv"), T("new.csv"), "--format", "csv");
+    struct verdict v = {.rc = r.rc};
+    struct tab t;
+    if (tab_parse(r.out, &t) == 0 && t.nrows == 1) {
+        snprintf(v.verdict, sizeof v.verdict, "%s", tab_get(&t, 0, "verdict"));
+        snprintf(v.test, sizeof v.test, "%s", tab_get(&t, 0, "test"));
+        v.p = tab_num(&t, 0, "p");
+        v.change = tab_num(&t, 0, "change");
+    } else {
+        fprintf(stderr, "unexpected output:\n%s%s", r.out, r.err);
+    }
+    tab_free(&t);
+    result_free(&r);
+    free(a);
+    free(b);
+    return v;
+}
+
+static void test_known_shift(void) {
+    int slower = 0, exit1 = 0, mwu = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        struct verdict v = trial(0.10, 0.03, 0.02, 30, seed, 1);
+        slower += !strcmp(v.verdict, "slower");
+        exit1 += v.rc == 1;
+        mwu += !strcmp(v.test, "mann-whitney") && v.p < 0.01 && v.change > 0.05;
+    }
+    CHECK_MSG(slower == 20 && exit1 == 20 && mwu == 20, "slower %d, exit 1 %d, test %d of 20",
+              slower, exit1, mwu);
+    struct verdict v = trial(-0.10, 0.03, 0.02, 30, 99, 1);
+    CHECK_MSG(!strcmp(v.verdict, "faster") && v.rc == 0, "%s rc %d", v.verdict, v.rc);
+    /* many samples (beyond the bootstrap's budget): the same verdict, an interval still given */
+    v = trial(0.10, 0.03, 0.02, 6000, 3, 1);
+    CHECK_MSG(!strcmp(v.verdict, "slower") && v.rc == 1, "%s rc %d", v.verdict, v.rc);
+    struct result r = CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
+                          "--samples", T("new.samples.csv"), "--format", "csv");
+    struct tab t;
+    CHECK(tab_parse(r.out, &t) == 0 && t.nrows == 1);
+    double lo = tab_num(&t, 0, "ratio_ci_lo"), hi = tab_num(&t, 0, "ratio_ci_hi");
+    CHECK_MSG(lo > 1.08 && lo < 1.1 && hi > 1.1 && hi < 1.12, "[%g, %g]", lo, hi);
+    tab_free(&t);
+    result_free(&r);
+}
+
+static void test_pure_noise(void) {
+    /* mild noise: the threshold alone would already protect */
+    int same = 0;
+    for (uint64_t seed = 1; seed <= 100; seed++)
+        same += !strcmp(trial(0, 0.03, 0, 30, seed, 1).verdict, "same");
+    CHECK_MSG(same >= 95, "pure noise: same in %d of 100 trials", same);
+    /* heavy noise with outliers: medians drift past 5% often, the test must hold them back */
+    int same2 = 0, past = 0;
+    for (uint64_t seed = 101; seed <= 200; seed++) {
+        struct verdict v = trial(0, 0.10, 0.10, 30, seed, 1);
+        same2 += !strcmp(v.verdict, "same");
+        past += fabs(v.change) >= 0.05;
+    }
+    CHECK_MSG(same2 >= 95, "heavy noise: same in %d of 100 trials", same2);
+    CHECK_MSG(past >= 5, "heavy noise should move some medians past 5%% (%d did)", past);
+}
+
+static void test_below_threshold(void) {
+    /* a real 3% shift, clearly significant, but smaller than the 5% minimum effect */
+    int same = 0, significant = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        struct verdict v = trial(0.03, 0.01, 0, 100, seed, 1);
+        same += !strcmp(v.verdict, "same") && v.rc == 0;
+        significant += v.p < 0.01;
+    }
+    CHECK_MSG(same == 10, "3%% shift: same in %d of 10", same);
+    CHECK_MSG(significant >= 9, "3%% shift should be significant (%d of 10)", significant);
+    /* and with --threshold 2 the same shift is a regression */
+    struct verdict v = trial(0.03, 0.01, 0, 100, 1, 1);
+    (void)v;
+    struct result r = CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
+                          "--samples", T("new.samples.csv"), "--threshold", "2%");
+    CHECK_MSG(r.rc == 1 && strstr(r.out, "slower"), "rc %d\n%s", r.rc, r.out);
+    result_free(&r);
+}
+
+static void test_without_samples(void) {
+    struct verdict v = trial(0.10, 0.01, 0, 30, 5, 0);
+    CHECK_MSG(!strcmp(v.verdict, "slower") && !strcmp(v.test, "ci-overlap") && v.rc == 1,
+              "%s %s rc %d", v.verdict, v.test, v.rc);
+    v = trial(0.0, 0.01, 0, 30, 6, 0);
+    CHECK_MSG(!strcmp(v.verdict, "same") && v.rc == 0, "%s rc %d", v.verdict, v.rc);
+    struct result r = CMP(T("base.csv"), T("new.csv"));
+    CHECK(strstr(r.out, "without samples (none given with --samples") != NULL);
+    result_free(&r);
+}
+
+static void test_status_changes(void) {
+    double x[20];
+    uint64_t s = 7;
+    draw(x, 20, 0, 0.01, 0, &s);
+    write_run("base", "rb", "cublas", x, 20, "ok", 1);
+    static const char *const bad[] = {"wrong", "error", "timeout"};
+    for (int i = 0; i < 3; i++) {
+        write_run("new", "rn", "cublas", x, 20, bad[i], 1);
+        struct result r = CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
+                              "--samples", T("new.samples.csv"));
+        char want[64];
+        snprintf(want, sizeof want, "broken (ok -> %s)", bad[i]);
+        CHECK_MSG(r.rc == 1 && strstr(r.out, want) && strstr(r.out, "REGRESSION"), "rc %d\n%s%s",
+                  r.rc, r.out, r.err);
+        result_free(&r);
+    }
+    /* fixed: wrong → ok is not a regression */
+    struct result r = CMP(T("new.csv"), T("base.csv"));
+    CHECK_MSG(r.rc == 0 && strstr(r.out, "fixed (timeout -> ok)"), "rc %d\n%s", r.rc, r.out);
+    result_free(&r);
+    /* vanished: the new run lacks the row (it measured another implementation) */
+    write_run("new", "rn", "cuda", x, 20, "ok", 1);
+    r = CMP(T("base.csv"), T("new.csv"), "--format", "json");
+    CHECK_MSG(r.rc == 1 && strstr(r.out, "\"verdict\":\"vanished\",\"regression\":true") &&
+                  strstr(r.out, "\"verdict\":\"new\",\"regression\":false"),
+              "rc %d\n%s", r.rc, r.out);
+    result_free(&r);
+}
+
+/* --- regression mode on the hand-made files --------------------------------------------- */
+
+static void test_regression_files(void) {
+    struct result r = CMP(D("reg_base.csv"), D("reg_new.csv"), "--format", "csv");
+    CHECK_MSG(r.rc == 1, "rc %d: %s", r.rc, r.err);
+    struct tab t;
+    CHECK(tab_parse(r.out, &t) == 0);
+    static const char *const want[][3] = {
+        {"gemm", "cublas", "slower"},     {"gemm", "cuda", "same"},
+        {"gemm", "openblas", "faster"},   {"vecadd", "cuda", "broken"},
+        {"vecadd", "cublas", "vanished"}, {"conv2d", "cudnn", "fixed"},
+        {"memcpy", "h2d_pinned", "new"},
+    };
+    CHECK(t.nrows == 7);
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        int row = FIND(&t, "workload", want[i][0], "impl", want[i][1]);
+        CHECK_MSG(!strcmp(tab_get(&t, row, "verdict"), want[i][2]), "%s %s: %s, want %s",
+                  want[i][0], want[i][1], tab_get(&t, row, "verdict"), want[i][2]);
+    }
+    int row = FIND(&t, "workload", "gemm", "impl", "cublas");
+    CHECK(fabs(tab_num(&t, row, "change") - 0.1) < 1e-12);
+    CHECK(!strcmp(tab_get(&t, row, "test"), "ci-overlap"));
+    tab_free(&t);
+    result_free(&r);
+
+    r = CMP(D("reg_base.csv"), D("reg_new.csv"));
+    CHECK(strstr(r.out, "differs: cuda:0 driver: 570.86.15 -> 580.65.06") != NULL);
+    CHECK(strstr(r.out, "differs: cuda:0 BLAS (cuBLAS/OpenBLAS): cuBLAS 12.8.3 -> cuBLAS 13.0.0"));
+    CHECK(strstr(r.out, "REGRESSION: 1 slower, 1 broken (status no longer ok), 1 vanished"));
+    CHECK(strstr(r.out, "base ms") && strstr(r.out, "new ms"));
+    result_free(&r);
+
+    /* the same run with its rows in reverse order: nothing changed */
+    r = CMP(D("reg_base.csv"), D("reg_same.csv"));
+    CHECK_MSG(r.rc == 0 && strstr(r.out, "no regression") && !strstr(r.out, "REGRESSION") &&
+                  strstr(r.out, "differs: nothing recorded"),
+              "rc %d\n%s", r.rc, r.out);
+    result_free(&r);
+
+    /* extra columns after note do not matter */
+    r = CMP(D("sd_a.csv"), D("sd_a_noextra.csv"));
+    CHECK_MSG(r.rc == 0, "rc %d %s", r.rc, r.err);
+    result_free(&r);
+
+    r = CMP(D("reg_base.csv"), D("reg_new.csv"), "--format", "markdown");
+    CHECK(strstr(r.out, "| device | workload | impl | shape | base ms | new ms | change |"));
+    CHECK(strstr(r.out, "**REGRESSION"));
+    result_free(&r);
+}
+
+/* --- slowdown mode: ratios known exactly ------------------------------------------------- */
+
+static void check_ratio(const struct tab *t, const char *file, const char *device,
+                        const char *workload, const char *impl, const char *shape, double k,
+                        double e) {
+    int row = FIND(t, "kind", "line", "file", file, "device", device, "workload", workload, "impl",
+                   impl, "shape", shape);
+    double gk = tab_num(t, row, "kernel_ratio"), ge = tab_num(t, row, "e2e_ratio");
+    CHECK_MSG(row >= 0 && gk == k && ge == e, "%s %s %s %s: kernel %g e2e %g, want %g %g", device,
+              workload, impl, shape, gk, ge, k, e);
+}
+
+static void test_slowdown_exact(void) {
+    struct result r = CMP(D("sd_a.csv"), "--baseline", "cpu", "--format", "csv");
+    CHECK_MSG(r.rc == 0, "rc %d %s", r.rc, r.err);
+    struct tab t;
+    CHECK(tab_parse(r.out, &t) == 0);
+    const char *a = D("sd_a.csv");
+    check_ratio(&t, a, "cuda:0", "gemm", "cublas", "m=256;n=256;k=256", 0.0625, 0.125);
+    check_ratio(&t, a, "cuda:0", "gemm", "cuda", "m=512;n=512;k=512", 1.0 / 32, 0.125);
+    check_ratio(&t, a, "cuda:0", "vecadd", "cuda", "n=1024", 0.25, 4);
+    check_ratio(&t, a, "cuda:0", "conv2d", "cudnn",
+                "n=1;c=3;h=32;w=32;k=8;r=3;s=3;stride_h=1;stride_w=1;pad_h=1;pad_w=1", 0.125, 0.25);
+    check_ratio(&t, a, "cpu", "vecadd", "cpu", "n=1024", 1, 1); /* its own implementation */
+    int row = FIND(&t, "kind", "line", "device", "cuda:0", "impl", "cublas", "shape",
+                   "m=256;n=256;k=256");
+    CHECK(!strcmp(tab_get(&t, row, "baseline_impl"), "openblas"));
+    /* geometric means: gemm kernel 2^-4.5, e2e 2^-3 */
+    row = FIND(&t, "kind", "geomean", "workload", "gemm", "device", "cuda:0");
+    CHECK_MSG(fabs(tab_num(&t, row, "kernel_ratio") - pow(2, -4.5)) < 1e-9 &&
+                  fabs(tab_num(&t, row, "e2e_ratio") - 0.125) < 1e-12,
+              "gemm geomean %s %s", tab_get(&t, row, "kernel_ratio"),
+              tab_get(&t, row, "e2e_ratio"));
+    row = FIND(&t, "kind", "geomean", "workload", "", "device", "cuda:0");
+    CHECK(row >= 0 && !strcmp(tab_get(&t, row, "note"), "geometric mean of 11 lines"));
+    /* crossover: vecadd cuda wins end to end from the largest size; cublas at every size */
+    row = FIND(&t, "kind", "crossover", "workload", "vecadd", "impl", "cuda");
+    CHECK_MSG(!strcmp(tab_get(&t, row, "shape"), "n=16777216") &&
+                  !strncmp(tab_get(&t, row, "note"), "from:", 5),
+              "%s / %s", tab_get(&t, row, "shape"), tab_get(&t, row, "note"));
+    row = FIND(&t, "kind", "crossover", "workload", "vecadd", "impl", "cublas");
+    CHECK(!strncmp(tab_get(&t, row, "note"), "always:", 7));
+    tab_free(&t);
+    result_free(&r);
+
+    /* the human table: device name and compute capability head the columns */
+    r = CMP(D("sd_a.csv"));
+    CHECK(r.rc == 0 && strstr(r.out, "slowdown against Test CPU A (cpu)"));
+    CHECK(strstr(r.out, "A100-TEST (cc 8.0)") && strstr(r.out, "16.0× faster"));
+    CHECK(strstr(r.out, "4.00× slower") && strstr(r.out, "baseline ms"));
+    CHECK(strstr(r.out, "faster from n=16777216 on"));
+    result_free(&r);
+}
+
+/* Two machines, rows of the second in reverse order; the baseline is the first's GPU. */
+static void test_slowdown_join(void) {
+    const char *b = D("sd_b.csv");
+    for (int listed = 0; listed < 2; listed++) {
+        char spec[1100];
+        snprintf(spec, sizeof spec, "%s:cuda:0", D("sd_a.csv"));
+        struct result r = listed ? CMP(D("sd_a.csv"), b, "--baseline", spec, "--format", "csv")
+                                 : CMP(b, "--baseline", spec, "--format", "csv");
+        CHECK_MSG(r.rc == 0, "rc %d %s", r.rc, r.err);
+        struct tab t;
+        CHECK(tab_parse(r.out, &t) == 0);
+        check_ratio(&t, b, "cuda:0", "gemm", "cublas", "m=512;n=512;k=512", 16, 8);
+        check_ratio(&t, b, "cuda:0", "gemm", "cuda", "m=256;n=256;k=256", 2, 2);
+        check_ratio(&t, b, "cuda:0", "vecadd", "cublas", "n=16777216", 2, 2);
+        check_ratio(&t, b, "cpu", "gemm", "openblas", "m=256;n=256;k=256", 32, 16);
+        int row = FIND(&t, "kind", "line", "file", b, "impl", "cudnn");
+        CHECK(!strcmp(tab_get(&t, row, "status"), "unsupported") &&
+              !tab_get(&t, row, "kernel_ratio")[0]);
+        CHECK(strstr(tab_get(&t, row, "note"), "needs compute capability") != NULL);
+        tab_free(&t);
+        result_free(&r);
+    }
+    struct result r = CMP(D("sd_a.csv"), b, "--baseline", "cuda:0");
+    CHECK(strstr(r.out, "Tesla K40m (cc 3.5)") && strstr(r.out, "unsupported"));
+    CHECK(strstr(r.out, "geometric mean over all workloads"));
+    result_free(&r);
+}
+
+static void test_formats(void) {
+    struct result r = CMP(D("sd_a.csv"), D("sd_b.csv"), "--baseline", "cpu", "--format", "json");
+    CHECK(r.rc == 0 && !strncmp(r.out, "{\"mode\":\"slowdown\"", 18));
+    FILE *f = fopen(T("out.json"), "w");
+    fputs(r.out, f);
+    fclose(f);
+    result_free(&r);
+    r = CMP(D("reg_base.csv"), D("reg_new.csv"), "--format", "json");
+    f = fopen(T("reg.json"), "w");
+    fputs(r.out, f);
+    fclose(f);
+    result_free(&r);
+    if (system("python3 -c '' 2>/dev/null") == 0) {
+        char cmd[2300];
+        snprintf(cmd, sizeof cmd,
+                 "python3 -m json.tool %s >/dev/null && python3 -m json.tool %s "
+                 ">/dev/null",
+                 T("out.json"), T("reg.json"));
+        CHECK_MSG(system(cmd) == 0, "compare --format json is not valid JSON");
+    }
+    r = CMP("--help");
+    CHECK(r.rc == 0 && strstr(r.out, "examples:") && !r.err[0]);
+    result_free(&r);
+}
+
+/* --- bad input: exit 2, one line on stderr naming what is wrong, nothing on stdout ------- */
+
+static void bad_case(const char *const *args, const char *want) {
+    struct result r = cmp_v(args);
+    const char *nl = strchr(r.err, '\n');
+    CHECK_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, want) && nl && !nl[1],
+              "rc %d, want '%s'\nstdout: %.200s\nstderr: %s", r.rc, want, r.out, r.err);
+    result_free(&r);
+}
+#define BAD(want, ...) bad_case((const char *const[]){__VA_ARGS__, NULL}, want)
+
+static void test_bad_input(void) {
+    char w[4096];
+#define W(fmt, name) (snprintf(w, sizeof w, fmt, D(name)), w)
+    BAD(W("%s: cannot open: No such file or directory", "nothere.csv"), D("nothere.csv"));
+    BAD(W("%s: empty file (no header)", "bad/empty.csv"), D("bad/empty.csv"));
+    BAD(W("%s:1: column schema: missing: not a gpubench-1 run CSV", "bad/not_gpubench.csv"),
+        D("bad/not_gpubench.csv"));
+    BAD(W("%s:1: column schema: missing: this is a samples file", "bad/samples_as_run.csv"),
+        D("bad/samples_as_run.csv"));
+    BAD(W("%s:2: column schema: 'gpubench-2' is not gpubench-1", "bad/schema2.csv"),
+        D("reg_base.csv"), D("bad/schema2.csv"));
+    BAD(W("%s:3: column schema: 'gpubench-2' is not gpubench-1 (rows of different",
+          "bad/mixed_schema.csv"),
+        D("bad/mixed_schema.csv"));
+    BAD(W("%s:1: column median_ms: missing (column 20 is 'median')", "bad/wrong_column.csv"),
+        D("bad/wrong_column.csv"));
+    BAD(W("%s:1: column note: missing", "bad/missing_column.csv"), D("bad/missing_column.csv"));
+    BAD(W("%s:1: column median_ms: out of place", "bad/swapped_columns.csv"),
+        D("bad/swapped_columns.csv"));
+    BAD(W("%s:3: column gbps: missing (the row has 27 fields, the header 34)", "bad/ragged.csv"),
+        D("bad/ragged.csv"));
+    BAD(W("%s:4: column #35: extra field", "bad/extra_field.csv"), D("bad/extra_field.csv"));
+    BAD(W("%s:2: column median_ms: 'fast' is not a number", "bad/nonnumeric.csv"),
+        D("bad/nonnumeric.csv"));
+    BAD(W("%s:3: column gflops: 'inf' is not a number", "bad/not_finite.csv"),
+        D("bad/not_finite.csv"));
+    BAD(W("%s:3: column min_ms: -1 is negative", "bad/negative.csv"), D("bad/negative.csv"));
+    BAD(W("%s:2: column threads: 'two' is not a whole number", "bad/bad_int.csv"),
+        D("bad/bad_int.csv"));
+    BAD(W("%s:5: column status: unknown status 'slow'", "bad/unknown_status.csv"),
+        D("bad/unknown_status.csv"));
+    BAD(W("%s:22: column dtype: duplicate row (same run_id=", "bad/duplicate.csv"),
+        D("bad/duplicate.csv"));
+    BAD(W("%s:21: column #35: quote never closed", "bad/unclosed_quote.csv"),
+        D("bad/unclosed_quote.csv"));
+    BAD(W("%s:4: column note: quote inside an unquoted field", "bad/stray_quote.csv"),
+        D("bad/stray_quote.csv"));
+    BAD(W("%s:2: column schema: no result rows (only a header)", "bad/header_only.csv"),
+        D("bad/header_only.csv"));
+    BAD(W("%s:4: column schema: blank line between rows", "bad/blank_line.csv"),
+        D("bad/blank_line.csv"));
+    BAD(W("%s:6: column workload: empty", "bad/empty_key.csv"), D("bad/empty_key.csv"));
+    BAD(W("%s:5: column run_id: a second run", "bad/two_runs.csv"), D("bad/two_runs.csv"),
+        D("reg_base.csv"));
+    BAD(W("%s:3: column ms: 'x' is not a number", "bad/bad_ms.samples.csv"), D("sd_a.csv"),
+        "--samples", D("bad/bad_ms.samples.csv"));
+    BAD(W("%s:4: column run_id: run 'nope' is in none of the run CSVs given",
+          "bad/unknown_run.samples.csv"),
+        D("sd_a.csv"), "--samples", D("bad/unknown_run.samples.csv"));
+    BAD(W("%s:4: column shape: run 20250101T000000Z-hosta-1 has no row for device cpu",
+          "bad/unknown_row.samples.csv"),
+        D("sd_a.csv"), "--samples", D("bad/unknown_row.samples.csv"));
+    BAD(W("%s:3: column rep: duplicate row", "bad/dup_rep.samples.csv"), D("sd_a.csv"), "--samples",
+        D("bad/dup_rep.samples.csv"));
+    BAD(W("%s:1: column run_id: missing: this is a run CSV", "reg_base.csv"), D("sd_a.csv"),
+        "--samples", D("reg_base.csv"));
+    BAD(W("compare: %s: given twice", "sd_a.samples.csv"), D("sd_a.csv"), "--samples",
+        D("sd_a.samples.csv"), "--samples", D("sd_a.samples.csv"));
+    /* a bad second file: nothing of the first is printed */
+    BAD(W("%s:2: column median_ms: 'fast' is not a number", "bad/nonnumeric.csv"), D("sd_a.csv"),
+        D("sd_b.csv"), D("bad/nonnumeric.csv"));
+    BAD("--baseline cuda:7: no such device", D("sd_a.csv"), "--baseline", "cuda:7");
+    char spec[1200];
+    snprintf(spec, sizeof spec, "%s:cuda:3", D("reg_new.csv"));
+    snprintf(w, sizeof w, "--baseline %s: no such device in %s", spec, D("reg_new.csv"));
+    BAD(w, D("reg_new.csv"), D("reg_base.csv"), D("sd_b.csv"), "--baseline", spec);
+    BAD("compare: --threshold 'abc': want a percentage", D("sd_a.csv"), "--threshold", "abc");
+    BAD("compare: --alpha '2': want a number in (0, 1)", D("sd_a.csv"), "--alpha", "2");
+    BAD("compare: --format 'xml': want table, markdown, csv or json", D("sd_a.csv"), "-f", "xml");
+    BAD("compare: unknown option '--bogus'", D("sd_a.csv"), "--bogus");
+    BAD("compare: --samples needs a value", D("sd_a.csv"), "--samples");
+    BAD("compare: no run CSV given", "--format", "csv");
+#undef W
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s DATA_DIR\n", argv[0]);
+        return 2;
+    }
+    data_dir = argv[1];
+    if (!mkdtemp(tmp_dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_known_shift();
+    test_pure_noise();
+    test_below_threshold();
+    test_without_samples();
+    test_status_changes();
+    test_regression_files();
+    test_slowdown_exact();
+    test_slowdown_join();
+    test_formats();
+    test_bad_input();
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", tmp_dir);
+    return TEST_END();
+}

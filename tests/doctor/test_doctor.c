@@ -1,0 +1,525 @@
+/* test_doctor.c — `gpubench doctor`'s decisions on cards and toolkits we do not have.
+ *
+ * The verdict table: 13 cards from Fermi to Blackwell × builds from the CUDA 8, 10.2, 11.8, 12.6,
+ * 12.8 and 13.0 default architecture lists (cmake/cuda_setup.cmake) × an old and a new driver.
+ * Then the special cases (PTX newer than the driver, driver too new or too old for the card, no
+ * driver), cuBLAS/cuDNN rows, the facts tables, cuda_explain on every error name, and SPEC
+ * parsing.
+ *
+ * `test_doctor --agree VERSION LIST` is called by doctor_cmake_agree.cmake with each toolkit's
+ * default list from cmake/cuda_setup.cmake: it fails when the list names an architecture the
+ * facts table says that toolkit cannot compile for, or differs from the manifest this file uses
+ * for that toolkit. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/gpuinfo/cuda_explain.h"
+#include "harness/gpuinfo/cuda_facts.h"
+#include "harness/doctor/spec.h"
+#include "harness/doctor/verdict.h"
+#include "tests/testhelp.h"
+
+/* The default lists of cmake/cuda_setup.cmake, as the build manifest records them. */
+struct manifest {
+    const char *cuda;
+    const char *archs;
+    const char *cudnn; /* a cuDNN of that era, "" = none */
+};
+static const struct manifest manifests[] = {
+    {"8.0", "20-real;30-real;35-real;50-real;60", "7.1"},
+    {"10.2", "30-real;35-real;50-real;60-real;70-real;75", "7.6"},
+    {"11.8", "35-real;37-real;50-real;60-real;70-real;75-real;80-real;86-real;89-real;90", "8.9"},
+    {"12.6", "50-real;60-real;70-real;75-real;80-real;86-real;89-real;90", "9.5"},
+    {"12.8", "50-real;60-real;70-real;75-real;80-real;86-real;89-real;90-real;100-real;120",
+     "9.10"},
+    {"13.0", "75-real;80-real;86-real;89-real;90-real;100-real;120", "9.19"},
+};
+enum { NMAN = sizeof manifests / sizeof manifests[0] };
+
+/* One card, an old and a new driver it can run, and the expected verdict per manifest (in the
+ * order above) for the old and the new driver: U usable, J usable via PTX JIT, N not usable. */
+struct card {
+    const char *name;
+    int major, minor;
+    const char *old_driver, *new_driver;
+    const char *expect[NMAN];
+};
+static const struct card cards[] = {
+    /*                                         8.0   10.2  11.8  12.6  12.8  13.0 */
+    {"NVS 310", 2, 1, "375.26", "390.157", {"UU", "NN", "NN", "NN", "NN", "NN"}},
+    {"Quadro K2100M", 3, 0, "418.39", "470.256.02", {"UU", "NU", "NN", "NN", "NN", "NN"}},
+    {"Tesla K20m", 3, 5, "418.39", "470.256.02", {"UU", "NU", "NU", "NN", "NN", "NN"}},
+    {"Tesla K40m", 3, 5, "418.39", "470.256.02", {"UU", "NU", "NU", "NN", "NN", "NN"}},
+    {"Tesla K80", 3, 7, "418.39", "470.256.02", {"UU", "NU", "NU", "NN", "NN", "NN"}},
+    {"GeForce GTX 980", 5, 2, "418.39", "580.95.05", {"UU", "NU", "NU", "NU", "NU", "NN"}},
+    {"Tesla P100", 6, 0, "418.39", "580.95.05", {"UU", "NU", "NU", "NU", "NU", "NN"}},
+    {"Tesla V100", 7, 0, "418.39", "580.95.05", {"JJ", "NU", "NU", "NU", "NU", "NN"}},
+    {"Tesla T4", 7, 5, "418.39", "590.44.01", {"JJ", "NU", "NU", "NU", "NU", "NU"}},
+    {"A100", 8, 0, "450.80.02", "590.44.01", {"JJ", "JJ", "UU", "NU", "NU", "NU"}},
+    {"RTX 4090", 8, 9, "520.61.05", "590.44.01", {"JJ", "JJ", "UU", "NU", "NU", "NU"}},
+    {"H100", 9, 0, "520.61.05", "590.44.01", {"JJ", "JJ", "UU", "NU", "NU", "NU"}},
+    {"RTX 5090", 12, 0, "570.26", "590.44.01", {"JJ", "JJ", "JJ", "JJ", "UU", "NU"}},
+};
+
+static void make_build(const struct manifest *m, struct dv_build *b) {
+    char err[256];
+    memset(b, 0, sizeof *b);
+    CHECK(dv_parse_cuda_version(m->cuda, &b->cuda) == 0);
+    CHECK_MSG(dv_parse_archs(m->archs, b, err, sizeof err) == 0, "%s", err);
+    b->cublas = 1;
+    if (m->cudnn[0])
+        CHECK(doctor_parse_libver(m->cudnn, &b->cudnn_major, &b->cudnn_minor) == 0);
+}
+
+static void make_device(const char *name, int major, int minor, const char *driver,
+                        struct dv_device *d) {
+    memset(d, 0, sizeof *d);
+    snprintf(d->name, sizeof d->name, "%s", name);
+    d->cc_major = major;
+    d->cc_minor = minor;
+    d->mem = (size_t)4 << 30;
+    if (driver)
+        snprintf(d->driver, sizeof d->driver, "%s", driver);
+    d->driver_cuda = driver ? -1 : 0;
+}
+
+static char letter(enum dv_verdict v) {
+    return v == DV_USABLE ? 'U' : v == DV_USABLE_JIT ? 'J' : 'N';
+}
+
+static void test_verdict_table(void) {
+    for (size_t c = 0; c < sizeof cards / sizeof cards[0]; c++) {
+        for (int m = 0; m < NMAN; m++) {
+            for (int k = 0; k < 2; k++) {
+                const struct card *cd = &cards[c];
+                struct dv_build b;
+                struct dv_device d;
+                struct dv_result r;
+                make_build(&manifests[m], &b);
+                make_device(cd->name, cd->major, cd->minor, k ? cd->new_driver : cd->old_driver,
+                            &d);
+                dv_evaluate(&d, &b, &r);
+                CHECK_MSG(letter(r.verdict) == cd->expect[m][k],
+                          "%s (%d.%d) on the CUDA %s build, driver %s: got %s (%s), expected %c",
+                          cd->name, cd->major, cd->minor, manifests[m].cuda, d.driver,
+                          dv_verdict_name(r.verdict), r.reason, cd->expect[m][k]);
+                /* Every "not usable" says why and what to do; usable ones need no fix. */
+                if (r.verdict == DV_NOT_USABLE)
+                    CHECK_MSG(r.reason[0] && r.fix[0], "%s on CUDA %s: empty reason or fix",
+                              cd->name, manifests[m].cuda);
+                else
+                    CHECK(r.fix[0] == '\0' && r.cuda.ok == 1);
+                CHECK(r.support[0] != '\0');
+            }
+        }
+    }
+}
+
+/* Run one case and return the result (for the detailed checks below). */
+static void eval(const char *name, int major, int minor, const char *driver, const char *cuda,
+                 const char *archs, const char *cudnn, struct dv_result *r) {
+    struct manifest m = {cuda, archs, cudnn};
+    struct dv_build b;
+    struct dv_device d;
+    make_build(&m, &b);
+    make_device(name, major, minor, driver, &d);
+    dv_evaluate(&d, &b, r);
+}
+
+#define HAS(s, sub) (strstr((s), (sub)) != NULL)
+
+static void test_verdict_texts(void) {
+    struct dv_result r;
+    const char *c13 = manifests[5].archs;
+
+    /* The issue's example: K40m against the CUDA 13 build. */
+    eval("Tesla K40m", 3, 5, "470.82", "13.0", c13, "9.19", &r);
+    CHECK(r.verdict == DV_NOT_USABLE);
+    CHECK_MSG(HAS(r.reason, "no code for sm_35") &&
+                  HAS(r.reason, "built for 75 80 86 89 90 100 "
+                                "120 + PTX 120") &&
+                  HAS(r.reason, "which a 3.5 device cannot JIT"),
+              "%s", r.reason);
+    CHECK_MSG(HAS(r.fix, "CUDA 13.0 cannot target Kepler: rebuild with CUDA 11.8") &&
+                  HAS(r.fix, "-DCMAKE_CUDA_ARCHITECTURES=35"),
+              "%s", r.fix);
+    CHECK_MSG(HAS(r.support, "last toolkit CUDA 11.8") && HAS(r.support, "R470") &&
+                  HAS(r.support, "11.4"),
+              "%s", r.support);
+    CHECK(r.cublas.ok == 0 && r.cudnn.ok == 0);
+
+    /* Fermi: rebuild with CUDA 8 and architecture 20, never 21. */
+    eval("NVS 310", 2, 1, "390.157", "13.0", c13, "9.19", &r);
+    CHECK_MSG(HAS(r.fix, "rebuild with CUDA 8.0") && HAS(r.fix, "ARCHITECTURES=20"), "%s", r.fix);
+    CHECK_MSG(HAS(r.support, "R390"), "%s", r.support);
+
+    /* sm_30 needs CUDA 10.2, not 11.8. */
+    eval("Quadro K2100M", 3, 0, "470.256.02", "11.8", manifests[2].archs, "8.9", &r);
+    CHECK_MSG(HAS(r.fix, "rebuild with CUDA 10.2") && HAS(r.fix, "ARCHITECTURES=30"), "%s", r.fix);
+
+    /* The toolkit supports the card, the list just left it out. */
+    eval("Tesla T4", 7, 5, "590.44.01", "13.0", "80-real;90-real", "9.19", &r);
+    CHECK(r.verdict == DV_NOT_USABLE);
+    CHECK_MSG(HAS(r.fix, "Rebuild with this toolkit (CUDA 13.0)") && HAS(r.fix, "=75"), "%s",
+              r.fix);
+    CHECK_MSG(r.cublas.ok == 1 && r.cudnn.ok == 1, "libraries carry their own code: %s / %s",
+              r.cublas.why, r.cudnn.why);
+
+    /* A card newer than the toolkit, with no PTX: needs a newer toolkit. */
+    eval("RTX 5090", 12, 0, "590.44.01", "11.8", "35-real;90-real", "8.9", &r);
+    CHECK(r.verdict == DV_NOT_USABLE);
+    CHECK_MSG(HAS(r.fix, "needs CUDA 12.8 or newer"), "%s", r.fix);
+
+    /* PTX newer than the driver: minor version compatibility starts the runtime, JIT fails. */
+    eval("RTX 5090", 12, 0, "570.26", "12.9", "90", "9.10", &r);
+    CHECK(r.verdict == DV_NOT_USABLE);
+    CHECK_MSG(HAS(r.reason, "cudaErrorUnsupportedPtxVersion"), "%s", r.reason);
+    CHECK_MSG(HAS(r.fix, "575.51.03") && HAS(r.fix, "120-real"), "%s", r.fix);
+
+    /* JIT: says so. */
+    eval("RTX 4090", 8, 9, "590.44.01", "10.2", manifests[1].archs, "7.6", &r);
+    CHECK(r.verdict == DV_USABLE_JIT && r.code_is_ptx && r.code_sm == 75);
+    CHECK_MSG(HAS(r.note, "first launch"), "%s", r.note);
+
+    /* Driver too new for the card, too old for the card, or absent. */
+    eval("Tesla K40m", 3, 5, "580.65.06", "11.8", manifests[2].archs, "8.9", &r);
+    CHECK(r.verdict == DV_NOT_USABLE);
+    CHECK_MSG(HAS(r.reason, "does not support Kepler") && HAS(r.fix, "470.xx"), "%s / %s", r.reason,
+              r.fix);
+    eval("A100", 8, 0, "440.33", "10.2", manifests[1].archs, "7.6", &r);
+    CHECK(r.verdict == DV_NOT_USABLE);
+    CHECK_MSG(HAS(r.reason, "predates Ampere") && HAS(r.fix, "450.51.05"), "%s / %s", r.reason,
+              r.fix);
+    eval("Tesla T4", 7, 5, NULL, "13.0", c13, "9.19", &r);
+    CHECK(r.verdict == DV_NOT_USABLE);
+    CHECK_MSG(HAS(r.reason, "no NVIDIA driver is loaded"), "%s", r.reason);
+
+    /* Driver older than the runtime, card can take a newer one: update the driver. */
+    eval("Tesla T4", 7, 5, "535.54.03", "13.0", c13, "9.19", &r);
+    CHECK_MSG(HAS(r.reason, "supports CUDA up to 12.2") && HAS(r.fix, "Update the driver to "
+                                                                      "580.65.06"),
+              "%s / %s", r.reason, r.fix);
+    /* … card cannot take a newer one: rebuild. */
+    eval("Tesla K80", 3, 7, "470.256.02", "12.6", "37-real", "9.5", &r);
+    CHECK(r.verdict == DV_NOT_USABLE);
+    CHECK_MSG(HAS(r.fix, "R470") && HAS(r.fix, "rebuild with CUDA 11.8"), "%s", r.fix);
+
+    /* Unknown driver (--assume without driver=): judged on code, with a note. */
+    eval("Tesla T4", 7, 5, "", "13.0", c13, "9.19", &r);
+    CHECK(r.verdict == DV_USABLE);
+    CHECK_MSG(HAS(r.note, "Driver not given"), "%s", r.note);
+
+    /* A build without CUDA. */
+    {
+        struct dv_build b;
+        struct dv_device d;
+        memset(&b, 0, sizeof b);
+        make_device("Tesla K40m", 3, 5, "470.82", &d);
+        dv_evaluate(&d, &b, &r);
+        CHECK(r.verdict == DV_NOT_USABLE && HAS(r.reason, "without CUDA") &&
+              HAS(r.fix, "CUDA 11.8"));
+    }
+
+    /* Small memory is noted; arch-specific code runs only on its own architecture. */
+    {
+        struct dv_build b;
+        struct dv_device d;
+        char err[128];
+        memset(&b, 0, sizeof b);
+        b.cuda = CUDA_VER(12, 8);
+        CHECK(dv_parse_archs("90a-real;100a", &b, err, sizeof err) == 0);
+        CHECK(b.narch == 2 && b.arch[0].variant == 'a' && b.arch[0].sass && !b.arch[0].ptx);
+        make_device("H100", 9, 0, "570.26", &d);
+        d.mem = (size_t)256 << 20;
+        dv_evaluate(&d, &b, &r);
+        CHECK(r.verdict == DV_USABLE && HAS(r.note, "512 MiB"));
+        make_device("B300", 10, 3, "575.51.03", &d);
+        dv_evaluate(&d, &b, &r);
+        CHECK_MSG(r.verdict == DV_NOT_USABLE, "100a code must not run on 10.3: %s", r.reason);
+    }
+}
+
+static void test_libraries(void) {
+    struct dv_result r;
+    char why[512];
+
+    eval("Tesla K40m", 3, 5, "470.82", "11.8", manifests[2].archs, "8.9", &r);
+    CHECK(r.verdict == DV_USABLE && r.cublas.ok == 1 && r.cudnn.ok == 0);
+    CHECK_MSG(HAS(r.cudnn.why, "8.5 for CUDA 11.x"), "%s", r.cudnn.why);
+    eval("Tesla K40m", 3, 5, "470.82", "11.8", manifests[2].archs, "8.5", &r);
+    CHECK(r.cudnn.ok == 1);
+    eval("Tesla K80", 3, 7, "470.82", "11.8", manifests[2].archs, "8.7", &r);
+    CHECK_MSG(r.cudnn.ok == -1, "8.6-8.8 on Kepler is not verified: %s", r.cudnn.why);
+    eval("NVS 310", 2, 1, "390.157", "8.0", manifests[0].archs, "7.1", &r);
+    CHECK(r.cublas.ok == 1 && r.cudnn.ok == 0 && HAS(r.cudnn.why, "never supported Fermi"));
+    eval("Tesla T4", 7, 5, "590.44.01", "13.0", manifests[5].archs, "9.19", &r);
+    CHECK(r.cublas.ok == 1 && r.cudnn.ok == 1);
+    eval("GeForce GTX 980", 5, 2, "580.95.05", "12.6", manifests[3].archs, "9.5", &r);
+    CHECK(r.cudnn.ok == 1);
+    eval("GeForce GTX 980", 5, 2, "580.95.05", "12.6", manifests[3].archs, "9.17", &r);
+    CHECK(r.cudnn.ok == 0 && HAS(r.cudnn.why, "9.10"));
+    eval("RTX 5090", 12, 0, "590.44.01", "11.8", manifests[2].archs, "8.9", &r);
+    CHECK_MSG(r.cublas.ok == -1, "cuBLAS 11.8 predates Blackwell: %s", r.cublas.why);
+    eval("RTX 4090", 8, 9, "590.44.01", "11.8", manifests[2].archs, "", &r);
+    CHECK(r.cudnn.ok == 0 && HAS(r.cudnn.why, "no cuDNN"));
+
+    CHECK(cuda_facts_cudnn_supports(9, 19, 13, 70, why, sizeof why) == 0);
+    CHECK_MSG(HAS(why, "CUDA 13") && HAS(why, "sm_75"), "%s", why);
+    CHECK(cuda_facts_cudnn_supports(9, 1, 12, 50, why, sizeof why) == 1);
+    CHECK(cuda_facts_cudnn_supports(8, 2, 10, 30, why, sizeof why) == 1);
+    CHECK(cuda_facts_cudnn_supports(8, 2, 11, 30, why, sizeof why) == 0);
+    CHECK(cuda_facts_cudnn_supports(7, 6, 10, 30, why, sizeof why) == 1);
+    CHECK(cuda_facts_cudnn_supports(9, 12, 12, 60, why, sizeof why) == -1);
+}
+
+static void test_facts(void) {
+    char v[16];
+    size_t n;
+    const struct cuda_arch_fact *t = cuda_facts_arch_table(&n);
+
+    /* Which toolkit dropped which architecture. */
+    CHECK(cuda_facts_last_toolkit(20) == CUDA_VER(8, 0));
+    CHECK(cuda_facts_last_toolkit(21) == CUDA_VER(8, 0));
+    CHECK(cuda_facts_last_toolkit(30) == CUDA_VER(10, 2));
+    CHECK(cuda_facts_last_toolkit(35) == CUDA_VER(11, 8));
+    CHECK(cuda_facts_last_toolkit(37) == CUDA_VER(11, 8));
+    CHECK(cuda_facts_last_toolkit(52) == CUDA_VER(12, 9));
+    CHECK(cuda_facts_last_toolkit(70) == CUDA_VER(12, 9));
+    CHECK(cuda_facts_last_toolkit(75) == 0);
+    CHECK(cuda_facts_last_toolkit(99) == -1);
+    CHECK(cuda_facts_oldest_sm(CUDA_VER(8, 0)) == 20);
+    CHECK(cuda_facts_oldest_sm(CUDA_VER(9, 0)) == 30);
+    CHECK(cuda_facts_oldest_sm(CUDA_VER(11, 0)) == 35);
+    CHECK(cuda_facts_oldest_sm(CUDA_VER(12, 0)) == 50);
+    CHECK(cuda_facts_oldest_sm(CUDA_VER(13, 0)) == 75);
+    CHECK(strcmp(cuda_facts_arch(35)->last_driver, "470") == 0);
+    CHECK(strcmp(cuda_facts_arch(21)->last_driver, "390") == 0);
+    CHECK(strcmp(cuda_facts_arch(60)->last_driver, "580") == 0);
+    /* The table is ordered, and every retired architecture has its last driver. */
+    for (size_t i = 0; i < n; i++) {
+        CHECK(i == 0 || t[i].sm > t[i - 1].sm);
+        CHECK(t[i].first_cuda > 0 && (!t[i].last_cuda || t[i].last_cuda >= t[i].first_cuda));
+        CHECK(!t[i].last_cuda == !t[i].last_driver);
+        CHECK(!t[i].last_driver || cuda_facts_driver_valid(t[i].last_driver_min));
+    }
+
+    /* Drivers. */
+    CHECK(strcmp(cuda_facts_min_driver(CUDA_VER(13, 0)), "580.65.06") == 0);
+    CHECK(strcmp(cuda_facts_min_driver(CUDA_VER(12, 8)), "570.26") == 0);
+    CHECK(strcmp(cuda_facts_min_driver(CUDA_VER(12, 7)), "560.28.03") == 0); /* no 12.7 */
+    CHECK(strcmp(cuda_facts_min_driver(CUDA_VER(11, 8)), "520.61.05") == 0);
+    CHECK(strcmp(cuda_facts_min_driver(CUDA_VER(10, 2)), "440.33") == 0);
+    CHECK(strcmp(cuda_facts_min_driver(CUDA_VER(8, 0)), "367.48") == 0);
+    CHECK(cuda_facts_min_driver(CUDA_VER(6, 5)) == NULL);
+    CHECK(cuda_facts_compat_driver(CUDA_VER(10, 2)) == NULL);
+    CHECK(strcmp(cuda_facts_compat_driver(CUDA_VER(11, 8)), "450.80.02") == 0);
+    CHECK(cuda_facts_driver_cuda("470.82.01") == CUDA_VER(11, 4));
+    CHECK(cuda_facts_driver_cuda("470.82") == CUDA_VER(11, 4));
+    CHECK(cuda_facts_driver_cuda("390.157") == CUDA_VER(9, 1));
+    CHECK(cuda_facts_driver_cuda("525.60.13") == CUDA_VER(12, 0));
+    CHECK(cuda_facts_driver_cuda("580.95.05") == CUDA_VER(13, 0));
+    CHECK(cuda_facts_driver_cuda("300.1") == 0);
+    CHECK(cuda_facts_driver_cuda("abc") == 0);
+    CHECK(cuda_facts_runtime_runs(CUDA_VER(11, 8), "470.82.01") == 1); /* minor version compat */
+    CHECK(cuda_facts_runtime_runs(CUDA_VER(12, 0), "470.82.01") == 0);
+    CHECK(cuda_facts_runtime_runs(CUDA_VER(10, 2), "418.39") == 0);
+    CHECK(cuda_facts_runtime_runs(CUDA_VER(12, 9), "525.60.13") == 1);
+    CHECK(cuda_facts_driver_cmp("470.82", "470.82.01") < 0);
+    CHECK(cuda_facts_driver_cmp("470.103.01", "470.82.01") > 0);
+    CHECK(cuda_facts_driver_valid("470") && !cuda_facts_driver_valid("470.") &&
+          !cuda_facts_driver_valid("4.1.2.3") && !cuda_facts_driver_valid("12.0"));
+    CHECK(strcmp(cuda_facts_ver_str(12080, v, sizeof v), "12.8") == 0);
+}
+
+static void test_explain(void) {
+    /* Every error a user can meet at start, and the rest of the table. */
+    static const char *names[] = {
+        "cudaErrorInsufficientDriver",
+        "cudaErrorStubLibrary",
+        "cudaErrorNoDevice",
+        "cudaErrorInvalidDevice",
+        "cudaErrorNoKernelImageForDevice",
+        "cudaErrorInvalidDeviceFunction",
+        "cudaErrorUnsupportedPtxVersion",
+        "cudaErrorInvalidPtx",
+        "cudaErrorJitCompilerNotFound",
+        "cudaErrorJitCompilationDisabled",
+        "cudaErrorMemoryAllocation",
+        "cudaErrorLaunchTimeout",
+        "cudaErrorLaunchOutOfResources",
+        "cudaErrorIllegalAddress",
+        "cudaErrorLaunchFailure",
+        "cudaErrorECCUncorrectable",
+        "cudaErrorDevicesUnavailable",
+        "cudaErrorSystemDriverMismatch",
+        "cudaErrorCompatNotSupportedOnDevice",
+        "cudaErrorSystemNotReady",
+        "cudaErrorInitializationError",
+        "cudaErrorOperatingSystem",
+        "cudaErrorNotPermitted",
+        "CUBLAS_STATUS_NOT_INITIALIZED",
+        "CUBLAS_STATUS_ARCH_MISMATCH",
+        "CUBLAS_STATUS_ALLOC_FAILED",
+        "CUDNN_STATUS_NOT_INITIALIZED",
+        "CUDNN_STATUS_ARCH_MISMATCH",
+        "CUDNN_STATUS_VERSION_MISMATCH",
+        "CUDNN_STATUS_ALLOC_FAILED",
+        "CUDNN_STATUS_NOT_SUPPORTED",
+    };
+    char out[1024], small[24];
+
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        int known = cuda_explain(names[i], 12080, 13000, out, sizeof out);
+        size_t len = strlen(out);
+        int periods = 0;
+        for (size_t k = 0; k + 1 < len; k++)
+            periods += out[k] == '.' && out[k + 1] == ' ';
+        CHECK_MSG(known == 1, "%s is not explained", names[i]);
+        /* cause sentence, then fix sentence */
+        CHECK_MSG(len > 40 && out[len - 1] == '.' && periods >= 1, "%s: '%s'", names[i], out);
+    }
+    /* The two faces of cudaErrorInsufficientDriver. */
+    cuda_explain("cudaErrorInsufficientDriver", 0, 13000, out, sizeof out);
+    CHECK_MSG(HAS(out, "No NVIDIA driver is loaded") && !HAS(out, "older"), "%s", out);
+    cuda_explain("cudaErrorInsufficientDriver", 11040, 13000, out, sizeof out);
+    CHECK_MSG(HAS(out, "supports CUDA up to 11.4") && HAS(out, "CUDA 13.0 runtime") &&
+                  HAS(out, "580.65.06"),
+              "%s", out);
+    cuda_explain("cudaErrorInsufficientDriver", 11040, 12060, out, sizeof out);
+    CHECK_MSG(HAS(out, "560.28.03") && HAS(out, "525.60.13"), "%s", out);
+    cuda_explain("cudaErrorStubLibrary", 0, 13000, out, sizeof out);
+    CHECK(HAS(out, "No NVIDIA driver is loaded") && HAS(out, "stubs"));
+    cuda_explain("cudaErrorLaunchTimeout", 12080, 13000, out, sizeof out);
+    CHECK(HAS(out, "watchdog"));
+    cuda_explain("cudaErrorNoKernelImageForDevice", 12080, 13000, out, sizeof out);
+    CHECK(HAS(out, "gpubench doctor") && HAS(out, "CMAKE_CUDA_ARCHITECTURES"));
+    /* Unknown names get a generic sentence and 0; NULL and tiny buffers are safe. */
+    CHECK(cuda_explain("cudaErrorFrobnicated", 12080, 13000, out, sizeof out) == 0);
+    CHECK(HAS(out, "cudaErrorFrobnicated"));
+    CHECK(cuda_explain(NULL, 0, 0, out, sizeof out) == 0);
+    CHECK(cuda_explain("cudaErrorNoDevice", 0, 0, small, sizeof small) == 1 &&
+          strlen(small) == sizeof small - 1);
+}
+
+static void test_spec(void) {
+    struct dv_device d;
+    struct dv_build b;
+    char err[256];
+    size_t mem;
+
+    CHECK(doctor_spec_device("cc=3.5,name=\"Tesla K40m\",mem=12GiB,driver=470.82", &d, err,
+                             sizeof err) == 0);
+    CHECK(d.cc_major == 3 && d.cc_minor == 5 && strcmp(d.name, "Tesla K40m") == 0 &&
+          d.mem == (size_t)12 << 30 && strcmp(d.driver, "470.82") == 0);
+    CHECK(doctor_spec_device("name=\"a, b\",cc=12.0", &d, err, sizeof err) == 0);
+    CHECK(strcmp(d.name, "a, b") == 0 && d.cc_major == 12 && d.driver_cuda == -1);
+    CHECK(doctor_spec_device("cc=2.1,driver=none", &d, err, sizeof err) == 0 && d.driver_cuda == 0);
+    CHECK(doctor_spec_device("cc=3.5,foo=1", &d, err, sizeof err) == -1 && HAS(err, "'foo'"));
+    CHECK(doctor_spec_device("cc=3", &d, err, sizeof err) == -1 && HAS(err, "cc"));
+    CHECK(doctor_spec_device("name=x", &d, err, sizeof err) == -1 && HAS(err, "missing key cc"));
+    CHECK(doctor_spec_device("cc=3.5,mem=lots", &d, err, sizeof err) == -1 && HAS(err, "mem"));
+    CHECK(doctor_spec_device("cc=3.5,driver=new", &d, err, sizeof err) == -1 && HAS(err, "driver"));
+    CHECK(doctor_spec_device("cc=3.5,name=\"open", &d, err, sizeof err) == -1 && HAS(err, "quote"));
+    CHECK(doctor_spec_device("cc", &d, err, sizeof err) == -1 && HAS(err, "key=value"));
+    CHECK(doctor_parse_mem("512MiB", &mem) == 0 && mem == (size_t)512 << 20);
+    CHECK(doctor_parse_mem("4GB", &mem) == 0 && mem == 4000000000u);
+    CHECK(doctor_parse_mem("1.5g", &mem) == 0 && mem == (size_t)3 << 29);
+    CHECK(doctor_parse_mem("0", &mem) == -1 && doctor_parse_mem("-1G", &mem) == -1 &&
+          doctor_parse_mem("12XB", &mem) == -1);
+
+    memset(&b, 0, sizeof b);
+    b.cuda = CUDA_VER(13, 0);
+    CHECK(doctor_spec_build("cuda=11.8,archs=35-real;37,cublas=no,cudnn=8.9", &b, err,
+                            sizeof err) == 0);
+    CHECK(b.cuda == CUDA_VER(11, 8) && b.narch == 2 && b.arch[1].sm == 37 && b.arch[1].ptx &&
+          !b.cublas && b.cudnn_major == 8 && b.cudnn_minor == 9);
+    CHECK(doctor_spec_build("cudnn=9.19.0", &b, err, sizeof err) == 0 && b.cudnn_minor == 19);
+    CHECK(doctor_spec_build("cuda=none", &b, err, sizeof err) == 0 && b.cuda == 0);
+    CHECK(doctor_spec_build("archs=35-foo", &b, err, sizeof err) == -1 && HAS(err, "archs"));
+    CHECK(doctor_spec_build("cuda=eleven", &b, err, sizeof err) == -1 && HAS(err, "cuda"));
+    CHECK(doctor_spec_build("toolkit=11.8", &b, err, sizeof err) == -1 && HAS(err, "toolkit"));
+    CHECK(dv_parse_archs("all-major", &b, err, sizeof err) == 0 && b.archs_unknown);
+    CHECK(dv_parse_archs("75-real;;120-virtual", &b, err, sizeof err) == 0 && b.narch == 2 &&
+          !b.arch[1].sass && b.arch[1].ptx);
+
+    /* The driver version in /proc/driver/nvidia/version. */
+    {
+        char drv[32];
+        CHECK(dv_parse_nvrm("NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.86.15  Wed Jan "
+                            " 8 2025\nGCC version:  gcc version 12.2.0",
+                            drv, sizeof drv) == 0 &&
+              strcmp(drv, "570.86.15") == 0);
+        CHECK(dv_parse_nvrm("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
+                            "580.65.06  Release Build",
+                            drv, sizeof drv) == 0 &&
+              strcmp(drv, "580.65.06") == 0);
+        CHECK(dv_parse_nvrm("nothing here 12", drv, sizeof drv) == -1);
+    }
+}
+
+/* --agree VERSION LIST: the CMake default list for toolkit VERSION must name only architectures
+ * that toolkit can compile for, and equal this file's manifest for VERSION when there is one. */
+static int agree(const char *version, const char *list) {
+    struct dv_build b;
+    char err[256];
+    int bad = 0;
+    memset(&b, 0, sizeof b);
+    if (dv_parse_cuda_version(version, &b.cuda) != 0 ||
+        dv_parse_archs(list, &b, err, sizeof err) != 0) {
+        fprintf(stderr, "FAIL: cannot parse CUDA %s list \"%s\"\n", version, list);
+        return 1;
+    }
+    for (int i = 0; i < b.narch; i++) {
+        if (!cuda_facts_toolkit_supports(b.cuda, b.arch[i].sm)) {
+            fprintf(stderr,
+                    "FAIL: cmake/cuda_setup.cmake gives CUDA %s architecture %d, which "
+                    "harness/gpuinfo/cuda_facts.c says that toolkit cannot compile for\n",
+                    version, b.arch[i].sm);
+            bad = 1;
+        }
+    }
+    /* Advice only: architectures the toolkit supports whose major has no entry in the list
+     * (SASS of X.y runs only on X.z). */
+    {
+        size_t n;
+        const struct cuda_arch_fact *t = cuda_facts_arch_table(&n);
+        for (size_t k = 0; k < n; k++) {
+            int covered = 0;
+            if (!cuda_facts_toolkit_supports(b.cuda, t[k].sm))
+                continue;
+            for (int i = 0; i < b.narch; i++) {
+                const struct dv_arch *a = &b.arch[i];
+                covered |= a->sass && a->sm / 10 == t[k].sm / 10 && a->sm <= t[k].sm;
+                covered |= a->ptx && a->sm <= t[k].sm;
+            }
+            if (!covered)
+                printf("note: CUDA %s supports sm_%d (%s, %s) but the default list has no code "
+                       "it can run\n",
+                       version, t[k].sm, t[k].family, t[k].examples);
+        }
+    }
+    for (int m = 0; m < NMAN; m++) {
+        if (strcmp(manifests[m].cuda, version) == 0 && strcmp(manifests[m].archs, list) != 0) {
+            fprintf(stderr,
+                    "FAIL: CUDA %s: cmake/cuda_setup.cmake gives \"%s\", tests/doctor/test_doctor.c "
+                    "assumes \"%s\"\n",
+                    version, list, manifests[m].archs);
+            bad = 1;
+        }
+    }
+    printf("CUDA %s: %s: %s\n", version, list, bad ? "DISAGREES" : "agrees");
+    return bad;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "--agree") == 0)
+        return agree(argv[2], argv[3]);
+    test_verdict_table();
+    test_verdict_texts();
+    test_libraries();
+    test_facts();
+    test_explain();
+    test_spec();
+    return TEST_END();
+}

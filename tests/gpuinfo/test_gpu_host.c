@@ -1,0 +1,379 @@
+/* test_gpu_host.c — the CUDA host logic as plain functions, on data from real cards: cores per SM,
+ * peak GFLOP/s and GB/s against the vendors' published figures, the provenance strings, cuDNN
+ * support decisions, cuDNN algorithm choice, and error name → row status. No GPU, no CUDA. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/gpuinfo/gpu_policy.h"
+#include "kernels/common/cuda_errors.h"
+#include "harness/gpuinfo/gpu_props.h"
+#include "tests/testhelp.h"
+
+#define CHECK_STR(got, want)                                                                       \
+    CHECK_MSG(strcmp((got), (want)) == 0, "got \"%s\" want \"%s\"", got, want)
+#define CHECK_HAS(got, part)                                                                       \
+    CHECK_MSG(strstr((got), (part)) != NULL, "\"%s\" lacks \"%s\"", got, part)
+
+/* One card as its CUDA device attributes describe it, and what its vendor publishes.
+ * Clocks are cudaDevAttrClockRate / cudaDevAttrMemoryClockRate (kHz) as deviceQuery prints them
+ * ("GPU Max Clock rate", "Memory Clock rate", "Memory Bus Width"). Fermi reports the shader clock.
+ * GDDR5/6/6X/7 memory clocks are half the per-pin data rate (GTX 980: 3505 MHz for 7 Gbps; RTX
+ * 4090: 10501 MHz for 21 Gbps). For the RTX 5090 the memory clock is derived from its 28 Gbps by
+ * that rule, not copied from a deviceQuery print-out. */
+struct card {
+    const char *name;
+    int major, minor, sms, clk_khz, memclk_khz, bus_bits;
+    size_t mem;
+    int cores_per_sm;     /* from the architecture whitepaper */
+    double vendor_gflops; /* published FP32 peak (per GPU) */
+    double vendor_gbps;   /* published memory bandwidth (per GPU) */
+    double tol;           /* allowed relative difference, see the card's comment */
+};
+
+static const struct card cards[] = {
+    /* NVS 310 (GF119): 48 CUDA cores, 1046 MHz shader clock, 64-bit DDR3 at 875 MHz, 14 GB/s
+     * (NVIDIA NVS 310 data sheet). NVIDIA publishes no FLOP figure: 48 × 1.046 GHz × 2. */
+    {"NVS 310", 2, 1, 1, 1046000, 875000, 64, 536870912, 48, 100.4, 14.0, 0.03},
+    /* Quadro K2100M (GK106): 576 cores at 667 MHz, 128-bit GDDR5 at 3 Gbps: 48 GB/s (NVIDIA
+     * product page); 768.4 GFLOPS (TechPowerUp GPU database). */
+    {"Quadro K2100M", 3, 0, 3, 667000, 1502000, 128, 2147483648u, 192, 768.4, 48.0, 0.03},
+    /* Tesla K40m: 2880 cores at 745 MHz base = 4.29 TFLOPS, 288 GB/s (Tesla K40 data sheet). */
+    {"Tesla K40m", 3, 5, 15, 745000, 3004000, 384, 11996954624u, 192, 4290.0, 288.0, 0.03},
+    /* Tesla K80, one of its two GK210s: NVIDIA's 8.73 TFLOPS per board is at the 875 MHz
+     * boost clock, but CUDA reports 824 MHz, so ours is 5.8% lower (documented, hence 7%);
+     * 480 GB/s per board = 240 per GPU (Tesla K80 data sheet). */
+    {"Tesla K80", 3, 7, 13, 823500, 2505000, 384, 11996954624u, 192, 4365.0, 240.0, 0.07},
+    /* GeForce GTX 980: 2048 cores, 1216 MHz boost: 4981 GFLOPS (4612 at the 1126 MHz base);
+     * 224 GB/s (NVIDIA GTX 980 specifications). */
+    {"GeForce GTX 980", 5, 2, 16, 1216000, 3505000, 256, 4294967296u, 128, 4981.0, 224.0, 0.03},
+    /* Tesla P100-PCIE-16GB: 9.3 TFLOPS, 732 GB/s (Tesla P100 data sheet); CUDA reports
+     * 1329 MHz, NVIDIA's figure uses 1303 MHz: 2.4% apart. */
+    {"Tesla P100-PCIE-16GB", 6, 0, 56, 1328500, 715000, 4096, 17071734784u, 64, 9300.0, 732.0,
+     0.03},
+    /* Tesla V100-SXM2-16GB: 15.7 TFLOPS, 900 GB/s (Tesla V100 data sheet). */
+    {"Tesla V100-SXM2-16GB", 7, 0, 80, 1530000, 877000, 4096, 16945512448u, 64, 15700.0, 900.0,
+     0.03},
+    /* Tesla T4: 8.1 TFLOPS, 320 GB/s (T4 data sheet). */
+    {"Tesla T4", 7, 5, 40, 1590000, 5001000, 256, 15843721216u, 64, 8100.0, 320.0, 0.03},
+    /* A100-SXM4-40GB: 19.5 TFLOPS, 1555 GB/s (A100 data sheet). */
+    {"A100-SXM4-40GB", 8, 0, 108, 1410000, 1215000, 5120, 42505273344u, 64, 19500.0, 1555.0, 0.03},
+    /* GeForce RTX 4090: 82.6 TFLOPS, 1008 GB/s (Ada architecture whitepaper, appendix). */
+    {"NVIDIA GeForce RTX 4090", 8, 9, 128, 2520000, 10501000, 384, 25386352640u, 128, 82600.0,
+     1008.0, 0.03},
+    /* H100 80GB HBM3 (SXM5): 67 TFLOPS, 3.35 TB/s (H100 data sheet). */
+    {"NVIDIA H100 80GB HBM3", 9, 0, 132, 1980000, 2619000, 5120, 85029158912u, 128, 67000.0, 3350.0,
+     0.03},
+    /* GeForce RTX 5090: 104.8 TFLOPS, 1792 GB/s (NVIDIA RTX 5090 specifications). */
+    {"NVIDIA GeForce RTX 5090", 12, 0, 170, 2407000, 14001000, 512, 34190917632u, 128, 104800.0,
+     1792.0, 0.03},
+};
+enum { NCARDS = sizeof cards / sizeof cards[0] };
+
+static struct gpu_props props_of(const struct card *c) {
+    struct gpu_props p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.name, sizeof p.name, "%s", c->name);
+    p.cc_major = c->major;
+    p.cc_minor = c->minor;
+    p.sm_count = c->sms;
+    p.core_clock_khz = c->clk_khz;
+    p.mem_clock_khz = c->memclk_khz;
+    p.mem_bus_bits = c->bus_bits;
+    p.global_mem = c->mem;
+    return p;
+}
+
+static const struct card *card(const char *name) {
+    for (int i = 0; i < NCARDS; i++)
+        if (strstr(cards[i].name, name))
+            return &cards[i];
+    return NULL;
+}
+
+static void test_peaks(void) {
+    for (int i = 0; i < NCARDS; i++) {
+        const struct card *c = &cards[i];
+        struct gpu_props p = props_of(c);
+        int cores = gpu_cores_per_sm(c->major, c->minor);
+        CHECK_MSG(cores == c->cores_per_sm, "%s: cores/SM %d want %d", c->name, cores,
+                  c->cores_per_sm);
+        double gf = gpu_peak_gflops(&p), gb = gpu_peak_gbps(&p);
+        /* The formula itself, exactly. */
+        double want_gf = 2.0 * c->sms * c->cores_per_sm * (c->clk_khz / 1e6);
+        double want_gb = 2.0 * (c->memclk_khz * 1e3) * c->bus_bits / 8.0 / 1e9;
+        CHECK_MSG(fabs(gf - want_gf) < 1e-6 * want_gf, "%s: %.3f GFLOP/s want %.3f", c->name, gf,
+                  want_gf);
+        CHECK_MSG(fabs(gb - want_gb) < 1e-6 * want_gb, "%s: %.3f GB/s want %.3f", c->name, gb,
+                  want_gb);
+        /* Against what the vendor publishes. */
+        CHECK_MSG(fabs(gf / c->vendor_gflops - 1.0) <= c->tol, "%s: %.1f GFLOP/s vs vendor %.1f",
+                  c->name, gf, c->vendor_gflops);
+        CHECK_MSG(fabs(gb / c->vendor_gbps - 1.0) <= c->tol, "%s: %.1f GB/s vs vendor %.1f",
+                  c->name, gb, c->vendor_gbps);
+    }
+    /* Unknown architectures give 0 (no made-up peak); an unlisted minor takes the newest listed
+     * one below it in the same major. */
+    CHECK_MSG(gpu_cores_per_sm(1, 3) == 0, "Tesla 1.x is not in the table");
+    CHECK_MSG(gpu_cores_per_sm(13, 0) == 0, "a future major is unknown");
+    CHECK_MSG(gpu_cores_per_sm(8, 8) == 128, "8.8 falls back to 8.7");
+    CHECK_MSG(gpu_cores_per_sm(2, 0) == 32, "Fermi GF100");
+    struct gpu_props none;
+    memset(&none, 0, sizeof none);
+    none.cc_major = 13;
+    none.sm_count = 10;
+    none.core_clock_khz = 1000000;
+    CHECK_MSG(gpu_peak_gflops(&none) == 0.0, "unknown arch: peak 0");
+    CHECK_MSG(gpu_peak_gbps(&none) == 0.0, "no memory clock: peak 0");
+}
+
+static void test_tags(void) {
+    char s[256];
+    gpu_cc_string(2, 1, s, sizeof s);
+    CHECK_STR(s, "2.1");
+    gpu_cc_string(12, 0, s, sizeof s);
+    CHECK_STR(s, "12.0");
+    gpu_cuda_version_string(12080, s, sizeof s);
+    CHECK_STR(s, "12.8");
+    gpu_cuda_version_string(8000, s, sizeof s);
+    CHECK_STR(s, "8.0");
+    gpu_cuda_version_string(0, s, sizeof s);
+    CHECK_STR(s, "none");
+
+    /* /proc/driver/nvidia/version of a proprietary and of an open kernel module. */
+    CHECK_MSG(gpu_parse_nvrm_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  470.256.02  "
+                                     "Thu May  2 14:37:44 UTC 2024\nGCC version:  gcc version 9\n",
+                                     s, sizeof s) == 0,
+              "470");
+    CHECK_STR(s, "470.256.02");
+    CHECK_MSG(gpu_parse_nvrm_version("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  "
+                                     "570.86.15  Release Build  (dvs-builder@U16)\n",
+                                     s, sizeof s) == 0,
+              "570 open");
+    CHECK_STR(s, "570.86.15");
+    CHECK_MSG(gpu_parse_nvrm_version("garbage\n", s, sizeof s) == -1 && s[0] == '\0', "garbage");
+    CHECK_MSG(gpu_parse_nvrm_version(NULL, s, sizeof s) == -1, "NULL");
+    gpu_driver_string("470.256.02", 11040, s, sizeof s);
+    CHECK_STR(s, "470.256.02 (CUDA 11.4)");
+    gpu_driver_string(NULL, 13000, s, sizeof s);
+    CHECK_STR(s, "CUDA 13.0");
+
+    int maj, min, pat;
+    gpu_cudnn_version_split(7605, &maj, &min, &pat);
+    CHECK_MSG(maj == 7 && min == 6 && pat == 5, "7605 → %d.%d.%d", maj, min, pat);
+    gpu_cudnn_version_split(8907, &maj, &min, &pat);
+    CHECK_MSG(maj == 8 && min == 9 && pat == 7, "8907 → %d.%d.%d", maj, min, pat);
+    gpu_cudnn_version_split(91900, &maj, &min, &pat);
+    CHECK_MSG(maj == 9 && min == 19 && pat == 0, "91900 → %d.%d.%d", maj, min, pat);
+    gpu_cudnn_lib_string(91900, 91300, s, sizeof s);
+    CHECK_STR(s, "cuDNN 9.19.0 (built 9.13.0)");
+    gpu_cudnn_lib_string(7605, 7605, s, sizeof s);
+    CHECK_STR(s, "cuDNN 7.6.5 (built 7.6.5)");
+    gpu_cudnn_lib_string(0, 0, s, sizeof s);
+    CHECK_STR(s, "none (built without cuDNN)");
+    gpu_cudnn_lib_string(0, 8907, s, sizeof s);
+    CHECK_STR(s, "cuDNN not loadable (built 8.9.7)");
+    gpu_cublas_lib_string(13, 0, 2, 1, s, sizeof s);
+    CHECK_STR(s, "cuBLAS 13.0.2 (pedantic FP32)");
+    gpu_cublas_lib_string(10, 2, 2, 0, s, sizeof s);
+    CHECK_STR(s, "cuBLAS 10.2.2 (default math)");
+
+    struct gpu_props p = props_of(card("K40m"));
+    p.ecc = 1;
+    snprintf(p.pci_bus_id, sizeof p.pci_bus_id, "0000:82:00.0");
+    gpu_extra_string(&p, "10-19", s, sizeof s);
+    CHECK_STR(s, "sm=15 clk=745MHz memclk=3004MHz bus=384b mem=11.2GiB ecc=on pci=0000:82:00.0 "
+                 "watchdog=no bind=10-19");
+    p = props_of(card("NVS 310"));
+    p.kernel_timeout = 1;
+    gpu_extra_string(&p, NULL, s, sizeof s);
+    CHECK_STR(s, "sm=1 clk=1046MHz memclk=875MHz bus=64b mem=0.5GiB ecc=off pci=? watchdog=yes "
+                 "bind=none");
+    /* 160 bytes (DEV_STR) hold the longest realistic line. */
+    p = props_of(card("H100"));
+    snprintf(p.pci_bus_id, sizeof p.pci_bus_id, "00000000:1B:00.0");
+    gpu_extra_string(&p, "0-27,56-83", s, sizeof s);
+    CHECK_MSG(strlen(s) < 160, "extra is %zu chars: %s", strlen(s), s);
+}
+
+/* cudnnGetVersion numbers and cudnnGetCudartVersion of real releases. */
+enum {
+    CUDNN_765 = 7605,  /* 7.6.5 for CUDA 10.2 */
+    CUDNN_850 = 8500,  /* 8.5.0 for CUDA 11.x */
+    CUDNN_897 = 8907,  /* 8.9.7 for CUDA 11.x/12.x */
+    CUDNN_910 = 91000, /* 9.10.x for CUDA 12.x: the last with Maxwell/Pascal/Volta */
+    CUDNN_919 = 91900, /* 9.19.0 for CUDA 13.x (the one installed here) */
+};
+
+static void test_cudnn_support(void) {
+    char note[512];
+    struct {
+        const char *card;
+        long cudnn;
+        int cudart;
+        enum status want;
+        const char *note_has;
+    } cases[] = {
+        {"NVS 310", CUDNN_765, 10020, ST_UNSUPPORTED, "Fermi"},
+        {"NVS 310", CUDNN_919, 13000, ST_UNSUPPORTED, "never"},
+        {"K2100M", CUDNN_765, 10020, ST_OK, NULL},
+        {"K2100M", CUDNN_850, 11070, ST_UNSUPPORTED, "sm_30"},
+        {"K40m", CUDNN_850, 11070, ST_OK, NULL},
+        {"K40m", CUDNN_919, 13000, ST_UNSUPPORTED, "sm_35"},
+        {"K80", CUDNN_850, 11070, ST_OK, NULL},
+        {"K80", CUDNN_897, 11080, ST_UNSUPPORTED, "sm_37"},
+        {"GTX 980", CUDNN_910, 12090, ST_OK, NULL},
+        {"GTX 980", CUDNN_919, 13000, ST_UNSUPPORTED, "sm_52"},
+        {"P100", CUDNN_897, 12020, ST_OK, NULL},
+        {"P100", CUDNN_919, 13000, ST_UNSUPPORTED, "sm_60"},
+        {"V100", CUDNN_910, 12090, ST_OK, NULL},
+        {"V100", CUDNN_919, 13000, ST_UNSUPPORTED, "sm_70"},
+        {"T4", CUDNN_919, 13000, ST_OK, NULL},
+        {"A100", CUDNN_919, 13000, ST_OK, NULL},
+        {"4090", CUDNN_919, 13000, ST_OK, NULL},
+        {"H100", CUDNN_919, 13000, ST_OK, NULL},
+        {"5090", CUDNN_919, 13000, ST_OK, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const struct card *c = card(cases[i].card);
+        note[0] = '\0';
+        enum status st = gpu_cudnn_check(c->major, c->minor, c->name, cases[i].cudnn,
+                                         cases[i].cudart, note, sizeof note);
+        CHECK_MSG(st == cases[i].want, "%s with cuDNN %ld: %s (%s)", c->name, cases[i].cudnn,
+                  status_name(st), note);
+        if (cases[i].note_has) {
+            CHECK_HAS(note, cases[i].note_has);
+            CHECK_HAS(note, c->name);
+        }
+    }
+}
+
+static void test_algo_pick(void) {
+    const size_t MiB = 1 << 20;
+    /* cudnnFind results for a 3×3 convolution as a Kepler card might list them (time order). */
+    struct gpu_algo_result found[] = {
+        {6, 1, 0.80f, 300 * MiB}, /* WINOGRAD: fastest, but big workspace */
+        {1, 1, 1.10f, 2 * MiB},   /* IMPLICIT_PRECOMP_GEMM */
+        {5, 1, 1.10f, 1 * MiB},   /* FFT_TILING: same time, smaller workspace */
+        {0, 1, 2.50f, 0},         /* IMPLICIT_GEMM */
+        {4, 0, -1.0f, 0},         /* FFT: failed (status not success) */
+    };
+    CHECK_MSG(gpu_pick_algo(found, 5, 1024 * MiB) == 0, "plenty of memory: fastest");
+    CHECK_MSG(gpu_pick_algo(found, 5, 100 * MiB) == 2, "bounded: fastest that fits, ties smaller");
+    CHECK_MSG(gpu_pick_algo(found, 5, 0) == 3, "no workspace: the zero-workspace one");
+    struct gpu_algo_result failed[] = {{4, 0, 1.0f, 0}, {6, 1, 0.5f, 64 * MiB}};
+    CHECK_MSG(gpu_pick_algo(failed, 2, 32 * MiB) == -1, "nothing fits: -1");
+    CHECK_MSG(gpu_pick_algo(failed, 0, 32 * MiB) == -1, "no results: -1");
+    /* Heuristic results (cudnnGetConvolutionForwardAlgorithm_v7) carry no time: keep cuDNN's
+     * order, skipping what does not fit. */
+    struct gpu_algo_result heur[] = {
+        {7, 1, -1.0f, 900 * MiB}, {1, 1, -1.0f, 8 * MiB}, {0, 1, -1.0f, 0}};
+    CHECK_MSG(gpu_pick_algo(heur, 3, 448 * MiB) == 1, "heuristic order");
+
+    /* Workspace bound: a 512 MiB card with 500 MiB free keeps 64 MiB back; a 40 GiB card keeps
+     * 10%; below the reserve nothing is left. */
+    CHECK_MSG(gpu_workspace_limit(500 * MiB) == 436 * MiB, "512 MiB card");
+    CHECK_MSG(gpu_workspace_limit(40960 * MiB) == 40960 * MiB - 4096 * MiB, "A100");
+    CHECK_MSG(gpu_workspace_limit(32 * MiB) == 0, "below reserve");
+
+    CHECK_STR(gpu_cudnn_fwd_algo_name(0), "IMPLICIT_GEMM");
+    CHECK_STR(gpu_cudnn_fwd_algo_name(1), "IMPLICIT_PRECOMP_GEMM");
+    CHECK_STR(gpu_cudnn_fwd_algo_name(7), "WINOGRAD_NONFUSED");
+    CHECK_STR(gpu_cudnn_fwd_algo_name(8), "UNKNOWN");
+    CHECK_STR(gpu_cudnn_fwd_algo_name(-1), "UNKNOWN");
+}
+
+static void test_errors(void) {
+    struct {
+        const char *name;
+        enum status st;
+        int sticky;
+    } cases[] = {
+        {"cudaErrorMemoryAllocation", ST_OOM, 0},
+        {"CUBLAS_STATUS_ALLOC_FAILED", ST_OOM, 0},
+        {"CUDNN_STATUS_ALLOC_FAILED", ST_OOM, 0},
+        {"cudaErrorNoKernelImageForDevice", ST_UNSUPPORTED, 0},
+        {"cudaErrorInvalidDeviceFunction", ST_UNSUPPORTED, 0}, /* CUDA < 10.1 wording */
+        {"cudaErrorUnsupportedPtxVersion", ST_UNSUPPORTED, 0},
+        {"CUBLAS_STATUS_ARCH_MISMATCH", ST_UNSUPPORTED, 0},
+        {"CUDNN_STATUS_ARCH_MISMATCH", ST_UNSUPPORTED, 0},
+        {"CUDNN_STATUS_NOT_SUPPORTED", ST_UNSUPPORTED, 0},
+        {"CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH", ST_UNSUPPORTED, 0}, /* cuDNN 9 */
+        {"cudaErrorLaunchTimeout", ST_TIMEOUT, 1},
+        {"cudaErrorIllegalAddress", ST_ERROR, 1},
+        {"cudaErrorLaunchFailure", ST_ERROR, 1},
+        {"cudaErrorMisalignedAddress", ST_ERROR, 1},
+        {"cudaErrorAssert", ST_ERROR, 1},
+        {"cudaErrorECCUncorrectable", ST_ERROR, 1},
+        {"cudaErrorLaunchOutOfResources", ST_ERROR, 0},
+        {"cudaErrorInvalidValue", ST_ERROR, 0},
+        {"CUBLAS_STATUS_EXECUTION_FAILED", ST_ERROR, 0},
+        {"CUDNN_STATUS_BAD_PARAM", ST_ERROR, 0},
+        {"", ST_ERROR, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        CHECK_MSG(gpu_error_status(cases[i].name) == cases[i].st, "%s → %s", cases[i].name,
+                  status_name(gpu_error_status(cases[i].name)));
+        CHECK_MSG(gpu_error_is_sticky(cases[i].name) == cases[i].sticky, "%s sticky",
+                  cases[i].name);
+    }
+    CHECK_MSG(gpu_error_status(NULL) == ST_ERROR && !gpu_error_is_sticky(NULL), "NULL");
+}
+
+static void test_no_image_notes(void) {
+    char s[320];
+    const char *cuda13 = "75-real;80-real;86-real;89-real;90-real;100-real;120";
+    gpu_archs_plain(cuda13, s, sizeof s);
+    CHECK_STR(s, "75 80 86 89 90 100 120");
+    gpu_archs_plain("", s, sizeof s);
+    CHECK_STR(s, "");
+    gpu_archs_plain("35-virtual;52", s, sizeof s);
+    CHECK_STR(s, "35 52");
+
+    const struct card *k40 = card("K40m");
+    gpu_no_image_note(k40->major, k40->minor, cuda13, "13.0", s, sizeof s);
+    CHECK_STR(s, "no kernel image for sm_35 in this build (built for 75 80 86 89 90 100 120); "
+                 "rebuild with CUDA 11.8 and -DCMAKE_CUDA_ARCHITECTURES=35");
+    gpu_no_image_note(2, 1, cuda13, "13.0", s, sizeof s);
+    CHECK_HAS(s, "sm_21");
+    CHECK_HAS(s, "rebuild with CUDA 8.0 and -DCMAKE_CUDA_ARCHITECTURES=20");
+    gpu_no_image_note(3, 0, cuda13, "13.0", s, sizeof s);
+    CHECK_HAS(s, "rebuild with CUDA 10.2 and -DCMAKE_CUDA_ARCHITECTURES=30");
+    gpu_no_image_note(3, 7, cuda13, "13.0", s, sizeof s);
+    CHECK_HAS(s, "rebuild with CUDA 11.8 and -DCMAKE_CUDA_ARCHITECTURES=37");
+    gpu_no_image_note(5, 2, cuda13, "13.0", s, sizeof s);
+    CHECK_HAS(s, "rebuild with CUDA 12.9 and -DCMAKE_CUDA_ARCHITECTURES=52");
+    /* A T4 on a build that left sm_75 out: the build's own toolkit can do it. */
+    gpu_no_image_note(7, 5, "80-real;90", "13.0", s, sizeof s);
+    CHECK_STR(s, "no kernel image for sm_75 in this build (built for 80 90); rebuild with "
+                 "-DCMAKE_CUDA_ARCHITECTURES=75");
+    /* A K40m on a CUDA 11.8 build that left it out: no toolkit change needed. */
+    gpu_no_image_note(3, 5, "80", "11.8", s, sizeof s);
+    CHECK_HAS(s, "rebuild with -DCMAKE_CUDA_ARCHITECTURES=35");
+}
+
+static void test_no_device(void) {
+    char s[600];
+    gpu_no_device_reason("cudaErrorStubLibrary", 0, 13000, s, sizeof s);
+    CHECK_HAS(s, "No NVIDIA driver is loaded");
+    CHECK_HAS(s, "cudaErrorStubLibrary");
+    gpu_no_device_reason("cudaErrorInsufficientDriver", 0, 13000, s, sizeof s);
+    CHECK_HAS(s, "No NVIDIA driver is loaded");
+    /* A real driver that is too old is not "no driver". */
+    gpu_no_device_reason("cudaErrorInsufficientDriver", 11040, 13000, s, sizeof s);
+    CHECK_MSG(strstr(s, "No NVIDIA driver") == NULL, "old driver worded as none: %s", s);
+    CHECK_HAS(s, "11.4");
+    gpu_no_device_reason(NULL, 12080, 13000, s, sizeof s);
+    CHECK_HAS(s, "cudaErrorNoDevice");
+}
+
+int main(void) {
+    test_peaks();
+    test_tags();
+    test_cudnn_support();
+    test_algo_pick();
+    test_errors();
+    test_no_image_notes();
+    test_no_device();
+    return TEST_END();
+}
