@@ -49,6 +49,9 @@ static void (*emu_body)(void *);
 extern unsigned char __start_gb_emu_shared[] __attribute__((weak));
 extern unsigned char __stop_gb_emu_shared[] __attribute__((weak));
 static void *emu_args;
+static enum emu_failure emu_failure_last;
+static const char *emu_trap_file; /* where the running launch trapped, or NULL */
+static int emu_trap_line;
 
 const char *emu_order_name(enum emu_order order) {
     static const char *const names[] = {"forward", "reverse", "shuffle"};
@@ -74,6 +77,22 @@ void emu_syncthreads(const char *file, int line) {
 
 void *emu_dynamic_shared(void) {
     return emu_dyn;
+}
+
+enum emu_failure emu_last_failure(void) {
+    return emu_failure_last;
+}
+
+/* The thread is finished for this launch: park it as done and go back to the scheduler, which
+ * stops the launch. Its abandoned frames lie above the fiber's loop, which a later block
+ * re-enters at `start`. */
+void emu_trap(const char *file, int line) {
+    if (!emu_trap_file) {
+        emu_trap_file = file;
+        emu_trap_line = line;
+    }
+    emu_self->state = T_DONE;
+    _longjmp(emu_sched, 1);
 }
 
 /* The life of a fiber: park; when resumed at `start`, run the kernel body as the thread
@@ -165,7 +184,7 @@ static int emu_make_threads(unsigned nthreads) {
 /* Let every live thread of the block run to its next barrier or its end, in perm's order. */
 static void emu_run_round(const unsigned *perm, unsigned nthreads) {
     unsigned i;
-    for (i = 0; i < nthreads; i++) {
+    for (i = 0; i < nthreads && !emu_trap_file; i++) {
         struct emu_thread *t = &emu_threads[perm[i]];
         if (t->state == T_DONE)
             continue;
@@ -192,6 +211,12 @@ static int emu_run_block(unsigned nthreads, enum emu_order order, uint64_t *rng)
         unsigned done = 0, waiting = 0;
         emu_permute(perm, nthreads, order, rng);
         emu_run_round(perm, nthreads);
+        if (emu_trap_file) {
+            fprintf(stderr, "emu: block (%u,%u,%u): __trap() at %s:%d\n", emu_block_idx.x,
+                    emu_block_idx.y, emu_block_idx.z, emu_trap_file, emu_trap_line);
+            emu_failure_last = EMU_TRAP;
+            return -1;
+        }
         for (i = 0; i < nthreads; i++) {
             const struct emu_thread *t = &emu_threads[i], *t0 = &emu_threads[0];
             if (t->state == T_DONE) {
@@ -206,6 +231,7 @@ static int emu_run_block(unsigned nthreads, enum emu_order order, uint64_t *rng)
                         "(barrier %u)\n",
                         emu_block_idx.x, emu_block_idx.y, emu_block_idx.z, i, t->bar_file,
                         t->bar_line, t0->bar_file, t0->bar_line, round + 1);
+                emu_failure_last = EMU_BARRIER;
                 return -1;
             }
         }
@@ -215,6 +241,7 @@ static int emu_run_block(unsigned nthreads, enum emu_order order, uint64_t *rng)
             fprintf(stderr,
                     "emu: block (%u,%u,%u): %u threads wait at barrier %u while %u have exited\n",
                     emu_block_idx.x, emu_block_idx.y, emu_block_idx.z, waiting, round + 1, done);
+            emu_failure_last = EMU_BARRIER;
             return -1;
         }
     }
@@ -228,9 +255,12 @@ int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, u
     size_t nblocks = (size_t)grid.x * grid.y * grid.z, b;
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1; /* never 0: xorshift would stay at 0 */
     int rc = 0;
+    emu_failure_last = EMU_OK;
+    emu_trap_file = NULL;
     if (nthreads == 0 || nthreads > EMU_MAX_THREADS || nblocks == 0 || nblocks > (1u << 24)) {
         fprintf(stderr, "emu: bad launch: grid (%u,%u,%u) block (%u,%u,%u)\n", grid.x, grid.y,
                 grid.z, block.x, block.y, block.z);
+        emu_failure_last = EMU_BAD_LAUNCH;
         return -1;
     }
     if (!emu_stacks) {
@@ -238,6 +268,7 @@ int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, u
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) {
             perror("emu: mmap of the fiber stacks");
+            emu_failure_last = EMU_NO_MEMORY;
             return -1;
         }
         emu_stacks = m;
@@ -248,6 +279,7 @@ int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, u
         bperm = malloc(nblocks * sizeof *bperm);
     if ((dyn_shared && !emu_dyn) || !bperm) {
         fprintf(stderr, "emu: out of memory\n");
+        emu_failure_last = EMU_NO_MEMORY;
         rc = -1;
         goto out;
     }
