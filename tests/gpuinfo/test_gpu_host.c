@@ -298,6 +298,9 @@ static void test_errors(void) {
         {"cudaErrorMemoryAllocation", ST_OOM, 0},
         {"CUBLAS_STATUS_ALLOC_FAILED", ST_OOM, 0},
         {"CUDNN_STATUS_ALLOC_FAILED", ST_OOM, 0},
+        {"CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED", ST_OOM, 0},   /* cuDNN 9 */
+        {"CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED", ST_OOM, 0}, /* cuDNN 9 */
+        {"CUDNN_STATUS_INTERNAL_ERROR", ST_ERROR, 0},
         {"cudaErrorNoKernelImageForDevice", ST_UNSUPPORTED, 0},
         {"cudaErrorInvalidDeviceFunction", ST_UNSUPPORTED, 0}, /* CUDA < 10.1 wording */
         {"cudaErrorUnsupportedPtxVersion", ST_UNSUPPORTED, 0},
