@@ -19,6 +19,30 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+/* Under AddressSanitizer every switch between the scheduler's stack and a fiber's is announced
+ * (sanitizer/common_interface_defs.h), so that ASan knows which stack is running and does not
+ * take a fiber's frames for overflows of the thread's stack. Nothing otherwise. */
+#if defined(__SANITIZE_ADDRESS__)
+#define EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMU_ASAN 1
+#endif
+#endif
+#ifdef EMU_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+static const void *emu_sched_bottom; /* the scheduler's stack, learnt on the first switch */
+static size_t emu_sched_size;
+#define EMU_TO_STACK(save, bottom, size) __sanitizer_start_switch_fiber((save), (bottom), (size))
+#define EMU_ON_STACK(save, from_sched)                                                             \
+    __sanitizer_finish_switch_fiber((save), (from_sched) ? &emu_sched_bottom : NULL,              \
+                                    (from_sched) ? &emu_sched_size : NULL)
+#else
+#define EMU_TO_STACK(save, bottom, size) ((void)0)
+#define EMU_ON_STACK(save, from_sched) ((void)0)
+#endif
+
 enum { EMU_MAX_THREADS = 1024, EMU_STACK = 128 * 1024 };
 
 enum emu_state { T_READY, T_AT_BARRIER, T_DONE };
@@ -33,6 +57,7 @@ struct emu_thread {
     enum emu_state state;
     const char *bar_file; /* where it waits */
     int bar_line;
+    void *asan_save; /* ASan's fake-stack handle while the fiber is parked */
 };
 
 uint3 emu_thread_idx, emu_block_idx, emu_block_dim, emu_grid_dim;
@@ -41,6 +66,9 @@ static struct emu_thread emu_threads[EMU_MAX_THREADS];
 static struct emu_thread *emu_self;
 static jmp_buf emu_sched;
 static char *emu_stacks; /* EMU_MAX_THREADS stacks, mapped once, touched lazily */
+#ifdef EMU_ASAN
+static void *emu_sched_save;
+#endif
 static unsigned char *emu_dyn;
 static size_t emu_dyn_bytes;
 static void (*emu_body)(void *);
@@ -71,8 +99,11 @@ void emu_syncthreads(const char *file, int line) {
     t->state = T_AT_BARRIER;
     t->bar_file = file;
     t->bar_line = line;
-    if (_setjmp(t->resume) == 0)
+    if (_setjmp(t->resume) == 0) {
+        EMU_TO_STACK(&t->asan_save, emu_sched_bottom, emu_sched_size);
         _longjmp(emu_sched, 1);
+    }
+    EMU_ON_STACK(emu_self->asan_save, 1);
 }
 
 void *emu_dynamic_shared(void) {
@@ -92,6 +123,7 @@ void emu_trap(const char *file, int line) {
         emu_trap_line = line;
     }
     emu_self->state = T_DONE;
+    EMU_TO_STACK(&emu_self->asan_save, emu_sched_bottom, emu_sched_size);
     _longjmp(emu_sched, 1);
 }
 
@@ -99,9 +131,13 @@ void emu_trap(const char *file, int line) {
  * emu_self; mark it done; park again. Only globals are used across the jumps (emu_self is the
  * running thread whenever this fiber runs). */
 static void emu_fiber_main(void) {
+    EMU_ON_STACK(NULL, 1); /* entered from the scheduler by setcontext */
     for (;;) {
-        if (_setjmp(emu_self->start) == 0)
+        if (_setjmp(emu_self->start) == 0) {
+            EMU_TO_STACK(&emu_self->asan_save, emu_sched_bottom, emu_sched_size);
             _longjmp(emu_sched, 1);
+        }
+        EMU_ON_STACK(emu_self->asan_save, 1);
         emu_body(emu_args);
         emu_self->state = T_DONE;
     }
@@ -113,6 +149,7 @@ static __attribute__((noinline)) void emu_switch_to(struct emu_thread *t) {
     emu_self = t;
     emu_thread_idx = t->idx;
     if (_setjmp(emu_sched) == 0) {
+        EMU_TO_STACK(&emu_sched_save, t->ctx.uc_stack.ss_sp, t->ctx.uc_stack.ss_size);
         if (!t->made) { /* first use of this slot: enter the fiber, which parks at once */
             t->made = 1;
             setcontext(&t->ctx);
@@ -125,6 +162,7 @@ static __attribute__((noinline)) void emu_switch_to(struct emu_thread *t) {
         }
         _longjmp(t->resume, 1);
     }
+    EMU_ON_STACK(emu_sched_save, 0);
 }
 
 /* xorshift64*: the shuffle's generator (a test needs the same order for the same seed). */
@@ -296,6 +334,10 @@ int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, u
         rc = emu_run_block((unsigned)nthreads, order, &rng);
     }
 out:
+#ifdef EMU_ASAN
+    if (rc != 0 && emu_stacks) /* frames abandoned mid-call keep their poisoned redzones */
+        ASAN_UNPOISON_MEMORY_REGION(emu_stacks, (size_t)EMU_MAX_THREADS * EMU_STACK);
+#endif
     if (bperm != bperm_fixed)
         free(bperm);
     free(emu_dyn);
