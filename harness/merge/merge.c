@@ -209,8 +209,8 @@ static int refuse_simulated_mix(const struct merge_set *s) {
                 "gpubench: merge: %s:%d: run %s has rows of a simulated device (%s: CPU-emulation "
                 "times, gpubench-sim) and %s:%d: run %s has none; simulated and real runs are "
                 "never merged\n",
-                sim_name, sim[0]->line, sim[0]->run_id, sim[0]->device_name, real_name,
-                real->line, real->run_id);
+                sim_name, sim[0]->line, sim[0]->run_id, sim[0]->device_name, real_name, real->line,
+                real->run_id);
     free(sim);
     return real ? 2 : 0;
 }

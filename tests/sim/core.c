@@ -39,8 +39,10 @@ static pthread_once_t parse_once = PTHREAD_ONCE_INIT;
 static void die_usage(const char *value, const char *why) {
     size_t n;
     const struct gbsim_profile *p = gbsim_profiles(&n);
-    fprintf(stderr, "gbsim: GPUBENCH_SIM=%s: %s; give <profile>[:built-for-card][,…] with "
-                    "profiles:", value, why);
+    fprintf(stderr,
+            "gbsim: GPUBENCH_SIM=%s: %s; give <profile>[:built-for-card][,…] with "
+            "profiles:",
+            value, why);
     for (size_t i = 0; i < n; i++)
         fprintf(stderr, " %s", p[i].key);
     fputc('\n', stderr);
@@ -159,7 +161,7 @@ int gbsim_device_below(const struct gbsim_device *d, int min_sm) {
     return !d->built_for_card && d->sm < min_sm;
 }
 
-/* --- errors ------------------------------------------------------------------------------------ */
+/* --- errors ----------------------------------------------------------------------------------- */
 static __thread cudaError_t last_error = cudaSuccess;
 
 cudaError_t gbsim_record(cudaError_t err) {
@@ -214,8 +216,9 @@ cudaError_t gbsim_break(struct gbsim_device *d, cudaError_t err) {
     now = d->sticky;
     gbsim_unlock();
     if (first)
-        fprintf(stderr, "gbsim: cuda:%d (simulated %s): %s: the context is broken, every later "
-                        "call on this device returns it\n",
+        fprintf(stderr,
+                "gbsim: cuda:%d (simulated %s): %s: the context is broken, every later "
+                "call on this device returns it\n",
                 d->ordinal, d->p->name, gbsim_cuda_error_name(err));
     return now;
 }
@@ -346,4 +349,37 @@ int gbsim_device_range(const void *p, size_t bytes, int dev) {
     if (gbsim_lookup(p, &d, &avail) != GBSIM_MEM_DEVICE)
         return 0;
     return bytes <= avail && (dev < 0 || d == dev);
+}
+
+/* --- the libraries' objects ------------------------------------------------------------------ */
+static void **kept;
+static size_t nkept, cap_kept;
+
+int gbsim_keep(void *obj) {
+    int ok = 1;
+    gbsim_lock();
+    if (nkept == cap_kept) {
+        size_t cap = cap_kept ? 2 * cap_kept : 64;
+        void **k = realloc(kept, cap * sizeof *k);
+        if (k) {
+            kept = k;
+            cap_kept = cap;
+        } else {
+            ok = 0;
+        }
+    }
+    if (ok)
+        kept[nkept++] = obj;
+    gbsim_unlock();
+    return ok;
+}
+
+void gbsim_drop(void *obj) {
+    gbsim_lock();
+    for (size_t i = 0; i < nkept; i++)
+        if (kept[i] == obj) {
+            kept[i] = kept[--nkept];
+            break;
+        }
+    gbsim_unlock();
 }

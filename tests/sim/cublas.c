@@ -102,6 +102,11 @@ cublasStatus_t cublasCreate_v2(cublasHandle_t *handle) {
         free(h);
         return CUBLAS_STATUS_ALLOC_FAILED;
     }
+    if (!gbsim_keep(h)) {
+        gbsim_release(d, h->workspace);
+        free(h);
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    }
     h->magic = HANDLE_MAGIC;
     h->dev = d;
     h->math = CUBLAS_DEFAULT_MATH;
@@ -118,6 +123,7 @@ cublasStatus_t cublasDestroy_v2(cublasHandle_t handle) {
     gbsim_device_drain(handle->dev);
     gbsim_release(handle->dev, handle->workspace);
     handle->magic = 0;
+    gbsim_drop(handle);
     free(handle);
     return CUBLAS_STATUS_SUCCESS;
 }

@@ -75,7 +75,7 @@ static __attribute__((constructor)) void hint(void) {
                         "(as a machine without a driver)\n");
 }
 
-/* --- versions, errors -------------------------------------------------------------------------- */
+/* --- versions, errors ------------------------------------------------------------------------- */
 GBSIM_API cudaError_t cudaDriverGetVersion(int *driverVersion) {
     COUNT(-1);
     if (!driverVersion)
@@ -112,7 +112,7 @@ GBSIM_API cudaError_t cudaPeekAtLastError(void) {
     return gbsim_take_last(0);
 }
 
-/* --- devices ----------------------------------------------------------------------------------- */
+/* --- devices ---------------------------------------------------------------------------------- */
 GBSIM_API cudaError_t cudaGetDeviceCount(int *count) {
     cudaError_t e;
     COUNT(-1);
@@ -243,8 +243,9 @@ GBSIM_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr att
     case cudaDevAttrAsyncEngineCount: *value = 2; break;
     case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
     default:
-        fprintf(stderr, "gbsim: cudaDeviceGetAttribute: attribute %d is not simulated (add it to "
-                        "tests/sim/cudart.c)\n",
+        fprintf(stderr,
+                "gbsim: cudaDeviceGetAttribute: attribute %d is not simulated (add it to "
+                "tests/sim/cudart.c)\n",
                 (int)attr);
         return gbsim_record(cudaErrorInvalidValue);
     }
@@ -268,7 +269,7 @@ GBSIM_API cudaError_t cudaDeviceSynchronize(void) {
     return gbsim_record(sticky_of(d));
 }
 
-/* --- memory ------------------------------------------------------------------------------------ */
+/* --- memory ----------------------------------------------------------------------------------- */
 GBSIM_API cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total) {
     ENTER_CTX(d);
     if (!free_b || !total)
@@ -455,8 +456,7 @@ GBSIM_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
     return gbsim_record(sticky_of(d));
 }
 
-GBSIM_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
-                                      cudaStream_t stream) {
+GBSIM_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
     struct gbsim_stream *st;
     struct copy_op *c;
     cudaError_t err;
@@ -491,7 +491,7 @@ GBSIM_API cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
     return gbsim_record(sticky_of(d));
 }
 
-/* --- streams ----------------------------------------------------------------------------------- */
+/* --- streams ---------------------------------------------------------------------------------- */
 GBSIM_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
     struct gbsim_stream *st;
     cudaError_t err;
@@ -594,7 +594,7 @@ GBSIM_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event
     return cudaSuccess;
 }
 
-/* --- events ------------------------------------------------------------------------------------ */
+/* --- events ----------------------------------------------------------------------------------- */
 GBSIM_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
     struct gbsim_event *e;
     const unsigned known = cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
@@ -687,7 +687,7 @@ GBSIM_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEve
     return cudaSuccess;
 }
 
-/* --- kernels ----------------------------------------------------------------------------------- */
+/* --- kernels ---------------------------------------------------------------------------------- */
 GBSIM_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
     ENTER_CTX(d);
     if (!attr)
@@ -745,17 +745,16 @@ GBSIM_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3
                                          void **args, size_t sharedMem, cudaStream_t stream) {
     ENTER_CTX(d);
     (void)d;
-    return gbsim_record(gbsim_launch((const void *)kernel, gridDim, blockDim, args, sharedMem,
-                                     stream));
+    return gbsim_record(
+        gbsim_launch((const void *)kernel, gridDim, blockDim, args, sharedMem, stream));
 }
 
 GBSIM_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim,
-                                              void **args, size_t sharedMem,
-                                              cudaStream_t stream) {
+                                              void **args, size_t sharedMem, cudaStream_t stream) {
     ENTER_CTX(d);
     (void)d;
-    return gbsim_record(gbsim_launch((const void *)kernel, gridDim, blockDim, args, sharedMem,
-                                     stream));
+    return gbsim_record(
+        gbsim_launch((const void *)kernel, gridDim, blockDim, args, sharedMem, stream));
 }
 
 /* What host stubs of toolkits before CUDA 13 call. */

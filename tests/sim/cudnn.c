@@ -10,7 +10,8 @@
  * for unit strides and dilations and, for Winograd, 3×3 (and 5×5 non-fused) filters). Each
  * forward algorithm needs a workspace of a plausible size (below); cudnnConvolutionForward with a
  * smaller one fails with CUDNN_STATUS_BAD_PARAM. Find really runs every algorithm that fits and
- * reports its measured time; Get_v7 is a fixed ranking. Work runs on the handle's stream.
+ * reports measured times (scaled per algorithm for a stable ranking, see find_factor); Get_v7 is
+ * a fixed ranking. Work runs on the handle's stream.
  *
  * Architectures: cuDNN refuses a device below its minimum in cudnnCreate with its architecture
  * status (CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH in cuDNN 9, CUDNN_STATUS_ARCH_MISMATCH before).
@@ -119,7 +120,7 @@ static struct gbsim_device *dev_of(cudnnHandle_t h) {
 
 #define TVALID(t) ((t) && (t)->magic == M_TENSOR && (t)->set)
 
-/* --- versions, handles ------------------------------------------------------------------------- */
+/* --- versions, handles ------------------------------------------------------------------------ */
 size_t cudnnGetVersion(void) {
     return CUDNN_VERSION;
 }
@@ -152,6 +153,10 @@ cudnnStatus_t cudnnCreate(cudnnHandle_t *handle) {
         return CUDNN_STATUS_NOT_INITIALIZED;
     if (!(h = calloc(1, sizeof *h)))
         return ST_HOST_ALLOC;
+    if (!gbsim_keep(h)) {
+        free(h);
+        return ST_HOST_ALLOC;
+    }
     h->magic = M_HANDLE;
     h->dev = d;
     *handle = h;
@@ -164,6 +169,7 @@ cudnnStatus_t cudnnDestroy(cudnnHandle_t handle) {
         return CUDNN_STATUS_BAD_PARAM;
     gbsim_device_drain(handle->dev);
     handle->magic = 0;
+    gbsim_drop(handle);
     free(handle);
     return CUDNN_STATUS_SUCCESS;
 }
@@ -187,7 +193,7 @@ cudnnStatus_t cudnnGetStream(cudnnHandle_t handle, cudaStream_t *streamId) {
     return CUDNN_STATUS_SUCCESS;
 }
 
-/* --- descriptors ------------------------------------------------------------------------------- */
+/* --- descriptors ------------------------------------------------------------------------------ */
 #define CREATE_DESTROY(Name, type, M)                                                              \
     cudnnStatus_t cudnnCreate##Name##Descriptor(type *desc) {                                      \
         COUNT(gbsim_current());                                                                    \
@@ -195,6 +201,11 @@ cudnnStatus_t cudnnGetStream(cudnnHandle_t handle, cudaStream_t *streamId) {
             return CUDNN_STATUS_BAD_PARAM;                                                         \
         if (!(*desc = calloc(1, sizeof **desc)))                                                   \
             return ST_HOST_ALLOC;                                                                  \
+        if (!gbsim_keep(*desc)) {                                                                  \
+            free(*desc);                                                                           \
+            *desc = NULL;                                                                          \
+            return ST_HOST_ALLOC;                                                                  \
+        }                                                                                          \
         (*desc)->magic = M;                                                                        \
         return CUDNN_STATUS_SUCCESS;                                                               \
     }                                                                                              \
@@ -202,8 +213,10 @@ cudnnStatus_t cudnnGetStream(cudnnHandle_t handle, cudaStream_t *streamId) {
         COUNT(gbsim_current());                                                                    \
         if (desc && desc->magic != M)                                                              \
             return CUDNN_STATUS_BAD_PARAM;                                                         \
-        if (desc)                                                                                  \
+        if (desc) {                                                                                \
             desc->magic = 0;                                                                       \
+            gbsim_drop(desc);                                                                      \
+        }                                                                                          \
         free(desc);                                                                                \
         return CUDNN_STATUS_SUCCESS;                                                               \
     }
@@ -268,10 +281,17 @@ cudnnStatus_t cudnnSetConvolution2dDescriptor(cudnnConvolutionDescriptor_t convD
         dilation_h < 1 || dilation_w < 1 ||
         (mode != CUDNN_CONVOLUTION && mode != CUDNN_CROSS_CORRELATION) || !type_ok(computeType))
         return CUDNN_STATUS_BAD_PARAM;
-    *convDesc = (struct cudnnConvolutionStruct){M_CONV,     1,          pad_h,
-                                                pad_w,      u,          v,
-                                                dilation_h, dilation_w, mode,
-                                                computeType, CUDNN_DEFAULT_MATH};
+    *convDesc = (struct cudnnConvolutionStruct){.magic = M_CONV,
+                                                .set = 1,
+                                                .pad_h = pad_h,
+                                                .pad_w = pad_w,
+                                                .u = u,
+                                                .v = v,
+                                                .dil_h = dilation_h,
+                                                .dil_w = dilation_w,
+                                                .mode = mode,
+                                                .compute = computeType,
+                                                .math = CUDNN_DEFAULT_MATH};
     return CUDNN_STATUS_SUCCESS;
 }
 
@@ -318,9 +338,20 @@ static cudnnStatus_t shape_of(const struct cudnnConvolutionStruct *cd,
     ew = (long long)(w->w - 1) * cd->dil_w + 1;
     if (eh > x->h + 2LL * cd->pad_h || ew > x->w + 2LL * cd->pad_w)
         return CUDNN_STATUS_BAD_PARAM;
-    *s = (struct conv_shape){x->n,      x->c,      x->h,  x->w,      w->k,      w->h,
-                             w->w,      0,         0,     cd->pad_h, cd->pad_w, cd->u,
-                             cd->v,     cd->dil_h, cd->dil_w, cd->mode == CUDNN_CONVOLUTION};
+    *s = (struct conv_shape){.n = x->n,
+                             .c = x->c,
+                             .h = x->h,
+                             .w = x->w,
+                             .k = w->k,
+                             .r = w->h,
+                             .s = w->w,
+                             .pad_h = cd->pad_h,
+                             .pad_w = cd->pad_w,
+                             .u = cd->u,
+                             .v = cd->v,
+                             .dil_h = cd->dil_h,
+                             .dil_w = cd->dil_w,
+                             .flip = cd->mode == CUDNN_CONVOLUTION};
     s->p = (int)((x->h + 2LL * cd->pad_h - eh) / cd->u + 1);
     s->q = (int)((x->w + 2LL * cd->pad_w - ew) / cd->v + 1);
     return CUDNN_STATUS_SUCCESS;
@@ -344,7 +375,8 @@ cudnnStatus_t cudnnGetConvolution2dForwardOutputDim(const cudnnConvolutionDescri
 /* Everything a forward convolution call passes: BAD_PARAM for what the reference lists under
  * it, NOT_SUPPORTED for types and layouts this stand-in does not compute and for an output
  * descriptor of the wrong spatial size. */
-static cudnnStatus_t check_conv(const struct cudnnTensorStruct *x, const struct cudnnFilterStruct *w,
+static cudnnStatus_t check_conv(const struct cudnnTensorStruct *x,
+                                const struct cudnnFilterStruct *w,
                                 const struct cudnnConvolutionStruct *cd,
                                 const struct cudnnTensorStruct *y, struct conv_shape *s) {
     cudnnStatus_t st;
@@ -427,13 +459,10 @@ cudnnStatus_t cudnnGetConvolutionForwardAlgorithmMaxCount(cudnnHandle_t handle, 
     return CUDNN_STATUS_SUCCESS;
 }
 
-cudnnStatus_t cudnnGetConvolutionForwardWorkspaceSize(cudnnHandle_t handle,
-                                                      const cudnnTensorDescriptor_t xDesc,
-                                                      const cudnnFilterDescriptor_t wDesc,
-                                                      const cudnnConvolutionDescriptor_t convDesc,
-                                                      const cudnnTensorDescriptor_t yDesc,
-                                                      cudnnConvolutionFwdAlgo_t algo,
-                                                      size_t *sizeInBytes) {
+cudnnStatus_t cudnnGetConvolutionForwardWorkspaceSize(
+    cudnnHandle_t handle, const cudnnTensorDescriptor_t xDesc, const cudnnFilterDescriptor_t wDesc,
+    const cudnnConvolutionDescriptor_t convDesc, const cudnnTensorDescriptor_t yDesc,
+    cudnnConvolutionFwdAlgo_t algo, size_t *sizeInBytes) {
     struct conv_shape s;
     cudnnStatus_t st;
     COUNT(dev_of(handle));
@@ -447,10 +476,14 @@ cudnnStatus_t cudnnGetConvolutionForwardWorkspaceSize(cudnnHandle_t handle,
 
 /* The heuristic ranking of Get_v7: best first, the unsupported ones last. */
 static const int ranking[CUDNN_CONVOLUTION_FWD_ALGO_COUNT] = {
-    CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM, CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD,
-    CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,         CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,
-    CUDNN_CONVOLUTION_FWD_ALGO_GEMM,                  CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING,
-    CUDNN_CONVOLUTION_FWD_ALGO_FFT,                   CUDNN_CONVOLUTION_FWD_ALGO_DIRECT,
+    CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM,
+    CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD,
+    CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM,
+    CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED,
+    CUDNN_CONVOLUTION_FWD_ALGO_GEMM,
+    CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING,
+    CUDNN_CONVOLUTION_FWD_ALGO_FFT,
+    CUDNN_CONVOLUTION_FWD_ALGO_DIRECT,
 };
 
 static void perf_entry(cudnnConvolutionFwdAlgoPerf_t *r, int algo, cudnnStatus_t st, float ms,
@@ -464,14 +497,11 @@ static void perf_entry(cudnnConvolutionFwdAlgoPerf_t *r, int algo, cudnnStatus_t
     r->mathType = math == CUDNN_DEFAULT_MATH ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
 }
 
-cudnnStatus_t cudnnGetConvolutionForwardAlgorithm_v7(cudnnHandle_t handle,
-                                                     const cudnnTensorDescriptor_t srcDesc,
-                                                     const cudnnFilterDescriptor_t filterDesc,
-                                                     const cudnnConvolutionDescriptor_t convDesc,
-                                                     const cudnnTensorDescriptor_t destDesc,
-                                                     const int requestedAlgoCount,
-                                                     int *returnedAlgoCount,
-                                                     cudnnConvolutionFwdAlgoPerf_t *perfResults) {
+cudnnStatus_t cudnnGetConvolutionForwardAlgorithm_v7(
+    cudnnHandle_t handle, const cudnnTensorDescriptor_t srcDesc,
+    const cudnnFilterDescriptor_t filterDesc, const cudnnConvolutionDescriptor_t convDesc,
+    const cudnnTensorDescriptor_t destDesc, const int requestedAlgoCount, int *returnedAlgoCount,
+    cudnnConvolutionFwdAlgoPerf_t *perfResults) {
     struct conv_shape s;
     cudnnStatus_t st;
     int n = 0;
@@ -534,10 +564,10 @@ struct dnn_op {
     float alpha, beta;
     const float *x, *w, *dy;
     float *y;
-    size_t xn, wn, yn;            /* elements of x, w, y (device range checks) */
-    int an, ac, ah, aw;           /* AddTensor: A's dims (broadcast) */
-    int cn, cc, ch, cw;           /* and C's */
-    int mode, algo, nan_prop;     /* activation / softmax */
+    size_t xn, wn, yn;        /* elements of x, w, y (device range checks) */
+    int an, ac, ah, aw;       /* AddTensor: A's dims (broadcast) */
+    int cn, cc, ch, cw;       /* and C's */
+    int mode, algo, nan_prop; /* activation / softmax */
     double coef;
     cudnnConvolutionFwdAlgoPerf_t *perf; /* Find: results, filled on the worker */
     int nperf;
@@ -592,12 +622,30 @@ static size_t elems(const struct cudnnTensorStruct *t) {
 
 static cudaError_t do_conv(struct dnn_op *o) {
     return conv_compute(&o->s, o->alpha, o->x, o->w, o->beta, o->y) ? cudaErrorLaunchFailure
-                                                                       : cudaSuccess;
+                                                                    : cudaSuccess;
 }
 
-/* Find: run every algorithm that applies and fits the workspace, timing each; sort by time. */
+/* Every algorithm runs the same code here, so raw timings would rank them by noise (and make
+ * the calls gpubench makes after Find vary from run to run). Find reports each algorithm's run
+ * time as the first one measured times this factor: a stable ranking in which, for 3×3 unit
+ * strides, WINOGRAD_NONFUSED wins (a workspace smaller than the largest, so gpubench's "keep
+ * only what the algorithm needs" path runs) and IMPLICIT_PRECOMP_GEMM otherwise. */
+static const float find_factor[CUDNN_CONVOLUTION_FWD_ALGO_COUNT] = {
+    [CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM] = 1.4f,
+    [CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM] = 1.0f,
+    [CUDNN_CONVOLUTION_FWD_ALGO_GEMM] = 1.2f,
+    [CUDNN_CONVOLUTION_FWD_ALGO_DIRECT] = 2.0f,
+    [CUDNN_CONVOLUTION_FWD_ALGO_FFT] = 1.9f,
+    [CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING] = 1.6f,
+    [CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD] = 0.8f,
+    [CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED] = 0.7f,
+};
+
+/* Find: run every algorithm that applies and fits the workspace (their times: see above);
+ * successes first, fastest first. */
 static cudaError_t do_find(struct dnn_op *o) {
     cudnnConvolutionFwdAlgoPerf_t all[CUDNN_CONVOLUTION_FWD_ALGO_COUNT], t;
+    double base = -1.0;
     int n = 0;
     for (int a = 0; a < CUDNN_CONVOLUTION_FWD_ALGO_COUNT; a++) {
         size_t mem;
@@ -610,7 +658,9 @@ static cudaError_t do_find(struct dnn_op *o) {
             double t0 = gbsim_now_ms();
             if (conv_compute(&o->s, 1.0f, o->x, o->w, 0.0f, o->y))
                 return cudaErrorLaunchFailure;
-            perf_entry(&all[n++], a, CUDNN_STATUS_SUCCESS, (float)(gbsim_now_ms() - t0), mem,
+            if (base < 0)
+                base = gbsim_now_ms() - t0;
+            perf_entry(&all[n++], a, CUDNN_STATUS_SUCCESS, (float)(base * find_factor[a]), mem,
                        o->math);
         }
     }
@@ -708,11 +758,11 @@ static cudaError_t do_add(struct dnn_op *o) {
             for (int h = 0; h < o->ch; h++)
                 for (int w = 0; w < o->cw; w++) {
                     size_t ci = (((size_t)n * o->cc + c) * o->ch + h) * o->cw + w;
-                    size_t ai = (((size_t)(o->an == 1 ? 0 : n) * o->ac + (o->ac == 1 ? 0 : c)) *
-                                     o->ah +
-                                 (o->ah == 1 ? 0 : h)) *
-                                    o->aw +
-                                (o->aw == 1 ? 0 : w);
+                    size_t ai =
+                        (((size_t)(o->an == 1 ? 0 : n) * o->ac + (o->ac == 1 ? 0 : c)) * o->ah +
+                         (o->ah == 1 ? 0 : h)) *
+                            o->aw +
+                        (o->aw == 1 ? 0 : w);
                     float v = o->alpha * o->x[ai];
                     o->y[ci] = o->beta == 0.0f ? v : v + o->beta * o->y[ci];
                 }
@@ -826,12 +876,12 @@ static cudaError_t do_act_bwd(struct dnn_op *o) {
 }
 
 cudnnStatus_t cudnnActivationBackward(cudnnHandle_t handle,
-                                      cudnnActivationDescriptor_t activationDesc,
-                                      const void *alpha, const cudnnTensorDescriptor_t yDesc,
-                                      const void *y, const cudnnTensorDescriptor_t dyDesc,
-                                      const void *dy, const cudnnTensorDescriptor_t xDesc,
-                                      const void *x, const void *beta,
-                                      const cudnnTensorDescriptor_t dxDesc, void *dx) {
+                                      cudnnActivationDescriptor_t activationDesc, const void *alpha,
+                                      const cudnnTensorDescriptor_t yDesc, const void *y,
+                                      const cudnnTensorDescriptor_t dyDesc, const void *dy,
+                                      const cudnnTensorDescriptor_t xDesc, const void *x,
+                                      const void *beta, const cudnnTensorDescriptor_t dxDesc,
+                                      void *dx) {
     struct dnn_op *o;
     COUNT(dev_of(handle));
     if (!hvalid(handle) || !activationDesc || activationDesc->magic != M_ACT ||
@@ -857,7 +907,8 @@ cudnnStatus_t cudnnActivationBackward(cudnnHandle_t handle,
 /* Softmax over C·H·W per image (INSTANCE) or over C per (image, h, w) (CHANNEL). FAST: exp(x) /
  * Σ exp(x); ACCURATE: the same with the maximum subtracted; LOG: log of the accurate one. */
 static cudaError_t do_softmax(struct dnn_op *o) {
-    const int n = o->cn, c = o->cc, hw = o->ch * o->cw, inst = o->mode == CUDNN_SOFTMAX_MODE_INSTANCE;
+    const int n = o->cn, c = o->cc, hw = o->ch * o->cw,
+              inst = o->mode == CUDNN_SOFTMAX_MODE_INSTANCE;
     const int groups = inst ? n : n * hw, len = inst ? c * hw : c;
     for (int g = 0; g < groups; g++) {
         /* element j of group g */
@@ -889,7 +940,8 @@ cudnnStatus_t cudnnSoftmaxForward(cudnnHandle_t handle, cudnnSoftmaxAlgorithm_t 
     COUNT(dev_of(handle));
     if (!hvalid(handle) || !alpha || !beta || !x || !y || !TVALID(xDesc) || !TVALID(yDesc) ||
         !same_dims(xDesc, yDesc) || xDesc->type != yDesc->type ||
-        (algo != CUDNN_SOFTMAX_FAST && algo != CUDNN_SOFTMAX_ACCURATE && algo != CUDNN_SOFTMAX_LOG) ||
+        (algo != CUDNN_SOFTMAX_FAST && algo != CUDNN_SOFTMAX_ACCURATE &&
+         algo != CUDNN_SOFTMAX_LOG) ||
         (mode != CUDNN_SOFTMAX_MODE_INSTANCE && mode != CUDNN_SOFTMAX_MODE_CHANNEL))
         return CUDNN_STATUS_BAD_PARAM;
     if (!float_nchw(xDesc) || !float_nchw(yDesc))

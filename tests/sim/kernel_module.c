@@ -18,8 +18,8 @@ GBSIM_EXPORT const struct gbsim_kernel_entry *const *gbsim_module_kernels(size_t
     return __start_gbsim_kernels;
 }
 
-GBSIM_EXPORT int gbsim_module_launch(dim3 grid, dim3 block, size_t shmem, int order,
-                                     uint64_t seed, void (*body)(void *), void *args) {
+GBSIM_EXPORT int gbsim_module_launch(dim3 grid, dim3 block, size_t shmem, int order, uint64_t seed,
+                                     void (*body)(void *), void *args) {
     return emu_launch(grid, block, shmem, (enum emu_order)order, seed, body, args);
 }
 

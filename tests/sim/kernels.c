@@ -148,8 +148,7 @@ GBSIM_API void __cudaRegisterFunction(void **handle, const char *hostFun, char *
                                       const char *deviceName, int thread_limit, uint3 *tid,
                                       uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize) {
     struct func *f = calloc(1, sizeof *f);
-    (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim,
-        (void)wSize;
+    (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
     if (!f) {
         fprintf(stderr, "gbsim: out of memory registering %s\n", deviceName);
         abort();
@@ -319,8 +318,11 @@ static cudaError_t run_launch(struct gbsim_op *op, int broken) {
     fprintf(stderr,
             "gbsim: cuda:%d: kernel %s, grid (%u,%u,%u) block (%u,%u,%u), failed on the "
             "emulation (%s)\n",
-            op->dev->ordinal, l->k->name, l->grid.x, l->grid.y, l->grid.z, l->block.x,
-            l->block.y, l->block.z, why == 4 ? "__trap()" : why == 3 ? "barrier" : "launch");
+            op->dev->ordinal, l->k->name, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y,
+            l->block.z,
+            why == 4   ? "__trap()"
+            : why == 3 ? "barrier"
+                       : "launch");
     /* __trap() is "an illegal instruction" from Volta on, "unspecified launch failure" before */
     if (why == 4 && op->dev->sm >= 70)
         return cudaErrorIllegalInstruction;

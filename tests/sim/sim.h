@@ -35,10 +35,10 @@ struct gbsim_profile {
     int threads_per_sm, regs_per_sm, regs_per_block;
     int shared_per_sm; /* bytes; per block it is 48 KiB on every profile */
     int ecc, watchdog;
-    unsigned pci_id;             /* PCI device id (vendor 0x10de) */
-    const char *driver;          /* the newest driver branch that supports the card */
-    int driver_cuda;             /* the CUDA version that driver reports (11040 = 11.4) */
-    int toolkit_cuda;            /* the newest toolkit that compiles for the card, 0 = current */
+    unsigned pci_id;    /* PCI device id (vendor 0x10de) */
+    const char *driver; /* the newest driver branch that supports the card */
+    int driver_cuda;    /* the CUDA version that driver reports (11040 = 11.4) */
+    int toolkit_cuda;   /* the newest toolkit that compiles for the card, 0 = current */
 };
 
 /* The profile named `key`, or NULL. */
@@ -47,17 +47,17 @@ const struct gbsim_profile *gbsim_profile_find(const char *key);
 /* Every profile, for messages ("k40m t4 …"). */
 const struct gbsim_profile *gbsim_profiles(size_t *n);
 
-/* --- devices (core.c) -------------------------------------------------------------------------- */
+/* --- devices (core.c) ------------------------------------------------------------------------- */
 struct gbsim_stream;
 
 struct gbsim_device {
     int ordinal;
     const struct gbsim_profile *p;
-    int built_for_card;     /* the build is pretended to carry SASS for this card */
-    int sm;                 /* 10·major + minor */
-    size_t reserved;        /* context and driver reservation, never free */
-    size_t used;            /* bytes of live allocations (and library workspaces) */
-    cudaError_t sticky;     /* cudaSuccess, or the error that broke the context */
+    int built_for_card;               /* the build is pretended to carry SASS for this card */
+    int sm;                           /* 10·major + minor */
+    size_t reserved;                  /* context and driver reservation, never free */
+    size_t used;                      /* bytes of live allocations (and library workspaces) */
+    cudaError_t sticky;               /* cudaSuccess, or the error that broke the context */
     struct gbsim_stream *null_stream; /* the legacy default stream, made on first use */
 };
 
@@ -101,13 +101,12 @@ int gbsim_is_sticky(cudaError_t err);
  * the card is not built-for-card. Shared by cuBLAS's architecture check. */
 int gbsim_device_below(const struct gbsim_device *d, int min_sm);
 
-/* --- memory ------------------------------------------------------------------------------------ */
+/* --- memory ----------------------------------------------------------------------------------- */
 enum gbsim_mem_kind { GBSIM_MEM_NONE = 0, GBSIM_MEM_DEVICE, GBSIM_MEM_PINNED };
 
 /* Allocate `bytes` of device memory on d (NULL and cudaErrorMemoryAllocation beyond what is
  * free). Pinned host memory: device NULL. */
-cudaError_t gbsim_alloc(struct gbsim_device *d, enum gbsim_mem_kind kind, size_t bytes,
-                        void **out);
+cudaError_t gbsim_alloc(struct gbsim_device *d, enum gbsim_mem_kind kind, size_t bytes, void **out);
 cudaError_t gbsim_free(enum gbsim_mem_kind kind, void *p);
 
 /* What `p` points into: GBSIM_MEM_DEVICE (and *dev, *avail = bytes from p to the allocation's
@@ -117,6 +116,13 @@ enum gbsim_mem_kind gbsim_lookup(const void *p, int *dev, size_t *avail);
 /* 1 when [p, p + bytes) lies in one live device allocation of device `dev` (any device when
  * dev < 0). */
 int gbsim_device_range(const void *p, size_t bytes, int dev);
+
+/* The libraries' own objects (cuBLAS handles, cuDNN handles and descriptors) are listed here
+ * while they live, as a real library keeps track of what it handed out: a destroy call that
+ * fails (an injected fault) leaves the object owned by the library, not lost. gbsim_keep
+ * returns 0 when out of memory. */
+int gbsim_keep(void *obj);
+void gbsim_drop(void *obj);
 
 /* Charge or release bytes of d's memory for a library's own use (cuBLAS workspace). */
 int gbsim_charge(struct gbsim_device *d, size_t bytes);
@@ -135,8 +141,12 @@ struct gbsim_op {
     int waited; /* a host thread waits on it: the waiter frees it */
 };
 
-enum { GBSIM_STREAM_MAGIC = 0x5743, GBSIM_STREAM_DEAD = 0xdead, GBSIM_EVENT_MAGIC = 0xe7e7,
-       GBSIM_EVENT_DEAD = 0xdeae };
+enum {
+    GBSIM_STREAM_MAGIC = 0x5743,
+    GBSIM_STREAM_DEAD = 0xdead,
+    GBSIM_EVENT_MAGIC = 0xe7e7,
+    GBSIM_EVENT_DEAD = 0xdeae
+};
 
 struct gbsim_stream {
     int magic;

@@ -43,13 +43,12 @@ struct gbsim_kernel_entry {
 #define GBSIM_EACH_6(m, a, b, c, d, e, f) GBSIM_EACH_5(m, a, b, c, d, e), m(5, f)
 #define GBSIM_EACH_7(m, a, b, c, d, e, f, g) GBSIM_EACH_6(m, a, b, c, d, e, f), m(6, g)
 #define GBSIM_EACH_8(m, a, b, c, d, e, f, g, h) GBSIM_EACH_7(m, a, b, c, d, e, f, g), m(7, h)
-#define GBSIM_EACH_9(m, a, b, c, d, e, f, g, h, i)                                                \
-    GBSIM_EACH_8(m, a, b, c, d, e, f, g, h), m(8, i)
-#define GBSIM_EACH_10(m, a, b, c, d, e, f, g, h, i, j)                                            \
+#define GBSIM_EACH_9(m, a, b, c, d, e, f, g, h, i) GBSIM_EACH_8(m, a, b, c, d, e, f, g, h), m(8, i)
+#define GBSIM_EACH_10(m, a, b, c, d, e, f, g, h, i, j)                                             \
     GBSIM_EACH_9(m, a, b, c, d, e, f, g, h, i), m(9, j)
-#define GBSIM_EACH_11(m, a, b, c, d, e, f, g, h, i, j, k)                                         \
+#define GBSIM_EACH_11(m, a, b, c, d, e, f, g, h, i, j, k)                                          \
     GBSIM_EACH_10(m, a, b, c, d, e, f, g, h, i, j), m(10, k)
-#define GBSIM_EACH_12(m, a, b, c, d, e, f, g, h, i, j, k, l)                                      \
+#define GBSIM_EACH_12(m, a, b, c, d, e, f, g, h, i, j, k, l)                                       \
     GBSIM_EACH_11(m, a, b, c, d, e, f, g, h, i, j, k), m(11, l)
 
 #define GBSIM_ARG(i, t) (*(t *)argv_[i])
@@ -60,17 +59,20 @@ struct gbsim_kernel_entry {
  * name it expands to. */
 #define GB_SIM_KERNEL(kernel, ...) GBSIM_KERNEL_(kernel, __VA_ARGS__)
 #define GBSIM_KERNEL_(kernel, ...)                                                                 \
-    _Static_assert(__builtin_types_compatible_p(__typeof__(kernel), void(__VA_ARGS__)),         \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(kernel), void(__VA_ARGS__)),            \
                    "GB_SIM_KERNEL(" #kernel ", ...): the listed types are not the kernel's");      \
     static void gbsim_body_##kernel(void *argv) {                                                  \
         void *const *argv_ = argv;                                                                 \
         kernel(GBSIM_EACH(GBSIM_ARG, __VA_ARGS__));                                                \
     }                                                                                              \
-    static const size_t gbsim_sizes_##kernel[] = {GBSIM_EACH(GBSIM_SIZE, __VA_ARGS__)};           \
-    static const size_t gbsim_aligns_##kernel[] = {GBSIM_EACH(GBSIM_ALIGN, __VA_ARGS__)};         \
-    static const struct gbsim_kernel_entry gbsim_entry_##kernel = {                                \
-        #kernel, GB_EMU_ARCH, GBSIM_NARGS(__VA_ARGS__), gbsim_sizes_##kernel,                     \
-        gbsim_aligns_##kernel, gbsim_body_##kernel};                                               \
+    static const size_t gbsim_sizes_##kernel[] = {GBSIM_EACH(GBSIM_SIZE, __VA_ARGS__)};            \
+    static const size_t gbsim_aligns_##kernel[] = {GBSIM_EACH(GBSIM_ALIGN, __VA_ARGS__)};          \
+    static const struct gbsim_kernel_entry gbsim_entry_##kernel = {#kernel,                        \
+                                                                   GB_EMU_ARCH,                    \
+                                                                   GBSIM_NARGS(__VA_ARGS__),       \
+                                                                   gbsim_sizes_##kernel,           \
+                                                                   gbsim_aligns_##kernel,          \
+                                                                   gbsim_body_##kernel};           \
     static const struct gbsim_kernel_entry *const gbsim_ref_##kernel                               \
         __attribute__((used, section("gbsim_kernels"), aligned(sizeof(void *)))) =                 \
             &gbsim_entry_##kernel;

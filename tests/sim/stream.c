@@ -232,7 +232,7 @@ int gbsim_stream_idle(struct gbsim_stream *st) {
     return r;
 }
 
-/* --- events ------------------------------------------------------------------------------------ */
+/* --- events ----------------------------------------------------------------------------------- */
 static struct gbsim_event *events;
 
 struct gbsim_event *gbsim_event_new(struct gbsim_device *d, unsigned flags) {
