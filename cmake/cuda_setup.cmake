@@ -114,10 +114,12 @@ else()
   message(STATUS "gpubench: cuBLAS ✗ (not in the toolkit at ${CUDAToolkit_LIBRARY_DIR})")
 endif()
 
+# cuDNN: the toolkit's, CUDNN_ROOT's, or GPUBENCH_DEPS_PREFIX's (on CMAKE_PREFIX_PATH). Python
+# wheels (nvidia-cudnn-cu12) ship only the versioned libcudnn.so.N: accept those names too.
 find_path(CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV CUDNN_ROOT
           PATH_SUFFIXES include)
-find_library(CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR} ENV CUDNN_ROOT
-             PATH_SUFFIXES lib64 lib)
+find_library(CUDNN_LIBRARY NAMES cudnn libcudnn.so.9 libcudnn.so.8 libcudnn.so.7
+             HINTS ${CUDAToolkit_LIBRARY_DIR} ENV CUDNN_ROOT PATH_SUFFIXES lib64 lib)
 if(CUDNN_INCLUDE_DIR AND CUDNN_LIBRARY)
   # cuDNN 8+ keeps the version in cudnn_version.h; cuDNN 7 in cudnn.h.
   set(cudnn_hdr "${CUDNN_INCLUDE_DIR}/cudnn_version.h")
