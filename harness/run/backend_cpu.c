@@ -16,6 +16,7 @@
 
 #include "harness/run/backend.h"
 #include "harness/run/topology.h"
+#include "kernels/common/cpu_features.h"
 #include "kernels/common/cpu_pool.h"
 
 
@@ -67,7 +68,7 @@ static double cpu_clock_mhz(void) {
 static void cpu_simd(int *lanes, int *fma_units, const char **isa) {
     __builtin_cpu_init();
     *fma_units = __builtin_cpu_supports("fma") ? 2 : 1;
-    if (__builtin_cpu_supports("avx512f")) {
+    if (GB_CPU_HAS_AVX512F()) {
         *lanes = 16;
         *isa = "AVX-512";
     } else if (__builtin_cpu_supports("avx")) {

@@ -231,6 +231,57 @@ static int cuda_discover(struct device_list *list, int threads, char *why, size_
 
 /* --- activation, timing, sync ----------------------------------------------------------------- */
 
+/* Destroy what exists of the device's stream and events, each on its own: one failure neither
+ * stops the others nor goes unreported. Returns the number of failures. */
+static int dev_resources_destroy(struct cuda_dev_state *s, const char *id) {
+    struct {
+        const char *what;
+        cudaError_t e;
+    } r[3] = {{"cudaEventDestroy(start)", cudaSuccess},
+              {"cudaEventDestroy(stop)", cudaSuccess},
+              {"cudaStreamDestroy", cudaSuccess}};
+    int failed = 0;
+    if (s->start)
+        r[0].e = cudaEventDestroy(s->start);
+    if (s->stop)
+        r[1].e = cudaEventDestroy(s->stop);
+    if (s->stream)
+        r[2].e = cudaStreamDestroy(s->stream);
+    for (int i = 0; i < 3; i++)
+        if (r[i].e != cudaSuccess) {
+            fprintf(stderr, "gpubench: warning: %s: %s: %s\n", id, r[i].what,
+                    cudaGetErrorName(r[i].e));
+            failed++;
+        }
+    s->start = s->stop = NULL;
+    s->stream = NULL;
+    return failed;
+}
+
+/* The device's stream and timing events; on a failure, whatever was created is destroyed again
+ * (a failed event create must not leak the stream). */
+static enum status dev_resources_create(struct cuda_dev_state *s, const char *id, char *note,
+                                        size_t notelen) {
+    const char *what = NULL;
+    cudaError_t e;
+    /* Non-blocking: the stream does not serialize with the legacy default stream that libraries
+     * or other code might use. */
+    if ((e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking)) != cudaSuccess)
+        what = "cudaStreamCreateWithFlags";
+    else if ((e = cudaEventCreate(&s->start)) != cudaSuccess)
+        what = "cudaEventCreate(start)";
+    else if ((e = cudaEventCreate(&s->stop)) != cudaSuccess)
+        what = "cudaEventCreate(stop)";
+    if (!what)
+        return ST_OK;
+    enum status st = dev_fail(s, what, e, note, notelen);
+    if (!s->dead[0]) /* a broken context cannot destroy anything either */
+        dev_resources_destroy(s, id);
+    else
+        s->start = s->stop = NULL, s->stream = NULL;
+    return st;
+}
+
 static enum status cuda_activate(const struct device *dev, char *note, size_t notelen) {
     struct cuda_dev_state *s = state_of(dev);
     if (!s) {
@@ -246,11 +297,9 @@ static enum status cuda_activate(const struct device *dev, char *note, size_t no
     }
     DEV_TRY(s, cudaSetDevice(dev->ordinal), note, notelen);
     if (!s->ready) {
-        /* Non-blocking: the stream does not serialize with the legacy default stream that
-         * libraries or other code might use. */
-        DEV_TRY(s, cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), note, notelen);
-        DEV_TRY(s, cudaEventCreate(&s->start), note, notelen);
-        DEV_TRY(s, cudaEventCreate(&s->stop), note, notelen);
+        enum status st = dev_resources_create(s, dev->id, note, notelen);
+        if (st != ST_OK)
+            return st;
         s->ready = 1;
     } else {
         /* A sticky error of the previous row shows up on any call; a non-sticky one left in
@@ -308,12 +357,8 @@ static void cuda_shutdown(const struct device *dev) {
     if (!s)
         return;
     /* A broken context fails every call: skip the teardown rather than print its errors. */
-    if (s->ready && !s->dead[0] && cudaSetDevice(dev->ordinal) == cudaSuccess) {
-        if (cudaEventDestroy(s->start) != cudaSuccess || cudaEventDestroy(s->stop) != cudaSuccess ||
-            cudaStreamDestroy(s->stream) != cudaSuccess)
-            fprintf(stderr, "gpubench: warning: %s: teardown failed: %s\n", dev->id,
-                    cudaGetErrorName(cudaGetLastError()));
-    }
+    if (s->ready && !s->dead[0] && cudaSetDevice(dev->ordinal) == cudaSuccess)
+        dev_resources_destroy(s, dev->id);
     if (s->near_cpus)
         hwloc_bitmap_free(s->near_cpus);
     memset(s, 0, sizeof *s);

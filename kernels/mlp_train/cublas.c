@@ -169,14 +169,18 @@ static enum status dnn_run(struct impl_ctx *ctx, struct mlp_state *s) {
 
 /* --- the implementation ------------------------------------------------------------------- */
 
-/* Decide the path: cuDNN when built in and the card is in its support matrix. */
+/* Decide the path: cuDNN when built in and the card is known to be in its support matrix; our
+ * own kernels when cuDNN does not support it or nobody knows (a row must not fail for a path it
+ * could have avoided). */
 static int want_cudnn(struct impl_ctx *ctx, char *why, size_t whylen) {
 #ifdef GPUBENCH_HAVE_CUDNN
     int maj = 0, min = 0;
-    if (sscanf(ctx->dev->cc, "%d.%d", &maj, &min) != 2)
-        return 1;
-    return gpu_cudnn_check(maj, min, ctx->dev->name, (long)cudnnGetVersion(),
-                           (int)cudnnGetCudartVersion(), why, whylen) == ST_OK;
+    if (sscanf(ctx->dev->cc, "%d.%d", &maj, &min) != 2) {
+        snprintf(why, whylen, "compute capability '%s' unreadable", ctx->dev->cc);
+        return 0;
+    }
+    return gpu_cudnn_support(maj, min, ctx->dev->name, (long)cudnnGetVersion(),
+                             (int)cudnnGetCudartVersion(), why, whylen) == 1;
 #else
     (void)ctx;
     snprintf(why, whylen, "this build has no cuDNN");
