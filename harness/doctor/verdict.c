@@ -25,7 +25,7 @@
 
 #include "harness/gpuinfo/cuda_facts.h"
 
-/* Default shapes fit the smallest supported card (DESIGN.md: 512 MiB). */
+/* Default shapes fit the smallest supported card (docs/ARCHITECTURE.md: 512 MiB). */
 #define DV_SMALL_MEM ((size_t)512 << 20)
 
 const char *dv_verdict_name(enum dv_verdict v) {

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Fixed columns (DESIGN.md) in order, then extra columns (Slurm provenance). */
+/* Fixed columns (results/README.md) in order, then extra columns (Slurm provenance). */
 const char CSV_HEADER[] =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"

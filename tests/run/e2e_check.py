@@ -2,7 +2,7 @@
 """e2e_check.py — run `gpubench --quick` and check its CSV and samples file line by line.
 
 Usage: e2e_check.py PATH/TO/gpubench
-Checks: the fixed columns of DESIGN.md in order; schema gpubench-1; one run_id; every expected
+Checks: results/README.md's fixed columns in order; schema gpubench-1; one run_id; every expected
 (workload, impl) row present and `ok` on the CPU; numbers parse and are consistent (min ≤ median ≤
 CI high, CI low ≤ median, reps ≥ 1, GFLOP/s = flops / median); canonical shapes; the samples
 file holds exactly `reps` samples per row; no .partial file is left.
