@@ -1,4 +1,4 @@
-/* compare_cli.c — `gpubench compare`: options, mode choice, and the rule that a bad input prints
+/* cli.c — `gpubench compare`: options, mode choice, and the rule that a bad input prints
  * one line and nothing else (the report is built in memory and printed only when complete). */
 #include <getopt.h>
 #include <math.h>

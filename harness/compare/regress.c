@@ -1,4 +1,4 @@
-/* compare_regress.c — regression mode of `gpubench compare`: two runs of the same devices (say
+/* regress.c — regression mode of `gpubench compare`: two runs of the same devices (say
  * before and after a driver upgrade), joined row by row, each with a verdict same / faster /
  * slower from a rank test on the samples (or the rows' confidence intervals when there are no
  * samples) and a minimum effect. A row that broke (ok → wrong, error, …) or vanished is a

@@ -1,4 +1,4 @@
-/* compare_slowdown.c — slowdown mode of `gpubench compare`: every device's median time relative
+/* slowdown.c — slowdown mode of `gpubench compare`: every device's median time relative
  * to a baseline device, kernel-only and end to end, geometric means per workload and overall,
  * and for size sweeps the size from which a GPU (end to end) beats the CPU. */
 #include <math.h>

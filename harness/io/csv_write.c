@@ -1,4 +1,4 @@
-/* csv.c — RFC 4180 CSV rows of results and samples; atomic file commit. */
+/* csv_write.c — the one CSV writer: RFC 4180 rows of results and samples; atomic commit. */
 #include "harness/io/csv_write.h"
 
 #include <errno.h>

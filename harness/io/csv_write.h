@@ -1,7 +1,7 @@
-/* csv.h — the run CSV (fixed gpubench-1 columns) and the samples CSV, written atomically:
+/* csv_write.h — the run CSV (fixed gpubench-1 columns) and the samples CSV, written atomically:
  * rows go to PATH.partial as they complete (flushed), and PATH appears only at csv_commit. */
-#ifndef GPUBENCH_CSV_H
-#define GPUBENCH_CSV_H
+#ifndef GPUBENCH_CSV_WRITE_H
+#define GPUBENCH_CSV_WRITE_H
 
 #include <stdio.h>
 

@@ -29,7 +29,5 @@ struct backend {
 extern const struct backend cpu_backend;
 extern const struct backend cuda_backend; /* a stub that finds nothing in CPU-only builds */
 
-extern const struct backend cpu_backend;
-extern const struct backend cuda_backend; /* a stub that finds nothing in CPU-only builds */
 
 #endif

@@ -1,4 +1,4 @@
-/* device_cpu.c — the CPU backend: one device, `cpu`, with pinned pool threads and OpenBLAS.
+/* backend_cpu.c — the CPU backend: one device, `cpu`, with pinned pool threads and OpenBLAS.
  *
  * Peak FP32 FLOP/s comes from properties: cores × SIMD lanes × 2 (FMA) × FMA units × clock.
  * The clock is the highest the kernel reports (cpufreq max, else /proc/cpuinfo "cpu MHz", the
@@ -123,7 +123,7 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     }
     openblas_set_num_threads(threads);
     int blas_pinned = pin_openblas_threads(openblas_get_num_threads());
-    /* The config string reads "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64". */
+    /* The config reads "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64". */
     snprintf(d->blas_lib, sizeof d->blas_lib, "%s core=%s threads=%d", openblas_get_config(),
              openblas_get_corename(), openblas_get_num_threads());
     int lanes, fma;

@@ -1,4 +1,4 @@
-/* device_cuda.c — the CUDA backend: every CUDA device as a device of the run (`cuda:N`), tagged
+/* backend_cuda.c — the CUDA backend: every CUDA device as a device of the run (`cuda:N`), tagged
  * with its properties and library versions; activation (device, stream, hwloc binding of the
  * host thread); kernel-only timing with CUDA events on the device's stream; sticky-error
  * tracking so that a device whose context is broken gives `error` rows without new CUDA calls.

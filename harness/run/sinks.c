@@ -64,8 +64,8 @@ void sink_begin(struct sink *s, enum out_format fmt, int shape_width) {
     s->progress = isatty(STDERR_FILENO);
     switch (fmt) {
     case FMT_TABLE:
-        printf(TABLE_FMT, "device", "workload", "impl", s->shape_width, "shape", "median ms", "95% CI ms",
-               "e2e ms", "GFLOP/s", "GB/s", "peak", "status");
+        printf(TABLE_FMT, "device", "workload", "impl", s->shape_width, "shape", "median ms",
+               "95% CI ms", "e2e ms", "GFLOP/s", "GB/s", "peak", "status");
         break;
     case FMT_MARKDOWN:
         printf("| device | workload | impl | shape | median (ms) | 95%% CI (ms) | end-to-end (ms) "

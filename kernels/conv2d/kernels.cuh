@@ -1,4 +1,4 @@
-/* conv2d_kernels.cuh — NCHW float32 forward convolution as an implicit GEMM (C subset of CUDA C),
+/* kernels.cuh — NCHW float32 forward convolution as an implicit GEMM (C subset of CUDA C),
  * correct for any filter size, stride and padding (per axis).
  *
  * The GEMM view, never materialised: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q), where

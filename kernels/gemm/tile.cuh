@@ -1,4 +1,4 @@
-/* gemm_tile.cuh — one tile configuration of the SGEMM kernel; included once per configuration by
+/* tile.cuh — one tile configuration of the SGEMM kernel; included once per configuration by
  * gemm_kernels.cuh (C has no templates: the tile sizes are macros, the operand layouts are
  * constant arguments of an inlined body).
  *

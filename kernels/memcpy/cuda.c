@@ -1,8 +1,8 @@
 /* cuda.c — the implementations of workload `memcpy`: one cudaMemcpyAsync on the run's
  * stream per run, in one direction, from or to pinned or pageable host memory.
  *
- * The problem has one input `src` and one output `dst` (kernels/memcpy/layout.h). What `run` copies and
- * how the result reaches `dst` for verification:
+ * The problem has one input `src` and one output `dst` (kernels/memcpy/layout.h). What `run` copies
+ * and how the result reaches `dst` for verification:
  *   h2d_pinned    prepare: src → pinned         run: pinned → dev      download: dev → dst
  *   h2d_pageable                                run: src → dev         download: dev → dst
  *   d2h_pinned    upload: src → dev             run: dev → pinned      download: pinned → dst
@@ -75,9 +75,9 @@ static enum status prepare_d2d(struct impl_ctx *ctx) {
 /* The d2h and d2d modes start from the source on the device. */
 static enum status copy_upload(struct impl_ctx *ctx) {
     struct copy_state *s = state(ctx);
-    CU_TRY(
-        cudaMemcpyAsync(s->dev, ctx->p->in[MEMCPY_IN_SRC].data, s->bytes, cudaMemcpyHostToDevice, gb_stream()),
-        ctx);
+    CU_TRY(cudaMemcpyAsync(s->dev, ctx->p->in[MEMCPY_IN_SRC].data, s->bytes,
+                           cudaMemcpyHostToDevice, gb_stream()),
+           ctx);
     return ST_OK;
 }
 
@@ -90,13 +90,17 @@ static enum status copy_run(struct impl_ctx *ctx) {
         CU_TRY(cudaMemcpyAsync(s->dev, s->pinned, s->bytes, cudaMemcpyHostToDevice, st), ctx);
         break;
     case H2D_PAGEABLE:
-        CU_TRY(cudaMemcpyAsync(s->dev, p->in[MEMCPY_IN_SRC].data, s->bytes, cudaMemcpyHostToDevice, st), ctx);
+        CU_TRY(cudaMemcpyAsync(s->dev, p->in[MEMCPY_IN_SRC].data, s->bytes,
+                               cudaMemcpyHostToDevice, st),
+               ctx);
         break;
     case D2H_PINNED:
         CU_TRY(cudaMemcpyAsync(s->pinned, s->dev, s->bytes, cudaMemcpyDeviceToHost, st), ctx);
         break;
     case D2H_PAGEABLE:
-        CU_TRY(cudaMemcpyAsync(p->out[MEMCPY_OUT_DST].data, s->dev, s->bytes, cudaMemcpyDeviceToHost, st), ctx);
+        CU_TRY(cudaMemcpyAsync(p->out[MEMCPY_OUT_DST].data, s->dev, s->bytes,
+                               cudaMemcpyDeviceToHost, st),
+               ctx);
         break;
     case D2D:
         CU_TRY(cudaMemcpyAsync(s->dev2, s->dev, s->bytes, cudaMemcpyDeviceToDevice, st), ctx);

@@ -114,7 +114,8 @@ int main(void) {
     int row = -1;
     while (f && fgets(line, sizeof line, f)) {
         if (row >= 0 && row < 5) {
-            CHECK_MSG(strstr(line, want[row]) && strstr(line, status[row]), "row %d: %s", row, line);
+            CHECK_MSG(strstr(line, want[row]) && strstr(line, status[row]), "row %d: %s", row,
+                      line);
             if (row == 1)
                 CHECK(strstr(line, "verification failed: 1 of 64") && strstr(line, "y[63]=nan"));
             if (row == 2)
