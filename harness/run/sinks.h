@@ -18,7 +18,7 @@ void sink_begin(struct sink *s, enum out_format fmt, int shape_width);
 void sink_row(struct sink *s, const struct run_info *ri, const struct result *r);
 void sink_end(struct sink *s);
 
-/* "[3/12] gemm/openblas on cpu, m=2048 n=2048 k=2048" on stderr, overwritten in place. */
+/* "[3/12] <workload>/<impl> on cpu, <shape>" on stderr, overwritten in place. */
 void sink_progress(struct sink *s, int i, int total, const char *what);
 void sink_progress_clear(struct sink *s);
 
