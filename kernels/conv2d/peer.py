@@ -26,3 +26,8 @@ def torch_step(torch, shape, device):
     f = torch.rand(shape["k"], shape["c"], shape["r"], shape["s"], device=device)
     conv = torch.nn.functional.conv2d
     return lambda: conv(x, f, stride=shape["stride"], padding=shape["pad"])
+
+# Ratios scripts/gpu-check reports (scripts/lib/gpu_ratios.py): our implicit-GEMM kernel against
+# cuDNN (FMA math, no TF32) on the same card.
+GPU_RATIOS = [dict(name="own conv2d ÷ cuDNN (GFLOP/s)", impl="cuda", vs=("conv2d", "cudnn"),
+                   metric="gflops", shapes=None, target=0.5)]

@@ -25,3 +25,6 @@ def torch_step(torch, shape, device):
         loss_fn(model(x), y).backward()
         opt.step()
     return step
+
+# scripts/gpu-check: gpubench's CUDA step time ÷ PyTorch's on the same card must not exceed this.
+TORCH_GPU_TARGET = 1.0

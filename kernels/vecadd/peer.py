@@ -18,3 +18,9 @@ def torch_step(torch, shape, device):
     b = torch.rand(shape["n"], device=device)
     c = torch.empty_like(a)
     return lambda: torch.add(a, b, out=c)
+
+# Ratios scripts/gpu-check reports (scripts/lib/gpu_ratios.py): our kernel's bandwidth against a
+# device-to-device copy's, both counting memory traffic (a copy reads and writes each byte it
+# counts once: ×2), at the default shapes.
+GPU_RATIOS = [dict(name="vecadd/cuda ÷ device-to-device copy (memory GB/s)", impl="cuda",
+                   vs=("memcpy", "d2d"), vs_scale=2.0, metric="gbps", shapes=None, target=0.9)]

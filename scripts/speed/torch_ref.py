@@ -7,8 +7,9 @@ What runs is the workload's own: torch_step(torch, shape, device) of kernels/WOR
 a function that does one step at that shape (the shape's keys as the peer names them).
 Prints "median_ms=… torch=… threads=… device=…". Run it with Debian's system interpreter
 (python3-torch) and OMP_WAIT_POLICY=PASSIVE, PyTorch's fastest setting on these machines. On CUDA
-each timed step ends with a synchronize, TF32 is off (gpubench's rows are pure FP32) and cuDNN
-picks its fastest algorithm once per shape, as gpubench's cuDNN rows do.
+each step is timed between two CUDA events, as gpubench times its GPU repetitions, TF32 is off
+(gpubench's rows are pure FP32) and cuDNN picks its fastest algorithm once per shape, as
+gpubench's cuDNN rows do.
 """
 import importlib.util
 import os
@@ -33,6 +34,7 @@ def load_peer(workload):
 
 
 def time_median(fn, seconds, sync):
+    """Median ms of fn() on the host clock, each call synchronized (the CPU)."""
     fn()
     fn()
     sync()
@@ -42,6 +44,23 @@ def time_median(fn, seconds, sync):
         fn()
         sync()
         samples.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(samples)
+
+
+def time_median_events(torch, fn, seconds):
+    """Median ms of fn() between two CUDA events on the current stream, as gpubench times its
+    GPU rows' repetitions (kernel time, not the host's launch of it)."""
+    fn()
+    fn()
+    torch.cuda.synchronize()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    samples, t0 = [], time.perf_counter()
+    while len(samples) < 5 or time.perf_counter() - t0 < seconds:
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        samples.append(start.elapsed_time(stop))
     return statistics.median(samples)
 
 
@@ -60,7 +79,10 @@ def main():
         sync = torch.cuda.synchronize
     torch.manual_seed(0)
     step = load_peer(workload).torch_step(torch, shape, device)
-    ms = time_median(step, float(seconds), sync)
+    if device.startswith("cuda"):
+        ms = time_median_events(torch, step, float(seconds))
+    else:
+        ms = time_median(step, float(seconds), sync)
     print(f"median_ms={ms:.6g} torch={torch.__version__} threads={torch.get_num_threads()} "
           f"device={device}")
 
