@@ -10,9 +10,9 @@
 #include "build_manifest.h"
 #include "harness/core/shape.h"
 
-/* How many workloads the --workload line names before its ",...": the first four of the registry
- * keep the line within the column limit, and they are the same in every build (none needs a GPU);
- * `gpubench list` names them all. */
+/* How many workloads the --workload line names before its ",...": the registry's first four,
+ * which every build has (later ones may need CUDA), so that --help reads the same in every build
+ * and the line stays short; `gpubench list` names them all. */
 enum { USAGE_WORKLOADS = 4 };
 
 /* The registry's first USAGE_WORKLOADS workload names, then ",...": "vecadd,gemm,...". */
