@@ -15,11 +15,23 @@
  * and the line stays short; `gpubench list` names them all. */
 enum { USAGE_WORKLOADS = 4 };
 
-/* The registry's first USAGE_WORKLOADS workload names, then ",...": "vecadd,gemm,...". */
+/* The registry's first USAGE_WORKLOADS workload names, then ",...". */
 static void usage_workloads(FILE *f) {
     for (int i = 0; i < USAGE_WORKLOADS && registry_workloads[i]; i++)
         fprintf(f, "%s,", registry_workloads[i]->name);
     fputs("...\n", f);
+}
+
+/* Examples with the registry's own workloads and shapes, so they stay runnable: one workload at
+ * an explicit shape on the first GPU, and a sweep of two workloads compared with the CPU. */
+static void usage_examples(FILE *f) {
+    const struct workload *a = registry_workloads[0];
+    const struct workload *b = registry_workloads[1] ? registry_workloads[1] : a;
+    fprintf(f, "  gpubench -w %s -s %s:%s -d cuda:0 --samples s.csv\n", b->name, b->name,
+            b->default_shapes[0]);
+    fprintf(f, "  gpubench --sweep -w %s,%s --out sweep.csv && gpubench compare sweep.csv "
+               "--baseline cpu\n",
+            b->name, a->name);
 }
 
 void cli_usage(FILE *f) {
@@ -53,11 +65,9 @@ void cli_usage(FILE *f) {
         "  -V, --version         version and what this binary was built for\n"
         "\n"
         "examples:\n"
-        "  gpubench                                    # default suite on every device\n"
-        "  gpubench -w gemm -s gemm:m=4096,n=4096,k=4096 -d cuda:0 --samples s.csv\n"
-        "  gpubench --sweep -w gemm,vecadd --out sweep.csv && gpubench compare sweep.csv "
-        "--baseline cpu\n",
+        "  gpubench                                    # default suite on every device\n",
         f);
+    usage_examples(f);
 }
 
 static void print_version(void) {

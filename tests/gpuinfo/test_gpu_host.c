@@ -249,7 +249,7 @@ static void test_cudnn_support(void) {
 }
 
 /* The three answers: known yes, known no, unknown. The MLP's cuDNN path is taken only on "yes"
- * (kernels/mlp_train/cublas.c); a cuDNN row tries on "unknown" and says so. Once, -1 ("unknown")
+ * (the cuBLAS MLP row); a cuDNN row tries on "unknown" and says so. Once, -1 ("unknown")
  * was taken for "yes". */
 static void test_cudnn_unknown(void) {
     char note[512] = "";
