@@ -98,6 +98,7 @@ static void make_rows(struct result r[2]) {
                                .flops = 1e9,
                                .bytes = 12,
                                .e2e_median_ms = 4.5,
+                               .batch_ms = 2.25,
                                .gflops = 400,
                                .gbps = -1,
                                .peak_pct = -1,
@@ -135,7 +136,9 @@ static void test_formats(void) {
     CHECK(strncmp(buf, "{\"schema\": \"gpubench-1\", \"command\": \"run\"", 41) == 0);
     CHECK(strstr(buf, "\"threads\": null") && strstr(buf, "\"gbps\": null"));
     CHECK(strstr(buf, "\"median_ms\": 2.5, ") && strstr(buf, "\"flops\": 1000000000, "));
-    CHECK(strstr(buf, "\"slurm_job_id\": \"77\", \"slurm_array_task_id\": null}"));
+    CHECK(strstr(buf, "\"batch_ms\": 2.25, \"slurm_job_id\": \"77\", "
+                      "\"slurm_array_task_id\": null}"));
+    CHECK(strstr(buf, "\"batch_ms\": null, \"slurm_job_id\"") != NULL); /* the untimed row */
     CHECK(strstr(buf, "\"reps\": 0, \"median_ms\": null") != NULL); /* the untimed row */
 
     CHECK(write_rows(&rows_gbench, buf, sizeof buf) == 1); /* the timed row only */

@@ -53,24 +53,24 @@ def read_json(args, want_rc=(0,), cwd=None):
     return value
 
 
-# The run CSV writer's format of each number column (harness/io/csv_write.c).
+# The run CSV writer's format of each number column but the %.6g ones (harness/io/csv_write.c).
 CSV_FORMAT = {"threads": ".0f", "flops": ".0f", "bytes": ".0f", "reps": ".0f", "peak_pct": ".4g",
               "max_rel_err": ".3g"}
-NUMERIC = ("threads", "flops", "bytes", "reps", "median_ms", "min_ms", "mean_ms", "stddev_ms",
-           "ci95_lo_ms", "ci95_hi_ms", "e2e_median_ms", "gflops", "gbps", "peak_pct",
-           "max_rel_err")
+TEXT = ("schema", "run_id", "utc", "host", "device", "device_name", "cc", "driver", "runtime",
+        "blas_lib", "dnn_lib", "workload", "impl", "dtype", "shape", "status", "note",
+        "slurm_job_id", "slurm_array_task_id")
 
 
 def same_cell(column, cell, value):
-    """A CSV cell and its JSON value agree: empty is null; a number is the JSON value written
-    with the CSV's format; text is the same text."""
+    """A CSV cell and its JSON value agree: empty is null; text is the same text; a number (every
+    other column) is the JSON value written with the CSV's format."""
     if cell == "":
         return value is None
-    if column in NUMERIC:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return False
-        return format(value, CSV_FORMAT.get(column, ".6g")) == cell
-    return value == cell
+    if column in TEXT:
+        return value == cell
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return format(value, CSV_FORMAT.get(column, ".6g")) == cell
 
 
 def significant(token):
