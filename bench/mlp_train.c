@@ -1,6 +1,6 @@
-/* mlp_train.c — workload `mlp_train`: one SGD step (learning rate MLP_LR) of
- * Linear(in→hidden) → ReLU → Linear(hidden→out) → softmax cross-entropy averaged over the batch:
- * forward, backward and in-place update of W1, b1, W2, b2 (model and layouts: kernels/mlp_train/layout.h).
+/* mlp_train.c — workload `mlp_train`: one SGD step (learning rate MLP_LR) of Linear(in→hidden) →
+ * ReLU → Linear(hidden→out) → softmax cross-entropy averaged over the batch: forward, backward and
+ * in-place update of W1, b1, W2, b2 (model and layouts: kernels/mlp_train/layout.h).
  *
  * Compute-bound (two batch×in×hidden GEMMs dominate): the figure of merit is GFLOP/s.
  * Implementations (kernels/mlp_train/): OpenBLAS GEMMs + fused threaded C loops (`openblas`); on

@@ -75,6 +75,10 @@ if(DEFINED CMAKE_CUDA_ARCHITECTURES AND
    NOT "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${GPUBENCH_DEFAULT_CUDA_ARCHS}")
   set(user_archs "${CMAKE_CUDA_ARCHITECTURES}")
 endif()
+# Before nvcc compiles anything: can this toolkit build the architectures asked for, with this
+# host compiler? (One line per problem, with the configure command that works.)
+include(${CMAKE_CURRENT_LIST_DIR}/cuda_archs.cmake)
+gpubench_check_cuda_toolkit("${CMAKE_CUDA_COMPILER}" "${user_archs}" "${CMAKE_CUDA_HOST_COMPILER}")
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)
 set(GPUBENCH_CUDA_VERSION "${CUDAToolkit_VERSION_MAJOR}.${CUDAToolkit_VERSION_MINOR}")
@@ -114,10 +118,12 @@ else()
   message(STATUS "gpubench: cuBLAS ✗ (not in the toolkit at ${CUDAToolkit_LIBRARY_DIR})")
 endif()
 
+# cuDNN: the toolkit's, CUDNN_ROOT's, or GPUBENCH_DEPS_PREFIX's (on CMAKE_PREFIX_PATH). Python
+# wheels (nvidia-cudnn-cu12) ship only the versioned libcudnn.so.N: accept those names too.
 find_path(CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV CUDNN_ROOT
           PATH_SUFFIXES include)
-find_library(CUDNN_LIBRARY cudnn HINTS ${CUDAToolkit_LIBRARY_DIR} ENV CUDNN_ROOT
-             PATH_SUFFIXES lib64 lib)
+find_library(CUDNN_LIBRARY NAMES cudnn libcudnn.so.9 libcudnn.so.8 libcudnn.so.7
+             HINTS ${CUDAToolkit_LIBRARY_DIR} ENV CUDNN_ROOT PATH_SUFFIXES lib64 lib)
 if(CUDNN_INCLUDE_DIR AND CUDNN_LIBRARY)
   # cuDNN 8+ keeps the version in cudnn_version.h; cuDNN 7 in cudnn.h.
   set(cudnn_hdr "${CUDNN_INCLUDE_DIR}/cudnn_version.h")

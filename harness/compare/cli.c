@@ -1,4 +1,4 @@
-/* compare_cli.c — `gpubench compare`: options, mode choice, and the rule that a bad input prints
+/* cli.c — `gpubench compare`: options, mode choice, and the rule that a bad input prints
  * one line and nothing else (the report is built in memory and printed only when complete). */
 #include <getopt.h>
 #include <math.h>
@@ -78,7 +78,72 @@ static const char *baseline_file(const char *spec, char *const *files, int nfile
     return NULL;
 }
 
-static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
+/* --threshold PCT ("5" or "5%") into o->threshold as a fraction. Returns 0, or 2 with err. */
+static int opt_threshold(const char *arg, struct cmp_opts *o, char *err, size_t errlen) {
+    char tmp[64];
+    double v;
+    snprintf(tmp, sizeof tmp, "%s", arg);
+    size_t n = strlen(tmp);
+    if (n && tmp[n - 1] == '%')
+        tmp[n - 1] = '\0';
+    if (parse_double(tmp, &v) || v < 0 || v >= 1000) {
+        snprintf(err, errlen, "compare: --threshold '%s': want a percentage, e.g. 5", arg);
+        return 2;
+    }
+    o->threshold = v / 100;
+    return 0;
+}
+
+/* --alpha, --seed, --bootstrap (getopt letters a, S, B). Returns 0, or 2 with err. */
+static int opt_stats(int opt, const char *arg, struct cmp_opts *o, char *err, size_t errlen) {
+    double v;
+    uint64_t u;
+    switch (opt) {
+    case 'a':
+        if (parse_double(arg, &v) || !(v > 0 && v < 1)) {
+            snprintf(err, errlen, "compare: --alpha '%s': want a number in (0, 1)", arg);
+            return 2;
+        }
+        o->alpha = v;
+        return 0;
+    case 'S':
+        if (parse_u64(arg, &u)) {
+            snprintf(err, errlen, "compare: --seed '%s': want a whole number", arg);
+            return 2;
+        }
+        o->seed = u;
+        return 0;
+    default:
+        if (parse_u64(arg, &u) || u < 100 || u > 1000000) {
+            snprintf(err, errlen, "compare: --bootstrap '%s': want 100 to 1000000", arg);
+            return 2;
+        }
+        o->boot_iters = (int)u;
+        return 0;
+    }
+}
+
+/* --format FMT. Returns 0, or 2 with err. */
+static int opt_format(const char *arg, struct cmp_opts *o, char *err, size_t errlen) {
+    if (!strcmp(arg, "table"))
+        o->format = CMP_TABLE;
+    else if (!strcmp(arg, "markdown"))
+        o->format = CMP_MARKDOWN;
+    else if (!strcmp(arg, "csv"))
+        o->format = CMP_CSV;
+    else if (!strcmp(arg, "json"))
+        o->format = CMP_JSON;
+    else {
+        snprintf(err, errlen, "compare: --format '%s': want table, markdown, csv or json", arg);
+        return 2;
+    }
+    return 0;
+}
+
+/* The options of argv into o and samples[] (room for argc). Returns 0 to go on (optind at the
+ * first file), 1 when --help was printed to out, or 2 with one line in err. */
+static int parse_options(int argc, char **argv, struct cmp_opts *o, char **samples, int *nsamples,
+                         FILE *out, char *err, size_t errlen) {
     static const struct option longopts[] = {{"baseline", required_argument, NULL, 'b'},
                                              {"samples", required_argument, NULL, 's'},
                                              {"threshold", required_argument, NULL, 't'},
@@ -88,95 +153,66 @@ static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
                                              {"format", required_argument, NULL, 'f'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
-    struct cmp_opts o = {
-        .threshold = 0.05, .alpha = 0.01, .seed = 1, .boot_iters = 2000, .format = CMP_TABLE};
-    char **samples = calloc((size_t)argc + 1, sizeof *samples);
-    char **files = calloc((size_t)argc + 2, sizeof *files);
-    int nsamples = 0, nfiles = 0, rc = 2, opt;
-    struct cmp_input in = {0};
-    if (!samples || !files) {
-        snprintf(err, errlen, "compare: out of memory");
-        goto out;
-    }
+    int opt, rc = 0;
     optind = 0; /* a fresh scan: main or an earlier call may have used getopt */
     opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":b:s:t:f:h", longopts, NULL)) != -1) {
-        double v;
-        uint64_t u;
+    while (rc == 0 && (opt = getopt_long(argc, argv, ":b:s:t:f:h", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'b': o.baseline = optarg; break;
-        case 's': samples[nsamples++] = optarg; break;
-        case 't': {
-            char tmp[64];
-            snprintf(tmp, sizeof tmp, "%s", optarg);
-            size_t n = strlen(tmp);
-            if (n && tmp[n - 1] == '%')
-                tmp[n - 1] = '\0';
-            if (parse_double(tmp, &v) || v < 0 || v >= 1000) {
-                snprintf(err, errlen, "compare: --threshold '%s': want a percentage, e.g. 5",
-                         optarg);
-                goto out;
-            }
-            o.threshold = v / 100;
-            break;
-        }
+        case 'b': o->baseline = optarg; break;
+        case 's': samples[(*nsamples)++] = optarg; break;
+        case 't': rc = opt_threshold(optarg, o, err, errlen); break;
         case 'a':
-            if (parse_double(optarg, &v) || !(v > 0 && v < 1)) {
-                snprintf(err, errlen, "compare: --alpha '%s': want a number in (0, 1)", optarg);
-                goto out;
-            }
-            o.alpha = v;
-            break;
         case 'S':
-            if (parse_u64(optarg, &u)) {
-                snprintf(err, errlen, "compare: --seed '%s': want a whole number", optarg);
-                goto out;
-            }
-            o.seed = u;
-            break;
-        case 'B':
-            if (parse_u64(optarg, &u) || u < 100 || u > 1000000) {
-                snprintf(err, errlen, "compare: --bootstrap '%s': want 100 to 1000000", optarg);
-                goto out;
-            }
-            o.boot_iters = (int)u;
-            break;
-        case 'f':
-            if (!strcmp(optarg, "table"))
-                o.format = CMP_TABLE;
-            else if (!strcmp(optarg, "markdown"))
-                o.format = CMP_MARKDOWN;
-            else if (!strcmp(optarg, "csv"))
-                o.format = CMP_CSV;
-            else if (!strcmp(optarg, "json"))
-                o.format = CMP_JSON;
-            else {
-                snprintf(err, errlen, "compare: --format '%s': want table, markdown, csv or json",
-                         optarg);
-                goto out;
-            }
-            break;
-        case 'h':
-            fputs(usage, out);
-            rc = 0;
-            goto out;
+        case 'B': rc = opt_stats(opt, optarg, o, err, errlen); break;
+        case 'f': rc = opt_format(optarg, o, err, errlen); break;
+        case 'h': fputs(usage, out); return 1;
         case ':':
             snprintf(err, errlen, "compare: %s needs a value (see gpubench compare --help)",
                      argv[optind - 1]);
-            goto out;
+            return 2;
         default:
             snprintf(err, errlen, "compare: unknown option '%s' (see gpubench compare --help)",
                      argv[optind - 1]);
-            goto out;
+            return 2;
         }
     }
-    if (o.baseline) {
-        const char *bf = baseline_file(o.baseline, argv + optind, argc - optind);
+    return rc;
+}
+
+/* The run CSVs to load into files[] (room for argc + 1): a --baseline FILE not among the
+ * arguments first, then the arguments from optind. Returns how many. */
+static int input_files(const char *baseline, int argc, char **argv, char **files) {
+    int nfiles = 0;
+    if (baseline) {
+        const char *bf = baseline_file(baseline, argv + optind, argc - optind);
         if (bf)
             files[nfiles++] = (char *)bf;
     }
     for (int i = optind; i < argc; i++)
         files[nfiles++] = argv[i];
+    return nfiles;
+}
+
+/* `gpubench compare` into out (the caller prints it only on success). Returns the exit code:
+ * 0, 1 (a regression) or 2 with one line in err. */
+static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
+    struct cmp_opts o = {
+        .threshold = 0.05, .alpha = 0.01, .seed = 1, .boot_iters = 2000, .format = CMP_TABLE};
+    char **samples = calloc((size_t)argc + 1, sizeof *samples);
+    char **files = calloc((size_t)argc + 2, sizeof *files);
+    int nsamples = 0, nfiles = 0, rc = 2;
+    struct cmp_input in = {0};
+    if (!samples || !files) {
+        snprintf(err, errlen, "compare: out of memory");
+        goto out;
+    }
+    rc = parse_options(argc, argv, &o, samples, &nsamples, out, err, errlen);
+    if (rc != 0) {
+        rc = rc == 1 ? 0 : 2; /* --help is a success */
+        goto out;
+    }
+    rc = 2;
+    nfiles = input_files(o.baseline, argc, argv, files);
     if (nfiles == 0) {
         snprintf(err, errlen, "compare: no run CSV given (see gpubench compare --help)");
         goto out;

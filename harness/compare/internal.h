@@ -1,4 +1,4 @@
-/* compare_int.h — what the parts of `gpubench compare` share: options, the loaded files, the
+/* internal.h — what the parts of `gpubench compare` share: options, the loaded files, the
  * devices found in them ("series"), the samples of each row, and the output helpers. Internal to
  * harness/compare_*.c. */
 #ifndef GPUBENCH_COMPARE_INT_H

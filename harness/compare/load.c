@@ -1,4 +1,4 @@
-/* compare_load.c — read the files of `gpubench compare`, find the devices in them and attach
+/* load.c — read the files of `gpubench compare`, find the devices in them and attach
  * each row's samples. Every check happens here, before anything is printed. */
 #include <stdlib.h>
 #include <string.h>

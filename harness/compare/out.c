@@ -1,4 +1,4 @@
-/* compare_out.c — how `gpubench compare` prints: aligned terminal tables, markdown tables,
+/* out.c — how `gpubench compare` prints: aligned terminal tables, markdown tables,
  * RFC 4180 CSV fields, JSON values, and number formats with their units. */
 #include <math.h>
 #include <stdarg.h>

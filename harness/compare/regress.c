@@ -1,4 +1,4 @@
-/* compare_regress.c — regression mode of `gpubench compare`: two runs of the same devices (say
+/* regress.c — regression mode of `gpubench compare`: two runs of the same devices (say
  * before and after a driver upgrade), joined row by row, each with a verdict same / faster /
  * slower from a rank test on the samples (or the rows' confidence intervals when there are no
  * samples) and a minimum effect. A row that broke (ok → wrong, error, …) or vanished is a
@@ -242,10 +242,38 @@ static void fmt_p(char *buf, size_t len, double p) {
         snprintf(buf, len, "%.3f", p);
 }
 
-static void print_human(const struct cmp_input *in, const struct cmp_opts *o, const struct rr *x,
-                        size_t nx, const struct diff *d, int nd, FILE *out) {
-    int md = o->format == CMP_MARKDOWN;
-    const char *li = md ? "- " : "", *sub = md ? "  - " : "  ";
+/* How many rows each test decided: the legend explains only the tests that were used. */
+struct tests_used {
+    int mwu, ci, thr;
+};
+
+static void count_tests(const struct rr *x, size_t nx, struct tests_used *t) {
+    *t = (struct tests_used){0};
+    for (size_t i = 0; i < nx; i++) {
+        t->mwu += !strcmp(x[i].test, "mann-whitney");
+        t->ci += !strcmp(x[i].test, "ci-overlap");
+        t->thr += !strcmp(x[i].test, "threshold");
+    }
+}
+
+/* The rows that make the exit status 1, by kind. */
+struct regressions {
+    int slow, broke, gone;
+};
+
+static void count_regressions(const struct rr *x, size_t nx, struct regressions *n) {
+    *n = (struct regressions){0};
+    for (size_t i = 0; i < nx; i++) {
+        n->slow += !strcmp(x[i].verdict, "slower");
+        n->broke += !strcmp(x[i].verdict, "broken");
+        n->gone += !strcmp(x[i].verdict, "vanished");
+    }
+}
+
+/* The two runs and what differs between them; `li` starts each line (markdown: "- "). */
+static void print_runs(const struct cmp_input *in, const struct diff *d, int nd, int md,
+                       FILE *out) {
+    const char *li = md ? "- " : "";
     const struct run_row *b0 = &in->runs[0].run[0], *n0 = &in->runs[1].run[0];
     fprintf(out, "%sgpubench compare: regression check\n\n", md ? "## " : "");
     fprintf(out, "%sbase: %s (run %s, host %s, %s)\n", li, in->runs[0].name, b0->run_id, b0->host,
@@ -261,98 +289,117 @@ static void print_human(const struct cmp_input *in, const struct cmp_opts *o, co
         fprintf(out, "%sdiffers: %s%s%s: %s -> %s\n", li, d[i].device, d[i].device[0] ? " " : "",
                 field_title(d[i].field), d[i].was[0] ? d[i].was : "(empty)",
                 d[i].now[0] ? d[i].now : "(empty)");
-    int n_mwu = 0, n_ci = 0, n_thr = 0;
-    for (size_t i = 0; i < nx; i++) {
-        n_mwu += !strcmp(x[i].test, "mann-whitney");
-        n_ci += !strcmp(x[i].test, "ci-overlap");
-        n_thr += !strcmp(x[i].test, "threshold");
-    }
+}
+
+/* How a verdict is reached, one line per test that decided some row. */
+static void print_legend(const struct cmp_opts *o, const struct tests_used *t, int md, FILE *out) {
+    const char *li = md ? "- " : "", *sub = md ? "  - " : "  ";
     fprintf(out,
             "%sverdict: slower/faster needs a change of at least %g%% that is also "
             "statistically real:\n",
             li, 100 * o->threshold);
-    if (n_mwu)
+    if (t->mwu)
         fprintf(out,
                 "%s%d row%s: Mann-Whitney U test on the samples (two-sided, p < %g); "
                 "CI = bootstrap 95%% interval of the change of the median\n",
-                sub, n_mwu, n_mwu == 1 ? "" : "s", o->alpha);
-    if (n_ci)
+                sub, t->mwu, t->mwu == 1 ? "" : "s", o->alpha);
+    if (t->ci)
         fprintf(out,
                 "%s%d row%s: without samples (none given with --samples, or fewer than %d "
                 "per side), so from the rows' 95%% confidence intervals of the median: a change "
                 "counts when they do not overlap\n",
-                sub, n_ci, n_ci == 1 ? "" : "s", MIN_SAMPLES);
-    if (n_thr)
+                sub, t->ci, t->ci == 1 ? "" : "s", MIN_SAMPLES);
+    if (t->thr)
         fprintf(out,
                 "%s%d row%s: neither samples nor confidence intervals: the threshold "
                 "alone decides\n",
-                sub, n_thr, n_thr == 1 ? "" : "s");
+                sub, t->thr, t->thr == 1 ? "" : "s");
     fputc('\n', out);
+}
 
-    /* the CI and p columns only when some row was tested on samples */
-    const int ncol = n_mwu ? 10 : 8, cv = ncol - 1;
+/* The cells of table row `row` from r; `tested`: fill the CI and p columns (7, 8) too. */
+static void grid_rr(struct cmp_grid *g, int row, const struct rr *r, int tested, int cv) {
+    const struct run_row *k = r->b ? r->b : r->n;
+    char a[64], b[64];
+    grid_set(g, row, 0, "%s", k->device);
+    grid_set(g, row, 1, "%s", k->workload);
+    grid_set(g, row, 2, "%s", k->impl);
+    if (strcmp(k->dtype, "float32"))
+        grid_set(g, row, 3, "%s (%s)", k->shape, k->dtype);
+    else
+        grid_set(g, row, 3, "%s", k->shape);
+    if (r->b) {
+        fmt_ms(a, sizeof a, r->b->median_ms);
+        grid_set(g, row, 4, "%s", r->b->status == ST_OK ? a : status_name(r->b->status));
+    }
+    if (r->n) {
+        fmt_ms(a, sizeof a, r->n->median_ms);
+        grid_set(g, row, 5, "%s", r->n->status == ST_OK ? a : status_name(r->n->status));
+    }
+    fmt_change(a, sizeof a, r->change);
+    grid_set(g, row, 6, "%s", a);
+    if (tested && isfinite(r->lo)) {
+        fmt_change(a, sizeof a, r->lo - 1);
+        fmt_change(b, sizeof b, r->hi - 1);
+        grid_set(g, row, 7, "%s..%s", a, b);
+    }
+    if (tested) {
+        fmt_p(a, sizeof a, r->p);
+        grid_set(g, row, 8, "%s", a);
+    }
+    if (!strcmp(r->verdict, "broken") || !strcmp(r->verdict, "fixed") ||
+        !strcmp(r->verdict, "not ok"))
+        grid_set(g, row, cv, "%s (%s -> %s)", r->verdict, status_name(r->b->status),
+                 status_name(r->n->status));
+    else
+        grid_set(g, row, cv, "%s", r->verdict);
+}
+
+/* The table of rows; the CI and p columns only when some row was tested on samples. Returns 0,
+ * or -1 (nothing printed) when the table cannot be allocated. */
+static int print_rows(const struct rr *x, size_t nx, int tested, int md, FILE *out) {
+    const int ncol = tested ? 10 : 8, cv = ncol - 1;
     struct cmp_grid g;
     if (grid_init(&g, ncol))
-        return;
+        return -1;
     const char *heads[] = {"device", "workload", "impl",   "shape", "base ms",
                            "new ms", "change",   "95% CI", "p",     "verdict"};
     for (int c = 0; c < ncol - 1; c++)
         grid_head(&g, c, heads[c], c >= 4);
     grid_head(&g, cv, "verdict", 0);
     for (size_t i = 0; i < nx; i++) {
-        const struct rr *r = &x[i];
-        const struct run_row *k = r->b ? r->b : r->n;
         int row = grid_row(&g, 0);
         if (row < 0)
             break;
-        char a[64], b[64];
-        grid_set(&g, row, 0, "%s", k->device);
-        grid_set(&g, row, 1, "%s", k->workload);
-        grid_set(&g, row, 2, "%s", k->impl);
-        if (strcmp(k->dtype, "float32"))
-            grid_set(&g, row, 3, "%s (%s)", k->shape, k->dtype);
-        else
-            grid_set(&g, row, 3, "%s", k->shape);
-        if (r->b) {
-            fmt_ms(a, sizeof a, r->b->median_ms);
-            grid_set(&g, row, 4, "%s", r->b->status == ST_OK ? a : status_name(r->b->status));
-        }
-        if (r->n) {
-            fmt_ms(a, sizeof a, r->n->median_ms);
-            grid_set(&g, row, 5, "%s", r->n->status == ST_OK ? a : status_name(r->n->status));
-        }
-        fmt_change(a, sizeof a, r->change);
-        grid_set(&g, row, 6, "%s", a);
-        if (n_mwu && isfinite(r->lo)) {
-            fmt_change(a, sizeof a, r->lo - 1);
-            fmt_change(b, sizeof b, r->hi - 1);
-            grid_set(&g, row, 7, "%s..%s", a, b);
-        }
-        if (n_mwu) {
-            fmt_p(a, sizeof a, r->p);
-            grid_set(&g, row, 8, "%s", a);
-        }
-        if (!strcmp(r->verdict, "broken") || !strcmp(r->verdict, "fixed") ||
-            !strcmp(r->verdict, "not ok"))
-            grid_set(&g, row, cv, "%s (%s -> %s)", r->verdict, status_name(r->b->status),
-                     status_name(r->n->status));
-        else
-            grid_set(&g, row, cv, "%s", r->verdict);
+        grid_rr(&g, row, &x[i], tested, cv);
     }
     grid_print(&g, md, out);
     grid_free(&g);
-    int nslow = 0, nbroke = 0, ngone = 0;
-    for (size_t i = 0; i < nx; i++) {
-        nslow += !strcmp(x[i].verdict, "slower");
-        nbroke += !strcmp(x[i].verdict, "broken");
-        ngone += !strcmp(x[i].verdict, "vanished");
-    }
+    return 0;
+}
+
+/* The last line: the regressions by kind, or none. */
+static void print_summary(const struct regressions *n, int md, FILE *out) {
     const char *b = md ? "**" : "";
-    if (nslow + nbroke + ngone)
+    if (n->slow + n->broke + n->gone)
         fprintf(out, "\n%sREGRESSION: %d slower, %d broken (status no longer ok), %d vanished%s\n",
-                b, nslow, nbroke, ngone, b);
+                b, n->slow, n->broke, n->gone, b);
     else
         fprintf(out, "\n%sno regression%s\n", b, b);
+}
+
+/* The report for a terminal (or markdown): runs, legend, table, summary. */
+static void print_human(const struct cmp_input *in, const struct cmp_opts *o, const struct rr *x,
+                        size_t nx, const struct diff *d, int nd, FILE *out) {
+    int md = o->format == CMP_MARKDOWN;
+    struct tests_used t;
+    struct regressions n;
+    count_tests(x, nx, &t);
+    count_regressions(x, nx, &n);
+    print_runs(in, d, nd, md, out);
+    print_legend(o, &t, md, out);
+    if (print_rows(x, nx, t.mwu != 0, md, out) == 0)
+        print_summary(&n, md, out);
 }
 
 static void csv_num(FILE *out, double v, int comma) {
@@ -416,7 +463,8 @@ static void json_run(FILE *out, const struct csv_table *t) {
 
 static void print_json(const struct cmp_input *in, const struct cmp_opts *o, const struct rr *x,
                        size_t nx, const struct diff *d, int nd, int nreg, FILE *out) {
-    fputs("{\"mode\":\"regression\",\"base\":", out);
+    json_document_begin(out, "compare");
+    fputs(", \"mode\":\"regression\",\"base\":", out);
     json_run(out, &in->runs[0]);
     fputs(",\"new\":", out);
     json_run(out, &in->runs[1]);

@@ -1,4 +1,4 @@
-/* compare_slowdown.c — slowdown mode of `gpubench compare`: every device's median time relative
+/* slowdown.c — slowdown mode of `gpubench compare`: every device's median time relative
  * to a baseline device, kernel-only and end to end, geometric means per workload and overall,
  * and for size sweeps the size from which a GPU (end to end) beats the CPU. */
 #include <math.h>
@@ -84,31 +84,31 @@ static int find_baseline(const struct cmp_input *in, const char *spec, char *err
     return -1;
 }
 
-static int build(struct sd *d, char *err, size_t errlen) {
+/* The line of `row` (same point and implementation) among d->combo[0, ncombo), or -1; *pt is the
+ * first line of the same point, or -1. */
+static int find_combo(const struct sd *d, const struct run_row *row, int *pt) {
+    *pt = -1;
+    for (int c = 0; c < d->ncombo; c++) {
+        if (!same_point(&d->combo[c], row))
+            continue;
+        if (*pt < 0)
+            *pt = c;
+        if (!strcmp(d->combo[c].impl, row->impl))
+            return c;
+    }
+    return -1;
+}
+
+/* The lines of the report: one per (point, implementation) of every file, in the order of
+ * combo_cmp. wls has room for one workload per row. */
+static void collect_combos(struct sd *d, const char **wls) {
     const struct cmp_input *in = d->in;
-    size_t total = 0;
-    for (int f = 0; f < in->nfiles; f++)
-        total += in->runs[f].nrows;
-    d->combo = calloc(total, sizeof *d->combo);
-    if (!d->combo)
-        goto oom;
-    const char **wls = calloc(total, sizeof *wls);
     int nwl = 0;
-    if (!wls)
-        goto oom;
     for (int f = 0; f < in->nfiles; f++)
         for (size_t r = 0; r < in->runs[f].nrows; r++) {
             const struct run_row *row = &in->runs[f].run[r];
-            int c = 0, pt = -1;
-            for (; c < d->ncombo; c++) {
-                if (!same_point(&d->combo[c], row))
-                    continue;
-                if (pt < 0)
-                    pt = c;
-                if (!strcmp(d->combo[c].impl, row->impl))
-                    break;
-            }
-            if (c < d->ncombo)
+            int c = d->ncombo, pt;
+            if (find_combo(d, row, &pt) >= 0)
                 continue;
             int w = 0;
             while (w < nwl && strcmp(wls[w], row->workload))
@@ -131,12 +131,12 @@ static int build(struct sd *d, char *err, size_t errlen) {
             }
             d->combo[d->ncombo++] = cb;
         }
-    free(wls);
     qsort(d->combo, (size_t)d->ncombo, sizeof *d->combo, combo_cmp);
-    d->cell = calloc((size_t)d->ncombo * (size_t)in->nseries + 1, sizeof *d->cell);
-    d->ref = calloc((size_t)d->ncombo + 1, sizeof *d->ref);
-    if (!d->cell || !d->ref)
-        goto oom;
+}
+
+/* d->cell: each series' row of each line. */
+static void fill_cells(struct sd *d) {
+    const struct cmp_input *in = d->in;
     for (int f = 0; f < in->nfiles; f++)
         for (size_t r = 0; r < in->runs[f].nrows; r++) {
             const struct run_row *row = &in->runs[f].run[r];
@@ -145,7 +145,11 @@ static int build(struct sd *d, char *err, size_t errlen) {
                 if (same_point(&d->combo[c], row) && !strcmp(d->combo[c].impl, row->impl))
                     d->cell[(size_t)c * (size_t)in->nseries + (size_t)s] = row;
         }
-    /* The baseline of a line: the baseline device's same implementation, else its fastest. */
+}
+
+/* d->ref: the baseline of a line is the baseline device's same implementation, else its fastest
+ * at the same point (NULL when it has none). */
+static void choose_refs(struct sd *d) {
     for (int c = 0; c < d->ncombo; c++) {
         const struct run_row *own = at(d, c, d->base), *best = NULL;
         if (usable(own)) {
@@ -160,10 +164,33 @@ static int build(struct sd *d, char *err, size_t errlen) {
         }
         d->ref[c] = best;
     }
+}
+
+/* Fill d's lines, cells and baselines from d->in and d->base. Returns 0, or -1 with one line in
+ * err (out of memory; free_sd frees what was allocated). */
+static int build(struct sd *d, char *err, size_t errlen) {
+    const struct cmp_input *in = d->in;
+    size_t total = 0;
+    for (int f = 0; f < in->nfiles; f++)
+        total += in->runs[f].nrows;
+    d->combo = calloc(total, sizeof *d->combo);
+    const char **wls = calloc(total, sizeof *wls);
+    if (!d->combo || !wls) {
+        free(wls);
+        snprintf(err, errlen, "compare: out of memory");
+        return -1;
+    }
+    collect_combos(d, wls);
+    free(wls);
+    d->cell = calloc((size_t)d->ncombo * (size_t)in->nseries + 1, sizeof *d->cell);
+    d->ref = calloc((size_t)d->ncombo + 1, sizeof *d->ref);
+    if (!d->cell || !d->ref) {
+        snprintf(err, errlen, "compare: out of memory");
+        return -1;
+    }
+    fill_cells(d);
+    choose_refs(d);
     return 0;
-oom:
-    snprintf(err, errlen, "compare: out of memory");
-    return -1;
 }
 
 static void free_sd(struct sd *d) {
@@ -634,7 +661,8 @@ static void json_series(const struct sd *d, FILE *out, int s) {
 
 static void print_json(const struct sd *d, const struct xover *x, int nx, FILE *out) {
     const struct cmp_input *in = d->in;
-    fputs("{\"mode\":\"slowdown\",\"baseline\":{", out);
+    json_document_begin(out, "compare");
+    fputs(", \"mode\":\"slowdown\",\"baseline\":{", out);
     json_series(d, out, d->base);
     fputs("},\n\"lines\":[", out);
     int first = 1;

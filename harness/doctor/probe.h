@@ -1,4 +1,4 @@
-/* doctor_probe.h — what `gpubench doctor` asks the CUDA runtime and libraries, as plain data.
+/* probe.h — what `gpubench doctor` asks the CUDA runtime and libraries, as plain data.
  *
  * Two backends with one function: harness/doctor/probe_cuda.c in CUDA builds (CUDA runtime,
  * cuBLAS, cuDNN), harness/doctor/probe_none.c in CPU-only builds. Everything after the probe —

@@ -1,4 +1,4 @@
-/* doctor_probe_none.c — the doctor probe of a CPU-only build: no CUDA runtime, no libraries.
+/* probe_none.c — the doctor probe of a CPU-only build: no CUDA runtime, no libraries.
  * See doctor_probe.h; the CUDA counterpart is doctor_probe_cuda.c. */
 #include "harness/doctor/probe.h"
 

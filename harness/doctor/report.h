@@ -1,4 +1,4 @@
-/* doctor_report.h — what `gpubench doctor` found, as plain data, and its two writers (text for
+/* report.h — what `gpubench doctor` found, as plain data, and its two writers (text for
  * people, JSON for scripts). Filled by harness/doctor/doctor.c; the writers do no probing. */
 #ifndef GPUBENCH_DOCTOR_REPORT_H
 #define GPUBENCH_DOCTOR_REPORT_H

@@ -1,4 +1,4 @@
-/* doctor_spec.h — the SPEC strings of `gpubench doctor --assume` and `--assume-build`, parsed
+/* spec.h — the SPEC strings of `gpubench doctor --assume` and `--assume-build`, parsed
  * into the plain data the verdict takes. Pure C, no I/O. */
 #ifndef GPUBENCH_DOCTOR_SPEC_H
 #define GPUBENCH_DOCTOR_SPEC_H

@@ -1,4 +1,4 @@
-/* doctor_verdict.h — can this build use this GPU? The decision of `gpubench doctor` as a pure
+/* verdict.h — can this build use this GPU? The decision of `gpubench doctor` as a pure
  * function of plain data: the device (compute capability, name, memory), the driver, the build
  * manifest (toolkit, SASS and PTX architectures) and the library versions. No CUDA headers, no
  * I/O: the tests drive it with cards and toolkits we do not have. */
@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-enum { DV_MAX_ARCHS = 48, DV_TEXT = 512 };
+enum { DV_MAX_ARCHS = 48, DV_TEXT = 1024 };
 
 enum dv_verdict { DV_USABLE = 0, DV_USABLE_JIT, DV_NOT_USABLE };
 

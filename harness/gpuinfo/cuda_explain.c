@@ -15,7 +15,7 @@ struct explanation {
 };
 
 /* Errors a user meets at start or on a first launch, by name: names are stable across toolkits,
- * numbers are not (DESIGN.md, "Record errors by name"). */
+ * numbers are not (docs/ARCHITECTURE.md, "Record errors by name"). */
 static const struct explanation table[] = {
     {"cudaErrorStubLibrary",
      "No NVIDIA driver is loaded: the CUDA runtime found only the toolkit's stub libcuda.so "

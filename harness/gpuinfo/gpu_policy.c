@@ -61,19 +61,28 @@ void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs, cons
              built[0] ? built : "no CUDA architecture", fix);
 }
 
-enum status gpu_cudnn_check(int cc_major, int cc_minor, const char *name, long cudnn_version,
-                            int cudnn_cudart, char *note, size_t notelen) {
+int gpu_cudnn_support(int cc_major, int cc_minor, const char *name, long cudnn_version,
+                      int cudnn_cudart, char *note, size_t notelen) {
     int maj, min, patch;
     char why[256];
     gpu_cudnn_version_split(cudnn_version, &maj, &min, &patch);
     int sm = cc_major * 10 + cc_minor;
     /* cuda_facts tells builds apart by CUDA major; 0 (unknown) matches the any-build rows. */
     int cuda_major = cudnn_cudart > 0 ? cudnn_cudart / 1000 : 0;
-    if (cuda_facts_cudnn_supports(maj, min, cuda_major, sm, why, sizeof why))
-        return ST_OK;
-    snprintf(note, notelen, "cuDNN %d.%d does not support sm_%d%s%s%s: %s", maj, min, sm,
-             name ? " (" : "", name ? name : "", name ? ")" : "", why);
-    return ST_UNSUPPORTED;
+    int known = cuda_facts_cudnn_supports(maj, min, cuda_major, sm, why, sizeof why);
+    if (known == 1)
+        return 1;
+    snprintf(note, notelen, "cuDNN %d.%d %s sm_%d%s%s%s: %s", maj, min,
+             known == 0 ? "does not support" : "support is not known for", sm, name ? " (" : "",
+             name ? name : "", name ? ")" : "", why);
+    return known == 0 ? 0 : -1;
+}
+
+enum status gpu_cudnn_check(int cc_major, int cc_minor, const char *name, long cudnn_version,
+                            int cudnn_cudart, char *note, size_t notelen) {
+    int known = gpu_cudnn_support(cc_major, cc_minor, name, cudnn_version, cudnn_cudart, note,
+                                  notelen);
+    return known == 0 ? ST_UNSUPPORTED : ST_OK;
 }
 
 int gpu_pick_algo(const struct gpu_algo_result *r, int n, size_t mem_limit) {

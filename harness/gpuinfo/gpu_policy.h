@@ -27,10 +27,17 @@ void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen);
 void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs, const char *build_cuda,
                        char *out, size_t outlen);
 
-/* ST_OK when cuDNN as loaded (`cudnn_version` as cudnnGetVersion returns it, built for the CUDA
- * runtime `cudnn_cudart`, as cudnnGetCudartVersion returns it, 0 if unknown) supports a device of
- * compute capability cc_major.cc_minor; otherwise ST_UNSUPPORTED with the reason in note
- * ("cuDNN 9.19 does not support sm_35 (Tesla K40m): …"). `name` may be NULL. */
+/* Does cuDNN as loaded (`cudnn_version` as cudnnGetVersion returns it, built for the CUDA runtime
+ * `cudnn_cudart`, as cudnnGetCudartVersion returns it, 0 if unknown) support a device of compute
+ * capability cc_major.cc_minor? 1 yes, 0 no ("cuDNN 9.19 does not support sm_35 (Tesla K40m):
+ * …" in note), -1 the support matrices gpubench knows do not say ("cuDNN 9.19 support for
+ * sm_103 is not known: …" in note). `name` may be NULL. */
+int gpu_cudnn_support(int cc_major, int cc_minor, const char *name, long cudnn_version,
+                      int cudnn_cudart, char *note, size_t notelen);
+
+/* What a row that needs cuDNN does with that answer: ST_UNSUPPORTED (note as above) when cuDNN
+ * is known not to support the device; ST_OK otherwise — unknown included, where trying is the
+ * only way to find out (cuDNN then says NOT_SUPPORTED itself); note then says it was unknown. */
 enum status gpu_cudnn_check(int cc_major, int cc_minor, const char *name, long cudnn_version,
                             int cudnn_cudart, char *note, size_t notelen);
 

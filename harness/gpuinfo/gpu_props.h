@@ -1,7 +1,7 @@
 /* gpu_props.h — what we know about one CUDA device, as plain data.
  *
- * Filled from the CUDA runtime by gpu_query (harness/run/backend_cuda.c, CUDA builds only) or by hand
- * (tests, `gpubench doctor --assume`), so that every decision made from it — peaks, tags,
+ * Filled from the CUDA runtime by gpu_query (harness/run/backend_cuda.c, CUDA builds only) or by
+ * hand (tests, `gpubench doctor --assume`), so that every decision made from it — peaks, tags,
  * doctor verdicts — is a pure function testable without a GPU.
  */
 #ifndef GPUBENCH_GPU_PROPS_H
@@ -40,7 +40,7 @@ double gpu_peak_gflops(const struct gpu_props *p);
 /* Peak memory GB/s: 2 (DDR) × memory clock × bus width / 8. 0 when unknown. */
 double gpu_peak_gbps(const struct gpu_props *p);
 
-/* --- tags: the strings a result row carries (harness/gpuinfo/gpu_tag.c) ------------------------------ */
+/* --- tags: the strings a result row carries (harness/gpuinfo/gpu_tag.c) ------------------------ */
 
 /* "3.5" for compute capability 3.5. */
 void gpu_cc_string(int cc_major, int cc_minor, char *out, size_t outlen);

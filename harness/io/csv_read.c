@@ -148,97 +148,132 @@ static const char *field_name(const struct tok *t, int i, char *buf, size_t len)
     return buf;
 }
 
+/* Where the tokenizer is: data[pos..len) still to read, on line `line`; `out` is the next free
+ * byte of the text store. */
+struct cursor {
+    const char *data;
+    size_t len, pos;
+    int line;
+    char *out;
+};
+
+/* The quoted field at cu->pos (on its opening quote) into the store, unescaped: "" is one quote;
+ * line ends inside the quotes are text (and count as lines). Returns 0 or -1 with err. */
+static int read_quoted(const struct tok *t, struct cursor *cu, const struct rec *r, char *err,
+                       size_t errlen) {
+    char nb[24];
+    cu->pos++;
+    for (;;) {
+        if (cu->pos >= cu->len)
+            return fail(err, errlen, "%s:%d: column %s: quote never closed", t->name, r->line,
+                        field_name(t, r->n, nb, sizeof nb));
+        char c = cu->data[cu->pos];
+        if (c == '"') {
+            if (cu->pos + 1 < cu->len && cu->data[cu->pos + 1] == '"') {
+                *cu->out++ = '"';
+                cu->pos += 2;
+                continue;
+            }
+            cu->pos++;
+            return 0;
+        }
+        if (c == '\0')
+            return fail(err, errlen, "%s:%d: column %s: NUL byte (not a text file)", t->name,
+                        cu->line, field_name(t, r->n, nb, sizeof nb));
+        if (c == '\n')
+            cu->line++;
+        *cu->out++ = c;
+        cu->pos++;
+    }
+}
+
+/* The unquoted field at cu->pos into the store, up to a comma or line end. Returns 0 or -1. */
+static int read_plain(const struct tok *t, struct cursor *cu, const struct rec *r, char *err,
+                      size_t errlen) {
+    char nb[24];
+    while (cu->pos < cu->len && cu->data[cu->pos] != ',' && cu->data[cu->pos] != '\n' &&
+           cu->data[cu->pos] != '\r') {
+        char c = cu->data[cu->pos];
+        if (c == '"')
+            return fail(err, errlen, "%s:%d: column %s: quote inside an unquoted field", t->name,
+                        cu->line, field_name(t, r->n, nb, sizeof nb));
+        if (c == '\0')
+            return fail(err, errlen, "%s:%d: column %s: NUL byte (not a text file)", t->name,
+                        cu->line, field_name(t, r->n, nb, sizeof nb));
+        *cu->out++ = c;
+        cu->pos++;
+    }
+    return 0;
+}
+
+/* What follows field r->n - 1 (just read): a comma, consumed (returns 0: another field follows);
+ * a line end, consumed, or the end of the data (1: the record is complete); else -1 with err. */
+static int field_end(const struct tok *t, struct cursor *cu, const struct rec *r, char *err,
+                     size_t errlen) {
+    char nb[24];
+    if (cu->pos >= cu->len)
+        return 1; /* last record without a line end */
+    char c = cu->data[cu->pos];
+    if (c == ',') {
+        cu->pos++;
+        return 0;
+    }
+    if (c == '\r') {
+        if (cu->pos + 1 >= cu->len || cu->data[cu->pos + 1] != '\n')
+            return fail(err, errlen, "%s:%d: column %s: carriage return without a line feed",
+                        t->name, cu->line, field_name(t, r->n - 1, nb, sizeof nb));
+        cu->pos++;
+    }
+    if (c == '\n' || c == '\r') {
+        cu->pos++;
+        cu->line++;
+        return 1;
+    }
+    /* Only a closing quote can be followed by something else. */
+    return fail(err, errlen, "%s:%d: column %s: text after a closing quote", t->name, cu->line,
+                field_name(t, r->n - 1, nb, sizeof nb));
+}
+
+/* The record at cu->pos: its fields and the record itself appended to t. Returns 0 or -1. */
+static int read_record(struct tok *t, struct cursor *cu, char *err, size_t errlen) {
+    struct rec r = {.line = cu->line, .n = 0, .first = t->nfields, .blank = 0};
+    int quoted, end; /* quoted: whether the field just read was quoted */
+    do {
+        char *f = cu->out;
+        if (r.n >= CSV_MAX_COLS)
+            return fail(err, errlen, "%s:%d: column #%d: more than %d fields", t->name, r.line,
+                        r.n + 1, CSV_MAX_COLS);
+        quoted = cu->pos < cu->len && cu->data[cu->pos] == '"';
+        if (quoted ? read_quoted(t, cu, &r, err, errlen) : read_plain(t, cu, &r, err, errlen))
+            return -1;
+        *cu->out++ = '\0';
+        if (push_field(t, f))
+            return fail(err, errlen, "%s: out of memory", t->name);
+        r.n++;
+        end = field_end(t, cu, &r, err, errlen);
+        if (end < 0)
+            return -1;
+    } while (end == 0);
+    r.blank = r.n == 1 && !quoted && t->fields[r.first][0] == '\0';
+    if (push_rec(t, r))
+        return fail(err, errlen, "%s: out of memory", t->name);
+    return 0;
+}
+
 /* Split data[0..len) into records of unescaped fields. */
 static int tokenize(struct tok *t, const char *data, size_t len, char *err, size_t errlen) {
-    size_t pos = 0;
-    int line = 1;
-    char nb[24];
+    struct cursor cu = {.data = data, .len = len, .pos = 0, .line = 1};
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
-        pos = 3; /* spreadsheets add a BOM */
+        cu.pos = 3; /* spreadsheets add a BOM */
     /* Unescaped text never exceeds the input, plus one NUL per field (each field but the last
      * of the file consumes at least one separator byte). */
     t->store = malloc(len + 2);
     if (!t->store)
         return fail(err, errlen, "%s: out of memory", t->name);
-    char *out = t->store;
-    while (pos < len) {
-        struct rec r = {.line = line, .n = 0, .first = t->nfields, .blank = 0};
-        int quoted = 0; /* whether the field just read was quoted */
-        for (;;) {
-            char *f = out;
-            quoted = 0;
-            if (r.n >= CSV_MAX_COLS)
-                return fail(err, errlen, "%s:%d: column #%d: more than %d fields", t->name, r.line,
-                            r.n + 1, CSV_MAX_COLS);
-            if (pos < len && data[pos] == '"') {
-                quoted = 1;
-                pos++;
-                for (;;) {
-                    if (pos >= len)
-                        return fail(err, errlen, "%s:%d: column %s: quote never closed", t->name,
-                                    r.line, field_name(t, r.n, nb, sizeof nb));
-                    char c = data[pos];
-                    if (c == '"') {
-                        if (pos + 1 < len && data[pos + 1] == '"') {
-                            *out++ = '"';
-                            pos += 2;
-                            continue;
-                        }
-                        pos++;
-                        break;
-                    }
-                    if (c == '\0')
-                        return fail(err, errlen, "%s:%d: column %s: NUL byte (not a text file)",
-                                    t->name, line, field_name(t, r.n, nb, sizeof nb));
-                    if (c == '\n')
-                        line++;
-                    *out++ = c;
-                    pos++;
-                }
-            } else {
-                while (pos < len && data[pos] != ',' && data[pos] != '\n' && data[pos] != '\r') {
-                    char c = data[pos];
-                    if (c == '"')
-                        return fail(err, errlen, "%s:%d: column %s: quote inside an unquoted field",
-                                    t->name, line, field_name(t, r.n, nb, sizeof nb));
-                    if (c == '\0')
-                        return fail(err, errlen, "%s:%d: column %s: NUL byte (not a text file)",
-                                    t->name, line, field_name(t, r.n, nb, sizeof nb));
-                    *out++ = c;
-                    pos++;
-                }
-            }
-            *out++ = '\0';
-            if (push_field(t, f))
-                return fail(err, errlen, "%s: out of memory", t->name);
-            r.n++;
-            if (pos >= len)
-                break; /* last record without a line end */
-            char c = data[pos];
-            if (c == ',') {
-                pos++;
-                continue;
-            }
-            if (c == '\r') {
-                if (pos + 1 >= len || data[pos + 1] != '\n')
-                    return fail(err, errlen,
-                                "%s:%d: column %s: carriage return without a line feed", t->name,
-                                line, field_name(t, r.n - 1, nb, sizeof nb));
-                pos++;
-            }
-            if (c == '\n' || c == '\r') {
-                pos++;
-                line++;
-                break;
-            }
-            /* Only a closing quote can be followed by something else. */
-            return fail(err, errlen, "%s:%d: column %s: text after a closing quote", t->name, line,
-                        field_name(t, r.n - 1, nb, sizeof nb));
-        }
-        r.blank = r.n == 1 && !quoted && t->fields[r.first][0] == '\0';
-        if (push_rec(t, r))
-            return fail(err, errlen, "%s: out of memory", t->name);
-    }
+    cu.out = t->store;
+    while (cu.pos < cu.len)
+        if (read_record(t, &cu, err, errlen))
+            return -1;
     return 0;
 }
 
@@ -446,20 +481,12 @@ static int check_duplicates(const struct csv_table *t, const char *const *key, c
     return rc;
 }
 
-static int check_table(struct csv_table *t, const struct tok *tk, char *err, size_t errlen) {
+/* The likely mix-ups, told apart before the column-by-column check: a samples file given as a
+ * run CSV or the other way round, another file altogether, a run CSV of another schema version
+ * (it may have other columns: say so before complaining about them). Returns 0 or -1 with err. */
+static int check_kind(const struct csv_table *t, const struct tok *tk, char *err, size_t errlen) {
     const int run = t->kind == CSV_RUN;
-    const char *const *want = run ? csv_run_columns : csv_samples_columns;
-    const int nwant = run ? CSV_RUN_NCOLS : CSV_SAMPLES_NCOLS;
-    const struct fdesc *desc = run ? run_desc : samples_desc;
     char sv[64];
-
-    if (tk->nrecs == 0 || (tk->nrecs == 1 && tk->recs[0].blank))
-        return fail(err, errlen, "%s: empty file (no header)", t->name);
-    const struct rec *h = &tk->recs[0];
-    t->ncols = h->n;
-    t->cols = tk->fields + h->first;
-
-    /* Tell the likely mix-ups apart before the column-by-column check. */
     if (run && strcmp(t->cols[0], "schema") != 0) {
         if (strcmp(t->cols[0], "run_id") == 0 && t->ncols >= 2 && !strcmp(t->cols[1], "device"))
             return fail(err, errlen,
@@ -482,7 +509,6 @@ static int check_table(struct csv_table *t, const struct tok *tk, char *err, siz
                     "header starts with '%s')",
                     t->name, CSV_SCHEMA, shown(t->cols[0], sv));
     }
-    /* Another schema version may have other columns: say so before complaining about them. */
     if (run && tk->nrecs > 1 && !tk->recs[1].blank) {
         const char *s = tk->fields[tk->recs[1].first];
         if (strcmp(s, CSV_SCHEMA) != 0)
@@ -491,10 +517,54 @@ static int check_table(struct csv_table *t, const struct tok *tk, char *err, siz
                         "files only; files of different schema versions cannot be compared)",
                         t->name, tk->recs[1].line, shown(s, sv), CSV_SCHEMA, CSV_SCHEMA);
     }
-    if (check_header(t, want, nwant, err, errlen))
-        return -1;
+    return 0;
+}
 
-    /* Rows: blank lines are allowed only at the end of the file. */
+/* Record rc (fields raw) as the row struct at `row`: as many fields as the header, the schema
+ * of this build, each fixed column typed. Returns 0 or -1 with err. */
+static int check_row(const struct csv_table *t, const struct rec *rc, char **raw, void *row,
+                     char *err, size_t errlen) {
+    const int run = t->kind == CSV_RUN;
+    const char *const *want = run ? csv_run_columns : csv_samples_columns;
+    const int nwant = run ? CSV_RUN_NCOLS : CSV_SAMPLES_NCOLS;
+    const struct fdesc *desc = run ? run_desc : samples_desc;
+    char sv[64];
+    if (rc->blank)
+        return fail(err, errlen, "%s:%d: column %s: blank line between rows", t->name, rc->line,
+                    t->cols[0]);
+    if (rc->n < t->ncols)
+        return fail(err, errlen,
+                    "%s:%d: column %s: missing (the row has %d fields, the "
+                    "header %d)",
+                    t->name, rc->line, t->cols[rc->n], rc->n, t->ncols);
+    if (rc->n > t->ncols)
+        return fail(err, errlen,
+                    "%s:%d: column #%d: extra field (the row has %d fields, the "
+                    "header %d)",
+                    t->name, rc->line, t->ncols + 1, rc->n, t->ncols);
+    if (run && strcmp(raw[0], CSV_SCHEMA) != 0)
+        return fail(err, errlen,
+                    "%s:%d: column schema: '%s' is not %s (rows of different "
+                    "schema versions cannot be mixed)",
+                    t->name, rc->line, shown(raw[0], sv), CSV_SCHEMA);
+    /* line and raw come first in both row structs */
+    if (run) {
+        ((struct run_row *)row)->line = rc->line;
+        ((struct run_row *)row)->raw = raw;
+    } else {
+        ((struct sample_row *)row)->line = rc->line;
+        ((struct sample_row *)row)->raw = raw;
+    }
+    for (int c = 0; c < nwant; c++)
+        if (type_field(t->name, rc->line, want[c], &desc[c], raw[c], row, err, errlen))
+            return -1;
+    return 0;
+}
+
+/* The rows after the header into t->run or t->samples. Blank lines are allowed only at the end
+ * of the file. Returns 0 or -1 with err (t owns what was allocated). */
+static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size_t errlen) {
+    const int run = t->kind == CSV_RUN;
     size_t nrec = tk->nrecs;
     while (nrec > 1 && tk->recs[nrec - 1].blank)
         nrec--;
@@ -510,38 +580,27 @@ static int check_table(struct csv_table *t, const struct tok *tk, char *err, siz
     t->nrows = nrows;
     for (size_t r = 0; r < nrows; r++) {
         const struct rec *rc = &tk->recs[r + 1];
-        char **raw = tk->fields + rc->first;
-        char *row = (char *)rows + r * rowsize;
-        if (rc->blank)
-            return fail(err, errlen, "%s:%d: column %s: blank line between rows", t->name, rc->line,
-                        t->cols[0]);
-        if (rc->n < t->ncols)
-            return fail(err, errlen,
-                        "%s:%d: column %s: missing (the row has %d fields, the "
-                        "header %d)",
-                        t->name, rc->line, t->cols[rc->n], rc->n, t->ncols);
-        if (rc->n > t->ncols)
-            return fail(err, errlen,
-                        "%s:%d: column #%d: extra field (the row has %d fields, the "
-                        "header %d)",
-                        t->name, rc->line, t->ncols + 1, rc->n, t->ncols);
-        if (run && strcmp(raw[0], CSV_SCHEMA) != 0)
-            return fail(err, errlen,
-                        "%s:%d: column schema: '%s' is not %s (rows of different "
-                        "schema versions cannot be mixed)",
-                        t->name, rc->line, shown(raw[0], sv), CSV_SCHEMA);
-        /* line and raw come first in both row structs */
-        if (run) {
-            ((struct run_row *)row)->line = rc->line;
-            ((struct run_row *)row)->raw = raw;
-        } else {
-            ((struct sample_row *)row)->line = rc->line;
-            ((struct sample_row *)row)->raw = raw;
-        }
-        for (int c = 0; c < nwant; c++)
-            if (type_field(t->name, rc->line, want[c], &desc[c], raw[c], row, err, errlen))
-                return -1;
+        if (check_row(t, rc, tk->fields + rc->first, (char *)rows + r * rowsize, err, errlen))
+            return -1;
     }
+    return 0;
+}
+
+/* The tokenized file as a table of t->kind: header, rows, no duplicate keys. */
+static int check_table(struct csv_table *t, const struct tok *tk, char *err, size_t errlen) {
+    const int run = t->kind == CSV_RUN;
+    if (tk->nrecs == 0 || (tk->nrecs == 1 && tk->recs[0].blank))
+        return fail(err, errlen, "%s: empty file (no header)", t->name);
+    const struct rec *h = &tk->recs[0];
+    t->ncols = h->n;
+    t->cols = tk->fields + h->first;
+    if (check_kind(t, tk, err, errlen))
+        return -1;
+    if (check_header(t, run ? csv_run_columns : csv_samples_columns,
+                     run ? CSV_RUN_NCOLS : CSV_SAMPLES_NCOLS, err, errlen))
+        return -1;
+    if (check_rows(t, tk, err, errlen))
+        return -1;
     return check_duplicates(t, run ? run_key : samples_key, err, errlen);
 }
 

@@ -1,4 +1,4 @@
-/* merge_fleet.c — the fleet folders of `gpubench merge`: which tasks were expected, what each
+/* fleet.c — the fleet folders of `gpubench merge`: which tasks were expected, what each
  * left behind, and in plain words why a task is missing or failed.
  *
  * A fleet folder (scripts/slurm/fleet) holds fleet.conf (tasks=N, expect_gpu=yes|no), and per

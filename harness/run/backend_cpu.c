@@ -1,4 +1,4 @@
-/* device_cpu.c — the CPU backend: one device, `cpu`, with pinned pool threads and OpenBLAS.
+/* backend_cpu.c — the CPU backend: one device, `cpu`, with pinned pool threads and OpenBLAS.
  *
  * Peak FP32 FLOP/s comes from properties: cores × SIMD lanes × 2 (FMA) × FMA units × clock.
  * The clock is the highest the kernel reports (cpufreq max, else /proc/cpuinfo "cpu MHz", the
@@ -16,6 +16,7 @@
 
 #include "harness/run/backend.h"
 #include "harness/run/topology.h"
+#include "kernels/common/cpu_features.h"
 #include "kernels/common/cpu_pool.h"
 
 
@@ -67,7 +68,7 @@ static double cpu_clock_mhz(void) {
 static void cpu_simd(int *lanes, int *fma_units, const char **isa) {
     __builtin_cpu_init();
     *fma_units = __builtin_cpu_supports("fma") ? 2 : 1;
-    if (__builtin_cpu_supports("avx512f")) {
+    if (GB_CPU_HAS_AVX512F()) {
         *lanes = 16;
         *isa = "AVX-512";
     } else if (__builtin_cpu_supports("avx")) {
@@ -122,7 +123,7 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     }
     openblas_set_num_threads(threads);
     int blas_pinned = pin_openblas_threads(openblas_get_num_threads());
-    /* The config string reads "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64". */
+    /* The config reads "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64". */
     snprintf(d->blas_lib, sizeof d->blas_lib, "%s core=%s threads=%d", openblas_get_config(),
              openblas_get_corename(), openblas_get_num_threads());
     int lanes, fma;
@@ -162,9 +163,12 @@ static double now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-static enum status cpu_time_run(const struct impl *im, struct impl_ctx *ctx, double *ms) {
+static enum status cpu_time_runs(const struct impl *im, struct impl_ctx *ctx, long reps,
+                                double *ms) {
+    enum status st = ST_OK;
     double t0 = now_ms();
-    enum status st = im->run(ctx);
+    for (long i = 0; i < reps && st == ST_OK; i++)
+        st = im->run(ctx);
     *ms = now_ms() - t0;
     return st;
 }
@@ -183,7 +187,7 @@ const struct backend cpu_backend = {
     .kind_name = "cpu",
     .discover = cpu_discover,
     .activate = cpu_activate,
-    .time_run = cpu_time_run,
+    .time_runs = cpu_time_runs,
     .sync = cpu_sync,
     .shutdown = cpu_shutdown,
 };

@@ -1,4 +1,4 @@
-/* device_cuda_none.c — the CUDA backend of a CPU-only build: it finds no device and says why. */
+/* backend_cuda_none.c — the CUDA backend of a CPU-only build: it finds no device and says why. */
 #include <stdio.h>
 
 #include "harness/run/backend.h"

@@ -6,19 +6,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/registry.h"
 #include "build_manifest.h"
 #include "harness/core/shape.h"
 
+/* How many workloads the --workload line names before its ",...": the registry's first four,
+ * which every build has (later ones may need CUDA), so that --help reads the same in every build
+ * and the line stays short; `gpubench list` names them all. */
+enum { USAGE_WORKLOADS = 4 };
+
+/* The registry's first USAGE_WORKLOADS workload names, then ",...". */
+static void usage_workloads(FILE *f) {
+    for (int i = 0; i < USAGE_WORKLOADS && registry_workloads[i]; i++)
+        fprintf(f, "%s,", registry_workloads[i]->name);
+    fputs("...\n", f);
+}
+
+/* Examples with the registry's own workloads and shapes, so they stay runnable: one workload at
+ * an explicit shape on the first GPU, and a sweep of two workloads compared with the CPU. */
+static void usage_examples(FILE *f) {
+    const struct workload *a = registry_workloads[0];
+    const struct workload *b = registry_workloads[1] ? registry_workloads[1] : a;
+    fprintf(f, "  gpubench -w %s -s %s:%s -d cuda:0 --samples s.csv\n", b->name, b->name,
+            b->default_shapes[0]);
+    fprintf(f, "  gpubench --sweep -w %s,%s --out sweep.csv && gpubench compare sweep.csv "
+               "--baseline cpu\n",
+            b->name, a->name);
+}
+
 void cli_usage(FILE *f) {
+    fputs("usage: gpubench [run] [options]      run benchmarks (the default command)\n"
+          "       gpubench list                 workloads, implementations, devices, shapes\n"
+          "       gpubench doctor [--assume SPEC] [--format text|json]\n"
+          "       gpubench compare FILE... [--baseline DEVICE|FILE:DEVICE] [--samples ...]\n"
+          "       gpubench merge FILE... --out FLEET.csv\n"
+          "\n"
+          "run options:\n"
+          "  -w, --workload LIST   workloads to run (default: all): ",
+          f);
+    usage_workloads(f);
     fputs(
-        "usage: gpubench [run] [options]      run benchmarks (the default command)\n"
-        "       gpubench list                 workloads, implementations, devices, shapes\n"
-        "       gpubench doctor [--assume SPEC] [--format text|json]\n"
-        "       gpubench compare FILE... [--baseline DEVICE|FILE:DEVICE] [--samples ...]\n"
-        "       gpubench merge FILE... --out FLEET.csv\n"
-        "\n"
-        "run options:\n"
-        "  -w, --workload LIST   workloads to run (default: all): vecadd,gemm,conv2d,mlp_train,...\n"
         "  -i, --impl LIST       implementations (default: all): cpu,openblas,cuda,cublas,cudnn\n"
         "  -d, --device LIST     devices (default: all found): cpu, cuda (every GPU), cuda:N\n"
         "  -s, --shape W:K=V,... replace the default shapes of workload W (repeatable;\n"
@@ -31,18 +58,20 @@ void cli_usage(FILE *f) {
         "      --warmup N        untimed runs before timing (default 2; quick 1)\n"
         "  -t, --threads N       CPU threads for our pool and OpenBLAS (default: physical cores)\n"
         "      --seed N          seed of the random inputs (default 42)\n"
-        "  -o, --out PATH        run CSV (default results/<host>-<UTC time>.csv)\n"
+        "  -o, --out PATH        run file (default results/<host>-<UTC time>.csv); CSV, or\n"
+        "                        the JSON document when PATH ends in .json\n"
+        "      --json PATH       also write the JSON document (full precision) to PATH\n"
+        "      --no-out          write no run file (as -o /dev/null)\n"
         "      --samples PATH    also write every timed sample to PATH (CSV)\n"
-        "  -f, --format F        what goes to stdout: table (default), csv, json, markdown\n"
+        "  -f, --format F        what goes to stdout: table (default), csv, json, markdown,\n"
+        "                        gbench (Google Benchmark JSON), bmf (Bencher Metric Format)\n"
         "  -h, --help            this text\n"
         "  -V, --version         version and what this binary was built for\n"
         "\n"
         "examples:\n"
-        "  gpubench                                    # default suite on every device\n"
-        "  gpubench -w gemm -s gemm:m=4096,n=4096,k=4096 -d cuda:0 --samples s.csv\n"
-        "  gpubench --sweep -w gemm,vecadd --out sweep.csv && gpubench compare sweep.csv "
-        "--baseline cpu\n",
+        "  gpubench                                    # default suite on every device\n",
         f);
+    usage_examples(f);
 }
 
 static void print_version(void) {
@@ -99,6 +128,152 @@ static int parse_num(const char *opt, const char *arg, long min, long max, long 
     return 0;
 }
 
+/* -w, -i, -d: the comma-separated lists. Returns 0 or 2 (error printed). */
+static int opt_list(int c, char *arg, struct options *o) {
+    switch (c) {
+    case 'w': return split_list("--workload", arg, o->workloads, &o->nworkloads);
+    case 'i': return split_list("--impl", arg, o->impls, &o->nimpls);
+    default: return split_list("--device", arg, o->devices, &o->ndevices);
+    }
+}
+
+/* -s WORKLOAD:key=value,...: kept as text; the plan parses it against the workload's keys. */
+static int opt_shape(const char *arg, struct options *o) {
+    const char *colon = strchr(arg, ':');
+    if (!colon || colon == arg)
+        return usage_error("--shape: '%s' is not WORKLOAD:key=value,...%s", arg, "");
+    if (o->nshapes >= CLI_MAX_SHAPES)
+        return usage_error("--shape: more than %s shapes%s", "64", "");
+    struct shape_arg *sa = &o->shapes[o->nshapes++];
+    size_t wl = (size_t)(colon - arg);
+    if (wl >= sizeof sa->workload || strlen(colon + 1) >= sizeof sa->text)
+        return usage_error("--shape: '%s' is too long%s", arg, "");
+    memcpy(sa->workload, arg, wl);
+    sa->workload[wl] = '\0';
+    strcpy(sa->text, colon + 1);
+    return 0;
+}
+
+/* --min-time, --max-time, -r, --warmup: the timing numbers, each marked as given so that
+ * --quick does not override it. */
+static int opt_timing(int c, const char *arg, struct options *o) {
+    int rc;
+    switch (c) {
+    case 'm':
+        if ((rc = parse_seconds("--min-time", arg, &o->min_time)))
+            return rc;
+        o->set_min_time = 1;
+        return 0;
+    case 'M':
+        if ((rc = parse_seconds("--max-time", arg, &o->max_time)))
+            return rc;
+        if (o->max_time <= 0)
+            return usage_error("--max-time: '%s' must be more than 0 seconds%s", arg, "");
+        o->set_max_time = 1;
+        return 0;
+    case 'r':
+        if ((rc = parse_num("--reps", arg, 1, 10000000, &o->min_reps)))
+            return rc;
+        o->set_reps = 1;
+        return 0;
+    default:
+        if ((rc = parse_num("--warmup", arg, 0, 1000000, &o->warmup)))
+            return rc;
+        o->set_warmup = 1;
+        return 0;
+    }
+}
+
+/* -t, --seed: the other numbers. */
+static int opt_number(int c, const char *arg, struct options *o) {
+    long v;
+    int rc;
+    if (c == 't') {
+        if ((rc = parse_num("--threads", arg, 1, 256, &v)))
+            return rc;
+        o->threads = (int)v;
+        return 0;
+    }
+    if ((rc = parse_num("--seed", arg, 0, 0x7fffffffffffffffL, &v)))
+        return rc;
+    o->seed = (uint64_t)v;
+    return 0;
+}
+
+/* -o, --samples, --json, --no-out: where the results go. */
+static int opt_output(int c, const char *arg, struct options *o) {
+    static const char *const names[] = {"--out", "--samples", "--json"};
+    const char **dest[] = {&o->out, &o->samples, &o->json};
+    int i = c == 'o' ? 0 : c == 'a' ? 1 : 2;
+    if (c == 'N') {
+        o->no_out = 1;
+        return 0;
+    }
+    if (!arg[0])
+        return usage_error("%s: empty path%s", names[i], "");
+    *dest[i] = arg;
+    return 0;
+}
+
+/* -f: what goes to stdout. */
+static int opt_format(const char *arg, struct options *o) {
+    if (strcmp(arg, "table") == 0)
+        o->format = FMT_TABLE;
+    else if (strcmp(arg, "csv") == 0)
+        o->format = FMT_CSV;
+    else if (strcmp(arg, "json") == 0)
+        o->format = FMT_JSON;
+    else if (strcmp(arg, "markdown") == 0)
+        o->format = FMT_MARKDOWN;
+    else if (strcmp(arg, "gbench") == 0)
+        o->format = FMT_GBENCH;
+    else if (strcmp(arg, "bmf") == 0)
+        o->format = FMT_BMF;
+    else
+        return usage_error("--format: '%s' is not one of table, csv, json, markdown, gbench, "
+                           "bmf%s",
+                           arg, "");
+    return 0;
+}
+
+/* The defaults, before any option. */
+static void options_defaults(struct options *o) {
+    memset(o, 0, sizeof *o);
+    o->min_time = 0.5;
+    o->max_time = 10.0;
+    o->min_reps = 10;
+    o->warmup = 2;
+    o->seed = 42;
+    o->format = FMT_TABLE;
+}
+
+/* After the last option: --quick's short timing where not given, and the checks that need
+ * several options. Returns 0 or 2 (error printed). */
+static int options_finish(struct options *o) {
+    if (o->quick) { /* short timing; small shapes unless --sweep chose the ladder */
+        if (!o->set_min_time)
+            o->min_time = 0.05;
+        if (!o->set_max_time)
+            o->max_time = 1.0;
+        if (!o->set_reps)
+            o->min_reps = 3;
+        if (!o->set_warmup)
+            o->warmup = 1;
+    }
+    if (!o->set_max_time && o->max_time < o->min_time)
+        o->max_time = o->min_time; /* the default cap never undercuts a chosen minimum */
+    if (o->out && o->samples && strcmp(o->out, o->samples) == 0)
+        return usage_error("--samples: '%s' is also the --out file%s", o->samples, "");
+    if (o->json && ((o->out && strcmp(o->out, o->json) == 0) ||
+                    (o->samples && strcmp(o->samples, o->json) == 0)))
+        return usage_error("--json: '%s' is also the --out or --samples file%s", o->json, "");
+    if (o->no_out && o->out)
+        return usage_error("--no-out: contradicts --out %s%s", o->out, "");
+    if (o->max_time < o->min_time)
+        return usage_error("--max-time is shorter than --min-time%s%s", "", "");
+    return 0;
+}
+
 int cli_parse_run(int argc, char **argv, struct options *o) {
     static const struct option longopts[] = {
         {"workload", required_argument, NULL, 'w'}, {"impl", required_argument, NULL, 'i'},
@@ -109,120 +284,40 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"threads", required_argument, NULL, 't'},  {"seed", required_argument, NULL, 'e'},
         {"out", required_argument, NULL, 'o'},      {"samples", required_argument, NULL, 'a'},
         {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
-    memset(o, 0, sizeof *o);
-    o->min_time = 0.5;
-    o->max_time = 10.0;
-    o->min_reps = 10;
-    o->warmup = 2;
-    o->seed = 42;
-    o->format = FMT_TABLE;
+        {"version", no_argument, NULL, 'V'},        {"json", required_argument, NULL, 'j'},
+        {"no-out", no_argument, NULL, 'N'},         {NULL, 0, NULL, 0}};
+    int c, rc = 0;
+    options_defaults(o);
     opterr = 0;
     optind = 1;
-    int c, rc;
-    long v;
     while ((c = getopt_long(argc, argv, ":w:i:d:s:qr:t:o:f:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'w':
-            if ((rc = split_list("--workload", optarg, o->workloads, &o->nworkloads)))
-                return rc;
-            break;
         case 'i':
-            if ((rc = split_list("--impl", optarg, o->impls, &o->nimpls)))
-                return rc;
-            break;
-        case 'd':
-            if ((rc = split_list("--device", optarg, o->devices, &o->ndevices)))
-                return rc;
-            break;
-        case 's': {
-            const char *colon = strchr(optarg, ':');
-            if (!colon || colon == optarg)
-                return usage_error("--shape: '%s' is not WORKLOAD:key=value,...%s", optarg, "");
-            if (o->nshapes >= CLI_MAX_SHAPES)
-                return usage_error("--shape: more than %s shapes%s", "64", "");
-            struct shape_arg *sa = &o->shapes[o->nshapes++];
-            size_t wl = (size_t)(colon - optarg);
-            if (wl >= sizeof sa->workload || strlen(colon + 1) >= sizeof sa->text)
-                return usage_error("--shape: '%s' is too long%s", optarg, "");
-            memcpy(sa->workload, optarg, wl);
-            sa->workload[wl] = '\0';
-            strcpy(sa->text, colon + 1);
-            break;
-        }
+        case 'd': rc = opt_list(c, optarg, o); break;
+        case 's': rc = opt_shape(optarg, o); break;
         case 'S': o->sweep = 1; break;
         case 'q': o->quick = 1; break;
         case 'm':
-            if ((rc = parse_seconds("--min-time", optarg, &o->min_time)))
-                return rc;
-            o->set_min_time = 1;
-            break;
         case 'M':
-            if ((rc = parse_seconds("--max-time", optarg, &o->max_time)))
-                return rc;
-            if (o->max_time <= 0)
-                return usage_error("--max-time: '%s' must be more than 0 seconds%s", optarg, "");
-            o->set_max_time = 1;
-            break;
         case 'r':
-            if ((rc = parse_num("--reps", optarg, 1, 10000000, &o->min_reps)))
-                return rc;
-            o->set_reps = 1;
-            break;
-        case 'W':
-            if ((rc = parse_num("--warmup", optarg, 0, 1000000, &o->warmup)))
-                return rc;
-            o->set_warmup = 1;
-            break;
+        case 'W': rc = opt_timing(c, optarg, o); break;
         case 't':
-            if ((rc = parse_num("--threads", optarg, 1, 256, &v)))
-                return rc;
-            o->threads = (int)v;
-            break;
-        case 'e':
-            if ((rc = parse_num("--seed", optarg, 0, 0x7fffffffffffffffL, &v)))
-                return rc;
-            o->seed = (uint64_t)v;
-            break;
+        case 'e': rc = opt_number(c, optarg, o); break;
         case 'o':
-            if (!optarg[0])
-                return usage_error("--out: empty path%s%s", "", "");
-            o->out = optarg;
-            break;
         case 'a':
-            if (!optarg[0])
-                return usage_error("--samples: empty path%s%s", "", "");
-            o->samples = optarg;
-            break;
-        case 'f':
-            if (strcmp(optarg, "table") == 0) o->format = FMT_TABLE;
-            else if (strcmp(optarg, "csv") == 0) o->format = FMT_CSV;
-            else if (strcmp(optarg, "json") == 0) o->format = FMT_JSON;
-            else if (strcmp(optarg, "markdown") == 0) o->format = FMT_MARKDOWN;
-            else
-                return usage_error("--format: '%s' is not one of table, csv, json, markdown%s",
-                                   optarg, "");
-            break;
+        case 'j':
+        case 'N': rc = opt_output(c, optarg, o); break;
+        case 'f': rc = opt_format(optarg, o); break;
         case 'h': cli_usage(stdout); return 1;
         case 'V': print_version(); return 1;
         case ':': return usage_error("%s: missing value%s", argv[optind - 1], "");
-        default:
-            return usage_error("unknown option '%s'%s", argv[optind - 1], "");
+        default: return usage_error("unknown option '%s'%s", argv[optind - 1], "");
         }
+        if (rc)
+            return rc;
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'%s", argv[optind], "");
-    if (o->quick) { /* short timing; small shapes unless --sweep chose the ladder */
-        if (!o->set_min_time) o->min_time = 0.05;
-        if (!o->set_max_time) o->max_time = 1.0;
-        if (!o->set_reps) o->min_reps = 3;
-        if (!o->set_warmup) o->warmup = 1;
-    }
-    if (!o->set_max_time && o->max_time < o->min_time)
-        o->max_time = o->min_time; /* the default cap never undercuts a chosen minimum */
-    if (o->out && o->samples && strcmp(o->out, o->samples) == 0)
-        return usage_error("--samples: '%s' is also the --out file%s", o->samples, "");
-    if (o->max_time < o->min_time)
-        return usage_error("--max-time is shorter than --min-time%s%s", "", "");
-    return 0;
+    return options_finish(o);
 }

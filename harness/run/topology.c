@@ -2,14 +2,16 @@
 #include "harness/run/topology.h"
 
 #include <errno.h>
-#include <stdatomic.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 static hwloc_topology_t topo;
-static atomic_int pinned;
-static char bind_err[160];
-static atomic_flag bind_err_taken = ATOMIC_FLAG_INIT; /* first failing thread writes bind_err */
+/* The pool's threads pin themselves concurrently. A mutex and not <stdatomic.h>: GCC 4.8, which
+ * CUDA 8 and CentOS 7 pair with, has no stdatomic.h. */
+static pthread_mutex_t pin_lock = PTHREAD_MUTEX_INITIALIZER;
+static int pinned;
+static char bind_err[160]; /* the first failing thread's reason */
 
 int topology_load(char *err, size_t errlen) {
     if (topo)
@@ -78,15 +80,24 @@ void topology_bind_thread(void *arg, int tid) {
     if (!set)
         return;
     hwloc_bitmap_singlify(set);
-    if (hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0)
-        atomic_fetch_add(&pinned, 1);
-    else if (!atomic_flag_test_and_set(&bind_err_taken))
-        snprintf(bind_err, sizeof bind_err, "hwloc_set_cpubind(thread %d): %s", tid,
-                 strerror(errno));
+    int ok = hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD) == 0;
+    int why = errno;
     hwloc_bitmap_free(set);
+    pthread_mutex_lock(&pin_lock);
+    if (ok)
+        pinned++;
+    else if (!bind_err[0])
+        snprintf(bind_err, sizeof bind_err, "hwloc_set_cpubind(thread %d): %s", tid,
+                 strerror(why));
+    pthread_mutex_unlock(&pin_lock);
 }
 
-int topology_pinned(void) { return atomic_load(&pinned); }
+int topology_pinned(void) {
+    pthread_mutex_lock(&pin_lock);
+    int n = pinned;
+    pthread_mutex_unlock(&pin_lock);
+    return n;
+}
 const char *topology_bind_error(void) { return bind_err; }
 
 void topology_unload(void) {

@@ -59,9 +59,9 @@
 #endif
 
 /* Test hook, zero cost otherwise: the emulation test that proves a missing __syncthreads() is
- * caught compiles the tiled kernels with GB_TEST_DROP_BARRIER=N, which removes barrier number N
- * of the GEMM and conv2d main loops (1: "tile stored, before compute", 2: "compute done, before
- * the next store"). Never set in the real build. */
+ * caught compiles the tiled kernels with GB_TEST_DROP_BARRIER=N, which removes barrier number N of
+ * the tiled GEMM and convolution main loops (1: "tile stored, before compute", 2: "compute done,
+ * before the next store"). Never set in the real build. */
 #ifndef GB_TEST_DROP_BARRIER
 #define GB_TEST_DROP_BARRIER 0
 #endif

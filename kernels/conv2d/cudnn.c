@@ -97,19 +97,18 @@ static enum status make_descriptors(struct impl_ctx *ctx, struct conv_state *s) 
     return ST_OK;
 }
 
-/* Choose the algorithm (see the file comment) and leave a workspace of exactly its size. */
-static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
+/* The workspace Find measures in: Find measures only what fits the workspace it is given, so
+ * give it the largest any algorithm needs, within the limit free memory sets. *max is the number
+ * of algorithms cuDNN has (at least 1). */
+static enum status find_workspace(struct impl_ctx *ctx, struct conv_state *s, int *max) {
     size_t free_b = 0, total_b = 0;
     CU_TRY(cudaMemGetInfo(&free_b, &total_b), ctx);
     size_t limit = gpu_workspace_limit(free_b);
-    int max = 0;
-    CUDNN_TRY(cudnnGetConvolutionForwardAlgorithmMaxCount(s->h, &max), ctx);
-    if (max < 1)
-        max = 1;
-    /* Find measures only what fits the workspace we give it: give it the largest any
-     * algorithm needs, within the limit. */
+    CUDNN_TRY(cudnnGetConvolutionForwardAlgorithmMaxCount(s->h, max), ctx);
+    if (*max < 1)
+        *max = 1;
     size_t want = 0;
-    for (int a = 0; a < max; a++) {
+    for (int a = 0; a < *max; a++) {
         size_t sz = 0;
         if (cudnnGetConvolutionForwardWorkspaceSize(s->h, s->xd, s->wd, s->cd, s->yd,
                                                     (cudnnConvolutionFwdAlgo_t)a,
@@ -121,7 +120,82 @@ static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
     if (want > 0 && (st = gb_malloc(ctx, &s->ws, want, "cuDNN workspace")) != ST_OK)
         return st;
     s->ws_size = want;
+    return ST_OK;
+}
 
+/* The algorithms into perf[0, *got): measured by Find on our buffers (*measured = 1), else
+ * cuDNN's heuristic ranking, best first (*measured = 0). */
+static enum status rank_algos(struct impl_ctx *ctx, struct conv_state *s, int max,
+                              cudnnConvolutionFwdAlgoPerf_t *perf, int *got, int *measured) {
+    *got = 0;
+    *measured = 1;
+    cudnnStatus_t fs = cudnnFindConvolutionForwardAlgorithmEx(
+        s->h, s->xd, s->x, s->wd, s->w, s->cd, s->yd, s->y, max, got, perf, s->ws, s->ws_size);
+    if (fs == CUDNN_STATUS_SUCCESS)
+        return ST_OK;
+    /* Find can fail where a plain run would not (its own allocations on a small card): fall
+     * back to cuDNN's ranking. */
+    *measured = 0;
+    *got = 0;
+    cudnnStatus_t gs =
+        cudnnGetConvolutionForwardAlgorithm_v7(s->h, s->xd, s->wd, s->cd, s->yd, max, got, perf);
+    if (gs != CUDNN_STATUS_SUCCESS) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "cudnnFindConvolutionForwardAlgorithmEx: %s; "
+                 "cudnnGetConvolutionForwardAlgorithm_v7: %s",
+                 cudnnGetErrorString(fs), cudnnGetErrorString(gs));
+        return gpu_error_status(cudnnGetErrorString(gs));
+    }
+    return ST_OK;
+}
+
+/* s->algo from perf[0, got) (gpu_pick_algo decides; plain has room for got), its workspace size
+ * into *need, and the note that names it. */
+static enum status pick_algo(struct impl_ctx *ctx, struct conv_state *s,
+                             const cudnnConvolutionFwdAlgoPerf_t *perf,
+                             struct gpu_algo_result *plain, int got, int measured, size_t *need) {
+    to_plain(perf, got, measured, plain);
+    int pick = gpu_pick_algo(plain, got, s->ws_size);
+    if (pick < 0) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "cuDNN offers no FP32 forward algorithm for this shape within %.1f MiB of "
+                 "workspace (%d candidates)",
+                 (double)s->ws_size / (1 << 20), got);
+        return ST_UNSUPPORTED;
+    }
+    s->algo = perf[pick].algo;
+    *need = perf[pick].memory;
+    snprintf(ctx->note, sizeof ctx->note, "algo=%s (%s of %d) ws=%.1fMiB math=%s",
+             gpu_cudnn_fwd_algo_name((int)s->algo),
+             measured ? "fastest measured by cudnnFind" : "cuDNN heuristic", got,
+             (double)*need / (1 << 20), CUDNN_MAJOR >= 8 ? "FMA" : "default (FP32)");
+    return ST_OK;
+}
+
+/* Keep only the `need` bytes of workspace the chosen algorithm uses (less than s->ws_size):
+ * memory use is part of the comparison. The note of pick_algo survives. */
+static enum status fit_workspace(struct impl_ctx *ctx, struct conv_state *s, size_t need) {
+    enum status st;
+    cudaError_t freed = cudaFree(s->ws);
+    s->ws = NULL; /* never freed twice, whatever cudaFree said */
+    s->ws_size = 0;
+    CU_TRY(freed, ctx);
+    char keep[NOTE_LEN];
+    snprintf(keep, sizeof keep, "%s", ctx->note);
+    if (need > 0 && (st = gb_malloc(ctx, &s->ws, need, "cuDNN workspace")) != ST_OK)
+        return st;
+    s->ws_size = need;
+    snprintf(ctx->note, sizeof ctx->note, "%s", keep);
+    return ST_OK;
+}
+
+/* Choose the algorithm (see the file comment) and leave a workspace of exactly its size. */
+static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
+    int max = 0, got = 0, measured = 1;
+    size_t need = 0;
+    enum status st;
+    if ((st = find_workspace(ctx, s, &max)) != ST_OK)
+        return st;
     cudnnConvolutionFwdAlgoPerf_t *perf = calloc((size_t)max, sizeof *perf);
     struct gpu_algo_result *plain = calloc((size_t)max, sizeof *plain);
     if (!perf || !plain) {
@@ -130,59 +204,14 @@ static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
         snprintf(ctx->note, sizeof ctx->note, "out of host memory");
         return ST_OOM;
     }
-    int got = 0, measured = 1;
-    cudnnStatus_t fs = cudnnFindConvolutionForwardAlgorithmEx(
-        s->h, s->xd, s->x, s->wd, s->w, s->cd, s->yd, s->y, max, &got, perf, s->ws, s->ws_size);
-    if (fs != CUDNN_STATUS_SUCCESS) {
-        /* Find can fail where a plain run would not (its own allocations on a small card):
-         * fall back to cuDNN's ranking, best first. */
-        measured = 0;
-        got = 0;
-        cudnnStatus_t gs = cudnnGetConvolutionForwardAlgorithm_v7(s->h, s->xd, s->wd, s->cd, s->yd,
-                                                                  max, &got, perf);
-        if (gs != CUDNN_STATUS_SUCCESS) {
-            snprintf(ctx->note, sizeof ctx->note,
-                     "cudnnFindConvolutionForwardAlgorithmEx: %s; "
-                     "cudnnGetConvolutionForwardAlgorithm_v7: %s",
-                     cudnnGetErrorString(fs), cudnnGetErrorString(gs));
-            free(perf);
-            free(plain);
-            return gpu_error_status(cudnnGetErrorString(gs));
-        }
-    }
-    to_plain(perf, got, measured, plain);
-    int pick = gpu_pick_algo(plain, got, s->ws_size);
-    if (pick < 0) {
-        snprintf(ctx->note, sizeof ctx->note,
-                 "cuDNN offers no FP32 forward algorithm for this shape within %.1f MiB of "
-                 "workspace (%d candidates)",
-                 (double)s->ws_size / (1 << 20), got);
-        free(perf);
-        free(plain);
-        return ST_UNSUPPORTED;
-    }
-    s->algo = perf[pick].algo;
-    size_t need = perf[pick].memory;
-    snprintf(ctx->note, sizeof ctx->note, "algo=%s (%s of %d) ws=%.1fMiB math=%s",
-             gpu_cudnn_fwd_algo_name((int)s->algo),
-             measured ? "fastest measured by cudnnFind" : "cuDNN heuristic", got,
-             (double)need / (1 << 20), CUDNN_MAJOR >= 8 ? "FMA" : "default (FP32)");
+    st = rank_algos(ctx, s, max, perf, &got, &measured);
+    if (st == ST_OK)
+        st = pick_algo(ctx, s, perf, plain, got, measured, &need);
     free(perf);
     free(plain);
-    if (need < s->ws_size) {
-        /* Keep only what the chosen algorithm uses: memory use is part of the comparison. */
-        cudaError_t freed = cudaFree(s->ws);
-        s->ws = NULL; /* never freed twice, whatever cudaFree said */
-        s->ws_size = 0;
-        CU_TRY(freed, ctx);
-        char keep[NOTE_LEN];
-        snprintf(keep, sizeof keep, "%s", ctx->note);
-        if (need > 0 && (st = gb_malloc(ctx, &s->ws, need, "cuDNN workspace")) != ST_OK)
-            return st;
-        s->ws_size = need;
-        snprintf(ctx->note, sizeof ctx->note, "%s", keep);
-    }
-    return ST_OK;
+    if (st != ST_OK)
+        return st;
+    return need < s->ws_size ? fit_workspace(ctx, s, need) : ST_OK;
 }
 
 static enum status conv_prepare(struct impl_ctx *ctx) {

@@ -1,4 +1,4 @@
-/* conv2d_dims.h — the shape of one NCHW convolution as the CUDA conv2d kernel takes it (plain C,
+/* dims.h — the shape of one NCHW convolution as the CUDA conv2d kernel takes it (plain C,
  * shared by the kernel source, its launcher, the `cuda` implementation row and the emulation
  * tests, none of which may depend on the others' headers). */
 #ifndef GPUBENCH_CONV2D_DIMS_H

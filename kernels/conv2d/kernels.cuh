@@ -1,4 +1,4 @@
-/* conv2d_kernels.cuh — NCHW float32 forward convolution as an implicit GEMM (C subset of CUDA C),
+/* kernels.cuh — NCHW float32 forward convolution as an implicit GEMM (C subset of CUDA C),
  * correct for any filter size, stride and padding (per axis).
  *
  * The GEMM view, never materialised: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q), where
@@ -35,6 +35,119 @@ static __device__ __forceinline__ float gb_conv2d_at(const float *__restrict__ x
     return GB_LDG(xim + ((size_t)ci * h + hi) * w + wi);
 }
 
+/* The kernel's pieces below are __forceinline__ and work on its register arrays through pointers:
+ * inlined and unrolled, they index them with constants only, so everything stays in registers
+ * (scripts/ptxas-report: no stack frame). The float4s and scratch arrays they fill (pa, v, a, b)
+ * are the kernel's too: a local array or struct of an inlined function is hoisted ahead of the
+ * kernel's own, which renumbers nvcc's virtual registers and reshuffles the SASS. Declared in the
+ * kernel, they leave the SASS byte for byte that of the single body this kernel was. */
+
+/* *pa = the float4 of the 64 × 16 filter slice at tap k0 that this thread stages: filter arow,
+ * taps k0 + acol … +3, zero outside the k × crs filter matrix. veca: float4 loads are safe. */
+static __device__ __forceinline__ void gb_conv2d_fetch_w(const float *__restrict__ wt, int k,
+                                                         int crs, int veca, int arow, int acol,
+                                                         int k0, float4 *pa) {
+    const float *wrow = wt + (size_t)arow * crs + k0 + acol;
+    if (veca && arow < k && k0 + acol + 3 < crs) {
+        *pa = *(const float4 *)wrow;
+    } else {
+        pa->x = (arow < k && k0 + acol + 0 < crs) ? GB_LDG(wrow + 0) : 0.0f;
+        pa->y = (arow < k && k0 + acol + 1 < crs) ? GB_LDG(wrow + 1) : 0.0f;
+        pa->z = (arow < k && k0 + acol + 2 < crs) ? GB_LDG(wrow + 2) : 0.0f;
+        pa->w = (arow < k && k0 + acol + 3 < crs) ? GB_LDG(wrow + 3) : 0.0f;
+    }
+}
+
+/* Taps tap … tap+3 of this thread's pixel (window origin h0, w0 of image xim; bok: the pixel
+ * exists) into pb[0..3], zero past crs or in the padding. */
+static __device__ __forceinline__ void gb_conv2d_fetch_x(const float *__restrict__ xim,
+                                                         const struct gb_conv2d_dims *d, int rs,
+                                                         int crs, int bok, int h0, int w0, int tap,
+                                                         float *pb) {
+    int j, ci, ri, si;
+    /* tap → (ci, ri, si) once, then step through the next three taps */
+    ci = tap / rs;
+    ri = (tap - ci * rs) / d->s;
+    si = tap - ci * rs - ri * d->s;
+    GB_UNROLL
+    for (j = 0; j < 4; j++) {
+        pb[j] = (bok && tap + j < crs) ? gb_conv2d_at(xim, d->h, d->w, ci, h0 + ri, w0 + si) : 0.0f;
+        if (++si == d->s) {
+            si = 0;
+            if (++ri == d->r) {
+                ri = 0;
+                ci++;
+            }
+        }
+    }
+}
+
+/* acc[i][j] += the staged slice's filter ty·4+i times pixel tx·4+j, over its 16 taps (a and b:
+ * scratch for a tap's 4 filters and 4 pixels). */
+static __device__ __forceinline__ void gb_conv2d_compute(const float *As, const float *Bs, int tx,
+                                                         int ty, float (*acc)[4], float *a,
+                                                         float *b) {
+    int i, j, kk;
+    GB_UNROLL
+    for (kk = 0; kk < GB_CONV_BK; kk++) {
+        float4 va = *(const float4 *)(As + kk * GB_CONV_PM + ty * 4);
+        float4 vb = *(const float4 *)(Bs + kk * GB_CONV_PN + tx * 4);
+        a[0] = va.x, a[1] = va.y, a[2] = va.z, a[3] = va.w;
+        b[0] = vb.x, b[1] = vb.y, b[2] = vb.z, b[3] = vb.w;
+        GB_UNROLL
+        for (i = 0; i < 4; i++) {
+            GB_UNROLL
+            for (j = 0; j < 4; j++)
+                acc[i][j] += a[i] * b[j];
+        }
+    }
+}
+
+/* Store this thread's fetched share (pa, pb) into the shared slices As[tap][filter] and
+ * Bs[tap][pixel]; the caller's barriers fence it. */
+static __device__ __forceinline__ void gb_conv2d_stage(float *As, float *Bs, int tid, int acol,
+                                                       int btap, int bx, float4 pa,
+                                                       const float *pb) {
+    int j;
+    As[(acol + 0) * GB_CONV_PM + tid / 4] = pa.x;
+    As[(acol + 1) * GB_CONV_PM + tid / 4] = pa.y;
+    As[(acol + 2) * GB_CONV_PM + tid / 4] = pa.z;
+    As[(acol + 3) * GB_CONV_PM + tid / 4] = pa.w;
+    GB_UNROLL
+    for (j = 0; j < 4; j++)
+        Bs[(btap + j) * GB_CONV_PN + bx] = pb[j];
+}
+
+/* Write this thread's 4 × 4 outputs (filters m0 + ty·4 …, pixels n0 + tx·4 …) to y (n × k × pq),
+ * float4 (through *v) where the 4 pixels are in one image and y allows it. */
+static __device__ __forceinline__ void gb_conv2d_store(float *__restrict__ y, int k, int pq,
+                                                       int npq, int m0, int n0, int tx, int ty,
+                                                       float (*acc)[4], float4 *v) {
+    const int vecy = (pq % 4 == 0) && GB_ALIGNED16(y);
+    const int col = n0 + tx * 4;
+    int i, j;
+    GB_UNROLL
+    for (i = 0; i < 4; i++) {
+        const int f = m0 + ty * 4 + i;
+        if (f >= k)
+            continue;
+        if (vecy && col + 3 < npq) { /* pq % 4 == 0: the 4 pixels share one image */
+            const int img = col / pq;
+            v->x = acc[i][0], v->y = acc[i][1], v->z = acc[i][2], v->w = acc[i][3];
+            *(float4 *)(y + ((size_t)img * k + f) * pq + (col - img * pq)) = *v;
+        } else {
+            GB_UNROLL
+            for (j = 0; j < 4; j++) {
+                const int pix = col + j;
+                if (pix < npq) {
+                    const int img = pix / pq;
+                    y[((size_t)img * k + f) * pq + (pix - img * pq)] = acc[i][j];
+                }
+            }
+        }
+    }
+}
+
 /* y = conv(x, wt) (see the file comment). Grid: x over ceil(n·p·q / 64) pixel tiles, y over
  * ceil(k / 64) filter tiles; GB_CONV_THREADS threads; d as filled by gb_conv2d_dims_finish. */
 __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
@@ -43,7 +156,7 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
     __shared__ __align__(16) float As[GB_CONV_BK * GB_CONV_PM]; /* As[tap][filter] */
     __shared__ __align__(16) float Bs[GB_CONV_BK * GB_CONV_PN]; /* Bs[tap][pixel] */
     float acc[4][4], a[4], b[4], pb[4];
-    float4 pa;
+    float4 pa, v; /* see the note above gb_conv2d_fetch_w */
     const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
     const int m0 = blockIdx.y * GB_CONV_BM, n0 = blockIdx.x * GB_CONV_BN;
     const int rs = d.r * d.s, crs = d.c * rs, pq = d.p * d.q, npq = d.n * pq;
@@ -58,7 +171,7 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
     const int oh = brem / d.q, ow = brem - oh * d.q;
     const int h0 = oh * d.stride_h - d.pad_h, w0 = ow * d.stride_w - d.pad_w;
     const float *xim = x + (size_t)bimg * d.c * d.h * d.w;
-    int i, j, kk, t;
+    int i, j, t;
 
     GB_UNROLL
     for (i = 0; i < 4; i++) {
@@ -72,90 +185,24 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
     for (t = 0; t <= ntiles; t++) {
         /* Fetch slice t into registers (from the second pass on, while slice t-1 is used). */
         if (t < ntiles) {
-            const int k0 = t * GB_CONV_BK;
-            const float *wrow = wt + (size_t)arow * crs + k0 + acol;
-            int tap = k0 + btap, ci, ri, si;
-            if (veca && arow < d.k && k0 + acol + 3 < crs) {
-                pa = *(const float4 *)wrow;
-            } else {
-                pa.x = (arow < d.k && k0 + acol + 0 < crs) ? GB_LDG(wrow + 0) : 0.0f;
-                pa.y = (arow < d.k && k0 + acol + 1 < crs) ? GB_LDG(wrow + 1) : 0.0f;
-                pa.z = (arow < d.k && k0 + acol + 2 < crs) ? GB_LDG(wrow + 2) : 0.0f;
-                pa.w = (arow < d.k && k0 + acol + 3 < crs) ? GB_LDG(wrow + 3) : 0.0f;
-            }
-            /* tap → (ci, ri, si) once, then step through the next three taps */
-            ci = tap / rs;
-            ri = (tap - ci * rs) / d.s;
-            si = tap - ci * rs - ri * d.s;
-            GB_UNROLL
-            for (j = 0; j < 4; j++) {
-                pb[j] = (bok && tap + j < crs) ? gb_conv2d_at(xim, d.h, d.w, ci, h0 + ri, w0 + si)
-                                               : 0.0f;
-                if (++si == d.s) {
-                    si = 0;
-                    if (++ri == d.r) {
-                        ri = 0;
-                        ci++;
-                    }
-                }
-            }
+            /* tap before the filter fetch, as in the single body: the order nvcc saw */
+            const int k0 = t * GB_CONV_BK, tap = k0 + btap;
+            gb_conv2d_fetch_w(wt, d.k, crs, veca, arow, acol, k0, &pa);
+            gb_conv2d_fetch_x(xim, &d, rs, crs, bok, h0, w0, tap, pb);
         }
         /* Use slice t-1 (already in shared memory) */
-        if (t > 0) {
-            GB_UNROLL
-            for (kk = 0; kk < GB_CONV_BK; kk++) {
-                float4 va = *(const float4 *)(As + kk * GB_CONV_PM + ty * 4);
-                float4 vb = *(const float4 *)(Bs + kk * GB_CONV_PN + tx * 4);
-                a[0] = va.x, a[1] = va.y, a[2] = va.z, a[3] = va.w;
-                b[0] = vb.x, b[1] = vb.y, b[2] = vb.z, b[3] = vb.w;
-                GB_UNROLL
-                for (i = 0; i < 4; i++) {
-                    GB_UNROLL
-                    for (j = 0; j < 4; j++)
-                        acc[i][j] += a[i] * b[j];
-                }
-            }
-        }
+        if (t > 0)
+            gb_conv2d_compute(As, Bs, tx, ty, acc, a, b);
         /* … and stage slice t. ntiles + 1 passes, uniform over the block. */
         if (t < ntiles) {
             if (t > 0)
                 GB_BARRIER(2); /* everyone is done reading slice t-1 */
-            As[(acol + 0) * GB_CONV_PM + tid / 4] = pa.x;
-            As[(acol + 1) * GB_CONV_PM + tid / 4] = pa.y;
-            As[(acol + 2) * GB_CONV_PM + tid / 4] = pa.z;
-            As[(acol + 3) * GB_CONV_PM + tid / 4] = pa.w;
-            GB_UNROLL
-            for (j = 0; j < 4; j++)
-                Bs[(btap + j) * GB_CONV_PN + bx] = pb[j];
+            gb_conv2d_stage(As, Bs, tid, acol, btap, bx, pa, pb);
             GB_BARRIER(1); /* slice t is complete */
         }
     }
 
-    {
-        const int vecy = (pq % 4 == 0) && GB_ALIGNED16(y);
-        const int col = n0 + tx * 4;
-        GB_UNROLL
-        for (i = 0; i < 4; i++) {
-            const int f = m0 + ty * 4 + i;
-            if (f >= d.k)
-                continue;
-            if (vecy && col + 3 < npq) { /* pq % 4 == 0: the 4 pixels share one image */
-                const int img = col / pq;
-                float4 v;
-                v.x = acc[i][0], v.y = acc[i][1], v.z = acc[i][2], v.w = acc[i][3];
-                *(float4 *)(y + ((size_t)img * d.k + f) * pq + (col - img * pq)) = v;
-            } else {
-                GB_UNROLL
-                for (j = 0; j < 4; j++) {
-                    const int pix = col + j;
-                    if (pix < npq) {
-                        const int img = pix / pq;
-                        y[((size_t)img * d.k + f) * pq + (pix - img * pq)] = acc[i][j];
-                    }
-                }
-            }
-        }
-    }
+    gb_conv2d_store(y, d.k, pq, npq, m0, n0, tx, ty, acc, &v);
 }
 
 GB_SIM_KERNEL(gb_conv2d_kernel, struct gb_conv2d_dims, const float *, const float *, float *)

@@ -47,8 +47,9 @@ long conv2d_out_size(long in, long filt, long stride, long pad);
 /* Fill d->p and d->q. Returns 0, or -1 when either is <= 0. */
 int conv2d_dims_finish(struct conv2d_dims *d);
 
-/* The reference (bench/conv2d.c): ref[j] = the direct convolution in double at output entry
- * idx[j] (flat index into n×k×p×q), j in [0, count); idx NULL means every entry. Independent of the im2col path on purpose. */
+/* The reference (bench/conv2d.c): ref[j] = the direct convolution in double at output entry idx[j]
+ * (flat index into n×k×p×q), j in [0, count); idx NULL means every entry. Independent of the im2col
+ * path on purpose. */
 void conv2d_ref(const struct conv2d_dims *d, const float *x, const float *wt, const size_t *idx,
                 size_t count, double *ref);
 

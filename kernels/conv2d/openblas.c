@@ -219,8 +219,8 @@ static enum status openblas_prepare(struct impl_ctx *ctx) {
 static enum status openblas_run(struct impl_ctx *ctx) {
     struct conv2d_openblas_state *st = ctx->state;
     struct problem *p = ctx->p;
-    conv2d_cpu_forward(&st->d, p->in[CONV2D_IN_X].data, p->in[CONV2D_IN_W].data, p->out[CONV2D_OUT_Y].data,
-                       st->scratch);
+    conv2d_cpu_forward(&st->d, p->in[CONV2D_IN_X].data, p->in[CONV2D_IN_W].data,
+                       p->out[CONV2D_OUT_Y].data, st->scratch);
     return ST_OK;
 }
 

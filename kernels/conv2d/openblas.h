@@ -8,8 +8,8 @@
 #include "kernels/conv2d/layout.h"
 
 /* Floats of scratch conv2d/openblas (kernels/conv2d/openblas.c) needs (0 for a 1×1 filter with
- * stride 1 and no padding, which reads the input as it is): one chunk of the im2col matrix plus, when there is padding,
- * a zero-padded copy of one image. Allocate it once, before timing. */
+ * stride 1 and no padding, which reads the input as it is): one chunk of the im2col matrix plus,
+ * when there is padding, a zero-padded copy of one image. Allocate it once, before timing. */
 size_t conv2d_cpu_scratch_floats(const struct conv2d_dims *d);
 
 /* y = conv(x, wt) for the whole batch. Per image: a zero-padded copy, then, for chunks of output

@@ -1,4 +1,4 @@
-/* test_conv2d_cpu.c — conv2d/openblas against the direct double reference on odd shapes
+/* test_cpu.c — conv2d/openblas against the direct double reference on odd shapes
  * (stride 2, no padding, 1×1 and 7×7 filters, odd H and W, a 5×20 speech filter with strides 2
  * and 8, several im2col chunks), the reference against a hand-countable case, the shape rules,
  * and verification failing on unwritten (NaN) outputs. */

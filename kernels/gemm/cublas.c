@@ -1,8 +1,9 @@
 /* cublas.c — gemm/cublas: C = A·B with cublasSgemm, pure FP32, on the run's stream.
  *
- * Problem layout (kernels/gemm/layout.h): in A (m×k), B (k×n), out C (m×n), all row-major. cuBLAS is column-major; a row-major matrix is the column-major view of its
- * transpose, so C = A·B is computed as Cᵀ = Bᵀ·Aᵀ: cublasSgemm(N, N, n, m, k, B (ld n),
- * A (ld k), C (ld n)). No transposition is ever materialized.
+ * Problem layout (kernels/gemm/layout.h): in A (m×k), B (k×n), out C (m×n), all row-major. cuBLAS
+ * is column-major; a row-major matrix is the column-major view of its transpose, so C = A·B is
+ * computed as Cᵀ = Bᵀ·Aᵀ: cublasSgemm(N, N, n, m, k, B (ld n), A (ld k), C (ld n)). No
+ * transposition is ever materialized.
  *
  * Math mode: CUBLAS_PEDANTIC_MATH from cuBLAS 11 (no TF32, no reduced-precision reductions,
  * whatever NVIDIA_TF32_OVERRIDE says); before cuBLAS 11 the default mode is FP32 already, and

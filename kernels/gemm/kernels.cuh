@@ -1,4 +1,4 @@
-/* gemm_kernels.cuh — SGEMM kernels (C subset of CUDA C): shared-memory tiled and register
+/* kernels.cuh — SGEMM kernels (C subset of CUDA C): shared-memory tiled and register
  * blocked, row-major, C = op(A)·op(B) for op = identity or transpose, correct for any M, N, K.
  *
  * Two tile configurations, both 256 threads per block (gemm_tile.cuh explains the scheme):

@@ -18,10 +18,11 @@ enum { GEMM_OUT_C };                         /* problem out[] */
  * in an int (cblas takes int). */
 void gemm_cpu_sgemm(int m, int n, int k, const float *a, const float *b, float *c);
 
-/* The reference (bench/gemm.c): ref[j] = Σ_l a[i·k + l] · b[l·n + col] in double, for the
- * output entry idx[j] = i·n + col, j in [0, count); idx NULL means every entry (count must then be m·n). The sum runs over a
- * transposed copy of B so each entry is one contiguous dot product even when the sample is
- * scattered over a large output. Returns 0, or -1 when the scratch copy cannot be allocated. */
+/* The reference (bench/gemm.c): ref[j] = Σ_l a[i·k + l] · b[l·n + col] in double, for the output
+ * entry idx[j] = i·n + col, j in [0, count); idx NULL means every entry (count must then be m·n).
+ * The sum runs over a transposed copy of B so each entry is one contiguous dot product even when
+ * the sample is scattered over a large output. Returns 0, or -1 when the scratch copy cannot be
+ * allocated. */
 int gemm_ref(size_t m, size_t n, size_t k, const float *a, const float *b, const size_t *idx,
              size_t count, double *ref);
 

@@ -1,4 +1,4 @@
-/* test_gemm_cpu.c — gemm/openblas against the double reference on odd shapes, the reference
+/* test_cpu.c — gemm/openblas against the double reference on odd shapes, the reference
  * against hand-computed values, and verification failing on unwritten (NaN) or wrong outputs. */
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* gemm_tile.cuh — one tile configuration of the SGEMM kernel; included once per configuration by
+/* tile.cuh — one tile configuration of the SGEMM kernel; included once per configuration by
  * gemm_kernels.cuh (C has no templates: the tile sizes are macros, the operand layouts are
  * constant arguments of an inlined body).
  *
@@ -119,6 +119,92 @@ static __device__ __forceinline__ void GB_GT_FN(stash_slice)(float *As, int a_kc
         GB_GT_FN(stash)(Bs, GB_GT_PN, b_kc, GB_GT_BN, tid + i * GB_GEMM_THREADS, pb[i]);
 }
 
+/* The pieces of the body below take the thread's register arrays by pointer; they are
+ * __forceinline__ and fully unrolled, so the arrays are indexed with constants only and stay in
+ * registers (scripts/ptxas-report: no stack frame). */
+
+/* acc = 0. */
+static __device__ __forceinline__ void GB_GT_FN(zero_acc)(float (*acc)[GB_GT_TN]) {
+    int i, j;
+    GB_UNROLL
+    for (i = 0; i < GB_GT_TM; i++) {
+        GB_UNROLL
+        for (j = 0; j < GB_GT_TN; j++)
+            acc[i][j] = 0.0f;
+    }
+}
+
+/* acc += this thread's rows of the shared A slice times its columns of the B slice, over the
+ * slice's BK values of k, one float4 shared load per group of 4 rows or columns. a and b: scratch
+ * for the k-th column of A and row of B. They are the body's arrays, declared beside acc: an
+ * array local to an inlined function is hoisted ahead of the caller's own, which renumbers nvcc's
+ * virtual registers and reshuffles the SASS; this way it is byte for byte that of the single body
+ * this was. */
+static __device__ __forceinline__ void GB_GT_FN(compute_slice)(const float *As, const float *Bs,
+                                                               int tx, int ty,
+                                                               float (*acc)[GB_GT_TN], float *a,
+                                                               float *b) {
+    int i, j, g, kk;
+    GB_UNROLL
+    for (kk = 0; kk < GB_GT_BK; kk++) {
+        GB_UNROLL
+        for (g = 0; g < GB_GT_GM; g++) {
+            float4 v = *(const float4 *)(As + kk * GB_GT_PM + g * (GB_GT_BM / GB_GT_GM) + ty * 4);
+            a[4 * g + 0] = v.x;
+            a[4 * g + 1] = v.y;
+            a[4 * g + 2] = v.z;
+            a[4 * g + 3] = v.w;
+        }
+        GB_UNROLL
+        for (g = 0; g < GB_GT_GN; g++) {
+            float4 v = *(const float4 *)(Bs + kk * GB_GT_PN + g * (GB_GT_BN / GB_GT_GN) + tx * 4);
+            b[4 * g + 0] = v.x;
+            b[4 * g + 1] = v.y;
+            b[4 * g + 2] = v.z;
+            b[4 * g + 3] = v.w;
+        }
+        GB_UNROLL
+        for (i = 0; i < GB_GT_TM; i++) {
+            GB_UNROLL
+            for (j = 0; j < GB_GT_TN; j++)
+                acc[i][j] += a[i] * b[j];
+        }
+    }
+}
+
+/* Write this thread's tile acc of the block tile at (m0, n0) into C (M×N, ldc): float4 stores
+ * where ldc and C allow and the 4 columns are inside N, element by element at the edges. */
+static __device__ __forceinline__ void GB_GT_FN(store_tile)(float *__restrict__ C, int ldc, int M,
+                                                            int N, int m0, int n0, int tx, int ty,
+                                                            float (*acc)[GB_GT_TN]) {
+    const int vecc = (ldc % 4 == 0) && GB_ALIGNED16(C);
+    int i, j, g;
+    GB_UNROLL
+    for (i = 0; i < GB_GT_TM; i++) {
+        const int row = m0 + (i / 4) * (GB_GT_BM / GB_GT_GM) + ty * 4 + i % 4;
+        if (row >= M)
+            continue;
+        GB_UNROLL
+        for (g = 0; g < GB_GT_GN; g++) {
+            const int col = n0 + g * (GB_GT_BN / GB_GT_GN) + tx * 4;
+            float *c = C + (size_t)row * ldc + col;
+            if (vecc && col + 3 < N) {
+                float4 v;
+                v.x = acc[i][4 * g + 0];
+                v.y = acc[i][4 * g + 1];
+                v.z = acc[i][4 * g + 2];
+                v.w = acc[i][4 * g + 3];
+                *(float4 *)c = v;
+            } else {
+                GB_UNROLL
+                for (j = 0; j < 4; j++)
+                    if (col + j < N)
+                        c[j] = acc[i][4 * g + j];
+            }
+        }
+    }
+}
+
 /* C (M×N, ldc) = op(A) · op(B), op(A) M×K, op(B) K×N, all row-major; a_kc / b_kc: see fetch
  * (A as stored: a_kc = 1; Aᵀ stored K×M: a_kc = 0; B as stored: b_kc = 0; Bᵀ stored N×K:
  * b_kc = 1). Block (blockIdx.y, blockIdx.x) computes the BM×BN tile of C at that position. */
@@ -136,15 +222,9 @@ GB_GT_FN(body)(int M, int N, int K, const float *__restrict__ A, int lda, int a_
     const int veca = (lda % 4 == 0) && GB_ALIGNED16(A);
     const int vecb = (ldb % 4 == 0) && GB_ALIGNED16(B);
     const int ntiles = (K + GB_GT_BK - 1) / GB_GT_BK;
-    int i, j, g, kk, t;
+    int t;
 
-    GB_UNROLL
-    for (i = 0; i < GB_GT_TM; i++) {
-        GB_UNROLL
-        for (j = 0; j < GB_GT_TN; j++)
-            acc[i][j] = 0.0f;
-    }
-
+    GB_GT_FN(zero_acc)(acc);
     GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, 0, tid, pa, pb);
     GB_GT_FN(stash_slice)(As, a_kc, Bs, b_kc, tid, pa, pb);
     GB_BARRIER(1);
@@ -155,33 +235,7 @@ GB_GT_FN(body)(int M, int N, int K, const float *__restrict__ A, int lda, int a_
             GB_GT_FN(fetch_slice)
             (A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, (t + 1) * GB_GT_BK, tid, pa,
              pb);
-        GB_UNROLL
-        for (kk = 0; kk < GB_GT_BK; kk++) {
-            GB_UNROLL
-            for (g = 0; g < GB_GT_GM; g++) {
-                float4 v =
-                    *(const float4 *)(As + kk * GB_GT_PM + g * (GB_GT_BM / GB_GT_GM) + ty * 4);
-                a[4 * g + 0] = v.x;
-                a[4 * g + 1] = v.y;
-                a[4 * g + 2] = v.z;
-                a[4 * g + 3] = v.w;
-            }
-            GB_UNROLL
-            for (g = 0; g < GB_GT_GN; g++) {
-                float4 v =
-                    *(const float4 *)(Bs + kk * GB_GT_PN + g * (GB_GT_BN / GB_GT_GN) + tx * 4);
-                b[4 * g + 0] = v.x;
-                b[4 * g + 1] = v.y;
-                b[4 * g + 2] = v.z;
-                b[4 * g + 3] = v.w;
-            }
-            GB_UNROLL
-            for (i = 0; i < GB_GT_TM; i++) {
-                GB_UNROLL
-                for (j = 0; j < GB_GT_TN; j++)
-                    acc[i][j] += a[i] * b[j];
-            }
-        }
+        GB_GT_FN(compute_slice)(As, Bs, tx, ty, acc, a, b);
         if (more) {
             GB_BARRIER(2); /* everyone is done reading this slice */
             if (!GB_GT_PREFETCH)
@@ -192,34 +246,7 @@ GB_GT_FN(body)(int M, int N, int K, const float *__restrict__ A, int lda, int a_
             GB_BARRIER(1); /* the next slice is complete */
         }
     }
-
-    {
-        const int vecc = (ldc % 4 == 0) && GB_ALIGNED16(C);
-        GB_UNROLL
-        for (i = 0; i < GB_GT_TM; i++) {
-            const int row = m0 + (i / 4) * (GB_GT_BM / GB_GT_GM) + ty * 4 + i % 4;
-            if (row >= M)
-                continue;
-            GB_UNROLL
-            for (g = 0; g < GB_GT_GN; g++) {
-                const int col = n0 + g * (GB_GT_BN / GB_GT_GN) + tx * 4;
-                float *c = C + (size_t)row * ldc + col;
-                if (vecc && col + 3 < N) {
-                    float4 v;
-                    v.x = acc[i][4 * g + 0];
-                    v.y = acc[i][4 * g + 1];
-                    v.z = acc[i][4 * g + 2];
-                    v.w = acc[i][4 * g + 3];
-                    *(float4 *)c = v;
-                } else {
-                    GB_UNROLL
-                    for (j = 0; j < 4; j++)
-                        if (col + j < N)
-                            c[j] = acc[i][4 * g + j];
-                }
-            }
-        }
-    }
+    GB_GT_FN(store_tile)(C, ldc, M, N, m0, n0, tx, ty, acc);
 }
 
 /* The three entry points: C = A·B, C = Aᵀ·B (A stored K×M), C = A·Bᵀ (B stored N×K). */

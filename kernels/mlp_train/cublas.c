@@ -169,14 +169,18 @@ static enum status dnn_run(struct impl_ctx *ctx, struct mlp_state *s) {
 
 /* --- the implementation ------------------------------------------------------------------- */
 
-/* Decide the path: cuDNN when built in and the card is in its support matrix. */
+/* Decide the path: cuDNN when built in and the card is known to be in its support matrix; our
+ * own kernels when cuDNN does not support it or nobody knows (a row must not fail for a path it
+ * could have avoided). */
 static int want_cudnn(struct impl_ctx *ctx, char *why, size_t whylen) {
 #ifdef GPUBENCH_HAVE_CUDNN
     int maj = 0, min = 0;
-    if (sscanf(ctx->dev->cc, "%d.%d", &maj, &min) != 2)
-        return 1;
-    return gpu_cudnn_check(maj, min, ctx->dev->name, (long)cudnnGetVersion(),
-                           (int)cudnnGetCudartVersion(), why, whylen) == ST_OK;
+    if (sscanf(ctx->dev->cc, "%d.%d", &maj, &min) != 2) {
+        snprintf(why, whylen, "compute capability '%s' unreadable", ctx->dev->cc);
+        return 0;
+    }
+    return gpu_cudnn_support(maj, min, ctx->dev->name, (long)cudnnGetVersion(),
+                             (int)cudnnGetCudartVersion(), why, whylen) == 1;
 #else
     (void)ctx;
     snprintf(why, whylen, "this build has no cuDNN");
@@ -188,33 +192,24 @@ static enum status alloc(struct impl_ctx *ctx, float **p, size_t n, const char *
     return gb_malloc(ctx, (void **)p, n * sizeof(float), what);
 }
 
-static enum status mlp_prepare(struct impl_ctx *ctx) {
-    struct problem *p = ctx->p;
-    struct mlp_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
-        return ST_OOM;
+/* Our kernels run instead of cuDNN's: the device needs code for every one of them. */
+static enum status check_own_kernels(struct impl_ctx *ctx) {
+    const struct gb_kernel_ref *refs;
+    int n = gb_mlp_kernels(&refs);
+    for (int i = 0; i < n; i++) {
+        enum status st = gb_check_kernel_image(ctx, refs[i].fn, refs[i].name);
+        if (st != ST_OK)
+            return st;
     }
-    ctx->state = s;
-    const long *v = p->shape.v;
-    s->d = (struct gb_mlp_dims){(int)v[MLP_KEY_BATCH], (int)v[MLP_KEY_IN], (int)v[MLP_KEY_HIDDEN],
-                                (int)v[MLP_KEY_OUT], MLP_LR};
-    const size_t B = (size_t)s->d.batch, I = (size_t)s->d.in, H = (size_t)s->d.hidden,
-                 O = (size_t)s->d.out;
-    char why[300] = "";
-    s->use_cudnn = want_cudnn(ctx, why, sizeof why);
-    if (!s->use_cudnn) {
-        /* Our kernels instead: the device needs code for them. */
-        const struct gb_kernel_ref *refs;
-        int n = gb_mlp_kernels(&refs);
-        for (int i = 0; i < n; i++) {
-            enum status st = gb_check_kernel_image(ctx, refs[i].fn, refs[i].name);
-            if (st != ST_OK)
-                return st;
-        }
-    }
-    enum status st;
+    return ST_OK;
+}
+
+/* The device buffers both paths use: the parameters, X, the labels and the loss. */
+static enum status alloc_common(struct impl_ctx *ctx, struct mlp_state *s) {
+    const struct problem *p = ctx->p;
+    const size_t B = (size_t)s->d.batch, I = (size_t)s->d.in;
     const char *names[NPARAMS] = {"W1", "b1", "W2", "b2"};
+    enum status st;
     for (int k = 0; k < NPARAMS; k++)
         if ((st = alloc(ctx, &s->param[k], p->in[MLP_IN_W1 + k].n, names[k])) != ST_OK)
             return st;
@@ -222,49 +217,92 @@ static enum status mlp_prepare(struct impl_ctx *ctx) {
         (st = alloc(ctx, &s->labels, B, "labels")) != ST_OK ||
         (st = alloc(ctx, &s->loss, 1, "loss")) != ST_OK)
         return st;
-    if (s->use_cudnn) {
-        if ((st = alloc(ctx, &s->scratch, B * H * 2 + B * O, "h, z, dh")) != ST_OK ||
-            (st = alloc(ctx, &s->onehot, B * O, "one-hot labels")) != ST_OK ||
-            (st = alloc(ctx, &s->lp, B * O, "log-probabilities")) != ST_OK ||
-            (st = alloc(ctx, &s->ones, B, "ones")) != ST_OK)
-            return st;
-        float *host = malloc(B * sizeof(float)); /* the ones vector */
-        s->host_onehot = calloc(B * O, sizeof(float));
-        if (!host || !s->host_onehot) {
-            free(host);
-            snprintf(ctx->note, sizeof ctx->note, "out of host memory");
-            return ST_OOM;
-        }
-        struct mlp_dims md = {(long)B, (long)I, (long)H, (long)O};
-        for (size_t b = 0; b < B; b++) {
-            s->host_onehot[b * O + (size_t)mlp_label(&md, p->in[MLP_IN_LABELS].data, (long)b)] = 1;
-            host[b] = 1.0f;
-        }
-        cudaError_t e = cudaMemcpyAsync(s->ones, host, B * sizeof(float), cudaMemcpyHostToDevice,
-                                        gb_stream());
-        if (e == cudaSuccess)
-            e = cudaStreamSynchronize(gb_stream()); /* before host is freed */
+    return ST_OK;
+}
+
+/* The cuDNN path's buffers: h, z, dh, the one-hot labels (built here on the host, uploaded by
+ * upload), the log-probabilities and a ones vector (uploaded here: it never changes). */
+static enum status dnn_buffers(struct impl_ctx *ctx, struct mlp_state *s) {
+    const struct problem *p = ctx->p;
+    const size_t B = (size_t)s->d.batch, I = (size_t)s->d.in, H = (size_t)s->d.hidden,
+                 O = (size_t)s->d.out;
+    enum status st;
+    if ((st = alloc(ctx, &s->scratch, B * H * 2 + B * O, "h, z, dh")) != ST_OK ||
+        (st = alloc(ctx, &s->onehot, B * O, "one-hot labels")) != ST_OK ||
+        (st = alloc(ctx, &s->lp, B * O, "log-probabilities")) != ST_OK ||
+        (st = alloc(ctx, &s->ones, B, "ones")) != ST_OK)
+        return st;
+    float *host = malloc(B * sizeof(float)); /* the ones vector */
+    s->host_onehot = calloc(B * O, sizeof(float));
+    if (!host || !s->host_onehot) {
         free(host);
-        CU_TRY(e, ctx);
-    } else {
-        if ((st = alloc(ctx, &s->scratch, gb_mlp_scratch_floats(&s->d), "activations")) != ST_OK)
-            return st;
-        gb_mlp_carve(&s->d, s->scratch, &s->bufs);
-        s->bufs.x = s->x;
-        s->bufs.labels = s->labels;
-        s->bufs.w1 = s->param[0], s->bufs.b1 = s->param[1];
-        s->bufs.w2 = s->param[2], s->bufs.b2 = s->param[3];
-        s->bufs.loss = s->loss;
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
+        return ST_OOM;
     }
+    struct mlp_dims md = {(long)B, (long)I, (long)H, (long)O};
+    for (size_t b = 0; b < B; b++) {
+        s->host_onehot[b * O + (size_t)mlp_label(&md, p->in[MLP_IN_LABELS].data, (long)b)] = 1;
+        host[b] = 1.0f;
+    }
+    cudaError_t e =
+        cudaMemcpyAsync(s->ones, host, B * sizeof(float), cudaMemcpyHostToDevice, gb_stream());
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(gb_stream()); /* before host is freed */
+    free(host);
+    CU_TRY(e, ctx);
+    return ST_OK;
+}
+
+/* The own-kernel path's buffers: one scratch allocation carved into gb_mlp_step's pieces. */
+static enum status own_buffers(struct impl_ctx *ctx, struct mlp_state *s) {
+    enum status st;
+    if ((st = alloc(ctx, &s->scratch, gb_mlp_scratch_floats(&s->d), "activations")) != ST_OK)
+        return st;
+    gb_mlp_carve(&s->d, s->scratch, &s->bufs);
+    s->bufs.x = s->x;
+    s->bufs.labels = s->labels;
+    s->bufs.w1 = s->param[0], s->bufs.b1 = s->param[1];
+    s->bufs.w2 = s->param[2], s->bufs.b2 = s->param[3];
+    s->bufs.loss = s->loss;
+    return ST_OK;
+}
+
+/* The cuBLAS handle on our stream, pedantic FP32 where cuBLAS has the mode; *math names it. */
+static enum status blas_handle(struct impl_ctx *ctx, struct mlp_state *s, const char **math) {
     CUBLAS_TRY(cublasCreate(&s->h), ctx);
     s->have_handle = 1;
     CUBLAS_TRY(cublasSetStream(s->h, gb_stream()), ctx);
 #if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
     CUBLAS_TRY(cublasSetMathMode(s->h, CUBLAS_PEDANTIC_MATH), ctx);
-    const char *math = "pedantic FP32";
+    *math = "pedantic FP32";
 #else
-    const char *math = "default math, FP32";
+    *math = "default math, FP32";
 #endif
+    return ST_OK;
+}
+
+static enum status mlp_prepare(struct impl_ctx *ctx) {
+    const long *v = ctx->p->shape.v;
+    struct mlp_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
+        return ST_OOM;
+    }
+    ctx->state = s;
+    s->d = (struct gb_mlp_dims){(int)v[MLP_KEY_BATCH], (int)v[MLP_KEY_IN], (int)v[MLP_KEY_HIDDEN],
+                                (int)v[MLP_KEY_OUT], MLP_LR};
+    char why[300] = "";
+    const char *math;
+    enum status st;
+    s->use_cudnn = want_cudnn(ctx, why, sizeof why);
+    if (!s->use_cudnn && (st = check_own_kernels(ctx)) != ST_OK)
+        return st;
+    if ((st = alloc_common(ctx, s)) != ST_OK)
+        return st;
+    if ((st = s->use_cudnn ? dnn_buffers(ctx, s) : own_buffers(ctx, s)) != ST_OK)
+        return st;
+    if ((st = blas_handle(ctx, s, &math)) != ST_OK)
+        return st;
 #ifdef GPUBENCH_HAVE_CUDNN
     if (s->use_cudnn && (st = dnn_prepare(ctx, s)) != ST_OK)
         return st;

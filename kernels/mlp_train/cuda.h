@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* The element-wise and reduction kernels of the MLP step (for gb_check_kernels); the step's
- * GEMMs are gb_sgemm's (kernels/gemm/cuda.h). */
+ * GEMMs are our SGEMM launcher's. */
 int gb_mlp_kernels(const struct gb_kernel_ref **refs);
 
 /* z = max(z + bias, 0) in place; z is rows × cols, bias has cols entries; rows·cols < 2^31. */

@@ -1,4 +1,4 @@
-/* mlp_kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP
+/* kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP
  * (Linear → ReLU → Linear → softmax cross-entropy); its GEMMs run on gemm_kernels.cuh.
  * C subset of CUDA C, shared by the nvcc build (mlp.cu adds the launchers) and the CPU
  * emulation of the tests.

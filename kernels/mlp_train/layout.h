@@ -18,8 +18,8 @@
 
 #include "harness/core/workload.h"
 
-/* Shape keys in canonical order (shape.v[]), read-only inputs (problem in[]: the data and the initial
- * parameters) and outputs (problem out[]: the parameters, which an implementation's prepare
+/* Shape keys in canonical order (shape.v[]), read-only inputs (problem in[]: the data and the
+ * initial parameters) and outputs (problem out[]: the parameters, which an implementation's prepare
  * copies from in[] and each run updates in place, and the loss before the update). */
 enum { MLP_KEY_BATCH, MLP_KEY_IN, MLP_KEY_HIDDEN, MLP_KEY_OUT };
 enum { MLP_IN_X, MLP_IN_LABELS, MLP_IN_W1, MLP_IN_B1, MLP_IN_W2, MLP_IN_B2 };

@@ -1,4 +1,4 @@
-/* mlp_step.c — one MLP training step as a sequence of kernel launches (see mlp_step.h). */
+/* step.c — one MLP training step as a sequence of kernel launches (see mlp_step.h). */
 #include "kernels/mlp_train/step.h"
 
 /* Each scratch piece starts on a 256-byte boundary (as cudaMalloc's own) so that the kernels'

@@ -1,4 +1,4 @@
-/* mlp_step.h — the order of the launches of one MLP training step on our own kernels, written
+/* step.h — the order of the launches of one MLP training step on our own kernels, written
  * once and run two ways: on a GPU through the launchers (mlp_train_cuda.c) and on the CPU
  * emulation of the kernels (kernels/mlp_train/test_emu.c), so the tests check the very sequence the
  * `cuda` row runs — operand transposes, buffer reuse, what runs before the update — and not a

@@ -1,4 +1,4 @@
-/* test_mlp_cpu.c — mlp_train/openblas against the double reference on odd sizes; the reference's
+/* test_cpu.c — mlp_train/openblas against the double reference on odd sizes; the reference's
  * gradients against finite differences; verification failing on an implementation that skips the
  * update (wholly or for one parameter), gets the gradient's sign wrong, or leaves an output
  * unwritten (NaN); and the loss falling over 50 steps on a separable data set. */

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness/core/workload.h"
+#include "kernels/common/cpu_features.h"
 #include "kernels/common/cpu_pool.h"
 #include "kernels/vecadd/layout.h"
 
@@ -27,9 +28,7 @@ struct vecadd_job {
 
 /* Cloned for AVX-512, AVX2 and baseline x86-64, chosen at load time: one portable binary that
  * still uses the widest vectors of the machine it runs on (as OpenBLAS does). */
-#if VECADD_X86 && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default")))
-#endif
+GB_TARGET_CLONES
 static void add_range(const float *restrict a, const float *restrict b, float *restrict c,
                       size_t lo, size_t hi) {
     for (size_t i = lo; i < hi; i++)
@@ -72,7 +71,7 @@ static void add_stream(const float *a, const float *b, float *c, size_t lo, size
     while (head < hi && ((uintptr_t)(c + head) & 63))
         head++;
     add_range(a, b, c, lo, head);
-    if (__builtin_cpu_supports("avx512f"))
+    if (GB_CPU_HAS_AVX512F())
         add_stream_avx512(a, b, c, head, hi);
     else if (__builtin_cpu_supports("avx"))
         add_stream_avx(a, b, c, head, hi);

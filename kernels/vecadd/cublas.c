@@ -51,10 +51,9 @@ static enum status saxpy_upload(struct impl_ctx *ctx) {
     struct saxpy_state *s = ctx->state;
     struct problem *p = ctx->p;
     cudaStream_t st = gb_stream();
-    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_A].data, s->n * sizeof(float), cudaMemcpyHostToDevice, st),
-           ctx);
-    CU_TRY(cudaMemcpyAsync(s->y, p->in[IN_B].data, s->n * sizeof(float), cudaMemcpyHostToDevice, st),
-           ctx);
+    size_t bytes = s->n * sizeof(float);
+    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_A].data, bytes, cudaMemcpyHostToDevice, st), ctx);
+    CU_TRY(cudaMemcpyAsync(s->y, p->in[IN_B].data, bytes, cudaMemcpyHostToDevice, st), ctx);
     return ST_OK;
 }
 
@@ -67,8 +66,8 @@ static enum status saxpy_run(struct impl_ctx *ctx) {
 
 static enum status saxpy_download(struct impl_ctx *ctx) {
     struct saxpy_state *s = ctx->state;
-    CU_TRY(cudaMemcpyAsync(ctx->p->out[OUT_C].data, s->y, s->n * sizeof(float), cudaMemcpyDeviceToHost,
-                           gb_stream()),
+    CU_TRY(cudaMemcpyAsync(ctx->p->out[OUT_C].data, s->y, s->n * sizeof(float),
+                           cudaMemcpyDeviceToHost, gb_stream()),
            ctx);
     return ST_OK;
 }

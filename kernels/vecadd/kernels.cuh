@@ -1,4 +1,4 @@
-/* vecadd_kernels.cuh — c = a + b on the GPU: a grid-stride kernel (C subset of CUDA C).
+/* kernels.cuh — c = a + b on the GPU: a grid-stride kernel (C subset of CUDA C).
  *
  * Shared by the nvcc build (vecadd.cu adds the launcher) and the CPU emulation of the tests.
  */

@@ -119,13 +119,15 @@ int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "mix") == 0) {
         int threads = atoi(argv[3]);
         char err[128];
-        if (topology_load(err, sizeof err) != 0 || pool_start(threads, topology_bind_thread, NULL)) {
+        if (topology_load(err, sizeof err) != 0 ||
+            pool_start(threads, topology_bind_thread, NULL)) {
             fprintf(stderr, "speedref: %s\n", err);
             return 1;
         }
         openblas_set_num_threads(threads);
         omp_set_num_threads(threads);
-        struct mix_args m = {{512, 512, 512, NULL, NULL, NULL}, {(size_t)atol(argv[2]), NULL, NULL, NULL}, 0, 0};
+        struct mix_args m = {
+            {512, 512, 512, NULL, NULL, NULL}, {(size_t)atol(argv[2]), NULL, NULL, NULL}, 0, 0};
         m.g.a = alloc_fill(512 * 512, 1);
         m.g.b = alloc_fill(512 * 512, 1);
         m.g.c = alloc_fill(512 * 512, 0);

@@ -1,11 +1,13 @@
 #!/bin/sh
 # compare_real.sh — `gpubench compare` and scripts/plot on real CSVs: two short CPU runs of this
-# machine (three vecadd sizes, so there is a sweep to plot), compared in both modes and plotted.
+# machine (workload W at its three smallest sweep sizes, so there is a sweep to plot, and W2 at
+# its smallest, as `gpubench list` gives them), compared in both modes and plotted.
 # The timings are real and noisy, so the verdicts are not asserted, only that they are made
 # the right way and the exit code means what it says.
-# usage: compare_real.sh GPUBENCH PYTHON PLOT_SCRIPT TEST_COMPARE_PLOT
+# usage: compare_real.sh GPUBENCH PYTHON PLOT_SCRIPT TEST_COMPARE_PLOT W W2
+#        (W, W2: workloads with CPU implementations, tests/CMakeLists.txt's test workloads)
 set -u
-G=$1 PY=$2 PLOT=$3 PLOTTEST=$4
+G=$1 PY=$2 PLOT=$3 PLOTTEST=$4 W=$5 W2=$6
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir" || exit 1
@@ -18,19 +20,32 @@ check() { # check DESCRIPTION COMMAND...: count a failure unless the command suc
         fail=1
     fi
 }
+# sweep W N: the first N shapes of workload W's sweep (smallest first), one per line
+sweep() {
+    "$G" list | awk -v w="$1" -v n="$2" '/^devices:/ { exit }
+        /^  [^ ]/ { mine = ($1 == w) }
+        mine && $1 == "sweep" { for (i = 2; i <= n + 1 && i <= NF; i++) print $i; exit }'
+}
+shapes=""
+for s in $(sweep "$W" 3); do shapes="$shapes -s $W:$s"; done
+for s in $(sweep "$W2" 1); do shapes="$shapes -s $W2:$s"; done
+check "three sweep shapes of $W and one of $W2 in gpubench list:$shapes" \
+    [ "$(echo "$shapes" | wc -w)" = 8 ]
 run() {
-    "$G" -d cpu -w vecadd,gemm -s vecadd:n=4096 -s vecadd:n=65536 -s vecadd:n=1048576 \
-        -s gemm:m=64,n=64,k=64 --min-time 0.02 --reps 8 --warmup 1 \
+    # shellcheck disable=SC2086 # $shapes: -s W:SHAPE pairs, no spaces inside
+    "$G" -d cpu -w "$W,$W2" $shapes --min-time 0.02 --reps 8 --warmup 1 \
         --out "$1.csv" --samples "$1.samples.csv" >"$1.txt" 2>&1
 }
 check "first run" run a
 check "second run" run b
+rows=$(($(wc -l <a.csv) - 1))
+check "a row for each shape and CPU implementation ($rows)" [ "$rows" -ge 4 ]
 
 "$G" compare a.csv b.csv --samples a.samples.csv --samples b.samples.csv >reg.txt 2>&1
 rc=$?
 cat reg.txt
 check "regression mode exits 0 or 1, got $rc" [ "$rc" = 0 -o "$rc" = 1 ]
-check "every row tested on its samples" grep -q "7 rows: Mann-Whitney U test on the samples" reg.txt
+check "every row tested on its samples" grep -q "$rows rows: Mann-Whitney U test on the samples" reg.txt
 if [ "$rc" = 1 ]; then
     check "exit 1 comes with REGRESSION" grep -q "^REGRESSION: " reg.txt
 else
@@ -40,7 +55,11 @@ check "same machine: nothing differs" grep -q "differs: nothing recorded" reg.tx
 
 "$G" compare --baseline cpu a.csv b.csv --format csv >sd.csv 2>sd.err
 check "slowdown mode exits 0" [ $? = 0 ]
-check "slowdown csv has ratios for the second run" grep -q "^line,vecadd,n=4096,float32,cpu,cpu,.*,b.csv," sd.csv
+# a.csv's first row (workload, shape, dtype, impl, device) has its ratio line for b.csv
+first=$("$PY" -c 'import csv, sys
+r = next(csv.DictReader(open(sys.argv[1])))
+print(",".join(r[k] for k in ("workload", "shape", "dtype", "impl", "device")))' a.csv)
+check "slowdown csv has ratios for the second run ($first)" grep -q "^line,$first,.*,b.csv," sd.csv
 "$G" compare a.csv b.csv --format json >reg.json
 check "regression json is JSON" "$PY" -m json.tool reg.json >/dev/null
 

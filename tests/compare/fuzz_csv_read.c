@@ -1,9 +1,9 @@
 /* fuzz_csv_read.c — libFuzzer target for the strict CSV reader and what `gpubench compare` does
- * with whatever it accepts. Every input is read as a run CSV and as a samples CSV from memory;
- * an accepted run CSV is also written to a file and compared (slowdown against its first
- * device, and regression against itself read under a second name). Built with clang
- * -fsanitize=fuzzer,address,undefined (tests/compare/CMakeLists.txt); no crash, hang, leak or sanitizer
- * report is allowed. */
+ * with whatever it accepts. Every input is read as a run CSV and as a samples CSV from memory; an
+ * accepted run CSV is also written to a file and compared (slowdown against its first device, and
+ * regression against itself read under a second name). Built with clang
+ * -fsanitize=fuzzer,address,undefined (tests/compare/CMakeLists.txt); no crash, hang, leak or
+ * sanitizer report is allowed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

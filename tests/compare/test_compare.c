@@ -1,7 +1,9 @@
 /* test_compare.c — `gpubench compare` end to end through compare_run: regression verdicts on
  * synthetic samples (a known shift, pure noise, a shift below the threshold, status changes),
  * slowdown ratios on hand-made CSVs where they are exact, joins across files in different row
- * orders, and every kind of bad input (exit 2, one line, nothing on stdout).
+ * orders, and every kind of bad input (exit 2, one line, nothing on stdout). compare knows no
+ * workload and neither does this test: synthetic rows are of a workload `wl`, and the hand-made
+ * files' rows are found by implementation and shape, their workload read from the files.
  * usage: test_compare DATA_DIR (tests/data/compare) */
 #include <math.h>
 #include <stdlib.h>
@@ -155,6 +157,64 @@ static void tab_free(struct tab *t) {
     free(t->cell);
 }
 
+/* --- the hand-made files ---------------------------------------------------------------- */
+
+/* Shapes of tests/data/compare's rows (make_data.py); with an implementation each names one row
+ * per device and file. */
+#define MNK256 "m=256;n=256;k=256"
+#define MNK512 "m=512;n=512;k=512"
+#define CONV "n=1;c=3;h=32;w=32;k=8;r=3;s=3;stride_h=1;stride_w=1;pad_h=1;pad_w=1"
+
+/* Parse DATA_DIR/name (not through D(): callers may hold the ring's paths). */
+static int tab_read(const char *name, struct tab *t) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", data_dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f || fseek(f, 0, SEEK_END) != 0) {
+        if (f)
+            fclose(f);
+        memset(t, 0, sizeof *t);
+        return -1;
+    }
+    char *text = slurp(f);
+    int rc = tab_parse(text, t);
+    free(text);
+    return rc;
+}
+
+/* The workload of the hand-made rows with implementation `impl` and shape `shape` (the same in
+ * every file that has such a row), or "" when no file has one. */
+static const char *workload_of(const char *impl, const char *shape) {
+    static const char *const files[] = {"sd_a.csv", "sd_b.csv", "reg_base.csv", "reg_new.csv"};
+    static char ring[8][64];
+    static int next;
+    char *w = ring[next++ % 8];
+    w[0] = '\0';
+    for (size_t i = 0; i < sizeof files / sizeof *files && !w[0]; i++) {
+        struct tab t;
+        if (tab_read(files[i], &t) == 0)
+            snprintf(w, 64, "%s", tab_get(&t, FIND(&t, "impl", impl, "shape", shape), "workload"));
+        tab_free(&t);
+    }
+    return w;
+}
+
+/* Every row of compare's CSV output (of `kind`, or all when NULL) carries the workload of its
+ * input rows: compare passes the workload through untouched. */
+static void check_workloads(const struct tab *t, const char *kind) {
+    int n = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        if (kind && strcmp(tab_get(t, r, "kind"), kind) != 0)
+            continue;
+        const char *got = tab_get(t, r, "workload");
+        const char *want = workload_of(tab_get(t, r, "impl"), tab_get(t, r, "shape"));
+        CHECK_MSG(want[0] && !strcmp(got, want), "%s %s: workload '%s', the files say '%s'",
+                  tab_get(t, r, "impl"), tab_get(t, r, "shape"), got, want);
+        n++;
+    }
+    CHECK_MSG(n > 0, "no %s rows", kind ? kind : "output");
+}
+
 /* --- synthetic runs ---------------------------------------------------------------------- */
 
 static double normal(uint64_t *s) {
@@ -177,7 +237,8 @@ static const char *HEADER =
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note";
 
-/* A run CSV with one row (cuda:0 gemm `impl`) summarizing x[0..n), and its samples file. */
+/* A run CSV with one row (cuda:0, workload wl, `impl`) summarizing x[0..n), and its samples
+ * file. */
 static void write_run(const char *tag, const char *run_id, const char *impl, const double *x, int n,
                       const char *status, int with_samples) {
     char name[64];
@@ -188,14 +249,14 @@ static void write_run(const char *tag, const char *run_id, const char *impl, con
     fprintf(f, "%s\n", HEADER);
     if (!strcmp(status, "ok"))
         fprintf(f,
-                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,gemm,%s,"
+                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,wl,%s,"
                 "float32,m=64;n=64;k=64,524288,49152,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,,,,"
                 "1e-06,ok,\n",
                 run_id, impl, n, st.median, st.min, st.mean, st.stddev, st.ci_lo, st.ci_hi,
                 2 * st.median);
     else
         fprintf(f,
-                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,gemm,%s,"
+                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,wl,%s,"
                 "float32,m=64;n=64;k=64,524288,49152,0,,,,,,,,,,,inf,%s,\"c[3]=nan, want 1\"\n",
                 run_id, impl, status);
     fclose(f);
@@ -203,7 +264,7 @@ static void write_run(const char *tag, const char *run_id, const char *impl, con
     f = fopen(T(name), "w");
     fprintf(f, "run_id,device,workload,impl,shape,rep,ms\n");
     for (int i = 0; with_samples && !strcmp(status, "ok") && i < n; i++)
-        fprintf(f, "%s,cuda:0,gemm,%s,m=64;n=64;k=64,%d,%.9g\n", run_id, impl, i, x[i]);
+        fprintf(f, "%s,cuda:0,wl,%s,m=64;n=64;k=64,%d,%.9g\n", run_id, impl, i, x[i]);
     fclose(f);
 }
 
@@ -352,18 +413,20 @@ static void test_regression_files(void) {
     struct tab t;
     CHECK(tab_parse(r.out, &t) == 0);
     static const char *const want[][3] = {
-        {"gemm", "cublas", "slower"},     {"gemm", "cuda", "same"},
-        {"gemm", "openblas", "faster"},   {"vecadd", "cuda", "broken"},
-        {"vecadd", "cublas", "vanished"}, {"conv2d", "cudnn", "fixed"},
-        {"memcpy", "h2d_pinned", "new"},
+        {"cublas", MNK512, "slower"},       {"cuda", MNK512, "same"},
+        {"openblas", MNK512, "faster"},     {"cuda", "n=1024", "broken"},
+        {"cublas", "n=1024", "vanished"},   {"cudnn", CONV, "fixed"},
+        {"h2d_pinned", "n=1048576", "new"},
     };
     CHECK(t.nrows == 7);
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
-        int row = FIND(&t, "workload", want[i][0], "impl", want[i][1]);
-        CHECK_MSG(!strcmp(tab_get(&t, row, "verdict"), want[i][2]), "%s %s: %s, want %s",
-                  want[i][0], want[i][1], tab_get(&t, row, "verdict"), want[i][2]);
+        int row = FIND(&t, "impl", want[i][0], "shape", want[i][1]);
+        CHECK_MSG(row >= 0 && !strcmp(tab_get(&t, row, "verdict"), want[i][2]),
+                  "%s %s: %s, want %s", want[i][0], want[i][1], tab_get(&t, row, "verdict"),
+                  want[i][2]);
     }
-    int row = FIND(&t, "workload", "gemm", "impl", "cublas");
+    check_workloads(&t, NULL);
+    int row = FIND(&t, "impl", "cublas", "shape", MNK512);
     CHECK(fabs(tab_num(&t, row, "change") - 0.1) < 1e-12);
     CHECK(!strcmp(tab_get(&t, row, "test"), "ci-overlap"));
     tab_free(&t);
@@ -396,14 +459,12 @@ static void test_regression_files(void) {
 
 /* --- slowdown mode: ratios known exactly ------------------------------------------------- */
 
-static void check_ratio(const struct tab *t, const char *file, const char *device,
-                        const char *workload, const char *impl, const char *shape, double k,
-                        double e) {
-    int row = FIND(t, "kind", "line", "file", file, "device", device, "workload", workload, "impl",
-                   impl, "shape", shape);
+static void check_ratio(const struct tab *t, const char *file, const char *device, const char *impl,
+                        const char *shape, double k, double e) {
+    int row = FIND(t, "kind", "line", "file", file, "device", device, "impl", impl, "shape", shape);
     double gk = tab_num(t, row, "kernel_ratio"), ge = tab_num(t, row, "e2e_ratio");
-    CHECK_MSG(row >= 0 && gk == k && ge == e, "%s %s %s %s: kernel %g e2e %g, want %g %g", device,
-              workload, impl, shape, gk, ge, k, e);
+    CHECK_MSG(row >= 0 && gk == k && ge == e, "%s %s %s: kernel %g e2e %g, want %g %g", device,
+              impl, shape, gk, ge, k, e);
 }
 
 static void test_slowdown_exact(void) {
@@ -412,29 +473,29 @@ static void test_slowdown_exact(void) {
     struct tab t;
     CHECK(tab_parse(r.out, &t) == 0);
     const char *a = D("sd_a.csv");
-    check_ratio(&t, a, "cuda:0", "gemm", "cublas", "m=256;n=256;k=256", 0.0625, 0.125);
-    check_ratio(&t, a, "cuda:0", "gemm", "cuda", "m=512;n=512;k=512", 1.0 / 32, 0.125);
-    check_ratio(&t, a, "cuda:0", "vecadd", "cuda", "n=1024", 0.25, 4);
-    check_ratio(&t, a, "cuda:0", "conv2d", "cudnn",
-                "n=1;c=3;h=32;w=32;k=8;r=3;s=3;stride_h=1;stride_w=1;pad_h=1;pad_w=1", 0.125, 0.25);
-    check_ratio(&t, a, "cpu", "vecadd", "cpu", "n=1024", 1, 1); /* its own implementation */
-    int row = FIND(&t, "kind", "line", "device", "cuda:0", "impl", "cublas", "shape",
-                   "m=256;n=256;k=256");
+    check_ratio(&t, a, "cuda:0", "cublas", MNK256, 0.0625, 0.125);
+    check_ratio(&t, a, "cuda:0", "cuda", MNK512, 1.0 / 32, 0.125);
+    check_ratio(&t, a, "cuda:0", "cuda", "n=1024", 0.25, 4);
+    check_ratio(&t, a, "cuda:0", "cudnn", CONV, 0.125, 0.25);
+    check_ratio(&t, a, "cpu", "cpu", "n=1024", 1, 1); /* its own implementation */
+    check_workloads(&t, "line");
+    int row = FIND(&t, "kind", "line", "device", "cuda:0", "impl", "cublas", "shape", MNK256);
     CHECK(!strcmp(tab_get(&t, row, "baseline_impl"), "openblas"));
-    /* geometric means: gemm kernel 2^-4.5, e2e 2^-3 */
-    row = FIND(&t, "kind", "geomean", "workload", "gemm", "device", "cuda:0");
+    /* geometric means: the m,n,k workload's kernel 2^-4.5, e2e 2^-3 */
+    const char *mnk = workload_of("cublas", MNK256), *vec = workload_of("cuda", "n=1024");
+    row = FIND(&t, "kind", "geomean", "workload", mnk, "device", "cuda:0");
     CHECK_MSG(fabs(tab_num(&t, row, "kernel_ratio") - pow(2, -4.5)) < 1e-9 &&
                   fabs(tab_num(&t, row, "e2e_ratio") - 0.125) < 1e-12,
-              "gemm geomean %s %s", tab_get(&t, row, "kernel_ratio"),
+              "%s geomean %s %s", mnk, tab_get(&t, row, "kernel_ratio"),
               tab_get(&t, row, "e2e_ratio"));
     row = FIND(&t, "kind", "geomean", "workload", "", "device", "cuda:0");
     CHECK(row >= 0 && !strcmp(tab_get(&t, row, "note"), "geometric mean of 11 lines"));
-    /* crossover: vecadd cuda wins end to end from the largest size; cublas at every size */
-    row = FIND(&t, "kind", "crossover", "workload", "vecadd", "impl", "cuda");
+    /* crossover: the n workload's cuda wins end to end from the largest size; cublas always */
+    row = FIND(&t, "kind", "crossover", "workload", vec, "impl", "cuda");
     CHECK_MSG(!strcmp(tab_get(&t, row, "shape"), "n=16777216") &&
                   !strncmp(tab_get(&t, row, "note"), "from:", 5),
               "%s / %s", tab_get(&t, row, "shape"), tab_get(&t, row, "note"));
-    row = FIND(&t, "kind", "crossover", "workload", "vecadd", "impl", "cublas");
+    row = FIND(&t, "kind", "crossover", "workload", vec, "impl", "cublas");
     CHECK(!strncmp(tab_get(&t, row, "note"), "always:", 7));
     tab_free(&t);
     result_free(&r);
@@ -459,10 +520,11 @@ static void test_slowdown_join(void) {
         CHECK_MSG(r.rc == 0, "rc %d %s", r.rc, r.err);
         struct tab t;
         CHECK(tab_parse(r.out, &t) == 0);
-        check_ratio(&t, b, "cuda:0", "gemm", "cublas", "m=512;n=512;k=512", 16, 8);
-        check_ratio(&t, b, "cuda:0", "gemm", "cuda", "m=256;n=256;k=256", 2, 2);
-        check_ratio(&t, b, "cuda:0", "vecadd", "cublas", "n=16777216", 2, 2);
-        check_ratio(&t, b, "cpu", "gemm", "openblas", "m=256;n=256;k=256", 32, 16);
+        check_ratio(&t, b, "cuda:0", "cublas", MNK512, 16, 8);
+        check_ratio(&t, b, "cuda:0", "cuda", MNK256, 2, 2);
+        check_ratio(&t, b, "cuda:0", "cublas", "n=16777216", 2, 2);
+        check_ratio(&t, b, "cpu", "openblas", MNK256, 32, 16);
+        check_workloads(&t, "line");
         int row = FIND(&t, "kind", "line", "file", b, "impl", "cudnn");
         CHECK(!strcmp(tab_get(&t, row, "status"), "unsupported") &&
               !tab_get(&t, row, "kernel_ratio")[0]);
@@ -478,7 +540,8 @@ static void test_slowdown_join(void) {
 
 static void test_formats(void) {
     struct result r = CMP(D("sd_a.csv"), D("sd_b.csv"), "--baseline", "cpu", "--format", "json");
-    CHECK(r.rc == 0 && !strncmp(r.out, "{\"mode\":\"slowdown\"", 18));
+    CHECK(r.rc == 0 && strstr(r.out, "\"mode\":\"slowdown\"") &&
+          !strncmp(r.out, "{\"schema\": \"gpubench-1\", \"command\": \"compare\"", 45));
     FILE *f = fopen(T("out.json"), "w");
     fputs(r.out, f);
     fclose(f);

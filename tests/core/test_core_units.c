@@ -127,7 +127,7 @@ static void test_csv(void) {
     CHECK(strcmp(out, "\"two\nlines\"") == 0);
     field_to("", out, sizeof out);
     CHECK(strcmp(out, "") == 0);
-    /* The fixed columns of DESIGN.md, in order, lead the header. */
+    /* The fixed columns of results/README.md, in order, lead the header. */
     const char *fixed =
         "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
         "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,"

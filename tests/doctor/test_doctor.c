@@ -26,14 +26,18 @@ struct manifest {
     const char *archs;
     const char *cudnn; /* a cuDNN of that era, "" = none */
 };
+/* Named because the text cases below use them too. */
+#define ARCHS_10_2 "30-real;35-real;50-real;60-real;70-real;75"
+#define ARCHS_11_8 "35-real;37-real;50-real;60-real;70-real;75-real;80-real;86-real;89-real;90"
+#define ARCHS_13_0 "75-real;80-real;86-real;89-real;90-real;100-real;120"
 static const struct manifest manifests[] = {
     {"8.0", "20-real;30-real;35-real;50-real;60", "7.1"},
-    {"10.2", "30-real;35-real;50-real;60-real;70-real;75", "7.6"},
-    {"11.8", "35-real;37-real;50-real;60-real;70-real;75-real;80-real;86-real;89-real;90", "8.9"},
+    {"10.2", ARCHS_10_2, "7.6"},
+    {"11.8", ARCHS_11_8, "8.9"},
     {"12.6", "50-real;60-real;70-real;75-real;80-real;86-real;89-real;90", "9.5"},
     {"12.8", "50-real;60-real;70-real;75-real;80-real;86-real;89-real;90-real;100-real;120",
      "9.10"},
-    {"13.0", "75-real;80-real;86-real;89-real;90-real;100-real;120", "9.19"},
+    {"13.0", ARCHS_13_0, "9.19"},
 };
 enum { NMAN = sizeof manifests / sizeof manifests[0] };
 
@@ -129,115 +133,117 @@ static void eval(const char *name, int major, int minor, const char *driver, con
 
 #define HAS(s, sub) (strstr((s), (sub)) != NULL)
 
+/* One case of the verdict texts: a card, its driver (NULL: none loaded; "": not given) and a
+ * build; the verdict expected and the phrases each text must contain. */
+enum { MAXSUB = 4 };
+struct text_case {
+    const char *what; /* the case, for failure messages */
+    const char *name;
+    int major, minor;
+    const char *driver, *cuda, *archs, *cudnn;
+    char verdict; /* 'U', 'J', 'N' as in the verdict table; 0: not checked */
+    char libs;    /* 'U': cuBLAS and cuDNN usable, 'N': neither; 0: not checked */
+    int ptx_sm;   /* the code that runs is PTX for this sm; 0: not checked */
+    const char *reason[MAXSUB], *fix[MAXSUB], *support[MAXSUB], *note[MAXSUB];
+};
+
+static const struct text_case text_cases[] = {
+    {"the issue's example: K40m against the CUDA 13 build", "Tesla K40m", 3, 5, "470.82", "13.0",
+     ARCHS_13_0, "9.19", 'N', .libs = 'N',
+     .reason = {"no code for sm_35", "built for 75 80 86 89 90 100 120 + PTX 120",
+                "which a 3.5 device cannot JIT"},
+     .fix = {"CUDA 13.0 cannot target Kepler: rebuild with CUDA 11.8: cmake -S . -B build-cuda11.8",
+             "-DCMAKE_CUDA_COMPILER=/usr/local/cuda-11.8/bin/nvcc -DCMAKE_CUDA_HOST_COMPILER=g++-11 "
+             "-DCMAKE_CUDA_ARCHITECTURES=35"},
+     .support = {"last toolkit CUDA 11.8", "R470", "11.4"}},
+    {"Fermi: rebuild with CUDA 8 and architecture 20, never 21", "NVS 310", 2, 1, "390.157", "13.0",
+     ARCHS_13_0, "9.19", .fix = {"rebuild with CUDA 8.0", "cuda-8.0/bin/nvcc", "g++-5",
+                                 "ARCHITECTURES=20"},
+     .support = {"R390"}},
+    {"sm_30 needs CUDA 10.2, not 11.8", "Quadro K2100M", 3, 0, "470.256.02", "11.8", ARCHS_11_8,
+     "8.9", .fix = {"rebuild with CUDA 10.2", "cuda-10.2/bin/nvcc", "g++-8", "ARCHITECTURES=30"}},
+    {"the toolkit supports the card, the list just left it out (libraries carry their own code)",
+     "Tesla T4", 7, 5, "590.44.01", "13.0", "80-real;90-real", "9.19", 'N', .libs = 'U',
+     .fix = {"Rebuild with this toolkit (CUDA 13.0)", "=75"}},
+    {"a card newer than the toolkit, with no PTX: needs a newer toolkit", "RTX 5090", 12, 0,
+     "590.44.01", "11.8", "35-real;90-real", "8.9", 'N', .fix = {"needs CUDA 12.8 or newer"}},
+    {"PTX newer than the driver: minor version compatibility starts the runtime, JIT fails",
+     "RTX 5090", 12, 0, "570.26", "12.9", "90", "9.10", 'N',
+     .reason = {"cudaErrorUnsupportedPtxVersion"}, .fix = {"575.51.03", "120-real"}},
+    {"JIT: says so", "RTX 4090", 8, 9, "590.44.01", "10.2", ARCHS_10_2, "7.6", 'J', .ptx_sm = 75,
+     .note = {"first launch"}},
+    {"driver too new for the card", "Tesla K40m", 3, 5, "580.65.06", "11.8", ARCHS_11_8, "8.9", 'N',
+     .reason = {"does not support Kepler"}, .fix = {"470.xx"}},
+    {"driver too old for the card", "A100", 8, 0, "440.33", "10.2", ARCHS_10_2, "7.6", 'N',
+     .reason = {"predates Ampere"}, .fix = {"450.51.05"}},
+    {"no driver", "Tesla T4", 7, 5, NULL, "13.0", ARCHS_13_0, "9.19", 'N',
+     .reason = {"no NVIDIA driver is loaded"}},
+    {"driver older than the runtime, card can take a newer one: update the driver", "Tesla T4", 7,
+     5, "535.54.03", "13.0", ARCHS_13_0, "9.19", .reason = {"supports CUDA up to 12.2"},
+     .fix = {"Update the driver to 580.65.06"}},
+    {"driver older than the runtime, card cannot take a newer one: rebuild", "Tesla K80", 3, 7,
+     "470.256.02", "12.6", "37-real", "9.5", 'N', .fix = {"R470", "rebuild with CUDA 11.8"}},
+    {"unknown driver (--assume without driver=): judged on code, with a note", "Tesla T4", 7, 5, "",
+     "13.0", ARCHS_13_0, "9.19", 'U', .note = {"Driver not given"}},
+};
+
+/* Every phrase of subs (up to MAXSUB, NULL-ended) in text, named `field` in the failure. */
+static void check_has(const struct text_case *c, const char *field, const char *text,
+                      const char *const *subs) {
+    for (int i = 0; i < MAXSUB && subs[i]; i++)
+        CHECK_MSG(HAS(text, subs[i]), "%s: %s lacks \"%s\": %s", c->what, field, subs[i], text);
+}
+
 static void test_verdict_texts(void) {
+    for (size_t i = 0; i < sizeof text_cases / sizeof text_cases[0]; i++) {
+        const struct text_case *c = &text_cases[i];
+        struct dv_result r;
+        eval(c->name, c->major, c->minor, c->driver, c->cuda, c->archs, c->cudnn, &r);
+        if (c->verdict)
+            CHECK_MSG(letter(r.verdict) == c->verdict, "%s: got %s (%s)", c->what,
+                      dv_verdict_name(r.verdict), r.reason);
+        if (c->libs)
+            CHECK_MSG(r.cublas.ok == (c->libs == 'U') && r.cudnn.ok == (c->libs == 'U'),
+                      "%s: libraries %d / %d: %s / %s", c->what, r.cublas.ok, r.cudnn.ok,
+                      r.cublas.why, r.cudnn.why);
+        if (c->ptx_sm)
+            CHECK_MSG(r.code_is_ptx && r.code_sm == c->ptx_sm, "%s: code sm %d%s", c->what,
+                      r.code_sm, r.code_is_ptx ? " (PTX)" : "");
+        check_has(c, "reason", r.reason, c->reason);
+        check_has(c, "fix", r.fix, c->fix);
+        check_has(c, "support", r.support, c->support);
+        check_has(c, "note", r.note, c->note);
+    }
+}
+
+/* A build without CUDA can use no GPU, and says which toolkit to install. */
+static void test_verdict_no_cuda(void) {
     struct dv_result r;
-    const char *c13 = manifests[5].archs;
+    struct dv_build b;
+    struct dv_device d;
+    memset(&b, 0, sizeof b);
+    make_device("Tesla K40m", 3, 5, "470.82", &d);
+    dv_evaluate(&d, &b, &r);
+    CHECK(r.verdict == DV_NOT_USABLE && HAS(r.reason, "without CUDA") && HAS(r.fix, "CUDA 11.8"));
+}
 
-    /* The example: K40m against the CUDA 13 build. */
-    eval("Tesla K40m", 3, 5, "470.82", "13.0", c13, "9.19", &r);
-    CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.reason, "no code for sm_35") &&
-                  HAS(r.reason, "built for 75 80 86 89 90 100 "
-                                "120 + PTX 120") &&
-                  HAS(r.reason, "which a 3.5 device cannot JIT"),
-              "%s", r.reason);
-    CHECK_MSG(HAS(r.fix, "CUDA 13.0 cannot target Kepler: rebuild with CUDA 11.8") &&
-                  HAS(r.fix, "-DCMAKE_CUDA_ARCHITECTURES=35"),
-              "%s", r.fix);
-    CHECK_MSG(HAS(r.support, "last toolkit CUDA 11.8") && HAS(r.support, "R470") &&
-                  HAS(r.support, "11.4"),
-              "%s", r.support);
-    CHECK(r.cublas.ok == 0 && r.cudnn.ok == 0);
-
-    /* Fermi: rebuild with CUDA 8 and architecture 20, never 21. */
-    eval("NVS 310", 2, 1, "390.157", "13.0", c13, "9.19", &r);
-    CHECK_MSG(HAS(r.fix, "rebuild with CUDA 8.0") && HAS(r.fix, "ARCHITECTURES=20"), "%s", r.fix);
-    CHECK_MSG(HAS(r.support, "R390"), "%s", r.support);
-
-    /* sm_30 needs CUDA 10.2, not 11.8. */
-    eval("Quadro K2100M", 3, 0, "470.256.02", "11.8", manifests[2].archs, "8.9", &r);
-    CHECK_MSG(HAS(r.fix, "rebuild with CUDA 10.2") && HAS(r.fix, "ARCHITECTURES=30"), "%s", r.fix);
-
-    /* The toolkit supports the card, the list just left it out. */
-    eval("Tesla T4", 7, 5, "590.44.01", "13.0", "80-real;90-real", "9.19", &r);
-    CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.fix, "Rebuild with this toolkit (CUDA 13.0)") && HAS(r.fix, "=75"), "%s",
-              r.fix);
-    CHECK_MSG(r.cublas.ok == 1 && r.cudnn.ok == 1, "libraries carry their own code: %s / %s",
-              r.cublas.why, r.cudnn.why);
-
-    /* A card newer than the toolkit, with no PTX: needs a newer toolkit. */
-    eval("RTX 5090", 12, 0, "590.44.01", "11.8", "35-real;90-real", "8.9", &r);
-    CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.fix, "needs CUDA 12.8 or newer"), "%s", r.fix);
-
-    /* PTX newer than the driver: minor version compatibility starts the runtime, JIT fails. */
-    eval("RTX 5090", 12, 0, "570.26", "12.9", "90", "9.10", &r);
-    CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.reason, "cudaErrorUnsupportedPtxVersion"), "%s", r.reason);
-    CHECK_MSG(HAS(r.fix, "575.51.03") && HAS(r.fix, "120-real"), "%s", r.fix);
-
-    /* JIT: says so. */
-    eval("RTX 4090", 8, 9, "590.44.01", "10.2", manifests[1].archs, "7.6", &r);
-    CHECK(r.verdict == DV_USABLE_JIT && r.code_is_ptx && r.code_sm == 75);
-    CHECK_MSG(HAS(r.note, "first launch"), "%s", r.note);
-
-    /* Driver too new for the card, too old for the card, or absent. */
-    eval("Tesla K40m", 3, 5, "580.65.06", "11.8", manifests[2].archs, "8.9", &r);
-    CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.reason, "does not support Kepler") && HAS(r.fix, "470.xx"), "%s / %s", r.reason,
-              r.fix);
-    eval("A100", 8, 0, "440.33", "10.2", manifests[1].archs, "7.6", &r);
-    CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.reason, "predates Ampere") && HAS(r.fix, "450.51.05"), "%s / %s", r.reason,
-              r.fix);
-    eval("Tesla T4", 7, 5, NULL, "13.0", c13, "9.19", &r);
-    CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.reason, "no NVIDIA driver is loaded"), "%s", r.reason);
-
-    /* Driver older than the runtime, card can take a newer one: update the driver. */
-    eval("Tesla T4", 7, 5, "535.54.03", "13.0", c13, "9.19", &r);
-    CHECK_MSG(HAS(r.reason, "supports CUDA up to 12.2") && HAS(r.fix, "Update the driver to "
-                                                                      "580.65.06"),
-              "%s / %s", r.reason, r.fix);
-    /* … card cannot take a newer one: rebuild. */
-    eval("Tesla K80", 3, 7, "470.256.02", "12.6", "37-real", "9.5", &r);
-    CHECK(r.verdict == DV_NOT_USABLE);
-    CHECK_MSG(HAS(r.fix, "R470") && HAS(r.fix, "rebuild with CUDA 11.8"), "%s", r.fix);
-
-    /* Unknown driver (--assume without driver=): judged on code, with a note. */
-    eval("Tesla T4", 7, 5, "", "13.0", c13, "9.19", &r);
-    CHECK(r.verdict == DV_USABLE);
-    CHECK_MSG(HAS(r.note, "Driver not given"), "%s", r.note);
-
-    /* A build without CUDA. */
-    {
-        struct dv_build b;
-        struct dv_device d;
-        memset(&b, 0, sizeof b);
-        make_device("Tesla K40m", 3, 5, "470.82", &d);
-        dv_evaluate(&d, &b, &r);
-        CHECK(r.verdict == DV_NOT_USABLE && HAS(r.reason, "without CUDA") &&
-              HAS(r.fix, "CUDA 11.8"));
-    }
-
-    /* Small memory is noted; arch-specific code runs only on its own architecture. */
-    {
-        struct dv_build b;
-        struct dv_device d;
-        char err[128];
-        memset(&b, 0, sizeof b);
-        b.cuda = CUDA_VER(12, 8);
-        CHECK(dv_parse_archs("90a-real;100a", &b, err, sizeof err) == 0);
-        CHECK(b.narch == 2 && b.arch[0].variant == 'a' && b.arch[0].sass && !b.arch[0].ptx);
-        make_device("H100", 9, 0, "570.26", &d);
-        d.mem = (size_t)256 << 20;
-        dv_evaluate(&d, &b, &r);
-        CHECK(r.verdict == DV_USABLE && HAS(r.note, "512 MiB"));
-        make_device("B300", 10, 3, "575.51.03", &d);
-        dv_evaluate(&d, &b, &r);
-        CHECK_MSG(r.verdict == DV_NOT_USABLE, "100a code must not run on 10.3: %s", r.reason);
-    }
+/* Small memory is noted; arch-specific code runs only on its own architecture. */
+static void test_verdict_arch_specific(void) {
+    struct dv_result r;
+    struct dv_build b;
+    struct dv_device d;
+    char err[128];
+    memset(&b, 0, sizeof b);
+    b.cuda = CUDA_VER(12, 8);
+    CHECK(dv_parse_archs("90a-real;100a", &b, err, sizeof err) == 0);
+    CHECK(b.narch == 2 && b.arch[0].variant == 'a' && b.arch[0].sass && !b.arch[0].ptx);
+    make_device("H100", 9, 0, "570.26", &d);
+    d.mem = (size_t)256 << 20;
+    dv_evaluate(&d, &b, &r);
+    CHECK(r.verdict == DV_USABLE && HAS(r.note, "512 MiB"));
+    make_device("B300", 10, 3, "575.51.03", &d);
+    dv_evaluate(&d, &b, &r);
+    CHECK_MSG(r.verdict == DV_NOT_USABLE, "100a code must not run on 10.3: %s", r.reason);
 }
 
 static void test_libraries(void) {
@@ -296,6 +302,14 @@ static void test_facts(void) {
     CHECK(strcmp(cuda_facts_arch(35)->last_driver, "470") == 0);
     CHECK(strcmp(cuda_facts_arch(21)->last_driver, "390") == 0);
     CHECK(strcmp(cuda_facts_arch(60)->last_driver, "580") == 0);
+    /* The host compiler each toolkit of a retired architecture accepts, in the rebuild advice. */
+    char cmd[512];
+    CHECK(cuda_facts_host_gcc(CUDA_VER(8, 0)) == 5 && cuda_facts_host_gcc(CUDA_VER(10, 2)) == 8);
+    CHECK(cuda_facts_host_gcc(CUDA_VER(11, 8)) == 11 && cuda_facts_host_gcc(CUDA_VER(12, 9)) == 13);
+    CHECK(cuda_facts_host_gcc(CUDA_VER(13, 0)) == 15 && cuda_facts_host_gcc(CUDA_VER(7, 5)) == 0);
+    CHECK(strcmp(cuda_facts_rebuild_cmd(CUDA_VER(11, 8), "35", cmd, sizeof cmd),
+                 "cmake -S . -B build-cuda11.8 -DCMAKE_CUDA_COMPILER=/usr/local/cuda-11.8/bin/nvcc "
+                 "-DCMAKE_CUDA_HOST_COMPILER=g++-11 -DCMAKE_CUDA_ARCHITECTURES=35") == 0);
     /* The table is ordered, and every retired architecture has its last driver. */
     for (size_t i = 0; i < n; i++) {
         CHECK(i == 0 || t[i].sm > t[i - 1].sm);
@@ -512,11 +526,30 @@ static int agree(const char *version, const char *list) {
     return bad;
 }
 
+/* --facts: what cmake/cuda_setup.cmake must read from cuda_facts.c, one fact a line:
+ * "arch SM FIRST LAST" (LAST 0: current toolkits) and "gcc CUDA GCC" for CUDA 7.0 to 13.9. */
+static int facts(void) {
+    size_t n;
+    char v[16], v2[16];
+    const struct cuda_arch_fact *t = cuda_facts_arch_table(&n);
+    for (size_t i = 0; i < n; i++)
+        printf("arch %d %s %s\n", t[i].sm, cuda_facts_ver_str(t[i].first_cuda, v, sizeof v),
+               t[i].last_cuda ? cuda_facts_ver_str(t[i].last_cuda, v2, sizeof v2) : "0");
+    for (int major = 7; major <= 13; major++)
+        for (int minor = 0; minor <= 9; minor++)
+            printf("gcc %d.%d %d\n", major, minor, cuda_facts_host_gcc(CUDA_VER(major, minor)));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "--agree") == 0)
         return agree(argv[2], argv[3]);
+    if (argc == 2 && strcmp(argv[1], "--facts") == 0)
+        return facts();
     test_verdict_table();
     test_verdict_texts();
+    test_verdict_no_cuda();
+    test_verdict_arch_specific();
     test_libraries();
     test_facts();
     test_explain();

@@ -254,6 +254,23 @@ static void test_cudnn_support(void) {
     }
 }
 
+/* The three answers: known yes, known no, unknown. The MLP's cuDNN path is taken only on "yes"
+ * (the cuBLAS MLP row); a cuDNN row tries on "unknown" and says so. Once, -1 ("unknown")
+ * was taken for "yes". */
+static void test_cudnn_unknown(void) {
+    char note[512] = "";
+    /* cuDNN 9.12 for CUDA 12 has not been verified on Maxwell to Volta (cuda_facts.c). */
+    CHECK(gpu_cudnn_support(7, 0, "V100", 91200, 12090, note, sizeof note) == -1);
+    CHECK_HAS(note, "not known");
+    CHECK_HAS(note, "V100");
+    note[0] = '\0';
+    CHECK(gpu_cudnn_check(7, 0, "V100", 91200, 12090, note, sizeof note) == ST_OK);
+    CHECK_HAS(note, "not known");
+    CHECK(gpu_cudnn_support(7, 5, "T4", 91200, 12090, note, sizeof note) == 1);
+    CHECK(gpu_cudnn_support(3, 5, "K40m", 91200, 12090, note, sizeof note) == 0);
+    CHECK(gpu_cudnn_check(3, 5, "K40m", 91200, 12090, note, sizeof note) == ST_UNSUPPORTED);
+}
+
 static void test_algo_pick(void) {
     const size_t MiB = 1 << 20;
     /* cudnnFind results for a 3×3 convolution as a Kepler card might list them (time order). */
@@ -380,6 +397,7 @@ int main(void) {
     test_peaks();
     test_tags();
     test_cudnn_support();
+    test_cudnn_unknown();
     test_algo_pick();
     test_errors();
     test_no_image_notes();

@@ -2,10 +2,14 @@
 # tests/merge/fleet_local_test.sh — scripts/slurm/fleet without Slurm (--local: the same task
 # and merge scripts, run here one after another) and its checks of bad input. Fast: no daemons.
 #
-# usage: fleet_local_test.sh GPUBENCH REPO
+# usage: fleet_local_test.sh GPUBENCH REPO WORKLOAD IMPL   (the tasks run WORKLOAD/IMPL, a CPU
+#        implementation: tests/CMakeLists.txt's test workload)
 set -u
-bin=$(readlink -f "${1:?usage: fleet_local_test.sh GPUBENCH REPO}")
-repo=$(readlink -f "${2:?usage: fleet_local_test.sh GPUBENCH REPO}")
+use="usage: fleet_local_test.sh GPUBENCH REPO WORKLOAD IMPL"
+bin=$(readlink -f "${1:?$use}")
+repo=$(readlink -f "${2:?$use}")
+wl=${3:?$use}
+impl=${4:?$use}
 fleet=$repo/scripts/slurm/fleet
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -28,7 +32,7 @@ run() {
 }
 
 echo "=== two tasks on the CPU"
-run two 0 --local --tasks 2 --results "$work/res" -- --quick -d cpu -w vecadd -i cpu
+run two 0 --local --tasks 2 --results "$work/res" -- --quick -d cpu -w "$wl" -i "$impl"
 if [ -s "$dir/fleet.csv" ]; then
   n=$(tail -n +2 "$dir/fleet.csv" | cut -d, -f2 | sort -u | wc -l)
   [ "$n" = 2 ] && pass "fleet.csv holds 2 runs" || fail "fleet.csv holds $n runs"
@@ -49,7 +53,7 @@ grep -q "^exit=2$" "$dir/task-0.exit" && pass "task-0.exit records exit 2" || fa
 
 echo "=== a GPU fleet on a node without a usable GPU, --afterany"
 if "$bin" list 2>&1 | grep -q "no CUDA device"; then
-  run nogpu 1 --local --tasks 1 --afterany --results "$work/res" -- --quick -w vecadd -i cpu
+  run nogpu 1 --local --tasks 1 --afterany --results "$work/res" -- --quick -w "$wl" -i "$impl"
   grep -Eq "task 0 on .*: failed: no usable GPU: .*(driver|without CUDA)" nogpu.out &&
     pass "the merge says the node has no usable GPU, and why" ||
     { fail "no 'no usable GPU'"; cat nogpu.out; }
@@ -73,10 +77,10 @@ run no_binary 2 --gpubench /nonexistent/gpubench --local --results "$work/res"
 
 echo "=== what would be submitted (--dry-run)"
 run dry 0 --dry-run --tasks 4 --per-gpu --partition gpu --time 20 --sbatch=--account=lab \
-  --results "$work/shared" --afterany --baseline host:k80-01 -- -w gemm
+  --results "$work/shared" --afterany --baseline host:k80-01 -- -w "$wl"
 for want in "--array=0-3" "--gres=gpu:1" "--partition=gpu" "--time=20" "--account=lab" \
   "--output=$work/shared/%A/task-%a.log" "--dependency=afterany:@JOB@" "--kill-on-invalid-dep=yes" \
-  "fleet-task.sbatch $work/shared $bin -w gemm -d cuda" "host:k80-01 --allow-missing"; do
+  "fleet-task.sbatch $work/shared $bin -w $wl -d cuda" "host:k80-01 --allow-missing"; do
   grep -qF -- "$want" dry.out && pass "dry run has $want" ||
     { fail "dry run lacks $want"; cat dry.out; }
 done

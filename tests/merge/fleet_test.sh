@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/merge/fleet_test.sh — the fleet scripts against a real Slurm on this machine.
 #
-# usage: fleet_test.sh GPUBENCH REPO
+# usage: fleet_test.sh GPUBENCH REPO WORKLOAD   (fleets 2 and 3 run WORKLOAD on the CPU:
+#        tests/CMakeLists.txt's test workload)
 # Installs slurm-wlm and munge when missing (exit 77 = skipped when they cannot be installed),
 # starts munged, slurmctld and slurmd with everything in a temporary folder
 # (tests/merge/local_slurm.sh), then runs scripts/slurm/fleet three times:
@@ -15,8 +16,9 @@
 # started, whatever happens; a watchdog turns a hang into a failure before CTest's timeout.
 # GPUBENCH_SLURM_KEEP=1 keeps the temporary folder for inspection.
 set -u
-bin=$(readlink -f "${1:?usage: fleet_test.sh GPUBENCH REPO}")
-repo=$(readlink -f "${2:?usage: fleet_test.sh GPUBENCH REPO}")
+bin=$(readlink -f "${1:?usage: fleet_test.sh GPUBENCH REPO WORKLOAD}")
+repo=$(readlink -f "${2:?usage: fleet_test.sh GPUBENCH REPO WORKLOAD}")
+wl=${3:?usage: fleet_test.sh GPUBENCH REPO WORKLOAD}
 fleet=$repo/scripts/slurm/fleet
 WAIT_LIMIT=${GPUBENCH_SLURM_WAIT:-240} # seconds per fleet
 TOTAL_LIMIT=1500                       # seconds for everything, below CTest's TIMEOUT
@@ -172,7 +174,7 @@ fi
 
 echo "=== 2. task 1 crashes, task 2 dies, --afterany"
 f0=$fails
-if submit 4 --gpubench "$work/crashy-gpubench" --afterany -- --quick -d cpu -w vecadd; then
+if submit 4 --gpubench "$work/crashy-gpubench" --afterany -- --quick -d cpu -w "$wl"; then
   wait_jobs "$job" "$mjob"
   [ "$(job_field "$mjob" ExitCode)" = "1:0" ] && pass "merge job exit 1 (a task failed)" ||
     fail "merge job ExitCode $(job_field "$mjob" ExitCode), expected 1:0"
@@ -194,7 +196,7 @@ fi
 
 echo "=== 3. task 1 crashes, afterok"
 f0=$fails
-if submit 3 --gpubench "$work/crashy-gpubench" -- --quick -d cpu -w vecadd; then
+if submit 3 --gpubench "$work/crashy-gpubench" -- --quick -d cpu -w "$wl"; then
   wait_jobs "$job" "$mjob"
   state=$(job_field "$mjob" JobState)
   [ "$state" = CANCELLED ] && pass "merge job cancelled (dependency never satisfied)" ||

@@ -2,11 +2,14 @@
 # tests/merge/merge_test.sh — `gpubench merge` on real run CSVs and hand-made fleet folders:
 # good merges, every kind of bad input, and the accounting of missing and failed tasks.
 #
-# usage: merge_test.sh GPUBENCH
+# usage: merge_test.sh GPUBENCH WORKLOAD IMPL   (runs WORKLOAD/IMPL, a CPU implementation, to
+#        have real run CSVs: tests/CMakeLists.txt's test workload)
 # Each case: arguments -> exit code, a pattern its stderr must match, and whether the output
 # file may exist. A refused merge (exit 1 without --allow-missing, exit 2) must leave no file.
 set -u
-bin=$(readlink -f "${1:?usage: merge_test.sh GPUBENCH}")
+bin=$(readlink -f "${1:?usage: merge_test.sh GPUBENCH WORKLOAD IMPL}")
+wl=${2:?usage: merge_test.sh GPUBENCH WORKLOAD IMPL}
+impl=${3:?usage: merge_test.sh GPUBENCH WORKLOAD IMPL}
 work=$(mktemp -d) || exit 1
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -41,7 +44,7 @@ also() { grep -Eq -- "$2" stderr.txt || bad "$1: stderr does not match /$2/"; }
 
 # Real runs to merge: three tiny CPU runs.
 for r in r1 r2 r3; do
-  "$bin" --quick -d cpu -w vecadd -i cpu --reps 1 --warmup 0 --min-time 0 \
+  "$bin" --quick -d cpu -w "$wl" -i "$impl" --reps 1 --warmup 0 --min-time 0 \
     --out $r.csv --samples $r.samples.csv >/dev/null 2>&1 ||
     { echo "FAIL: gpubench could not make $r.csv"; exit 1; }
 done

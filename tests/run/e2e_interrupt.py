@@ -3,7 +3,9 @@
 
 Starts a run of many small rows, waits until the .partial file holds at least one row, sends
 SIGINT, and checks: exit code 130, the final CSV exists (no .partial left), every line has the
-header's field count, and it holds at least one and fewer than all rows.
+header's field count, and it holds at least one and fewer than all rows. The rows: the first
+workload of `gpubench list` with a CPU implementation, its smallest (first sweep) shape with the
+first key grown by 16 for each of 60 shapes.
 """
 import csv
 import os
@@ -13,13 +15,21 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                                "lib"))
+import gpubench_list  # noqa: E402
+
 
 def main():
     gpubench = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.csv")
-        shapes = [f"--shape=vecadd:n={4096 + 16 * i}" for i in range(60)]
-        proc = subprocess.Popen([gpubench, "-w", "vecadd", "-d", "cpu", "--min-time", "0.1",
+        w = next(w for w in gpubench_list.read(gpubench) if w.impls("cpu"))
+        key, value = gpubench_list.first_pair(w.sweep[0])
+        rest = w.sweep[0].partition(",")[2]
+        shapes = [f"--shape={w.name}:{key}={value + 16 * i}" + (f",{rest}" if rest else "")
+                  for i in range(60)]
+        proc = subprocess.Popen([gpubench, "-w", w.name, "-d", "cpu", "--min-time", "0.1",
                                  "--reps", "3", "--out", out] + shapes,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 60

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """make_data.py — writes the hand-made gpubench-1 CSVs that tests/compare/test_compare*.c read.
 
-Times are powers of two so every ratio the tests expect is exact. (real/ holds files written by
-gpubench itself on a CPU-only machine: seeds for the fuzz target, input of nothing exact.) Run it from anywhere
+Their rows are data, in rows.csv beside this file (workload, implementation, shape, times of each
+row; the times are powers of two so every ratio the tests expect is exact); this script adds the
+machines' provenance, the columns gpubench derives, the samples, and the bad files made from them.
+It knows no workload. (real/ holds files written by gpubench itself on a CPU-only machine: seeds
+for the fuzz target, input of nothing exact.) Run it from anywhere
 (`python3 tests/data/compare/make_data.py`) after changing it; the files it writes are committed.
 """
 import csv
@@ -14,10 +17,6 @@ COLS = ("schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dn
         "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,"
         "ci95_lo_ms,ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note").split(",")
 EXTRA = ["slurm_job_id", "slurm_array_task_id"]  # what the writer appends after note
-
-GEMM = {256: "m=256;n=256;k=256", 512: "m=512;n=512;k=512"}
-VEC = {1024: "n=1024", 1048576: "n=1048576", 16777216: "n=16777216"}
-CONV = "n=1;c=3;h=32;w=32;k=8;r=3;s=3;stride_h=1;stride_w=1;pad_h=1;pad_w=1"
 
 MACHINES = {
     "a": dict(run_id="20250101T000000Z-hosta-1", utc="2025-01-01T00:00:00Z", host="hosta",
@@ -60,38 +59,31 @@ def write(name, rows, extra=True, cols=None, order=None):
             w.writerow([r.get(c, "") for c in cols])
 
 
+def spec_rows():
+    """rows.csv: {set: [its rows as dicts]}, in file order."""
+    with open(os.path.join(HERE, "rows.csv"), newline="") as f:
+        lines = [line for line in f if not line.startswith("#")]
+    sets = {}
+    for r in csv.DictReader(lines):
+        sets.setdefault(r["set"], []).append(r)
+    return sets
+
+
+def rows_of(m, spec):
+    """The run rows of machine m for spec rows of rows.csv."""
+    num = lambda text: float(text) if text else None
+    out = []
+    for r in spec:
+        lo, hi = num(r["ci95_lo_ms"]), num(r["ci95_hi_ms"])
+        out.append(row(m, r["device"], r["workload"], r["impl"], r["shape"],
+                       num(r["median_ms"]) or 0, num(r["e2e_median_ms"]), status=r["status"],
+                       note=r["note"], flops=num(r["flops"]) or 0.0,
+                       ci=None if lo is None else (lo, hi)))
+    return out
+
+
 def machine_rows(key):
-    m = MACHINES[key]
-    s = 1 if key == "a" else 2  # machine b is twice as slow everywhere except where noted
-    g = lambda n: 2.0 * n ** 3
-    v = lambda n: float(n)
-    rows = [
-        row(m, "cpu", "gemm", "openblas", GEMM[256], 8.0 * s, flops=g(256)),
-        row(m, "cpu", "gemm", "openblas", GEMM[512], 64.0 * s, flops=g(512)),
-        row(m, "cuda:0", "gemm", "cublas", GEMM[256], 0.5 * 8 ** (s - 1), 1.0 * 8 ** (s - 1), flops=g(256)),
-        row(m, "cuda:0", "gemm", "cublas", GEMM[512], 1.0 * 16 ** (s - 1), 4.0 * 8 ** (s - 1), flops=g(512)),
-        row(m, "cuda:0", "gemm", "cuda", GEMM[256], 1.0 * s, 2.0 * s, flops=g(256)),
-        row(m, "cuda:0", "gemm", "cuda", GEMM[512], 2.0 * s, 8.0 * s, flops=g(512)),
-        row(m, "cpu", "vecadd", "cpu", VEC[1024], 0.5 * s, flops=v(1024)),
-        row(m, "cpu", "vecadd", "openblas", VEC[1024], 0.25 * s, flops=v(1024)),
-        row(m, "cpu", "vecadd", "cpu", VEC[1048576], 8.0 * s, flops=v(1048576)),
-        row(m, "cpu", "vecadd", "openblas", VEC[1048576], 4.0 * s, flops=v(1048576)),
-        row(m, "cpu", "vecadd", "cpu", VEC[16777216], 128.0 * s, flops=v(16777216)),
-        row(m, "cpu", "vecadd", "openblas", VEC[16777216], 64.0 * s, flops=v(16777216)),
-        row(m, "cuda:0", "vecadd", "cuda", VEC[1024], 0.0625 * s, 1.0 * s, flops=v(1024)),
-        row(m, "cuda:0", "vecadd", "cuda", VEC[1048576], 0.125 * s, 8.0 * s, flops=v(1048576)),
-        row(m, "cuda:0", "vecadd", "cuda", VEC[16777216], 1.0 * s, 32.0 * s, flops=v(16777216)),
-        row(m, "cuda:0", "vecadd", "cublas", VEC[1024], 0.0625 * s, 0.125 * s, flops=v(1024)),
-        row(m, "cuda:0", "vecadd", "cublas", VEC[1048576], 0.125 * s, 2.0 * s, flops=v(1048576)),
-        row(m, "cuda:0", "vecadd", "cublas", VEC[16777216], 1.0 * s, 16.0 * s, flops=v(16777216)),
-        row(m, "cpu", "conv2d", "openblas", CONV, 4.0 * s, flops=2.0 * 8 * 3 * 9 * 32 * 32),
-    ]
-    if key == "a":
-        rows.append(row(m, "cuda:0", "conv2d", "cudnn", CONV, 0.5, 1.0, flops=2.0 * 8 * 3 * 9 * 32 * 32))
-    else:
-        rows.append(row(m, "cuda:0", "conv2d", "cudnn", CONV, 0, status="unsupported",
-                        note="cuDNN 8.2.4 needs compute capability >= 5.0, this is 3.5"))
-    return rows
+    return rows_of(MACHINES[key], spec_rows()[key])
 
 
 def regression_pair():
@@ -99,22 +91,8 @@ def regression_pair():
     # after a driver and cuBLAS upgrade
     b = dict(a, run_id="20250201T000000Z-hosta-1", utc="2025-02-01T00:00:00Z",
              gpu=("A100-TEST", "8.0", "580.65.06", "13.0"), blas="cuBLAS 13.0.0")
-    base = [
-        row(a, "cuda:0", "gemm", "cublas", GEMM[512], 10.0, 12.0, ci=(9.9, 10.1)),
-        row(a, "cuda:0", "gemm", "cuda", GEMM[512], 10.0, 12.0, ci=(9.0, 11.0)),
-        row(a, "cpu", "gemm", "openblas", GEMM[512], 10.0, ci=(9.9, 10.1)),
-        row(a, "cuda:0", "vecadd", "cuda", VEC[1024], 1.0, 2.0),
-        row(a, "cuda:0", "vecadd", "cublas", VEC[1024], 1.0, 2.0),
-        row(a, "cuda:0", "conv2d", "cudnn", CONV, 0, status="error", note="CUDNN_STATUS_EXECUTION_FAILED"),
-    ]
-    new = [
-        row(b, "cuda:0", "vecadd", "cuda", VEC[1024], 0, status="wrong", note="c[17]=nan want 0.25"),
-        row(b, "cpu", "gemm", "openblas", GEMM[512], 9.0, ci=(8.9, 9.1)),
-        row(b, "cuda:0", "gemm", "cuda", GEMM[512], 10.5, 12.0, ci=(9.5, 11.5)),
-        row(b, "cuda:0", "gemm", "cublas", GEMM[512], 11.0, 13.0, ci=(10.9, 11.1)),
-        row(b, "cuda:0", "conv2d", "cudnn", CONV, 0.5, 1.0),
-        row(b, "cuda:0", "memcpy", "h2d_pinned", "n=1048576", 0.25),
-    ]
+    spec = spec_rows()
+    base, new = rows_of(a, spec["base"]), rows_of(b, spec["new"])
     # the same run again, nothing changed: no regression
     same = [dict(r, run_id="20250301T000000Z-hosta-1", utc="2025-03-01T00:00:00Z") for r in base]
     return base, new, same

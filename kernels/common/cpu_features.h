@@ -1,0 +1,21 @@
+/* cpu_features.h — x86 feature tests and function multi-versioning that compile on every host
+ * compiler a CUDA toolkit pairs with: CUDA 8 (Fermi's last) accepts GCC up to 5 and CentOS 7
+ * ships 4.8.5, while __builtin_cpu_supports("avx512f") needs GCC 5 and target_clones GCC 6.
+ * Older compilers get the AVX2 paths, which is what their users' CPUs of that era have. */
+#ifndef GPUBENCH_CPU_FEATURES_H
+#define GPUBENCH_CPU_FEATURES_H
+
+#if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 5)
+#define GB_CPU_HAS_AVX512F() __builtin_cpu_supports("avx512f")
+#else
+#define GB_CPU_HAS_AVX512F() 0
+#endif
+
+/* Clone a function for AVX-512, AVX2 and baseline x86-64, chosen at load time (GCC 6+). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6
+#define GB_TARGET_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define GB_TARGET_CLONES
+#endif
+
+#endif

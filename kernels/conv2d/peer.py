@@ -1,0 +1,33 @@
+"""peer.py — what conv2d is measured against outside gpubench, at the same shape: the bare
+reference of scripts/speedcheck (scripts/speed/speedref.c) and PyTorch (scripts/speed/torch_ref.py).
+The names and their meaning: scripts/speedcheck's docstring.
+"""
+
+SHAPE = dict(n=32, c=64, h=56, w=56, k=64, r=3, s=3, stride=1, pad=1)  # the default shape
+
+# The equivalent GEMM of im2col: filters (k) × output pixels of the whole batch × c·r·s.
+_HO = (SHAPE["h"] + 2 * SHAPE["pad"] - SHAPE["r"]) // SHAPE["stride"] + 1
+_WO = (SHAPE["w"] + 2 * SHAPE["pad"] - SHAPE["s"]) // SHAPE["stride"] + 1
+_GEMM = (SHAPE["k"], SHAPE["n"] * _HO * _WO, SHAPE["c"] * SHAPE["r"] * SHAPE["s"])
+_MNK = "×".join(str(x) for x in _GEMM)
+
+# conv2d/openblas (im2col + sgemm) through the harness against cblas_sgemm alone at that GEMM.
+BARE = [dict(impl="openblas", shape=SHAPE, metric="gflops", speedref=["sgemm", *_GEMM],
+             vs=f"cblas_sgemm at the equivalent GEMM {_MNK}", name=f"sgemm {_MNK}",
+             target=0.85)]
+
+# PyTorch's CPU conv2d (oneDNN) time ÷ conv2d/openblas time: reported, no target.
+TORCH = dict(impl="openblas", shape=SHAPE, name="PyTorch conv2d", target=None)
+
+
+def torch_step(torch, shape, device):
+    """The forward convolution, NCHW float32, k filters r×s, on `device`."""
+    x = torch.rand(shape["n"], shape["c"], shape["h"], shape["w"], device=device)
+    f = torch.rand(shape["k"], shape["c"], shape["r"], shape["s"], device=device)
+    conv = torch.nn.functional.conv2d
+    return lambda: conv(x, f, stride=shape["stride"], padding=shape["pad"])
+
+# Ratios scripts/gpu-check reports (scripts/lib/gpu_ratios.py): our implicit-GEMM kernel against
+# cuDNN (FMA math, no TF32) on the same card.
+GPU_RATIOS = [dict(name="own conv2d ÷ cuDNN (GFLOP/s)", impl="cuda", vs=("conv2d", "cudnn"),
+                   metric="gflops", shapes=None, target=0.5)]

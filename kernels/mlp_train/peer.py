@@ -1,0 +1,30 @@
+"""peer.py — what mlp_train is measured against outside gpubench, at the same shape: PyTorch
+(scripts/speed/torch_ref.py). The names and their meaning: scripts/speedcheck's docstring.
+"""
+
+SHAPE = {"batch": 256, "in": 784, "hidden": 1024, "out": 10}  # the default shape
+
+BARE = []  # a training step has no bare BLAS equivalent
+
+# PyTorch's training step time ÷ mlp_train/openblas time: gpubench's must be faster.
+TORCH = dict(impl="openblas", shape=SHAPE, name="PyTorch MLP step", target=1.0)
+
+
+def torch_step(torch, shape, device):
+    """gpubench's step on `device`: Linear → ReLU → Linear → softmax cross-entropy (mean),
+    backward, SGD update."""
+    model = torch.nn.Sequential(torch.nn.Linear(shape["in"], shape["hidden"]), torch.nn.ReLU(),
+                                torch.nn.Linear(shape["hidden"], shape["out"])).to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x = torch.rand(shape["batch"], shape["in"], device=device)
+    y = torch.randint(0, shape["out"], (shape["batch"],), device=device)
+    loss_fn = torch.nn.CrossEntropyLoss()
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss_fn(model(x), y).backward()
+        opt.step()
+    return step
+
+# scripts/gpu-check: gpubench's CUDA step time ÷ PyTorch's on the same card must not exceed this.
+TORCH_GPU_TARGET = 1.0

@@ -1,0 +1,6 @@
+# kernels/vecadd/test_cli.cmake — vecadd's own CLI messages (cli_case: tests/run/CMakeLists.txt;
+# included by tests/workloads): its default shape as `list` shows it, and the limits of n that
+# bench/vecadd.c checks (n ≥ 1; n ≤ INT_MAX, since cblas_saxpy takes an int length).
+cli_case(vecadd_list_default 0 "^    default +n=16777216" ${G} list)
+cli_case(vecadd_shape_zero 2 "--shape vecadd:n=0: n=0 must be positive" ${G} -w vecadd --shape vecadd:n=0)
+cli_case(vecadd_too_long 2 "n=4294967296 must be in 1..2147483647" ${G} -w vecadd -s vecadd:n=2^32)

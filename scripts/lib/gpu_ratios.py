@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""gpu_ratios.py — the figures a GPU run is judged by, from a scripts/gpu-check result folder:
+
+  - each workload's GPU_RATIOS (kernels/<w>/peer.py): one implementation's rate ÷ another's (or
+    ÷ the PCIe link's rate from nvidia-smi -q), per CUDA device and shape, with its target;
+  - PyTorch peers (peers.csv, gpu_peers.py): gpubench's time ÷ PyTorch's, against the workload's
+    TORCH_GPU_TARGET where it has one;
+  - kernel-only against end-to-end time of every CUDA row of the default suite;
+  - the crossover size from which a GPU beats the CPU, end to end (`gpubench compare` on each
+    sweep).
+No workload is named here: they come from the runs and their peer.py files.
+
+usage: gpu_ratios.py RESULT_DIR GPUBENCH       writes RESULT_DIR/ratios.md
+"""
+import csv
+import glob
+import importlib.util
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# GB/s per lane after line coding: PCIe 1.x/2.x 8b/10b, 3.0 on 128b/130b (PCI-SIG specifications).
+PCIE_LANE_GBPS = {1: 0.25, 2: 0.5, 3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}
+
+
+def load_peers():
+    peers = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "kernels", "*", "peer.py"))):
+        name = os.path.basename(os.path.dirname(path))
+        spec = importlib.util.spec_from_file_location(f"peer_{name}", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        peers[name] = mod
+    return peers
+
+
+def read_rows(paths):
+    rows = []
+    for p in paths:
+        if os.path.isfile(p):
+            with open(p, newline="") as f:
+                rows += [r for r in csv.DictReader(f) if r["status"] == "ok"]
+    return rows
+
+
+def pcie_gbps(smi_text):
+    """{gpu index: (current GB/s, "Gen 4 x16 (max Gen 5 x16)")} from nvidia-smi -q."""
+    out = {}
+    for i, block in enumerate(re.split(r"\nGPU [0-9A-Fa-f:.]+\n", smi_text)[1:]):
+        gen = re.search(r"PCIe Generation\s*\n\s*Max\s*:\s*(\d+)\s*\n\s*Current\s*:\s*(\d+)", block)
+        width = re.search(r"Link Width\s*\n\s*Max\s*:\s*(\d+)x\s*\n\s*Current\s*:\s*(\d+)x", block)
+        if gen and width:
+            g, w = int(gen.group(2)), int(width.group(2))
+            out[i] = (PCIE_LANE_GBPS.get(g, 0) * w,
+                      f"Gen {g} x{w} (max Gen {gen.group(1)} x{width.group(1)})")
+    return out
+
+
+def rate(rows, device, workload, impl, shape, metric):
+    for r in rows:
+        if (r["device"], r["workload"], r["impl"], r["shape"]) == (device, workload, impl, shape) \
+                and r[metric]:
+            return float(r[metric])
+    return None
+
+
+def verdict(value, target, lower_is_better=False):
+    if target is None or value is None:
+        return ""
+    ok = value <= target if lower_is_better else value >= target
+    return f"{'meets' if ok else 'MISSES'} ({'≤' if lower_is_better else '≥'} {target})"
+
+
+def section_ratios(peers, rows, link):
+    lines = ["## Ratios between implementations", "",
+             "| ratio | device | shape | value | target |", "|---|---|---|--:|---|"]
+    for w, peer in peers.items():
+        for spec in getattr(peer, "GPU_RATIOS", []):
+            ours = [r for r in rows if r["workload"] == w and r["impl"] == spec["impl"]
+                    and r["device"].startswith("cuda")]
+            for r in ours:
+                if spec.get("shapes") and r["shape"] not in spec["shapes"]:
+                    continue
+                num = float(r[spec["metric"]]) if r[spec["metric"]] else None
+                if spec["vs"] == "pcie":
+                    idx = int(r["device"].split(":")[1])
+                    den, what = link.get(idx, (None, "link unknown"))
+                    label = f"{spec['name']} [{what}]"
+                else:
+                    vw, vi = spec["vs"]
+                    vs_rows = [x for x in rows if (x["device"], x["workload"], x["impl"]) ==
+                               (r["device"], vw, vi)]
+                    # the same shape when the other row is of the same workload, else its default
+                    match = [x for x in vs_rows if x["shape"] == r["shape"]] or vs_rows[:1]
+                    den = float(match[0][spec["metric"]]) * spec.get("vs_scale", 1.0) \
+                        if match and match[0][spec["metric"]] else None
+                    label = spec["name"]
+                value = num / den if num and den else None
+                lines.append(f"| {label} | {r['device']} | {r['shape']} | "
+                             f"{'%.3f' % value if value else 'n/a'} | "
+                             f"{verdict(value, spec.get('target'))} |")
+    return lines + [""]
+
+
+def section_peers(peers, out_dir):
+    path = os.path.join(out_dir, "peers.csv")
+    if not os.path.isfile(path):
+        return ["## PyTorch peers", "", "not measured (no PyTorch with CUDA, or skipped)", ""]
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    lines = ["## PyTorch peers (gpubench time ÷ PyTorch time)", "",
+             "| workload | impl | shape | median | range | target |", "|---|---|---|--:|---|---|"]
+    for key in sorted({(r["workload"], r["impl"], r["shape"]) for r in rows}):
+        rs = [float(r["ratio"]) for r in rows if (r["workload"], r["impl"], r["shape"]) == key]
+        target = getattr(peers.get(key[0]), "TORCH_GPU_TARGET", None)
+        med = statistics.median(rs)
+        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {med:.3f} | {min(rs):.3f}–{max(rs):.3f}"
+                     f" | {verdict(med, target, lower_is_better=True)} |")
+    return lines + [""]
+
+
+def section_e2e(rows):
+    lines = ["## Kernel-only against end to end (default suite)", "",
+             "| device | workload | impl | shape | kernel ms | end-to-end ms | e2e ÷ kernel |",
+             "|---|---|---|---|--:|--:|--:|"]
+    for r in rows:
+        if not r["device"].startswith("cuda") or not r["e2e_median_ms"]:
+            continue
+        k, e = float(r["median_ms"]), float(r["e2e_median_ms"])
+        if k > 0:
+            lines.append(f"| {r['device']} | {r['workload']} | {r['impl']} | {r['shape']} | "
+                         f"{k:.4g} | {e:.4g} | {e / k:.2f} |")
+    return lines + [""]
+
+
+def section_crossover(out_dir, gb):
+    lines = ["## Crossover: where a GPU beats the CPU, end to end (`gpubench compare` on the "
+             "sweeps)", "", "| workload | device | impl | crossover |", "|---|---|---|---|"]
+    for path in sorted(glob.glob(os.path.join(out_dir, "sweep-*.csv"))):
+        if path.endswith(".samples.csv"):
+            continue
+        p = subprocess.run([gb, "compare", "--baseline", "cpu", path, "--format", "json"],
+                           capture_output=True, text=True)
+        if p.returncode not in (0, 1):
+            lines.append(f"| {os.path.basename(path)} | | | compare failed: {p.stderr.strip()} |")
+            continue
+        for x in json.loads(p.stdout).get("crossover", []):
+            lines.append(f"| {x['workload']} | {x['label']} | {x['impl']} | {x['text']} |")
+    return lines + [""]
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.split("\n\n")[-1])
+    out_dir, gb = sys.argv[1], sys.argv[2]
+    peers = load_peers()
+    default = read_rows([os.path.join(out_dir, "run.csv")])
+    rows = default + read_rows(p for p in glob.glob(os.path.join(out_dir, "sweep-*.csv"))
+                               if not p.endswith(".samples.csv"))
+    smi = os.path.join(out_dir, "nvidia-smi.txt")
+    link = pcie_gbps(open(smi).read()) if os.path.isfile(smi) else {}
+    text = (["# Figures of this run", ""] + section_ratios(peers, rows, link) +
+            section_peers(peers, out_dir) + section_e2e(default) + section_crossover(out_dir, gb))
+    with open(os.path.join(out_dir, "ratios.md"), "w") as f:
+        f.write("\n".join(text) + "\n")
+
+
+if __name__ == "__main__":
+    main()
