@@ -12,11 +12,13 @@
 #undef _FORTIFY_SOURCE
 #include "tests/emu/emu.h"
 
+#include <sched.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 
 /* Under AddressSanitizer every switch between the scheduler's stack and a fiber's is announced
@@ -108,6 +110,16 @@ void emu_syncthreads(const char *file, int line) {
 
 void *emu_dynamic_shared(void) {
     return emu_dyn;
+}
+
+long emu_clock_khz = 1000000;
+
+long long emu_clock64(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    sched_yield();
+    return ((long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) / 1000000 * emu_clock_khz +
+           ((long long)ts.tv_nsec % 1000000) * emu_clock_khz / 1000000;
 }
 
 enum emu_failure emu_last_failure(void) {

@@ -52,6 +52,7 @@ typedef struct {
 #define __syncthreads() emu_syncthreads(__FILE__, __LINE__)
 #define __ldg(p) (*(p)) /* sm_35's read-only cache load: a plain load */
 #define __trap() emu_trap(__FILE__, __LINE__)
+#define clock64() emu_clock64()
 
 /* Compile the kernels' per-architecture code paths as for this __CUDA_ARCH__ (the build sets
  * it: 750 for the paths of current cards, 200 for Fermi's). */
@@ -77,6 +78,13 @@ void *emu_dynamic_shared(void);
 /* __trap(): the running thread stops here and the launch fails (emu_launch returns -1 after
  * reporting file:line), as a trapping kernel fails its launch on a GPU. */
 void emu_trap(const char *file, int line);
+
+/* clock64(): a per-launch cycle counter, here the monotonic clock at emu_clock_khz (1 GHz, i.e.
+ * nanoseconds, unless the caller set the card's clock rate). Each call also yields the CPU: the
+ * only kernel that reads it in a loop is the stream hold (kernels/common/hold.cuh), which spins
+ * until another host thread writes a flag, and on a loaded 2-core machine that thread must run. */
+long long emu_clock64(void);
+extern long emu_clock_khz;
 
 /* --- launching ----------------------------------------------------------------------------- */
 enum emu_order { EMU_FORWARD = 0, EMU_REVERSE, EMU_SHUFFLE };

@@ -383,3 +383,25 @@ void gbsim_drop(void *obj) {
         }
     gbsim_unlock();
 }
+
+/* --- what is still alive at exit ------------------------------------------------------------ */
+void gbsim_report_live(FILE *f) {
+    gbsim_lock();
+    for (int i = 0; i < ndevices; i++) {
+        size_t ndev = 0, bytes = 0, npinned = 0;
+        for (size_t a = 0; a < nallocs; a++) {
+            if (allocs[a].dev != i)
+                continue;
+            if (allocs[a].kind == GBSIM_MEM_DEVICE) {
+                ndev++;
+                bytes += allocs[a].size;
+            } else {
+                npinned++;
+            }
+        }
+        fprintf(f, "live %d device %zu %zu pinned %zu sticky %s\n", i, ndev, bytes, npinned,
+                devices[i].sticky == cudaSuccess ? "-" : gbsim_cuda_error_name(devices[i].sticky));
+    }
+    fprintf(f, "live-objects %zu\n", nkept);
+    gbsim_unlock();
+}

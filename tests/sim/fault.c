@@ -8,10 +8,12 @@
  *       given to a cuBLAS or cuDNN function is the failure of the CUDA work the library did: a
  *       sticky error breaks the device and the call returns EXECUTION_FAILED, an allocation error
  *       returns the library's allocation status. Each fault fires once.
- *   GPUBENCH_SIM_COUNT=FILE   at exit: "FUNC COUNT" per function, "* TOTAL", and per fault
- *       "fault SPEC fired CALL FUNC" or "fault SPEC not-fired".
- *   GPUBENCH_SIM_TRACE=FILE   every counted call as it happens: "CALL FUNC DEVICE" (device -1
- *       when the call concerns none).
+ *   GPUBENCH_SIM_COUNT=FILE   at exit: "FUNC COUNT" per function, "* TOTAL", per fault
+ *       "fault SPEC fired CALL FUNC [held]" or "fault SPEC not-fired", then what was never freed
+ *       (gbsim_report_live: "live …" per device, "live-objects N").
+ *   GPUBENCH_SIM_TRACE=FILE   every counted call as it happens: "CALL FUNC DEVICE [held]"
+ *       (device -1 when the call concerns none; "held" while a stream hold, the kernel
+ *       GBSIM_HOLD_KERNEL, is queued or spinning: the calls a failure must not leave held).
  * Not counted: registration at load time and the pure name lookups (cudaGetErrorName/String,
  * cudnnGetErrorString, cudnnGetVersion, cudnnGetCudartVersion), which cannot fail.
  */
@@ -34,6 +36,7 @@ struct fault {
     enum gbsim_lib lib; /* the error's family */
     long fired_at;      /* global call number, 0 = not fired */
     const char *fired_func;
+    int held; /* it fired while a stream hold was queued or spinning */
 };
 
 static pthread_mutex_t fault_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -125,7 +128,7 @@ static void parse_faults(void) {
 
 int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum gbsim_lib *errlib) {
     long n_func = 0, n_all, n_lib;
-    int i, hit = 0;
+    int i, hit = 0, held;
     pthread_once(&fault_once, parse_faults);
     pthread_mutex_lock(&fault_lock);
     for (i = 0; i < nfuncs; i++)
@@ -137,8 +140,9 @@ int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum g
         n_func = ++funcs[i].n;
     n_all = ++total_all;
     n_lib = ++total[lib];
+    held = gbsim_holding();
     if (trace)
-        fprintf(trace, "%ld %s %d\n", n_all, func, dev);
+        fprintf(trace, "%ld %s %d%s\n", n_all, func, dev, held ? " held" : "");
     for (i = 0; i < nfaults && !hit; i++) {
         struct fault *f = &faults[i];
         int applies = f->lib == lib || f->lib == GBSIM_CUDART; /* cudaErrors reach every lib */
@@ -151,6 +155,7 @@ int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum g
         if (hit) {
             f->fired_at = n_all;
             f->fired_func = func;
+            f->held = held;
             *code = f->code;
             *errlib = f->lib;
             fprintf(stderr, "gbsim: fault injected: call %ld of %s (call %ld in all) returns %s\n",
@@ -176,12 +181,14 @@ __attribute__((destructor)) static void write_counts(void) {
         fprintf(f, "* %ld\n", total_all);
         for (int i = 0; i < nfaults; i++) {
             if (faults[i].fired_at)
-                fprintf(f, "fault %s:%ld:%s fired %ld %s\n", faults[i].func, faults[i].n,
-                        faults[i].error, faults[i].fired_at, faults[i].fired_func);
+                fprintf(f, "fault %s:%ld:%s fired %ld %s%s\n", faults[i].func, faults[i].n,
+                        faults[i].error, faults[i].fired_at, faults[i].fired_func,
+                        faults[i].held ? " held" : "");
             else
                 fprintf(f, "fault %s:%ld:%s not-fired\n", faults[i].func, faults[i].n,
                         faults[i].error);
         }
+        gbsim_report_live(f);
         fclose(f);
     }
     pthread_mutex_unlock(&fault_lock);

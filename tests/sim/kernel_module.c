@@ -18,8 +18,10 @@ GBSIM_EXPORT const struct gbsim_kernel_entry *const *gbsim_module_kernels(size_t
     return __start_gbsim_kernels;
 }
 
+/* clock_khz: the card's clock, what clock64() counts at. */
 GBSIM_EXPORT int gbsim_module_launch(dim3 grid, dim3 block, size_t shmem, int order, uint64_t seed,
-                                     void (*body)(void *), void *args) {
+                                     long clock_khz, void (*body)(void *), void *args) {
+    emu_clock_khz = clock_khz > 0 ? clock_khz : 1000000;
     return emu_launch(grid, block, shmem, (enum emu_order)order, seed, body, args);
 }
 

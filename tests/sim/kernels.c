@@ -206,7 +206,7 @@ struct edim3 {
 };
 typedef const struct gbsim_kernel_entry *const *(*kernels_fn)(size_t *n);
 typedef int (*launch_fn)(struct edim3 grid, struct edim3 block, size_t shmem, int order,
-                         uint64_t seed, void (*body)(void *), void *args);
+                         uint64_t seed, long clock_khz, void (*body)(void *), void *args);
 typedef int (*failure_fn)(void);
 
 static const int groups[] = {GBSIM_ARCH_GROUPS};
@@ -222,10 +222,14 @@ struct module {
 };
 
 static struct module modules[NGROUPS];
-static pthread_mutex_t emu_lock = PTHREAD_MUTEX_INITIALIZER; /* the emulation is one machine */
+/* emu_lock: the emulation is one machine, one launch runs at a time. module_lock: loading and
+ * looking up modules, apart, because a running kernel may wait for the host (the stream hold
+ * spins until the host releases it) and the host must still be able to queue launches. */
+static pthread_mutex_t emu_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The module of group g, loaded from this library's folder; NULL (after a message) when it
- * cannot be. Under emu_lock. */
+ * cannot be. Under module_lock. */
 static struct module *module_get(int g) {
     struct module *m = &modules[g];
     if (!m->tried) {
@@ -295,6 +299,7 @@ cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d
 
 struct launch {
     struct gbsim_op op;
+    int hold; /* a GBSIM_HOLD_KERNEL launch: counted in `holding` until it ends */
     const struct gbsim_kernel_entry *k;
     struct module *m;
     struct edim3 grid, block;
@@ -304,15 +309,27 @@ struct launch {
     _Alignas(16) unsigned char store[];
 };
 
+static int holding;
+
+int gbsim_holding(void) {
+    return __atomic_load_n(&holding, __ATOMIC_SEQ_CST);
+}
+
 static cudaError_t run_launch(struct gbsim_op *op, int broken) {
     struct launch *l = (struct launch *)op;
     int rc, why;
-    if (broken)
+    if (broken) {
+        if (l->hold)
+            __atomic_sub_fetch(&holding, 1, __ATOMIC_SEQ_CST);
         return cudaSuccess;
+    }
     pthread_mutex_lock(&emu_lock);
-    rc = l->m->launch(l->grid, l->block, l->shmem, 2 /* shuffled */, l->seed, l->k->body, l->argv);
+    rc = l->m->launch(l->grid, l->block, l->shmem, 2 /* shuffled */, l->seed, op->dev->p->clock_khz,
+                      l->k->body, l->argv);
     why = l->m->failure();
     pthread_mutex_unlock(&emu_lock);
+    if (l->hold)
+        __atomic_sub_fetch(&holding, 1, __ATOMIC_SEQ_CST);
     if (rc == 0)
         return cudaSuccess;
     fprintf(stderr,
@@ -360,12 +377,12 @@ cudaError_t gbsim_launch(const void *host, dim3 grid, dim3 block, void **args, s
     if (gbsim_stream_device(st) != d)
         return cudaErrorInvalidResourceHandle;
     g = group_of(ptx);
-    pthread_mutex_lock(&emu_lock);
+    pthread_mutex_lock(&module_lock);
     m = module_get(g);
     for (size_t i = 0; m && i < m->nk; i++)
         if (strcmp(m->k[i]->name, f->name) == 0)
             k = m->k[i];
-    pthread_mutex_unlock(&emu_lock);
+    pthread_mutex_unlock(&module_lock);
     if (!k) {
         fprintf(stderr,
                 "gbsim: kernel %s has no emulation (a GB_SIM_KERNEL line after its definition "
@@ -391,6 +408,9 @@ cudaError_t gbsim_launch(const void *host, dim3 grid, dim3 block, void **args, s
     l->grid = (struct edim3){grid.x, grid.y, grid.z};
     l->block = (struct edim3){block.x, block.y, block.z};
     l->shmem = shmem;
+    l->hold = strcmp(k->name, GBSIM_HOLD_KERNEL) == 0;
+    if (l->hold)
+        __atomic_add_fetch(&holding, 1, __ATOMIC_SEQ_CST);
     gbsim_lock();
     l->seed = ++launches;
     gbsim_unlock();

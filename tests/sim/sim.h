@@ -15,6 +15,7 @@
 #define GPUBENCH_SIM_H
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -124,6 +125,16 @@ int gbsim_device_range(const void *p, size_t bytes, int dev);
 int gbsim_keep(void *obj);
 void gbsim_drop(void *obj);
 
+/* The kernel gpubench holds a stream with (kernels/common/hold.cuh), and how many such launches
+ * are queued or running right now (kernels.c): the trace marks the calls made meanwhile. */
+#define GBSIM_HOLD_KERNEL "gb_hold_kernel"
+int gbsim_holding(void);
+
+/* At exit, for the count file: per device "live ORDINAL device N BYTES pinned N sticky ERROR|-"
+ * (device allocations and page-locked host memory allocated while it was current, not freed),
+ * then "live-objects N" (cuBLAS/cuDNN handles and descriptors not destroyed). */
+void gbsim_report_live(FILE *f);
+
 /* Charge or release bytes of d's memory for a library's own use (cuBLAS workspace). */
 int gbsim_charge(struct gbsim_device *d, size_t bytes);
 void gbsim_release(struct gbsim_device *d, size_t bytes);
@@ -156,6 +167,7 @@ struct gbsim_stream {
     pthread_cond_t wake;
     struct gbsim_op *head, *tail;
     int busy, quit, exited, joined;
+    double vclock_ms; /* GPUBENCH_SIM_OP_MS: the stream's clock, advanced by each operation */
     struct gbsim_stream *next_all;
 };
 
@@ -187,6 +199,10 @@ void gbsim_event_wait(struct gbsim_event *e);
 /* The stream handle `s` as the runtime sees it (NULL: the device's legacy stream, made on first
  * use); NULL and *err when s is not a live stream. */
 struct gbsim_stream *gbsim_stream_of(cudaStream_t s, struct gbsim_device *cur, cudaError_t *err);
+
+/* A copy the host did itself (from pageable memory) still counts as one operation of the stream
+ * for GPUBENCH_SIM_OP_MS's clock. */
+void gbsim_stream_tick(struct gbsim_stream *st);
 
 /* Queue op on st. With wait, block until it has run (pageable copies); the op is freed here. */
 void gbsim_enqueue(struct gbsim_stream *st, struct gbsim_op *op, int wait);
