@@ -424,6 +424,7 @@ GBSIM_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
         if ((err = sticky_of(gbsim_stream_device(st))) != cudaSuccess)
             return gbsim_record(err);
         memcpy(dst, src, count);
+        gbsim_stream_tick(st);
         return cudaSuccess;
     }
     if (!(c = new_copy(dst, src, count, -1, dd, sd)))

@@ -34,6 +34,13 @@ FIXED = ("schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,d
 STATUSES = {"ok", "wrong", "unsupported", "oom", "error", "timeout"}
 FAILING = {"wrong", "error", "oom", "timeout"}  # statuses that make a run exit 1
 FAST = ["--reps", "1", "--warmup", "0", "--min-time", "0"]
+# Runs whose call sequence must repeat exactly (the fault sweep's, the two cards'): every
+# device operation takes 10 ms by the events' clock (GPUBENCH_SIM_OP_MS), so the runner's
+# time-dependent choices (how many runs a batch has) are the same in every run, and --max-time
+# is far enough for every batch to fit.
+SAME_CALLS = FAST + ["--max-time", "100"]
+SAME_ENV = {"GPUBENCH_SIM_OP_MS": "10"}
+NO_HOLD = "no queue hold ("
 # The --quick workloads at shapes small enough for a fault sweep: the same rows and the same
 # calls (the faults mode checks that the call count equals the --quick run's), less emulation.
 TINY = ["--shape", "vecadd:n=5000", "--shape", "gemm:m=70,n=60,k=50",
@@ -183,10 +190,12 @@ def run_sim(build, sim, args, tmp, env=None, timeout=300, name="run"):
     if os.path.exists(count):
         for line in open(count):
             parts = line.split()
-            if parts and parts[0] != "fault":
+            if not parts:
+                continue
+            if parts[0] in ("fault", "live"):
+                counts.setdefault(parts[0] + "s", []).append(parts)
+            else:
                 counts[parts[0]] = int(parts[1])
-            elif parts:
-                counts.setdefault("faults", []).append(parts)
     return Run(rc, so, se, header, rows, counts)
 
 
@@ -194,13 +203,45 @@ def row_dicts(run):
     return [dict(zip(run.header, r)) for r in run.rows] if run.header else []
 
 
-def check_process(run, what):
-    """No signal, no hang, no sanitizer report."""
+def check_process(run, what, failed=None):
+    """No signal, no hang, no sanitizer report, no leak (check_leaks; `failed`: the function a
+    fault was injected into)."""
     ok = check(run.rc != "timeout", f"{what}: hung (killed after the timeout)")
     ok = check(run.rc == "timeout" or run.rc >= 0, f"{what}: killed by signal {run.rc}") and ok
     marks = [m for m in SANITIZER_MARKS if m in run.err]
     ok = check(not marks, f"{what}: sanitizer report {marks}:\n{run.err[-3000:]}") and ok
+    if ok:
+        ok = check_leaks(run, what, failed)
     return ok
+
+
+RELEASES = ("cudaFree", "cudaFreeHost", "cublasDestroy_v2", "cudnnDestroy")
+
+
+def check_leaks(run, what, failed=None):
+    """Nothing left allocated at exit (the sim's count file): no device memory, page-locked
+    memory or library object, except on a device whose context an error broke (the driver
+    reclaims a dead context's memory; gpubench skips its teardown there), and one of the kind
+    a failed release call (`failed`: the function a fault was injected into) kept."""
+    if run.rc == "timeout" or "live-objects" not in run.counts:
+        return check(run.rc == "timeout", f"{what}: the count file has no live report")
+    allow = 1 if failed and failed.startswith(RELEASES) else 0
+    broken = False
+    ok = True
+    for _, dev, _, ndev, nbytes, _, npinned, _, sticky in run.counts.get("lives", []):
+        if sticky != "-":
+            broken = True
+            continue
+        ok = check(int(ndev) + int(npinned) <= allow,
+                   f"{what}: cuda:{dev} leaks {ndev} device allocations ({nbytes} bytes) and "
+                   f"{npinned} page-locked ones") and ok
+    if not broken:
+        ok = check(run.counts["live-objects"] <= allow,
+                   f"{what}: {run.counts['live-objects']} cuBLAS/cuDNN objects never destroyed") and ok
+    return ok
+
+
+HOLD_TIMED_OUT = "the queue hold timed out"
 
 
 def check_csv(run, what):
@@ -220,6 +261,25 @@ def check_csv(run, what):
             if d["status"] == "ok":
                 ok = check("simulated device: times are CPU-emulation times" in d["note"],
                            f"{what}: ok row without the simulated-device note: {d['note']}") and ok
+                ok = check_times(d, what) and ok
+            # a hold that was never released spins until its timeout and says so on a row
+            ok = check(HOLD_TIMED_OUT not in d["note"],
+                       f"{what}: {key(d)}: {d['note'][:300]}") and ok
+    return ok
+
+
+def check_times(d, what):
+    """An ok row's kernel-only, end-to-end and back-to-back times: positive milliseconds
+    (batch_ms may be empty: it did not fit in --max-time)."""
+    def pos(v):
+        try:
+            return float(v) > 0
+        except ValueError:
+            return False
+    ok = check(pos(d["median_ms"]) and pos(d["e2e_median_ms"]),
+               f"{what}: {key(d)}: median {d['median_ms']!r} e2e {d['e2e_median_ms']!r}")
+    if "batch_ms" in d and d["batch_ms"] != "":
+        ok = check(pos(d["batch_ms"]), f"{what}: {key(d)}: batch_ms {d['batch_ms']!r}") and ok
     return ok
 
 
@@ -455,8 +515,8 @@ def judge(base, run, func, err, dev):
     what = f"{func}:{err}"
     name = visible(func, err)
     problems = []
-    if not check_process(run, what):
-        return False, "crash", "crash, hang or sanitizer report"
+    if not check_process(run, what, func):
+        return False, "crash", "crash, hang, leak or sanitizer report"
     fired = [f for f in run.counts.get("faults", []) if f[2] == "fired"]
     if not fired:
         return False, "none", "the fault did not fire"
@@ -491,6 +551,14 @@ def judge(base, run, func, err, dev):
             return False, "tolerated", f"rows changed without naming {name}: {changed[:3]}"
         return True, "tolerated", ""
     a = rows[hit]
+    if a["status"] == bm[key(a)]["status"] and NO_HOLD + name in a["note"]:
+        # the queue hold could not be set up: the documented fall-back, every row of that
+        # device timed without the hold and saying so, nothing else changed
+        bad = [key(d) for d in rows if d["status"] != bm[key(d)]["status"] or
+               (d["device"] == a["device"] and d["status"] == "ok" and NO_HOLD not in d["note"])]
+        if bad:
+            return False, "hold-fallback", f"rows changed or without the note: {bad[:3]}"
+        return True, "hold-fallback", ""
     want = documented_status(name if name in a["note"] else err)
     if a["status"] != want:
         problems.append(f"affected row {key(a)} is {a['status']}, documented {want}: "
@@ -514,23 +582,23 @@ def judge(base, run, func, err, dev):
 
 def trace_of(build, sim, args, tmp, name):
     tr = os.path.join(tmp, name + ".trace")
-    run = run_sim(build, sim, args, tmp, env={"GPUBENCH_SIM_TRACE": tr}, name=name)
+    run = run_sim(build, sim, args, tmp, env=dict(SAME_ENV, GPUBENCH_SIM_TRACE=tr), name=name)
     calls = []
     for line in open(tr):
-        n, func, dev = line.split()
-        calls.append((int(n), func, int(dev)))
+        n, func, dev, *held = line.split()
+        calls.append((int(n), func, int(dev), bool(held)))
     return run, calls
 
 
 def sample(calls, limit):
-    """All calls, or `limit` of them: every function's first and last call, then calls evenly
-    spaced over the run (the sanitizer build's budget)."""
+    """All calls, or `limit` of them: every function's first and last call, and its first and
+    last while a stream hold is in place, then calls evenly spaced over the run."""
     if limit <= 0 or len(calls) <= limit:
         return calls
     first, last = {}, {}
-    for n, func, _ in calls:
-        first.setdefault(func, n)
-        last[func] = n
+    for n, func, _, held in calls:
+        first.setdefault((func, held), n)
+        last[(func, held)] = n
     chosen = set(first.values()) | set(last.values())
     spare = limit - len(chosen)
     if spare > 0:
@@ -544,19 +612,20 @@ def mode_faults(build, a):
     profile given: the baseline run's trace lists every call; each selected call N is failed
     (FUNC:k:ERROR with k its rank among FUNC's calls, ERROR from ERRORS) in its own run, under the
     sanitizers in a GPUBENCH_SANITIZE build, with a timeout, and judged (see judge)."""
-    total = held = 0
+    total = held = during_hold = held_ok = 0
     cats = {}
     for spec in a.args:
         with tempfile.TemporaryDirectory() as tmp:
-            quick = run_sim(build, spec, ["--quick"] + FAST, tmp, name="quick")
-            base, calls = trace_of(build, spec, FAST + TINY, tmp, "base")
+            quick = run_sim(build, spec, ["--quick"] + SAME_CALLS, tmp, env=SAME_ENV,
+                            name="quick")
+            base, calls = trace_of(build, spec, SAME_CALLS + TINY, tmp, "base")
             check_process(base, f"{spec} baseline")
             check_csv(base, f"{spec} baseline")
             check(quick.counts.get("*") == len(calls),
                   f"{spec}: the TINY run makes {len(calls)} calls, --quick "
                   f"{quick.counts.get('*')}: the call sequences differ")
             rank, jobs = {}, []
-            for n, func, dev in calls:
+            for n, func, dev, _ in calls:
                 rank[func] = rank.get(func, 0) + 1
                 jobs.append((n, func, rank[func], dev))
             chosen = {c[0] for c in sample(calls, a.limit)}
@@ -565,13 +634,16 @@ def mode_faults(build, a):
             def one(job):
                 n, func, k, dev = job
                 err = error_for(func, k)
-                r = run_sim(build, spec, FAST + TINY, tmp, name=f"f{n}", timeout=a.timeout,
-                            env={"GPUBENCH_SIM_FAULT": f"{func}:{k}:{err}"})
+                r = run_sim(build, spec, SAME_CALLS + TINY, tmp, name=f"f{n}", timeout=a.timeout,
+                            env=dict(SAME_ENV, GPUBENCH_SIM_FAULT=f"{func}:{k}:{err}"))
                 return job, err, r
 
             with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
                 for (n, func, k, dev), err, r in ex.map(one, jobs):
                     ok, cat, why = judge(base, r, func, err, dev)
+                    if any(f[2] == "fired" and f[-1] == "held" for f in r.counts.get("faults", [])):
+                        during_hold += 1
+                        held_ok += ok
                     if a.verbose:
                         print(f"{spec}: call {n} {func} #{k} {err}: {cat}", flush=True)
                     total += 1
@@ -579,8 +651,11 @@ def mode_faults(build, a):
                     cats[cat] = cats.get(cat, 0) + 1
                     check(ok, f"{spec}: call {n} ({func} #{k}) = {err}: {why}")
             print(f"{spec}: {len(jobs)} of {len(calls)} calls failed in turn", flush=True)
-    print(f"faults: {total} injected, {held} held "
-          + ", ".join(f"{v} {k}" for k, v in sorted(cats.items())), flush=True)
+    print(f"faults: {total} injected, {held} held ("
+          + ", ".join(f"{v} {k}" for k, v in sorted(cats.items()))
+          + f"); {during_hold} while a stream hold was queued or spinning, {held_ok} of them held",
+          flush=True)
+    check(during_hold > 0, "faults: no fault fell while a stream hold was in place")
 
 
 # --- two cards ----------------------------------------------------------------------------------------
@@ -588,7 +663,7 @@ def mode_multi(build, a):
     spec = "k40m:built-for-card,t4"
     cards = {"cuda:0": Card(build, "k40m:built-for-card"), "cuda:1": Card(build, "t4")}
     with tempfile.TemporaryDirectory() as tmp:
-        base, calls = trace_of(build, spec, ["--quick"] + FAST + TINY, tmp, "base")
+        base, calls = trace_of(build, spec, ["--quick"] + SAME_CALLS + TINY, tmp, "base")
         print(base.out)
         check_process(base, "two cards")
         check_csv(base, "two cards")
@@ -607,12 +682,13 @@ def mode_multi(build, a):
         check(any(d["device"] == "cpu" for d in rows), "two cards: no CPU rows")
         # a sticky fault in each card's first kernel launch, and a non-sticky one in its second
         for dev in (0, 1):
-            launches = [n for n, f, d in calls if f == "__cudaLaunchKernel" and d == dev]
-            allk = [n for n, f, d in calls if f == "__cudaLaunchKernel"]
+            launches = [n for n, f, d, _ in calls if f == "__cudaLaunchKernel" and d == dev]
+            allk = [n for n, f, d, _ in calls if f == "__cudaLaunchKernel"]
             for pick, err in ((0, "cudaErrorLaunchFailure"), (1, "cudaErrorInvalidValue")):
                 k = allk.index(launches[pick]) + 1
-                r = run_sim(build, spec, ["--quick"] + FAST + TINY, tmp, name=f"m{dev}{pick}",
-                            env={"GPUBENCH_SIM_FAULT": f"__cudaLaunchKernel:{k}:{err}"})
+                r = run_sim(build, spec, ["--quick"] + SAME_CALLS + TINY, tmp,
+                            name=f"m{dev}{pick}",
+                            env=dict(SAME_ENV, GPUBENCH_SIM_FAULT=f"__cudaLaunchKernel:{k}:{err}"))
                 ok, cat, why = judge(base, r, "__cudaLaunchKernel", err, dev)
                 check(ok and cat == "row", f"two cards: {err} in cuda:{dev}'s launch {pick + 1}: "
                       f"{cat} {why}")

@@ -20,6 +20,29 @@ pthread_cond_t *gbsim_progress(void) {
     return &progress;
 }
 
+/* GPUBENCH_SIM_OP_MS=<ms>: every operation takes exactly that long as the events see it: a
+ * per-stream clock that each operation (not an event marker) advances, instead of the host's
+ * clock. Timing is then the same in every run, and so are the runner's time-dependent choices
+ * (how many runs a batch has): the fault sweep needs the same calls in every run. 0: off. */
+static double op_ms = -1;
+
+static double fixed_op_ms(void) {
+    if (op_ms < 0) { /* first use is under the big lock */
+        const char *v = getenv("GPUBENCH_SIM_OP_MS");
+        op_ms = v && *v ? atof(v) : 0;
+        op_ms = op_ms > 0 ? op_ms : 0;
+    }
+    return op_ms;
+}
+
+static cudaError_t run_record(struct gbsim_op *op, int broken);
+
+void gbsim_stream_tick(struct gbsim_stream *st) {
+    gbsim_lock();
+    st->vclock_ms += fixed_op_ms();
+    gbsim_unlock();
+}
+
 static void *worker(void *arg) {
     struct gbsim_stream *st = arg;
     gbsim_lock();
@@ -41,6 +64,8 @@ static void *worker(void *arg) {
         if (err != cudaSuccess && broken == cudaSuccess)
             gbsim_break(st->dev, err);
         gbsim_lock();
+        if (op->run != run_record)
+            st->vclock_ms += fixed_op_ms();
         st->busy = 0;
         if (op->waited) {
             op->done = 1; /* the waiting host thread frees it */
@@ -269,6 +294,7 @@ void gbsim_event_destroy(struct gbsim_event *e) {
 struct record_op {
     struct gbsim_op op;
     struct gbsim_event *e;
+    struct gbsim_stream *st;
     long seq;
 };
 
@@ -277,6 +303,8 @@ static cudaError_t run_record(struct gbsim_op *op, int broken) {
     double now = gbsim_now_ms();
     (void)broken; /* markers complete even on a broken device: nobody may wait forever */
     gbsim_lock();
+    if (fixed_op_ms() > 0)
+        now = r->st->vclock_ms;
     if (r->seq > r->e->completed) {
         r->e->completed = r->seq;
         r->e->t_ms = now;
@@ -291,6 +319,7 @@ cudaError_t gbsim_event_record(struct gbsim_event *e, struct gbsim_stream *st) {
         return cudaErrorMemoryAllocation;
     r->op.run = run_record;
     r->e = e;
+    r->st = st;
     gbsim_lock();
     r->seq = ++e->recorded;
     gbsim_unlock();
