@@ -21,11 +21,16 @@ Exit 0 when every check passed, 1 otherwise (each failure printed with FAIL).
 import argparse
 import concurrent.futures
 import csv
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(SOURCE, "scripts", "lib"))
+import gpubench_list  # noqa: E402  (the workloads come from `gpubench list`, never from here)
 
 FIXED = ("schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
          "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,"
@@ -41,11 +46,6 @@ FAST = ["--reps", "1", "--warmup", "0", "--min-time", "0"]
 SAME_CALLS = FAST + ["--max-time", "100"]
 SAME_ENV = {"GPUBENCH_SIM_OP_MS": "10"}
 NO_HOLD = "no queue hold ("
-# The --quick workloads at shapes small enough for a fault sweep: the same rows and the same
-# calls (the faults mode checks that the call count equals the --quick run's), less emulation.
-TINY = ["--shape", "vecadd:n=5000", "--shape", "gemm:m=70,n=60,k=50",
-        "--shape", "conv2d:n=1,c=3,h=9,w=9,k=5,r=3,s=3,stride=1,pad=1",
-        "--shape", "mlp_train:batch=8,in=20,hidden=16,out=5", "--shape", "memcpy:bytes=4096"]
 SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
                    "ERROR: ThreadSanitizer")
 # What a row whose card cannot hold the problem says today. Another issue will make such sweep
@@ -83,6 +83,19 @@ class Build:
             if m.group(2) != "-real":
                 self.ptx.add(int(m.group(1)))
         self.profiles = parse_profiles(a.profiles_src)
+        # every workload with a GPU implementation, and what its folder's sim.py expects
+        self.workloads = [w for w in gpubench_list.read(self.gpubench) if w.impls("cuda")]
+        self.expects = {}
+        for w in self.workloads:
+            path = os.path.join(SOURCE, "kernels", w.name, "sim.py")
+            if os.path.exists(path):
+                spec = importlib.util.spec_from_file_location(f"sim_{w.name}", path)
+                self.expects[w.name] = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(self.expects[w.name])
+        # The quick workloads at shapes small enough for a fault sweep: the same rows and the
+        # same calls (the faults mode checks that the call count equals the --quick run's).
+        self.tiny = [x for w in self.workloads if w.name in self.expects
+                     for x in ("--shape", f"{w.name}:{self.expects[w.name].TINY}")]
         self.cuobjdump = a.cuobjdump
         # cuBLAS of CUDA 13 has code for sm_75 and newer, 12 for sm_50, 11 for sm_35 (toolkits'
         # architecture lists); cuDNN 9 for CUDA 13 supports sm_75 and newer (support matrix).
@@ -134,28 +147,29 @@ class Card:
     def cudnn_ok(self):
         return self.sm >= self.b.cudnn_min
 
-    def expect(self, workload, impl):
-        """(status, a phrase its note must hold) for a row of this card."""
-        kernels = self.code() is not None
-        no_image = "no kernel image for sm_%d" % self.sm
-        if workload == "memcpy":
+    def own_kernels(self):
+        """A row of our own kernels: ok where the card has code for them."""
+        if self.code() is not None:
             return "ok", ""
-        if impl == "cuda":
-            return ("ok", "") if kernels else ("unsupported", no_image)
-        if impl == "cublas" and workload in ("vecadd", "gemm"):
-            return ("ok", "") if self.cublas_ok() else ("unsupported", "CUBLAS_STATUS_ARCH_MISMATCH")
-        if impl == "cudnn":
-            return ("ok", "") if self.cudnn_ok() else \
-                ("unsupported", "does not support sm_%d" % self.sm)
-        if workload == "mlp_train" and impl == "cublas":
-            if self.cudnn_ok():  # cuBLAS + cuDNN
-                return ("ok", "cuDNN") if self.cublas_ok() else \
-                    ("unsupported", "CUBLAS_STATUS_ARCH_MISMATCH")
-            if not kernels:  # cuBLAS + own kernels
-                return "unsupported", no_image
-            return ("ok", "own elementwise kernels") if self.cublas_ok() else \
-                ("unsupported", "CUBLAS_STATUS_ARCH_MISMATCH")
-        raise ValueError((workload, impl))
+        return "unsupported", "no kernel image for sm_%d" % self.sm
+
+    def cublas(self, phrase=""):
+        """A row that needs cuBLAS: ok (its note holding `phrase`) where cuBLAS runs."""
+        return ("ok", phrase) if self.cublas_ok() else \
+            ("unsupported", "CUBLAS_STATUS_ARCH_MISMATCH")
+
+    def cudnn(self):
+        return ("ok", "") if self.cudnn_ok() else \
+            ("unsupported", "does not support sm_%d" % self.sm)
+
+    def expect(self, workload, impl):
+        """(status, a phrase its note must hold) for a row of this card (kernels/<w>/sim.py)."""
+        return self.b.expects[workload].expect(self, impl)
+
+
+def shape_dict(shape):
+    """{"m": 70, "n": 60, …} of a CSV shape ("m=70;n=60;…") or a --shape value."""
+    return {k: int(v) for k, _, v in (kv.partition("=") for kv in re.split("[;,]", shape))}
 
 
 # --- running gpubench-sim ---------------------------------------------------------------------------
@@ -340,16 +354,13 @@ def mode_fatbin(build, a):
 
 
 # --- one profile, --quick -------------------------------------------------------------------------
-def gemm_tile(card, m, n):
-    """The SGEMM tile the launcher should pick (kernels/gemm/kernels.cuh, gb_sgemm_pick)."""
-    tiles = ((m + 127) // 128) * ((n + 127) // 128)
-    return 128 if card.code() >= 35 and tiles >= card.p["sms"] else 64
-
-
 def mode_quick(build, a):
     card = Card(build, a.args[0])
-    # a second GEMM shape whose 25 tiles pick 128×128 on cards with at most 25 SMs (K40m, K80)
-    extra = ["--shape", "gemm:m=256,n=256,k=256", "--shape", "gemm:m=520,n=520,k=24"]
+    for w in build.workloads:
+        check(w.name in build.expects, f"{w.name} has GPU implementations and no "
+              f"kernels/{w.name}/sim.py saying what the simulated cards should give")
+    extra = [x for name, m in build.expects.items() for shape in m.QUICK_EXTRA
+             for x in ("--shape", f"{name}:{shape}")]
     with tempfile.TemporaryDirectory() as tmp:
         run = run_sim(build, card.spec, ["--quick", "-d", "cuda"] + FAST + extra, tmp)
         print(run.out)
@@ -369,6 +380,8 @@ def mode_quick(build, a):
         for d in rows:
             w, i = d["workload"], d["impl"]
             seen.add((w, i))
+            if w not in build.expects:
+                continue
             status, phrase = card.expect(w, i)
             what = f"{card.spec} {w}/{i} {d['shape']}"
             check(d["status"] == status, f"{what}: {d['status']} ({d['note'][:300]}), want {status}")
@@ -377,15 +390,12 @@ def mode_quick(build, a):
                   f"{what}: device {d['device_name']} cc {d['cc']}")
             if d["status"] == "ok":
                 check(d["max_rel_err"] not in ("", "-1"), f"{what}: not verified")
-            if w == "gemm" and i == "cuda" and d["status"] == "ok":
-                m, n = (int(x.split("=")[1]) for x in d["shape"].split(";")[:2])
-                t = gemm_tile(card, m, n)
-                check(f"own SGEMM {t}x{t} tiles" in d["note"], f"{what}: want {t}x{t} tiles: "
-                      f"{d['note'][:120]}")
-        for w, i in [("vecadd", "cuda"), ("vecadd", "cublas"), ("gemm", "cuda"), ("gemm", "cublas"),
-                     ("conv2d", "cuda"), ("conv2d", "cudnn"), ("mlp_train", "cuda"),
-                     ("mlp_train", "cublas"), ("memcpy", "h2d_pinned"), ("memcpy", "d2d")]:
-            check((w, i) in seen, f"{card.spec}: no {w}/{i} row")
+            more = getattr(build.expects.get(w), "check_row", None)
+            if more and d["status"] == "ok":
+                more(card, d, shape_dict(d["shape"]), check)
+        for w in build.workloads:
+            for i in w.impls("cuda"):
+                check((w.name, i) in seen, f"{card.spec}: no {w.name}/{i} row")
 
 
 # --- the 512 MiB card: default shapes and the sweep ----------------------------------------------
@@ -411,22 +421,24 @@ def mode_defaults(build, a):
 
 
 def mode_sweep(build, a):
-    """--sweep of vecadd (the only ladder that outgrows 512 MiB) and memcpy on the 512 MiB card.
-    Whether a row fits is computed from its buffers and the card's free memory (the sim's
-    reservation: 5% of the card, at most 256 MiB; cuBLAS's 4 MiB workspace before Hopper)."""
+    """--sweep on the 512 MiB card of the workloads whose sim.py says what a row needs
+    (sweep_need: the ladders that outgrow it, and the copies). Whether a row fits is computed
+    from its buffers and the card's free memory (the sim's reservation: 5% of the card, at most
+    256 MiB)."""
     free = 512 * 2**20 - min(512 * 2**20 // 20, 256 * 2**20)
+    need_of = {n: m.sweep_need for n, m in build.expects.items() if hasattr(m, "sweep_need")}
+    if not check(need_of, "sweep: no kernels/<w>/sim.py defines sweep_need"):
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        run = run_sim(build, SMALL, ["--sweep", "-w", "vecadd,memcpy", "-d", "cuda"] + FAST, tmp,
-                      timeout=600)
+        run = run_sim(build, SMALL, ["--sweep", "-w", ",".join(need_of), "-d", "cuda"] + FAST,
+                      tmp, timeout=600)
         print(run.out)
         check_process(run, "sweep")
         check_csv(run, "sweep")
         check_exit(run, "sweep")
         too_big = 0
         for d in row_dicts(run):
-            size = int(d["shape"].split("=")[1])
-            need = {("vecadd", "cuda"): 12 * size, ("vecadd", "cublas"): 8 * size + 4 * 2**20}.get(
-                (d["workload"], d["impl"]), 2 * size if d["impl"] == "d2d" else size)
+            need = need_of[d["workload"]](d["impl"], shape_dict(d["shape"]))
             fits = need <= free
             too_big += not fits
             want = "ok" if fits else DOES_NOT_FIT
@@ -618,11 +630,11 @@ def mode_faults(build, a):
         with tempfile.TemporaryDirectory() as tmp:
             quick = run_sim(build, spec, ["--quick"] + SAME_CALLS, tmp, env=SAME_ENV,
                             name="quick")
-            base, calls = trace_of(build, spec, SAME_CALLS + TINY, tmp, "base")
+            base, calls = trace_of(build, spec, SAME_CALLS + build.tiny, tmp, "base")
             check_process(base, f"{spec} baseline")
             check_csv(base, f"{spec} baseline")
             check(quick.counts.get("*") == len(calls),
-                  f"{spec}: the TINY run makes {len(calls)} calls, --quick "
+                  f"{spec}: the small shapes' run makes {len(calls)} calls, --quick "
                   f"{quick.counts.get('*')}: the call sequences differ")
             rank, jobs = {}, []
             for n, func, dev, _ in calls:
@@ -634,7 +646,7 @@ def mode_faults(build, a):
             def one(job):
                 n, func, k, dev = job
                 err = error_for(func, k)
-                r = run_sim(build, spec, SAME_CALLS + TINY, tmp, name=f"f{n}", timeout=a.timeout,
+                r = run_sim(build, spec, SAME_CALLS + build.tiny, tmp, name=f"f{n}", timeout=a.timeout,
                             env=dict(SAME_ENV, GPUBENCH_SIM_FAULT=f"{func}:{k}:{err}"))
                 return job, err, r
 
@@ -663,7 +675,7 @@ def mode_multi(build, a):
     spec = "k40m:built-for-card,t4"
     cards = {"cuda:0": Card(build, "k40m:built-for-card"), "cuda:1": Card(build, "t4")}
     with tempfile.TemporaryDirectory() as tmp:
-        base, calls = trace_of(build, spec, ["--quick"] + SAME_CALLS + TINY, tmp, "base")
+        base, calls = trace_of(build, spec, ["--quick"] + SAME_CALLS + build.tiny, tmp, "base")
         print(base.out)
         check_process(base, "two cards")
         check_csv(base, "two cards")
@@ -686,7 +698,7 @@ def mode_multi(build, a):
             allk = [n for n, f, d, _ in calls if f == "__cudaLaunchKernel"]
             for pick, err in ((0, "cudaErrorLaunchFailure"), (1, "cudaErrorInvalidValue")):
                 k = allk.index(launches[pick]) + 1
-                r = run_sim(build, spec, ["--quick"] + SAME_CALLS + TINY, tmp,
+                r = run_sim(build, spec, ["--quick"] + SAME_CALLS + build.tiny, tmp,
                             name=f"m{dev}{pick}",
                             env=dict(SAME_ENV, GPUBENCH_SIM_FAULT=f"__cudaLaunchKernel:{k}:{err}"))
                 ok, cat, why = judge(base, r, "__cudaLaunchKernel", err, dev)
@@ -702,12 +714,15 @@ def mode_multi(build, a):
 
 # --- compare and merge refuse to mix --------------------------------------------------------------
 def mode_refuse(build, a):
+    # the first workload with a CPU and a GPU implementation, at its small shape
+    w = next(w for w in build.workloads if w.impls("cpu") and w.name in build.expects)
+    one = ["-w", w.name, "-s", f"{w.name}:{build.expects[w.name].TINY}"] + FAST
     with tempfile.TemporaryDirectory() as tmp:
-        sim1 = run_sim(build, "t4", FAST + ["-w", "vecadd", "-s", "vecadd:n=4096"], tmp, name="s1")
-        sim2 = run_sim(build, "t4", FAST + ["-w", "vecadd", "-s", "vecadd:n=4096"], tmp, name="s2")
+        sim1 = run_sim(build, "t4", one, tmp, name="s1")
+        sim2 = run_sim(build, "t4", one, tmp, name="s2")
         real = os.path.join(tmp, "real.csv")
-        subprocess.run([build.gpubench, "-w", "vecadd", "-s", "vecadd:n=4096", "-d", "cpu", "--out",
-                        real] + FAST, capture_output=True, check=True)
+        subprocess.run([build.gpubench, "-d", "cpu", "--out", real] + one, capture_output=True,
+                       check=True)
         s1, s2 = os.path.join(tmp, "s1.csv"), os.path.join(tmp, "s2.csv")
         check(sim1.rc == 0 and sim2.rc == 0, "simulated runs failed")
         for args, what in (([s1, real], "compare sim real"), ([real, s1], "compare real sim")):
