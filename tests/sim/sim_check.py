@@ -65,7 +65,7 @@ def check(cond, what):
     return cond
 
 
-# --- the build and the profiles --------------------------------------------------------------------
+# --- the build and the profiles -------------------------------------------------------------------
 class Build:
     def __init__(self, a):
         self.dir = os.path.abspath(a.build)
@@ -172,7 +172,7 @@ def shape_dict(shape):
     return {k: int(v) for k, _, v in (kv.partition("=") for kv in re.split("[;,]", shape))}
 
 
-# --- running gpubench-sim ---------------------------------------------------------------------------
+# --- running gpubench-sim -------------------------------------------------------------------------
 class Run:
     def __init__(self, rc, out, err, header, rows, counts):
         self.rc, self.out, self.err, self.header, self.rows, self.counts = \
@@ -251,7 +251,8 @@ def check_leaks(run, what, failed=None):
                    f"{npinned} page-locked ones") and ok
     if not broken:
         ok = check(run.counts["live-objects"] <= allow,
-                   f"{what}: {run.counts['live-objects']} cuBLAS/cuDNN objects never destroyed") and ok
+                   f"{what}: {run.counts['live-objects']} cuBLAS/cuDNN objects never "
+                   "destroyed") and ok
     return ok
 
 
@@ -260,7 +261,8 @@ HOLD_TIMED_OUT = "the queue hold timed out"
 
 def check_csv(run, what):
     """The CSV is valid: the fixed columns, one field count, known statuses, simulated names."""
-    if not check(run.header is not None, f"{what}: no CSV written (rc {run.rc})\n{run.err[-2000:]}"):
+    if not check(run.header is not None,
+                 f"{what}: no CSV written (rc {run.rc})\n{run.err[-2000:]}"):
         return False
     ok = check(run.header[:len(FIXED)] == FIXED, f"{what}: header {run.header[:len(FIXED)]}")
     for i, r in enumerate(run.rows):
@@ -307,7 +309,7 @@ def key(d):
     return (d["device"], d["workload"], d["impl"], d["shape"])
 
 
-# --- symbols, fat binaries --------------------------------------------------------------------------
+# --- symbols, fat binaries ------------------------------------------------------------------------
 def mode_symbols(build, a):
     def nm(path, flag):
         p = subprocess.run(["nm", "-D", flag, path], capture_output=True, text=True, check=True)
@@ -384,7 +386,8 @@ def mode_quick(build, a):
                 continue
             status, phrase = card.expect(w, i)
             what = f"{card.spec} {w}/{i} {d['shape']}"
-            check(d["status"] == status, f"{what}: {d['status']} ({d['note'][:300]}), want {status}")
+            check(d["status"] == status,
+                  f"{what}: {d['status']} ({d['note'][:300]}), want {status}")
             check(phrase in d["note"], f"{what}: note lacks {phrase!r}: {d['note'][:300]}")
             check(d["device_name"] == "simulated " + card.p["name"] and d["cc"] == card.p["cc"],
                   f"{what}: device {d['device_name']} cc {d['cc']}")
@@ -449,7 +452,7 @@ def mode_sweep(build, a):
         check(too_big >= 2, f"sweep: only {too_big} rows beyond the card's memory")
 
 
-# --- fault injection ----------------------------------------------------------------------------------
+# --- fault injection ------------------------------------------------------------------------------
 # The error injected into the k-th call of a function: its natural failures, taken in turn
 # (k modulo the list), so that each function sees sticky and non-sticky errors of every kind
 # gpubench maps (oom, unsupported, error, timeout).
@@ -554,7 +557,8 @@ def judge(base, run, func, err, dev):
     hit = None
     for i, d in enumerate(rows):
         b = bm[key(d)]
-        if any(n in d["note"] for n in names) and (d["status"], d["note"]) != (b["status"], b["note"]):
+        changed = (d["status"], d["note"]) != (b["status"], b["note"])
+        if changed and any(n in d["note"] for n in names):
             hit = i
             break
     if hit is None:
@@ -646,7 +650,8 @@ def mode_faults(build, a):
             def one(job):
                 n, func, k, dev = job
                 err = error_for(func, k)
-                r = run_sim(build, spec, SAME_CALLS + build.tiny, tmp, name=f"f{n}", timeout=a.timeout,
+                r = run_sim(build, spec, SAME_CALLS + build.tiny, tmp, name=f"f{n}",
+                            timeout=a.timeout,
                             env=dict(SAME_ENV, GPUBENCH_SIM_FAULT=f"{func}:{k}:{err}"))
                 return job, err, r
 
@@ -670,7 +675,7 @@ def mode_faults(build, a):
     check(during_hold > 0, "faults: no fault fell while a stream hold was in place")
 
 
-# --- two cards ----------------------------------------------------------------------------------------
+# --- two cards ------------------------------------------------------------------------------------
 def mode_multi(build, a):
     spec = "k40m:built-for-card,t4"
     cards = {"cuda:0": Card(build, "k40m:built-for-card"), "cuda:1": Card(build, "t4")}
