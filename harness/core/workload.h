@@ -74,6 +74,9 @@ struct impl {
     enum status (*run)(struct impl_ctx *ctx);
     enum status (*download)(struct impl_ctx *ctx);
     void (*release)(struct impl_ctx *ctx);
+    /* 1 when `run` copies between host and device memory (memcpy's h2d and d2h rows): the bus
+     * bounds it, so the device's caches say nothing about its speed. */
+    int host_transfer;
 };
 
 /* Verification report, filled by verify_close (harness/core/verify.c). */

@@ -153,6 +153,7 @@ const struct impl memcpy_h2d_pinned_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
 };
 
 const struct impl memcpy_h2d_pageable_impl = {
@@ -163,6 +164,7 @@ const struct impl memcpy_h2d_pageable_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
 };
 
 const struct impl memcpy_d2h_pinned_impl = {
@@ -174,6 +176,7 @@ const struct impl memcpy_d2h_pinned_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
 };
 
 const struct impl memcpy_d2h_pageable_impl = {
@@ -185,6 +188,7 @@ const struct impl memcpy_d2h_pageable_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
 };
 
 const struct impl memcpy_d2d_impl = {
