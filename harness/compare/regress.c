@@ -463,7 +463,8 @@ static void json_run(FILE *out, const struct csv_table *t) {
 
 static void print_json(const struct cmp_input *in, const struct cmp_opts *o, const struct rr *x,
                        size_t nx, const struct diff *d, int nd, int nreg, FILE *out) {
-    fputs("{\"mode\":\"regression\",\"base\":", out);
+    json_document_begin(out, "compare");
+    fputs(", \"mode\":\"regression\",\"base\":", out);
     json_run(out, &in->runs[0]);
     fputs(",\"new\":", out);
     json_run(out, &in->runs[1]);

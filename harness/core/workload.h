@@ -77,6 +77,13 @@ struct impl {
     /* 1 when `run` copies between host and device memory (memcpy's h2d and d2h rows): the bus
      * bounds it, so the device's caches say nothing about its speed. */
     int host_transfer;
+    /* 1 when run itself makes the host wait for the device (a copy from or to pageable host
+     * memory): the backend cannot hold the device's queue while it enqueues the timed work, so
+     * such a row's kernel-only time includes the host's share, which is the cost of that copy. */
+    int run_waits;
+    /* 1 when run is the whole transfer (the copy rows): end to end is then run alone,
+     * host-clocked with its synchronization, not upload + run + download. */
+    int e2e_is_run;
 };
 
 /* Verification report, filled by verify_close (harness/core/verify.c). */

@@ -8,12 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Fixed columns (results/README.md) in order, then extra columns (Slurm provenance). */
+/* Fixed columns (results/README.md) in order, then extra columns (Slurm provenance, timings that
+ * came later). */
 const char CSV_HEADER[] =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
-    "slurm_job_id,slurm_array_task_id";
+    "batch_ms,slurm_job_id,slurm_array_task_id";
 const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms";
 
 int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen) {
@@ -24,17 +25,22 @@ int csv_open(struct csv_file *c, const char *path, const char *header, char *err
     }
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: cannot write: not a regular file", path);
-        return -1;
+        /* /dev/null, /dev/stdout, a pipe: written as they are (no .partial beside a device). */
+        if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+            snprintf(err, errlen, "%s: cannot write: not a regular file", path);
+            return -1;
+        }
+        c->direct = 1;
     }
     snprintf(c->path, sizeof c->path, "%s", path);
-    snprintf(c->partial, sizeof c->partial, "%s.partial", path);
+    snprintf(c->partial, sizeof c->partial, c->direct ? "%s" : "%s.partial", path);
     c->f = fopen(c->partial, "w");
     if (!c->f) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         return -1;
     }
-    fprintf(c->f, "%s\n", header);
+    if (header)
+        fprintf(c->f, "%s\n", header);
     fflush(c->f);
     return 0;
 }
@@ -92,10 +98,16 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
     num(f, "%.6g", r->gbps, timed && r->gbps >= 0);
     num(f, "%.4g", r->peak_pct, timed && r->peak_pct >= 0);
     num(f, "%.3g", r->max_rel_err, r->max_rel_err >= 0);
-    const char *tail[] = {status_name(r->status), r->note, ri->slurm_job, ri->slurm_task};
-    for (size_t i = 0; i < 4; i++) {
+    const char *tail[] = {status_name(r->status), r->note};
+    for (size_t i = 0; i < 2; i++) {
         fputc(',', f);
         csv_field(f, tail[i]);
+    }
+    num(f, "%.6g", r->batch_ms, timed && r->batch_ms >= 0);
+    const char *slurm[] = {ri->slurm_job, ri->slurm_task};
+    for (size_t i = 0; i < 2; i++) {
+        fputc(',', f);
+        csv_field(f, slurm[i]);
     }
     fputc('\n', f);
 }
@@ -122,14 +134,14 @@ void csv_flush(struct csv_file *c) {
 int csv_commit(struct csv_file *c, char *err, size_t errlen) {
     if (!c->f)
         return 0;
-    int bad = fflush(c->f) != 0 || ferror(c->f) || fsync(fileno(c->f)) != 0;
+    int bad = fflush(c->f) != 0 || ferror(c->f) || (!c->direct && fsync(fileno(c->f)) != 0);
     bad |= fclose(c->f) != 0;
     c->f = NULL;
     if (bad) {
         snprintf(err, errlen, "%s: write failed: %s", c->partial, strerror(errno));
         return -1;
     }
-    if (rename(c->partial, c->path) != 0) {
+    if (!c->direct && rename(c->partial, c->path) != 0) {
         snprintf(err, errlen, "%s: cannot rename to %s: %s", c->partial, c->path,
                  strerror(errno));
         return -1;
@@ -141,6 +153,7 @@ void csv_discard(struct csv_file *c) {
     if (c->f) {
         fclose(c->f);
         c->f = NULL;
-        unlink(c->partial);
+        if (!c->direct)
+            unlink(c->partial);
     }
 }

@@ -8,6 +8,9 @@
  *   d2h_pinned    upload: src → dev             run: dev → pinned      download: pinned → dst
  *   d2h_pageable  upload: src → dev             run: dev → dst
  *   d2d           upload: src → dev             run: dev → dev2        download: dev2 → dst
+ * End to end, a copy row is its run alone (e2e_is_run): the copy is the whole work, the upload
+ * and download only stage and check the data. The pageable rows make the host wait for the
+ * device (run_waits), so their kernel-only time is taken without holding the queue.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +157,7 @@ const struct impl memcpy_h2d_pinned_impl = {
     .download = copy_download,
     .release = copy_release,
     .host_transfer = 1,
+    .e2e_is_run = 1,
 };
 
 const struct impl memcpy_h2d_pageable_impl = {
@@ -165,6 +169,8 @@ const struct impl memcpy_h2d_pageable_impl = {
     .download = copy_download,
     .release = copy_release,
     .host_transfer = 1,
+    .run_waits = 1, /* a pageable copy makes the host wait for the device */
+    .e2e_is_run = 1,
 };
 
 const struct impl memcpy_d2h_pinned_impl = {
@@ -177,6 +183,7 @@ const struct impl memcpy_d2h_pinned_impl = {
     .download = copy_download,
     .release = copy_release,
     .host_transfer = 1,
+    .e2e_is_run = 1,
 };
 
 const struct impl memcpy_d2h_pageable_impl = {
@@ -189,6 +196,8 @@ const struct impl memcpy_d2h_pageable_impl = {
     .download = copy_download,
     .release = copy_release,
     .host_transfer = 1,
+    .run_waits = 1, /* a pageable copy makes the host wait for the device */
+    .e2e_is_run = 1,
 };
 
 const struct impl memcpy_d2d_impl = {
@@ -200,4 +209,5 @@ const struct impl memcpy_d2d_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .e2e_is_run = 1,
 };
