@@ -4,7 +4,7 @@
   1. --quick gives a real 95% interval of the median: every row has at least the 6 repetitions
      it needs, and its ci95 cells hold an interval around the median.
   2. With fewer repetitions than that the ci95 cells are empty and the note says how many the
-     interval needs.
+     interval needs; -f bmf leaves lower_value and upper_value out.
   3. --reps is a floor: --max-time does not cut a row below it, and the note says when the
      floor kept a row past --max-time.
   4. A row whose working set fits in the last-level cache says so (the size from hwloc, in the
@@ -16,6 +16,7 @@ usage: honest_check.py GPUBENCH W   (W: a workload with CPU implementations)
 """
 import csv
 import io
+import json
 import os
 import re
 import subprocess
@@ -70,6 +71,22 @@ def main():
                   f"{r['ci95_hi_ms']}")
             check(f"no 95% CI: {r['reps']} repetitions" in r["note"] and
                   "needs at least 6" in r["note"], f"note: {r['note'][:200]}")
+
+    # 2b. ... and Bencher's format leaves the interval out rather than writing null
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run([gpubench, "-f", "bmf", "--no-out", "-d", "cpu", "-w", w, "-q",
+                            "--reps", "3", "--min-time", "0", "--max-time", "5"],
+                           capture_output=True, text=True, cwd=tmp)
+    check(p.returncode == 0, f"-f bmf --reps 3: exit {p.returncode}: {p.stderr[-300:]}")
+    try:
+        bmf = json.loads(p.stdout)
+    except ValueError as e:
+        bmf = {}
+        check(False, f"-f bmf --reps 3: not JSON: {e}")
+    check(bmf, "-f bmf --reps 3 wrote benchmarks")
+    for name, m in bmf.items():
+        check("value" in m["latency"] and "lower_value" not in m["latency"] and
+              "upper_value" not in m["latency"], f"-f bmf, 3 reps: {name}: {m['latency']}")
 
     # 3. --reps is a floor, and says when it outlasted --max-time
     rows, _ = run(gpubench, ["-d", "cpu", "-w", w, "-q", "--reps", "7", "--min-time", "0",
