@@ -154,7 +154,11 @@ def check_legible(plot, gpubench, kind, files, out):
                     ticks.add(id(t))
                     if t.get_visible() and t.get_text() and lo <= tk.get_loc() <= hi:
                         shown.setdefault(id(axis), []).append(t)
-    texts = [t for t in fig.findobj(lambda a: hasattr(a, "get_text") and hasattr(a, "get_window_extent"))
+
+    def is_text(a):
+        return hasattr(a, "get_text") and hasattr(a, "get_window_extent")
+
+    texts = [t for t in fig.findobj(is_text)
              if t.get_visible() and t.get_text().strip() and id(t) not in ticks]
     texts += [t for ts in shown.values() for t in ts]
     for t in texts:
