@@ -7,12 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Fixed columns (results/README.md) in order, then extra columns (Slurm provenance). */
+/* Fixed columns (results/README.md) in order, then extra columns: the run's index among those of
+ * one `--runs N` invocation, and Slurm provenance (kept last: fleet scripts read them from the
+ * end of the line). */
 const char CSV_HEADER[] =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
-    "slurm_job_id,slurm_array_task_id";
+    "run,slurm_job_id,slurm_array_task_id";
 const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms";
 
 int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen) {
@@ -91,11 +93,15 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
     num(f, "%.6g", r->gbps, timed && r->gbps >= 0);
     num(f, "%.4g", r->peak_pct, timed && r->peak_pct >= 0);
     num(f, "%.3g", r->max_rel_err, r->max_rel_err >= 0);
-    const char *tail[] = {status_name(r->status), r->note, ri->slurm_job, ri->slurm_task};
-    for (size_t i = 0; i < 4; i++) {
+    const char *tail[] = {status_name(r->status), r->note};
+    for (size_t i = 0; i < 2; i++) {
         fputc(',', f);
         csv_field(f, tail[i]);
     }
+    fprintf(f, ",%d,", ri->run);
+    csv_field(f, ri->slurm_job);
+    fputc(',', f);
+    csv_field(f, ri->slurm_task);
     fputc('\n', f);
 }
 

@@ -60,6 +60,8 @@ void cli_usage(FILE *f) {
         "      --seed N          seed of the random inputs (default 42)\n"
         "  -o, --out PATH        run CSV (default results/<host>-<UTC time>.csv)\n"
         "      --samples PATH    also write every timed sample to PATH (CSV)\n"
+        "      --runs N          N independent runs, one process each, rows shuffled in each;\n"
+        "                        one CSV with a run column (for compare's verdicts; default 1)\n"
         "  -f, --format F        what goes to stdout: table (default), csv, json, markdown\n"
         "  -h, --help            this text\n"
         "  -V, --version         version and what this binary was built for\n"
@@ -180,10 +182,16 @@ static int opt_timing(int c, const char *arg, struct options *o) {
     }
 }
 
-/* -t, --seed: the other numbers. */
+/* -t, --seed, --runs: the other numbers. */
 static int opt_number(int c, const char *arg, struct options *o) {
     long v;
     int rc;
+    if (c == 'n') {
+        if ((rc = parse_num("--runs", arg, 1, 1000, &v)))
+            return rc;
+        o->runs = (int)v;
+        return 0;
+    }
     if (c == 't') {
         if ((rc = parse_num("--threads", arg, 1, 256, &v)))
             return rc;
@@ -234,6 +242,7 @@ static void options_defaults(struct options *o) {
     o->warmup = 2;
     o->seed = 42;
     o->format = FMT_TABLE;
+    o->runs = 1;
 }
 
 /* After the last option: --quick's short timing where not given, and the checks that need
@@ -255,6 +264,12 @@ static int options_finish(struct options *o) {
         return usage_error("--samples: '%s' is also the --out file%s", o->samples, "");
     if (o->max_time < o->min_time)
         return usage_error("--max-time is shorter than --min-time%s%s", "", "");
+    /* each run is its own process with its own stdout: N CSV or JSON documents would be one
+     * broken one, while tables simply follow each other */
+    if (o->runs > 1 && (o->format == FMT_CSV || o->format == FMT_JSON))
+        return usage_error("--format %s: one document per run; with --runs the run CSV (--out) "
+                           "holds every run%s",
+                           o->format == FMT_CSV ? "csv" : "json", "");
     return 0;
 }
 
@@ -268,7 +283,8 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"threads", required_argument, NULL, 't'},  {"seed", required_argument, NULL, 'e'},
         {"out", required_argument, NULL, 'o'},      {"samples", required_argument, NULL, 'a'},
         {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0}};
+        {"version", no_argument, NULL, 'V'},        {"runs", required_argument, NULL, 'n'},
+        {NULL, 0, NULL, 0}};
     int c, rc = 0;
     options_defaults(o);
     opterr = 0;
@@ -286,6 +302,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'r':
         case 'W': rc = opt_timing(c, optarg, o); break;
         case 't':
+        case 'n':
         case 'e': rc = opt_number(c, optarg, o); break;
         case 'o':
         case 'a': rc = opt_output(c, optarg, o); break;

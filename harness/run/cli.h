@@ -27,6 +27,7 @@ struct options {
     uint64_t seed;
     const char *out, *samples;
     enum out_format format;
+    int runs;                  /* independent runs, each its own process (--runs, default 1) */
     /* Set when the user gave them, so --quick does not override explicit values. */
     int set_min_time, set_max_time, set_reps, set_warmup;
 };

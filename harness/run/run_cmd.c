@@ -3,6 +3,7 @@
 #include "harness/run/run_cmd.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "harness/run/list.h"
 #include "harness/run/plan.h"
 #include "harness/run/runner.h"
+#include "harness/run/runs.h"
 #include "harness/run/topology.h"
 
 /* Ctrl-C, and SIGTERM (Slurm's time limit, scancel): stop between repetitions, keep the rows
@@ -89,11 +91,22 @@ static int default_out(const struct run_info *ri, char *path, size_t len) {
     return 0;
 }
 
-int run_main(int argc, char **argv) {
-    struct options o;
-    int rc = cli_parse_run(argc, argv, &o);
-    if (rc)
-        return rc == 1 ? 0 : rc;
+/* `--runs N` in this process: the parent of the N runs (each a process of its own). */
+static int run_many(int argc, char **argv, const struct options *o) {
+    struct run_info ri;
+    char out_path[4096];
+    make_run_info(&ri);
+    if (o->out)
+        snprintf(out_path, sizeof out_path, "%s", o->out);
+    else if (default_out(&ri, out_path, sizeof out_path))
+        return 2;
+    return runs_parent(argc, argv, o, out_path, made_results_dir);
+}
+
+/* One run: discover, plan, measure, write. run_index ≥ 0: one of several runs (--runs). */
+static int run_one(const struct options *opts, int run_index) {
+    const struct options o = *opts;
+    int rc;
     struct device_list devs;
     char gpu_why[512];
     discover(o.threads, &devs, gpu_why, sizeof gpu_why);
@@ -105,6 +118,10 @@ int run_main(int argc, char **argv) {
     }
     struct run_info ri;
     make_run_info(&ri);
+    if (run_index >= 0) { /* one of several runs: its own row order, its index in the CSV */
+        ri.run = run_index;
+        plan_shuffle(&pl, splitmix64(o.seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)run_index)));
+    }
     char out_path[4096], err[512];
     struct csv_file csv, samples;
     int have_samples = 0;
@@ -128,8 +145,8 @@ int run_main(int argc, char **argv) {
         }
         have_samples = 1;
     }
-    int wants_gpu = o.ndevices == 0;
-    if (gpu_why[0] && wants_gpu)
+    /* said once: by the first of several runs, and only when the run would want GPU rows */
+    if (gpu_why[0] && run_index <= 0 && plan_wants_gpu(&o))
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
@@ -141,7 +158,7 @@ int run_main(int argc, char **argv) {
     if (csv_commit(&csv, err, sizeof err) != 0) {
         fprintf(stderr, "gpubench: --out: %s\n", err);
         rc = rc ? rc : 1;
-    } else {
+    } else if (run_index < 0) { /* several runs: the parent says where they all went */
         fprintf(stderr, "gpubench: wrote %s%s\n", out_path,
                 rc == 130 ? " (interrupted: rows finished so far)" : "");
     }
@@ -152,6 +169,29 @@ int run_main(int argc, char **argv) {
 out_plan:
     plan_free(&pl);
     shutdown_devices(&devs);
+    return rc;
+}
+
+int run_main(int argc, char **argv) {
+    struct options o;
+    /* the options as given, for the runs of --runs: parsing splits lists in place */
+    char **given = malloc(((size_t)argc + 1) * sizeof *given);
+    for (int i = 0; given && i < argc; i++)
+        if (!(given[i] = strdup(argv[i]))) {
+            fprintf(stderr, "gpubench: out of memory\n");
+            return 2;
+        }
+    int rc = cli_parse_run(argc, argv, &o);
+    int run_index = rc ? -1 : runs_child_index(&o); /* -1: not one of several runs */
+    if (!rc && o.runs > 1 && run_index < 0)
+        rc = given ? run_many(argc, given, &o) : 2;
+    else if (!rc)
+        rc = run_one(&o, run_index);
+    else if (rc == 1)
+        rc = 0; /* --help, --version */
+    for (int i = 0; given && i < argc; i++)
+        free(given[i]);
+    free(given);
     return rc;
 }
 
