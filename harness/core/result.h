@@ -26,6 +26,7 @@ struct result {
     double flops, bytes;
     struct stats st;       /* kernel-only times, ms */
     double e2e_median_ms;  /* transfers included; equals median on the CPU; <0 unknown */
+    double batch_ms;       /* per run, in batches of back-to-back runs; <0 unknown */
     double gflops, gbps, peak_pct; /* <0: not applicable */
     double max_rel_err;    /* <0: not verified */
     enum status status;

@@ -74,6 +74,13 @@ struct impl {
     enum status (*run)(struct impl_ctx *ctx);
     enum status (*download)(struct impl_ctx *ctx);
     void (*release)(struct impl_ctx *ctx);
+    /* 1 when run itself makes the host wait for the device (a copy from or to pageable host
+     * memory): the backend cannot hold the device's queue while it enqueues the timed work, so
+     * such a row's kernel-only time includes the host's share, which is the cost of that copy. */
+    int run_waits;
+    /* 1 when run is the whole transfer (the copy rows): end to end is then run alone,
+     * host-clocked with its synchronization, not upload + run + download. */
+    int e2e_is_run;
 };
 
 /* Verification report, filled by verify_close (harness/core/verify.c). */

@@ -18,8 +18,12 @@ struct backend {
     int (*discover)(struct device_list *list, int threads, char *why, size_t whylen);
     /* Make `dev` current for the calling thread (select the GPU, bind the host thread). */
     enum status (*activate)(const struct device *dev, char *note, size_t notelen);
-    /* Time one call of impl->run: kernel-only milliseconds in *ms. */
-    enum status (*time_run)(const struct impl *im, struct impl_ctx *ctx, double *ms);
+    /* Time `reps` back-to-back calls of impl->run between one start and one stop: total
+     * milliseconds in *ms. reps = 1 is one sample of the kernel-only time; more is the batch
+     * ("hot") time, which lets consecutive runs overlap their launch costs. On a GPU it is device
+     * time between two events, taken with the queue held until the calls are enqueued, so the
+     * host's launch and library set-up time is not in it (unless impl->run_waits). */
+    enum status (*time_runs)(const struct impl *im, struct impl_ctx *ctx, long reps, double *ms);
     /* Wait until all work queued by the implementation has finished (for end-to-end times). */
     enum status (*sync)(const struct device *dev, char *note, size_t notelen);
     /* Release per-device resources at the end of the run. May be NULL. */

@@ -31,6 +31,10 @@ struct cuda_dev_state {
     int ready;                /* stream and events created */
     cudaStream_t stream;      /* the run's stream for this device */
     cudaEvent_t start, stop;  /* kernel-only timing */
+    volatile int *hold_host;  /* host-mapped [release, timed out] flags of the queue hold */
+    int *hold_dev;            /* the same flags as the device sees them */
+    long long hold_cycles;    /* the hold's timeout in the device's clock cycles */
+    char hold_why[160];       /* why timing runs without the hold, or "" */
     hwloc_cpuset_t near_cpus; /* cores nearest the GPU (NULL when hwloc could not tell) */
     int bind_warned;          /* a failed binding is reported once */
     char dead[64];            /* name of the sticky error that broke the context, or "" */
@@ -241,6 +245,12 @@ static int dev_resources_destroy(struct cuda_dev_state *s, const char *id) {
               {"cudaEventDestroy(stop)", cudaSuccess},
               {"cudaStreamDestroy", cudaSuccess}};
     int failed = 0;
+    if (s->hold_host && cudaFreeHost((void *)s->hold_host) != cudaSuccess) {
+        fprintf(stderr, "gpubench: warning: %s: cudaFreeHost(hold flags) failed\n", id);
+        failed++;
+    }
+    s->hold_host = NULL;
+    s->hold_dev = NULL;
     if (s->start)
         r[0].e = cudaEventDestroy(s->start);
     if (s->stop)
@@ -258,10 +268,42 @@ static int dev_resources_destroy(struct cuda_dev_state *s, const char *id) {
     return failed;
 }
 
+/* The queue hold's flags in host-mapped memory and its timeout (kernels/common/hold.cu). Not
+ * fatal when it fails: timing then runs without the hold and each row says so (hold_why). */
+static void dev_hold_create(struct cuda_dev_state *s, int ordinal) {
+    enum { HOLD_TIMEOUT_MS = 2000 }; /* far longer than enqueueing any row's runs takes */
+    struct cudaFuncAttributes fa;
+    void *host = NULL, *dev = NULL;
+    int khz = 0;
+    const struct gb_kernel_ref *k;
+    gb_hold_kernels(&k);
+    s->hold_why[0] = '\0';
+    /* no code for this device: then none of our kernels runs here either */
+    cudaError_t e = cudaFuncGetAttributes(&fa, k[0].fn);
+    if (e == cudaSuccess)
+        e = cudaHostAlloc(&host, 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable);
+    if (e == cudaSuccess)
+        e = cudaHostGetDevicePointer(&dev, host, 0);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, ordinal);
+    if (e != cudaSuccess) {
+        snprintf(s->hold_why, sizeof s->hold_why,
+                 "no queue hold (%s): kernel-only times include the host's launch time",
+                 cudaGetErrorName(e));
+        (void)cudaGetLastError();
+        if (host && cudaFreeHost(host) != cudaSuccess)
+            fprintf(stderr, "gpubench: warning: cudaFreeHost(hold flags) failed\n");
+        return;
+    }
+    s->hold_host = host;
+    s->hold_dev = dev;
+    s->hold_cycles = (long long)(khz > 0 ? khz : 2000000) * HOLD_TIMEOUT_MS;
+}
+
 /* The device's stream and timing events; on a failure, whatever was created is destroyed again
  * (a failed event create must not leak the stream). */
-static enum status dev_resources_create(struct cuda_dev_state *s, const char *id, char *note,
-                                        size_t notelen) {
+static enum status dev_resources_create(struct cuda_dev_state *s, int ordinal, const char *id,
+                                        char *note, size_t notelen) {
     const char *what = NULL;
     cudaError_t e;
     /* Non-blocking: the stream does not serialize with the legacy default stream that libraries
@@ -272,8 +314,10 @@ static enum status dev_resources_create(struct cuda_dev_state *s, const char *id
         what = "cudaEventCreate(start)";
     else if ((e = cudaEventCreate(&s->stop)) != cudaSuccess)
         what = "cudaEventCreate(stop)";
-    if (!what)
+    if (!what) {
+        dev_hold_create(s, ordinal);
         return ST_OK;
+    }
     enum status st = dev_fail(s, what, e, note, notelen);
     if (!s->dead[0]) /* a broken context cannot destroy anything either */
         dev_resources_destroy(s, id);
@@ -297,7 +341,7 @@ static enum status cuda_activate(const struct device *dev, char *note, size_t no
     }
     DEV_TRY(s, cudaSetDevice(dev->ordinal), note, notelen);
     if (!s->ready) {
-        enum status st = dev_resources_create(s, dev->id, note, notelen);
+        enum status st = dev_resources_create(s, dev->ordinal, dev->id, note, notelen);
         if (st != ST_OK)
             return st;
         s->ready = 1;
@@ -321,7 +365,30 @@ static enum status cuda_activate(const struct device *dev, char *note, size_t no
     return ST_OK;
 }
 
-static enum status cuda_time_run(const struct impl *im, struct impl_ctx *ctx, double *ms) {
+/* Append `text` to the row's note unless it is there already (once per row, not per sample). */
+static void note_once(struct impl_ctx *ctx, const char *text) {
+    size_t len = strlen(ctx->note);
+    if (!strstr(ctx->note, text))
+        snprintf(ctx->note + len, sizeof ctx->note - len, "%s%s", len ? "; " : "", text);
+}
+
+/* start event, `reps` runs, stop event: enqueued behind the hold when there is one. */
+static enum status enqueue_timed(struct cuda_dev_state *s, const struct impl *im,
+                                 struct impl_ctx *ctx, long reps) {
+    char *note = ctx->note;
+    size_t notelen = sizeof ctx->note;
+    DEV_TRY(s, cudaEventRecord(s->start, s->stream), note, notelen);
+    for (long i = 0; i < reps; i++) {
+        enum status st = im->run(ctx);
+        if (st != ST_OK)
+            return st;
+    }
+    DEV_TRY(s, cudaEventRecord(s->stop, s->stream), note, notelen);
+    return ST_OK;
+}
+
+static enum status cuda_time_runs(const struct impl *im, struct impl_ctx *ctx, long reps,
+                                  double *ms) {
     struct cuda_dev_state *s = state_of(ctx->dev);
     char *note = ctx->note;
     size_t notelen = sizeof ctx->note;
@@ -330,16 +397,29 @@ static enum status cuda_time_run(const struct impl *im, struct impl_ctx *ctx, do
         snprintf(note, notelen, "%s was not activated before timing", ctx->dev->id);
         return ST_ERROR;
     }
-    DEV_TRY(s, cudaEventRecord(s->start, s->stream), note, notelen);
-    enum status st = im->run(ctx);
+    int hold = s->hold_host && !im->run_waits;
+    if (!s->hold_host)
+        note_once(ctx, s->hold_why);
+    if (hold) {
+        s->hold_host[0] = s->hold_host[1] = 0;
+        __sync_synchronize(); /* the flags are reset before the kernel can read them */
+        DEV_TRY(s, gb_hold(s->stream, s->hold_dev, s->hold_dev + 1, s->hold_cycles), note,
+                notelen);
+    }
+    enum status st = enqueue_timed(s, im, ctx, reps);
+    if (hold) {
+        s->hold_host[0] = 1; /* release: everything queued behind the hold runs back to back */
+        __sync_synchronize();
+    }
     if (st != ST_OK)
         return st;
-    DEV_TRY(s, cudaEventRecord(s->stop, s->stream), note, notelen);
     /* Kernel faults surface here, asynchronously: a sticky one marks the device. */
     DEV_TRY(s, cudaEventSynchronize(s->stop), note, notelen);
     float f = 0;
     DEV_TRY(s, cudaEventElapsedTime(&f, s->start, s->stop), note, notelen);
     *ms = (double)f;
+    if (hold && s->hold_host[1])
+        note_once(ctx, "the queue hold timed out: some samples include the host's launch time");
     return ST_OK;
 }
 
@@ -370,7 +450,7 @@ const struct backend cuda_backend = {
     .kind_name = "cuda",
     .discover = cuda_discover,
     .activate = cuda_activate,
-    .time_run = cuda_time_run,
+    .time_runs = cuda_time_runs,
     .sync = cuda_sync,
     .shutdown = cuda_shutdown,
 };

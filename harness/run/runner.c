@@ -1,6 +1,7 @@
 /* runner.c — the one timing loop. For each row: poison outputs, prepare, one verified run,
  * warm-up, timed repetitions until both a minimum time and count are reached (capped by a
- * maximum time), end-to-end repetitions for devices with transfers, statistics, release. */
+ * maximum time), statistics, batches of back-to-back runs, end-to-end repetitions for devices
+ * with transfers, release. */
 #include "harness/run/runner.h"
 
 #include <math.h>
@@ -50,16 +51,19 @@ static void append_note(struct result *r, const char *text) {
     snprintf(r->note + len, sizeof r->note - len, "%s%s", len ? "; " : "", text);
 }
 
-/* upload + run + download, synchronized: one end-to-end time. */
+/* upload + run + download, synchronized: one end-to-end time. For a row whose run is the whole
+ * transfer (e2e_is_run), run and its synchronization alone; its upload and download exist only
+ * to stage and check the data. The verified run always does all three (`full`). */
 static enum status e2e_once(const struct device *dev, const struct impl *im, struct impl_ctx *ctx,
-                            double *ms) {
+                            int full, double *ms) {
+    int staged = full || !im->e2e_is_run;
     double t0 = host_ms();
     enum status st = ST_OK;
-    if (im->upload)
+    if (staged && im->upload)
         st = im->upload(ctx);
     if (st == ST_OK)
         st = im->run(ctx);
-    if (st == ST_OK && im->download)
+    if (st == ST_OK && staged && im->download)
         st = im->download(ctx);
     if (st == ST_OK)
         st = dev->be->sync(dev, ctx->note, sizeof ctx->note);
@@ -91,7 +95,7 @@ static enum status verified_run(const struct device *dev, const struct workload 
     poison(ctx->p);
     if (im->prepare && (st = im->prepare(ctx)) != ST_OK)
         return st;
-    if ((st = e2e_once(dev, im, ctx, &ms)) != ST_OK)
+    if ((st = e2e_once(dev, im, ctx, 1, &ms)) != ST_OK)
         return st;
     struct verify_report vr;
     memset(&vr, 0, sizeof vr);
@@ -112,7 +116,7 @@ static enum status warm_up(const struct options *o, const struct device *dev, co
     enum status st;
     double ms;
     for (long i = 0; i < o->warmup && !runner_interrupted; i++)
-        if ((st = dev->be->time_run(im, ctx, &ms)) != ST_OK)
+        if ((st = dev->be->time_runs(im, ctx, 1, &ms)) != ST_OK)
             return st;
     return ST_OK;
 }
@@ -126,7 +130,7 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
     double t0 = host_ms();
     *n = 0;
     while (keep_going(*n, (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
-        if ((st = dev->be->time_run(im, ctx, &ms)) != ST_OK)
+        if ((st = dev->be->time_runs(im, ctx, 1, &ms)) != ST_OK)
             return st;
         if (push_sample(*n, ms) != 0) {
             append_note(r, "out of host memory for samples");
@@ -147,10 +151,41 @@ static enum status row_stats(size_t n, struct result *r) {
     return ST_OK;
 }
 
+/* The batch ("hot") time: runs issued back to back between one start and one stop, so that one
+ * run's launch overlaps the previous run's work, as in an application's loop. A batch is sized
+ * to last about BATCH_MS (at least 2 and at most BATCH_MAX_REPS runs); the row's batch_ms is the
+ * median over BATCHES batches of the time per run. Skipped (batch_ms unknown) when the single-run
+ * median says even one batch would not fit in the time that is left of max_time. */
+enum { BATCHES = 3, BATCH_MAX_REPS = 1000 };
+#define BATCH_MS 20.0
+
+static enum status batch_loop(const struct options *o, const struct device *dev,
+                              const struct impl *im, struct impl_ctx *ctx, double spent_s,
+                              struct result *r) {
+    double one = r->st.median;
+    r->batch_ms = -1;
+    if (!(one > 0) || runner_interrupted)
+        return ST_OK;
+    long reps = (long)ceil(BATCH_MS / one);
+    reps = reps < 2 ? 2 : reps > BATCH_MAX_REPS ? BATCH_MAX_REPS : reps;
+    if (spent_s + BATCHES * reps * one / 1e3 > o->max_time)
+        return ST_OK;
+    double per_run[BATCHES];
+    for (int b = 0; b < BATCHES; b++) {
+        double ms;
+        enum status st = dev->be->time_runs(im, ctx, reps, &ms);
+        if (st != ST_OK)
+            return st;
+        per_run[b] = ms / (double)reps;
+    }
+    r->batch_ms = stats_median_inplace(per_run, BATCHES);
+    return ST_OK;
+}
+
 /* The end-to-end median: upload + run + download timed together, on half the time budget. */
 static enum status e2e_loop(const struct options *o, const struct device *dev,
                             const struct impl *im, struct impl_ctx *ctx, struct result *r) {
-    if (!im->upload && !im->download) {
+    if (!im->upload && !im->download && !im->e2e_is_run) {
         r->e2e_median_ms = r->st.median; /* the CPU has no transfers */
         return ST_OK;
     }
@@ -163,7 +198,7 @@ static enum status e2e_loop(const struct options *o, const struct device *dev,
     long min_count = o->min_reps < 3 ? o->min_reps : 3;
     while (m < E2E_MAX &&
            keep_going(m, (host_ms() - t1) / 1e3, min_count, o->min_time / 2, o->max_time / 2)) {
-        if ((st = e2e_once(dev, im, ctx, &e2e[m])) != ST_OK)
+        if ((st = e2e_once(dev, im, ctx, 0, &e2e[m])) != ST_OK)
             return st;
         m++;
     }
@@ -183,7 +218,7 @@ static void derive_rates(const struct device *dev, struct result *r) {
 }
 
 /* Everything between activate and release: verified run, warm-up, timed loop, statistics,
- * end-to-end loop, rates. An interrupt after the timed loop leaves the row without times. */
+ * batch loop, end-to-end loop, rates. An interrupt after the timed loop leaves the row without times. */
 static enum status measure(const struct options *o, const struct device *dev,
                            const struct workload *w, const struct impl *im, struct impl_ctx *ctx,
                            struct result *r) {
@@ -193,11 +228,14 @@ static enum status measure(const struct options *o, const struct device *dev,
         return st;
     if ((st = warm_up(o, dev, im, ctx)) != ST_OK)
         return st;
+    double t0 = host_ms();
     if ((st = timed_loop(o, dev, im, ctx, r, &n)) != ST_OK)
         return st;
     if (runner_interrupted)
         return ST_OK;
     if ((st = row_stats(n, r)) != ST_OK)
+        return st;
+    if ((st = batch_loop(o, dev, im, ctx, (host_ms() - t0) / 1e3, r)) != ST_OK)
         return st;
     if ((st = e2e_loop(o, dev, im, ctx, r)) != ST_OK)
         return st;
@@ -210,6 +248,7 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     struct impl_ctx ctx = {.p = p, .dev = dev, .threads = dev->threads};
     r->max_rel_err = -1;
     r->e2e_median_ms = -1;
+    r->batch_ms = -1;
     r->samples = samples;
     enum status st = dev->be->activate(dev, ctx.note, sizeof ctx.note);
     if (st == ST_OK) {
@@ -243,6 +282,7 @@ static void row_no_inputs(struct result *r, const char *why) {
     r->status = ST_OOM;
     r->max_rel_err = -1;
     r->e2e_median_ms = -1;
+    r->batch_ms = -1;
     snprintf(r->note, sizeof r->note, "host inputs: %s", why[0] ? why : "out of host memory");
 }
 

@@ -120,6 +120,7 @@ static void json_row(const struct run_info *ri, const struct result *r) {
     json_member_number(f, ", ", "max_rel_err", or_nan(r->max_rel_err, 1));
     json_member_string(f, ", ", "status", status_name(r->status));
     json_member_string(f, ", ", "note", r->note);
+    json_member_number(f, ", ", "batch_ms", or_nan(r->batch_ms, t));
     printf("}");
 }
 

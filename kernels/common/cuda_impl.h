@@ -43,6 +43,15 @@ struct gb_kernel_ref {
  * has no code for gives an `unsupported` row rather than a failed launch. */
 typedef int (*gb_kernel_family)(const struct gb_kernel_ref **refs);
 
+/* Enqueue on `stream` a one-thread kernel that spins until the host sets *release (both flags
+ * in host-mapped memory, device pointers here), or until `timeout` clock cycles have passed —
+ * then it sets *timed_out (kernels/common/hold.cu). The CUDA backend holds its stream with it
+ * while it enqueues the work it times. */
+cudaError_t gb_hold(cudaStream_t stream, const int *release, int *timed_out, long long timeout);
+
+/* The hold kernel, for the kernel-image check. */
+int gb_hold_kernels(const struct gb_kernel_ref **refs);
+
 /* The stream of the current device, created when the CUDA backend activated it. Every launch
  * and copy of an implementation goes on it; the backend records its timing events on it. */
 cudaStream_t gb_stream(void);

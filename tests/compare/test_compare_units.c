@@ -99,7 +99,12 @@ static void test_read_quoting(void) {
     int n = snprintf(buf, sizeof buf, "%s\n", CSV_HEADER);
     n += snprintf(buf + n, sizeof buf - (size_t)n,
                   "gpubench-1,r1,,h,cuda:0,GPU,3.5,,,,,,wl,cuda,float32,\"m=1;n=1;k=1\","
-                  "2,12,0,,,,,,,,,,,inf,wrong,\"c[0]=nan\",0,,");
+                  "2,12,0,,,,,,,,,,,inf,wrong,\"c[0]=nan\"");
+    /* then empty fields for every column after `note` (Slurm provenance and later ones) */
+    for (const char *c = strstr(CSV_HEADER, ",note") + 5; *c; c++)
+        if (*c == ',')
+            buf[n++] = ',';
+    buf[n] = '\0';
     CHECK_MSG(csv_read_buffer("mem.csv", buf, (size_t)n, CSV_RUN, &t, err, sizeof err) == 0, "%s",
               err);
     CHECK(t.nrows == 1 && isinf(t.run[0].max_rel_err) && t.run[0].status == ST_WRONG);
@@ -186,25 +191,45 @@ static void test_mwu(void) {
     CHECK(rank_mwu_test(a, 0, b, 5, &r) == -1);
 }
 
+/* A row of the fixed columns (note empty) and the extra columns of `header` after note, all
+ * empty but `run` (value run_value; NULL: empty), into buf at *n. */
+static void add_row(char *buf, size_t len, int *n, const char *header, const char *run_id,
+                    const char *run_value) {
+    *n += snprintf(buf + *n, len - (size_t)*n,
+                   "gpubench-1,%s,,h,cpu,CPU,,,,,,2,wl,cpu,float32,n=8,8,96,3,1,1,1,0,1,1,1,,,,0,"
+                   "ok,",
+                   run_id);
+    const char *c = strstr(header, ",note") + 5;
+    while (*c == ',') {
+        const char *name = c + 1, *end = strchr(name, ',');
+        size_t nl = end ? (size_t)(end - name) : strlen(name);
+        *n += snprintf(buf + *n, len - (size_t)*n, ",%s",
+                       nl == 3 && !strncmp(name, "run", 3) && run_value ? run_value : "");
+        c = end ? end : name + nl;
+    }
+    *n += snprintf(buf + *n, len - (size_t)*n, "\n");
+}
+
 /* The extra column `run`: read as a number, -1 when empty or absent, refused when not one. */
 static void test_run_column(void) {
     char buf[4096], err[CSV_ERR_LEN];
     struct csv_table t;
-    const char *row = "gpubench-1,r1,,h,cpu,CPU,,,,,,2,wl,cpu,float32,n=8,8,96,3,1,1,1,0,1,1,1,"
-                      ",,,0,ok,";
-    int n = snprintf(buf, sizeof buf, "%s\n%s,3,,\n%s,,,\n", CSV_HEADER, row, row);
-    memcpy(strstr(buf + strlen(CSV_HEADER), "r1,,h,cpu") + 1, "2", 1); /* a second run id */
+    int n = snprintf(buf, sizeof buf, "%s\n", CSV_HEADER);
+    add_row(buf, sizeof buf, &n, CSV_HEADER, "r1", "3");
+    add_row(buf, sizeof buf, &n, CSV_HEADER, "r2", NULL);
     CHECK_MSG(csv_read_buffer("run.csv", buf, (size_t)n, CSV_RUN, &t, err, sizeof err) == 0, "%s",
               err);
     CHECK(t.nrows == 2 && t.run[0].run == 3 && t.run[1].run == -1);
     csv_free(&t);
-    char *at = strstr(buf, ",3,,\n");
-    at[1] = 'x';
+    n = snprintf(buf, sizeof buf, "%s\n", CSV_HEADER);
+    add_row(buf, sizeof buf, &n, CSV_HEADER, "r1", "x");
     CHECK(csv_read_buffer("run.csv", buf, (size_t)n, CSV_RUN, &t, err, sizeof err) == -1);
     CHECK_MSG(strstr(err, "run.csv:2: column run: 'x' is not a whole number") != NULL, "%s", err);
     /* a file of before the column: every run -1 */
-    n = snprintf(buf, sizeof buf, "%.*s\n%s\n", (int)(strstr(CSV_HEADER, ",run,") - CSV_HEADER),
-                 CSV_HEADER, row);
+    char old[1024];
+    snprintf(old, sizeof old, "%.*s", (int)(strstr(CSV_HEADER, ",run,") - CSV_HEADER), CSV_HEADER);
+    n = snprintf(buf, sizeof buf, "%s\n", old);
+    add_row(buf, sizeof buf, &n, old, "r1", "5");
     CHECK_MSG(csv_read_buffer("old.csv", buf, (size_t)n, CSV_RUN, &t, err, sizeof err) == 0, "%s",
               err);
     CHECK(t.nrows == 1 && t.run[0].run == -1);

@@ -123,6 +123,9 @@ def main():
             check(math.isclose(gf, num["gflops"], rel_tol=1e-3), f"{key} gflops {gf} vs {num['gflops']}")
             check(0 <= num["max_rel_err"] < 1e-2, f"{key} max_rel_err {num['max_rel_err']}")
             check(num["e2e_median_ms"] == num["median_ms"], f"{key} CPU e2e equals median")
+            # back-to-back batches fit in --quick's time: a positive time per run
+            check(d.get("batch_ms", "") != "" and float(d["batch_ms"]) > 0,
+                  f"{key} batch_ms {d.get('batch_ms')!r} is a time per run")
         check(expected <= seen, f"every CPU implementation ran: missing {expected - seen}")
         with open(samples, newline="") as f:
             srows = list(csv.reader(f))

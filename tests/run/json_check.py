@@ -4,9 +4,9 @@
 Usage: json_check.py PATH/TO/gpubench DATA_DIR (tests/data/compare)
 What is read, each from stdout alone (messages go to stderr), with NaN and Infinity refused:
   run      `-f json` of a --quick run of every workload on every device found: one object per
-           row of the run CSV written beside it, its keys the CSV's columns in order up to
-           `note` (the CSV adds the Slurm ids), every value the CSV's (a number where the CSV
-           has one, null where its cell is empty)
+           row of the run CSV written beside it, its keys the CSV's columns in order but for
+           the Slurm ids (CSV only), every value the CSV's (a number where the CSV has one, null
+           where its cell is empty)
   compare  `-f json` in regression mode (two real runs with their samples; the hand-made files)
            and in slowdown mode (a real run; the hand-made files against a baseline)
   doctor   `--format json` of this machine and of assumed cards and builds
@@ -76,7 +76,7 @@ def check_run(gpubench, tmp):
     header, body = table[0], table[1:]
     check(isinstance(rows, list) and len(rows) == len(body) and len(body) > 0,
           f"run: {len(rows) if isinstance(rows, list) else rows!r} JSON rows, {len(body)} CSV rows")
-    columns = header[:header.index("note") + 1]
+    columns = [c for c in header if not c.startswith("slurm_")]  # Slurm provenance: CSV only
     for obj, row in zip(rows if isinstance(rows, list) else [], body):
         if not isinstance(obj, dict):
             check(False, f"run: {obj!r} is not an object")
