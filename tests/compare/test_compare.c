@@ -517,29 +517,6 @@ static void test_regression_files(void) {
     CHECK(strstr(r.out, "n=1 c=3 h=32 w=32 k=8 r=3 s=3 stride=1 pad=1") && !strstr(r.out, "pad_h"));
     result_free(&r);
 
-    /* five runs per side (with the run column): every verdict, from the runs' medians */
-    r = CMP(D("reg_runs_base.csv"), D("reg_runs_new.csv"), "--format", "csv");
-    CHECK_MSG(r.rc == 1, "rc %d: %s", r.rc, r.err);
-    CHECK(tab_parse(r.out, &t) == 0 && t.nrows == 5);
-    static const char *const runs_want[][3] = {{"cublas", MNK512, "SLOWER"},
-                                               {"cuda", MNK512, "SAME"},
-                                               {"openblas", MNK512, "UNSURE"},
-                                               {"cublas", "n=1024", "FASTER"},
-                                               {"cuda", "n=1024", "BROKEN"}};
-    for (size_t i = 0; i < sizeof runs_want / sizeof *runs_want; i++) {
-        row = FIND(&t, "impl", runs_want[i][0], "shape", runs_want[i][1]);
-        CHECK_MSG(row >= 0 && !strcmp(tab_get(&t, row, "verdict"), runs_want[i][2]) &&
-                      !strcmp(tab_get(&t, row, "base_runs"), "5"),
-                  "%s %s: %s, want %s", runs_want[i][0], runs_want[i][1],
-                  tab_get(&t, row, "verdict"), runs_want[i][2]);
-    }
-    row = FIND(&t, "impl", "cublas", "shape", MNK512);
-    CHECK(fabs(tab_num(&t, row, "change_pct") - 30) < 0.1 && tab_num(&t, row, "ci_lo_pct") > 5);
-    row = FIND(&t, "impl", "openblas", "shape", MNK512);
-    CHECK(atoi(tab_get(&t, row, "runs_needed")) > 5);
-    tab_free(&t);
-    result_free(&r);
-
     /* the same run with its rows in reverse order: nothing changed */
     r = CMP(D("reg_base.csv"), D("reg_same.csv"));
     CHECK_MSG(r.rc == 0 && strstr(r.out, "no regression") && !strstr(r.out, "REGRESSION") &&
@@ -563,6 +540,32 @@ static void test_regression_files(void) {
     r = CMP(D("reg_base.csv"), D("reg_new.csv"), "--format", "markdown");
     CHECK(strstr(r.out, "| device | workload | impl | shape | runs | base ms | new ms | change |"));
     CHECK(strstr(r.out, "**REGRESSION"));
+    result_free(&r);
+}
+
+/* Five runs per side (with the run column): every verdict, from the runs' medians. */
+static void test_regression_runs(void) {
+    struct result r = CMP(D("reg_runs_base.csv"), D("reg_runs_new.csv"), "--format", "csv");
+    CHECK_MSG(r.rc == 1, "rc %d: %s", r.rc, r.err);
+    struct tab t;
+    CHECK(tab_parse(r.out, &t) == 0 && t.nrows == 5);
+    static const char *const runs_want[][3] = {{"cublas", MNK512, "SLOWER"},
+                                               {"cuda", MNK512, "SAME"},
+                                               {"openblas", MNK512, "UNSURE"},
+                                               {"cublas", "n=1024", "FASTER"},
+                                               {"cuda", "n=1024", "BROKEN"}};
+    for (size_t i = 0; i < sizeof runs_want / sizeof *runs_want; i++) {
+        int row = FIND(&t, "impl", runs_want[i][0], "shape", runs_want[i][1]);
+        CHECK_MSG(row >= 0 && !strcmp(tab_get(&t, row, "verdict"), runs_want[i][2]) &&
+                      !strcmp(tab_get(&t, row, "base_runs"), "5"),
+                  "%s %s: %s, want %s", runs_want[i][0], runs_want[i][1],
+                  tab_get(&t, row, "verdict"), runs_want[i][2]);
+    }
+    int row = FIND(&t, "impl", "cublas", "shape", MNK512);
+    CHECK(fabs(tab_num(&t, row, "change_pct") - 30) < 0.1 && tab_num(&t, row, "ci_lo_pct") > 5);
+    row = FIND(&t, "impl", "openblas", "shape", MNK512);
+    CHECK(atoi(tab_get(&t, row, "runs_needed")) > 5);
+    tab_free(&t);
     result_free(&r);
 
     /* JSON: percentages named as such, the threshold among them */
@@ -755,6 +758,18 @@ static void test_bad_input(void) {
     snprintf(w, sizeof w, "--baseline %s: no such device in %s", spec, D("reg_new.csv"));
     BAD(w, D("reg_new.csv"), D("reg_base.csv"), D("sd_b.csv"), "--baseline", spec);
     BAD("compare: --threshold 'abc': want a percentage", D("sd_a.csv"), "--threshold", "abc");
+    BAD("compare: --alpha '2': want a number in (0, 1)", D("sd_a.csv"), "--alpha", "2");
+    BAD("compare: --format 'xml': want table, markdown, csv or json", D("sd_a.csv"), "-f", "xml");
+    BAD("compare: unknown option '--bogus'", D("sd_a.csv"), "--bogus");
+    BAD("compare: --samples needs a value", D("sd_a.csv"), "--samples");
+    BAD("compare: no run CSV given", "--format", "csv");
+#undef W
+}
+
+/* The options of regression mode and the short options compare does not have. */
+static void test_bad_options(void) {
+    char w[4096];
+#define W(fmt, name) (snprintf(w, sizeof w, fmt, D(name)), w)
     BAD("compare: --single-run-floor '-3': want a percentage", D("sd_a.csv"), "--single-run-floor",
         "-3");
     /* short options mean what they mean in `run`, or nothing: -s is --shape, -t --threads */
@@ -767,11 +782,6 @@ static void test_bad_input(void) {
     BAD("compare: --baseline (slowdown mode) and --base/--new (regression mode) exclude",
         "--baseline", "cpu", "--base", D("reg_base.csv"), "--new", D("reg_new.csv"));
     BAD("the runs differ in host (hosta -> hostb)", D("sd_a.csv"), D("sd_b.csv"));
-    BAD("compare: --alpha '2': want a number in (0, 1)", D("sd_a.csv"), "--alpha", "2");
-    BAD("compare: --format 'xml': want table, markdown, csv or json", D("sd_a.csv"), "-f", "xml");
-    BAD("compare: unknown option '--bogus'", D("sd_a.csv"), "--bogus");
-    BAD("compare: --samples needs a value", D("sd_a.csv"), "--samples");
-    BAD("compare: no run CSV given", "--format", "csv");
 #undef W
 }
 
@@ -793,10 +803,12 @@ int main(int argc, char **argv) {
     test_sides();
     test_hosts();
     test_regression_files();
+    test_regression_runs();
     test_slowdown_exact();
     test_slowdown_join();
     test_formats();
     test_bad_input();
+    test_bad_options();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp_dir);
     if (system(cmd) != 0)
