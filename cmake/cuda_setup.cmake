@@ -75,6 +75,10 @@ if(DEFINED CMAKE_CUDA_ARCHITECTURES AND
    NOT "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${GPUBENCH_DEFAULT_CUDA_ARCHS}")
   set(user_archs "${CMAKE_CUDA_ARCHITECTURES}")
 endif()
+# Before nvcc compiles anything: can this toolkit build the architectures asked for, with this
+# host compiler? (One line per problem, with the configure command that works.)
+include(${CMAKE_CURRENT_LIST_DIR}/cuda_archs.cmake)
+gpubench_check_cuda_toolkit("${CMAKE_CUDA_COMPILER}" "${user_archs}" "${CMAKE_CUDA_HOST_COMPILER}")
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)
 set(GPUBENCH_CUDA_VERSION "${CUDAToolkit_VERSION_MAJOR}.${CUDAToolkit_VERSION_MINOR}")

@@ -342,7 +342,8 @@ static void json_row(FILE *out, const struct rg_row *w) {
 
 static void print_json(const struct rg_report *r, FILE *out) {
     const struct cmp_opts *o = r->o;
-    fputs("{\"mode\":\"regression\",\"base\":", out);
+    json_document_begin(out, "compare");
+    fputs(", \"mode\":\"regression\",\"base\":", out);
     json_side(out, r, RG_BASE);
     fputs(",\"new\":", out);
     json_side(out, r, RG_NEW);

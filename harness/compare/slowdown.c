@@ -667,7 +667,8 @@ static void json_series(const struct sd *d, FILE *out, int s) {
 
 static void print_json(const struct sd *d, const struct xover *x, int nx, FILE *out) {
     const struct cmp_input *in = d->in;
-    fputs("{\"mode\":\"slowdown\",\"baseline\":{", out);
+    json_document_begin(out, "compare");
+    fputs(", \"mode\":\"slowdown\",\"baseline\":{", out);
     json_series(d, out, d->base);
     fputs("},\n\"lines\":[", out);
     int first = 1;

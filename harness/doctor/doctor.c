@@ -42,7 +42,7 @@ static void doctor_usage(FILE *f) {
            "  --assume-build SPEC  judge against a hypothetical build: cuda=VERSION|none,\n"
            "                       archs=CMAKE_LIST (e.g. \"35-real;37\"), cublas=yes|no,\n"
            "                       cudnn=VERSION|none (keys not given keep this build's values)\n"
-           "  --format text|json   output format (default text)\n"
+           "  -f, --format FMT     text (default) or json (docs/json.md)\n"
            "  -h, --help           this text\n"
            "\n"
            "Exit status: 0 when at least one GPU is usable by this build, 1 when none is,\n"
@@ -96,8 +96,8 @@ static int doctor_parse(int argc, char **argv, struct doctor_opts *o) {
                 return 2;
             }
             o->assume[o->nassume++] = v;
-        } else if (is_opt(a, "--format")) {
-            if (!(v = opt_value(argc, argv, &i, "--format"))) {
+        } else if (is_opt(a, "--format") || strcmp(a, "-f") == 0) {
+            if (!(v = opt_value(argc, argv, &i, a[1] == 'f' ? "-f" : "--format"))) {
                 fprintf(stderr, "gpubench doctor: --format needs text or json\n");
                 return 2;
             }

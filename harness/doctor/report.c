@@ -182,8 +182,8 @@ void doctor_report_json(const struct doctor_report *r, FILE *f) {
     char v[16], archs[256];
     dv_archs_text(&r->build, archs, sizeof archs);
 
-    fprintf(f, "{\"schema\": \"gpubench-doctor-1\", \"assumed\": %s, ",
-            r->assumed ? "true" : "false");
+    json_document_begin(f, "doctor");
+    fprintf(f, ", \"assumed\": %s, ", r->assumed ? "true" : "false");
     if (r->assumed) {
         fputs("\"machine\": null, ", f); /* not probed */
     } else {

@@ -233,21 +233,30 @@ static void support_text(int sm, const struct cuda_arch_fact *f, char *out, size
                  : "");
 }
 
+/* The configure command for toolkit `cuda` and the CMake architecture value of `sm` (with
+ * `suffix`, e.g. "-real"): the complete command, with the toolkit's path and a host compiler it
+ * accepts (cuda_facts_rebuild_cmd). */
+static const char *rebuild(int cuda, int sm, const char *suffix, char *out, size_t outlen) {
+    char archs[32];
+    snprintf(archs, sizeof archs, "%d%s", cmake_sm(sm), suffix);
+    return cuda_facts_rebuild_cmd(cuda, archs, out, outlen);
+}
+
 /* The fix for "no code for this device": which toolkit and architecture value to rebuild with. */
 static void fix_no_code(int sm, const struct cuda_arch_fact *f, const struct dv_build *b, char *out,
                         size_t outlen) {
-    char v[16], v2[16];
+    char v[16], v2[16], cmd[DV_TEXT / 2];
     int csm = cmake_sm(sm);
     if (!f) {
         snprintf(out, outlen,
-                 "Rebuild with a CUDA toolkit that supports compute capability %d.%d: cmake -B "
-                 "build -DCMAKE_CUDA_ARCHITECTURES=%d",
+                 "Rebuild with a CUDA toolkit that supports compute capability %d.%d: cmake -S . "
+                 "-B build -DCMAKE_CUDA_COMPILER=<its nvcc> -DCMAKE_CUDA_ARCHITECTURES=%d",
                  sm / 10, sm % 10, csm);
         return;
     }
     if (cuda_facts_toolkit_supports(b->cuda, sm)) {
         snprintf(out, outlen,
-                 "Rebuild with this toolkit (CUDA %s) and code for it: cmake -B build "
+                 "Rebuild with this toolkit (CUDA %s) and code for it: cmake -S . -B build "
                  "-DCMAKE_CUDA_ARCHITECTURES=%d",
                  cuda_facts_ver_str(b->cuda, v, sizeof v), csm);
         return;
@@ -255,16 +264,16 @@ static void fix_no_code(int sm, const struct cuda_arch_fact *f, const struct dv_
     if (b->cuda < f->first_cuda) {
         snprintf(out, outlen,
                  "CUDA %s predates %s (sm_%d needs CUDA %s or newer): rebuild with a newer "
-                 "toolkit: cmake -B build -DCMAKE_CUDA_ARCHITECTURES=%d",
+                 "toolkit: %s",
                  cuda_facts_ver_str(b->cuda, v, sizeof v), f->family, sm,
-                 cuda_facts_ver_str(f->first_cuda, v2, sizeof v2), csm);
+                 cuda_facts_ver_str(f->first_cuda, v2, sizeof v2),
+                 rebuild(f->first_cuda, sm, "", cmd, sizeof cmd));
         return;
     }
-    snprintf(out, outlen,
-             "CUDA %s cannot target %s: rebuild with CUDA %s: cmake -B build "
-             "-DCMAKE_CUDA_ARCHITECTURES=%d",
+    snprintf(out, outlen, "CUDA %s cannot target %s: rebuild with CUDA %s: %s",
              cuda_facts_ver_str(b->cuda, v, sizeof v), f->family,
-             cuda_facts_ver_str(f->last_cuda, v2, sizeof v2), csm);
+             cuda_facts_ver_str(f->last_cuda, v2, sizeof v2),
+             rebuild(f->last_cuda, sm, "", cmd, sizeof cmd));
 }
 
 /* Effective CUDA version of the driver: from the dotted version when given, else the runtime's
@@ -325,19 +334,19 @@ static int driver_too_new(const struct dv_case *c) {
 
 /* 0. A build without CUDA can use no GPU. Returns 1 when it decided the verdict. */
 static int rule_no_cuda(const struct dv_case *c, struct dv_result *r) {
-    char v[16];
+    char v[16], cmd[DV_TEXT / 2];
     if (c->b->cuda)
         return 0;
     r->verdict = DV_NOT_USABLE;
     snprintf(r->reason, sizeof r->reason,
              "this gpubench was built without CUDA (no nvcc at configure time)");
     if (c->f && c->f->last_cuda)
-        snprintf(r->fix, sizeof r->fix,
-                 "Install CUDA %s and rebuild: cmake -B build -DCMAKE_CUDA_ARCHITECTURES=%d",
-                 cuda_facts_ver_str(c->f->last_cuda, v, sizeof v), cmake_sm(c->sm));
+        snprintf(r->fix, sizeof r->fix, "Install CUDA %s and rebuild: %s",
+                 cuda_facts_ver_str(c->f->last_cuda, v, sizeof v),
+                 rebuild(c->f->last_cuda, c->sm, "", cmd, sizeof cmd));
     else
         snprintf(r->fix, sizeof r->fix,
-                 "Install a CUDA toolkit (nvcc on PATH) and rebuild: cmake -B build");
+                 "Install a CUDA toolkit (nvcc on PATH) and rebuild: cmake -S . -B build");
     family_set(&r->cuda, 0, "no CUDA in this build");
     family_set(&r->cublas, 0, "no CUDA in this build");
     family_set(&r->cudnn, 0, "no CUDA in this build");
@@ -404,7 +413,7 @@ static void rule_runtime(struct dv_case *c, struct dv_result *r) {
     const struct cuda_arch_fact *f = c->f;
     int cuda = c->b->cuda;
     const char *need, *compat;
-    char v[16], v2[16];
+    char v[16], v2[16], cmd[DV_TEXT / 2];
     c->starts = runtime_starts(d, cuda);
     if (c->blocked || c->starts != 0)
         return;
@@ -423,9 +432,10 @@ static void rule_runtime(struct dv_case *c, struct dv_result *r) {
     if (f && f->last_driver && need && atoi(compat ? compat : need) > atoi(f->last_driver))
         snprintf(r->fix, sizeof r->fix,
                  "%s GPUs stop at driver branch R%s, which cannot run CUDA %s: rebuild with "
-                 "CUDA %s: cmake -B build -DCMAKE_CUDA_ARCHITECTURES=%d",
+                 "CUDA %s: %s",
                  f->family, f->last_driver, cuda_facts_ver_str(cuda, v, sizeof v),
-                 cuda_facts_ver_str(f->last_cuda, v2, sizeof v2), cmake_sm(c->sm));
+                 cuda_facts_ver_str(f->last_cuda, v2, sizeof v2),
+                 rebuild(f->last_cuda, c->sm, "", cmd, sizeof cmd));
     else
         snprintf(r->fix, sizeof r->fix, "Update the driver to %s or newer",
                  runtime_min_driver(cuda));
@@ -474,7 +484,7 @@ static void rule_ptx_too_new(const struct dv_case *c, struct dv_result *r) {
     if (cuda_facts_toolkit_supports(c->b->cuda, c->sm))
         snprintf(r->fix, sizeof r->fix,
                  "Update the driver to %s or newer, or rebuild with SASS for this GPU: cmake "
-                 "-B build -DCMAKE_CUDA_ARCHITECTURES=%d-real",
+                 "-S . -B build -DCMAKE_CUDA_ARCHITECTURES=%d-real",
                  need ? need : "the newest", cmake_sm(c->sm));
     else
         snprintf(r->fix, sizeof r->fix, "Update the driver to %s or newer",
@@ -499,7 +509,7 @@ static void usable_jit(const struct dv_case *c, struct dv_result *r) {
              c->sm, c->ptx->sm);
     cat(r->note, sizeof r->note,
         "The first launch of each kernel is slow (JIT; cached in ~/.nv/ComputeCache); "
-        "warm-up runs absorb it. For native code: cmake -B build "
+        "warm-up runs absorb it. For native code: cmake -S . -B build "
         "-DCMAKE_CUDA_ARCHITECTURES=%d. ",
         cmake_sm(c->sm));
 }

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-enum { DV_MAX_ARCHS = 48, DV_TEXT = 512 };
+enum { DV_MAX_ARCHS = 48, DV_TEXT = 1024 };
 
 enum dv_verdict { DV_USABLE = 0, DV_USABLE_JIT, DV_NOT_USABLE };
 

@@ -85,6 +85,8 @@ enum { COMPAT_ROWS = sizeof compat_rows / sizeof compat_rows[0] };
  * last_driver_min: the first driver of that branch in the driver table above, used only to ask
  *   which CUDA version the branch runs (R390 -> 9.1, R470 -> 11.4, R580 -> 13.0).
  */
+/* cmake/cuda_setup.cmake reads this table (sm, family, examples, first_cuda, last_cuda) to check
+ * CMAKE_CUDA_ARCHITECTURES before nvcc runs: keep each row's start on one line in this form. */
 static const struct cuda_arch_fact arch_rows[] = {
     {20, "Fermi", "GTX 480, Tesla C2050", CUDA_VER(3, 0), CUDA_VER(8, 0), "390", "390.46"},
     {21, "Fermi", "NVS 310, GTX 560 Ti", CUDA_VER(3, 2), CUDA_VER(8, 0), "390", "390.46"},
@@ -145,6 +147,50 @@ int cuda_facts_oldest_sm(int cuda) {
 int cuda_facts_last_toolkit(int sm) {
     const struct cuda_arch_fact *a = cuda_facts_arch(sm);
     return a ? a->last_cuda : -1;
+}
+
+/* ---- host compilers -----------------------------------------------------------------------
+ * The newest GCC major each toolkit's nvcc accepts as host compiler, newest row at or below the
+ * toolkit. Source: the toolkit's include/crt/host_config.h, which stops the compile with
+ * "unsupported GNU version! gcc versions later than N are not supported!" above N (CUDA 13.0
+ * installed here: N = 15), as summarized per release in the "Supported Compilers" tables of the
+ * CUDA Installation Guide for Linux: 8.0 -> GCC 5, 9.0 -> 6, 9.2 -> 7, 10.1 -> 8, 11.0 -> 9,
+ * 11.1 -> 10, 11.5 -> 11, 12.0 -> 12, 12.4 -> 13. Where a minor release raised the bound
+ * mid-series (GCC 11 arrived in an 11.4 update) the lower bound is kept: the advice must build.
+ * cmake/cuda_setup.cmake reads this table too: keep each row in the form {CUDA_VER(M, m), GCC}. */
+struct host_gcc_row {
+    int cuda;
+    int gcc;
+};
+static const struct host_gcc_row host_gcc_rows[] = {
+    {CUDA_VER(8, 0), 5},  {CUDA_VER(9, 0), 6},   {CUDA_VER(9, 2), 7},   {CUDA_VER(10, 1), 8},
+    {CUDA_VER(11, 0), 9}, {CUDA_VER(11, 1), 10}, {CUDA_VER(11, 5), 11}, {CUDA_VER(12, 0), 12},
+    {CUDA_VER(12, 4), 13}, {CUDA_VER(13, 0), 15},
+};
+enum { HOST_GCC_ROWS = sizeof host_gcc_rows / sizeof host_gcc_rows[0] };
+
+int cuda_facts_host_gcc(int cuda) {
+    int gcc = 0;
+    for (size_t i = 0; i < HOST_GCC_ROWS && host_gcc_rows[i].cuda <= cuda; i++)
+        gcc = host_gcc_rows[i].gcc;
+    return gcc;
+}
+
+char *cuda_facts_rebuild_cmd(int cuda, const char *archs, char *out, size_t outlen) {
+    char v[16];
+    int gcc = cuda_facts_host_gcc(cuda);
+    cuda_facts_ver_str(cuda, v, sizeof v);
+    if (gcc)
+        snprintf(out, outlen,
+                 "cmake -S . -B build-cuda%s -DCMAKE_CUDA_COMPILER=/usr/local/cuda-%s/bin/nvcc "
+                 "-DCMAKE_CUDA_HOST_COMPILER=g++-%d -DCMAKE_CUDA_ARCHITECTURES=%s",
+                 v, v, gcc, archs);
+    else
+        snprintf(out, outlen,
+                 "cmake -S . -B build-cuda%s -DCMAKE_CUDA_COMPILER=/usr/local/cuda-%s/bin/nvcc "
+                 "-DCMAKE_CUDA_ARCHITECTURES=%s",
+                 v, v, archs);
+    return out;
 }
 
 /* ---- drivers ----------------------------------------------------------------------------------

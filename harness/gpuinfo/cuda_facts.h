@@ -46,6 +46,18 @@ int cuda_facts_toolkit_supports(int cuda, int sm);
  * unknown). */
 int cuda_facts_last_toolkit(int sm);
 
+/* The newest GCC major toolkit `cuda`'s nvcc accepts as host compiler (11 for CUDA 11.8); 0 when
+ * the toolkit is older than the table (before CUDA 8.0). */
+int cuda_facts_host_gcc(int cuda);
+
+/* The complete configure command that builds gpubench with toolkit `cuda` (installed where
+ * NVIDIA's installer puts it, /usr/local/cuda-X.Y) for CMAKE_CUDA_ARCHITECTURES `archs`, with a
+ * host compiler that toolkit accepts, in a build folder of its own:
+ *   cmake -S . -B build-cuda11.8 -DCMAKE_CUDA_COMPILER=/usr/local/cuda-11.8/bin/nvcc
+ *         -DCMAKE_CUDA_HOST_COMPILER=g++-11 -DCMAKE_CUDA_ARCHITECTURES=35
+ * (one line). Returns out. */
+char *cuda_facts_rebuild_cmd(int cuda, const char *archs, char *out, size_t outlen);
+
 /* Minimum Linux driver (dotted string) for the CUDA runtime `cuda`, from the GA rows of the
  * release notes' "CUDA Toolkit and Corresponding Driver Versions" table. A version newer than
  * the table gets the newest row of its major (the real minimum is then at least that); NULL

@@ -25,17 +25,22 @@ int csv_open(struct csv_file *c, const char *path, const char *header, char *err
     }
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "%s: cannot write: not a regular file", path);
-        return -1;
+        /* /dev/null, /dev/stdout, a pipe: written as they are (no .partial beside a device). */
+        if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+            snprintf(err, errlen, "%s: cannot write: not a regular file", path);
+            return -1;
+        }
+        c->direct = 1;
     }
     snprintf(c->path, sizeof c->path, "%s", path);
-    snprintf(c->partial, sizeof c->partial, "%s.partial", path);
+    snprintf(c->partial, sizeof c->partial, c->direct ? "%s" : "%s.partial", path);
     c->f = fopen(c->partial, "w");
     if (!c->f) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         return -1;
     }
-    fprintf(c->f, "%s\n", header);
+    if (header)
+        fprintf(c->f, "%s\n", header);
     fflush(c->f);
     return 0;
 }
@@ -130,14 +135,14 @@ void csv_flush(struct csv_file *c) {
 int csv_commit(struct csv_file *c, char *err, size_t errlen) {
     if (!c->f)
         return 0;
-    int bad = fflush(c->f) != 0 || ferror(c->f) || fsync(fileno(c->f)) != 0;
+    int bad = fflush(c->f) != 0 || ferror(c->f) || (!c->direct && fsync(fileno(c->f)) != 0);
     bad |= fclose(c->f) != 0;
     c->f = NULL;
     if (bad) {
         snprintf(err, errlen, "%s: write failed: %s", c->partial, strerror(errno));
         return -1;
     }
-    if (rename(c->partial, c->path) != 0) {
+    if (!c->direct && rename(c->partial, c->path) != 0) {
         snprintf(err, errlen, "%s: cannot rename to %s: %s", c->partial, c->path,
                  strerror(errno));
         return -1;
@@ -149,6 +154,7 @@ void csv_discard(struct csv_file *c) {
     if (c->f) {
         fclose(c->f);
         c->f = NULL;
-        unlink(c->partial);
+        if (!c->direct)
+            unlink(c->partial);
     }
 }

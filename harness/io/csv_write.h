@@ -17,9 +17,12 @@ struct csv_file {
     FILE *f;
     char path[4096], partial[4112];
     int warned; /* a write error was reported once */
+    int direct; /* PATH is a device or a pipe (/dev/null): written in place, never renamed */
 };
 
-/* Create PATH.partial and write `header`. Returns 0, or -1 with "PATH: reason" in err. */
+/* Create PATH.partial and write `header` (a line; none when NULL). A PATH that is a character
+ * device or a pipe (/dev/null, /dev/stdout) is written directly instead; any other PATH that
+ * exists and is not a regular file is refused. Returns 0, or -1 with "PATH: reason" in err. */
 int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen);
 
 /* Write `text` as one CSV field: quoted when it holds a comma, quote, CR or LF. */

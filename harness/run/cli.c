@@ -59,11 +59,15 @@ void cli_usage(FILE *f) {
         "      --warmup N        untimed runs before timing (default 2; quick 1)\n"
         "  -t, --threads N       CPU threads for our pool and OpenBLAS (default: physical cores)\n"
         "      --seed N          seed of the random inputs (default 42)\n"
-        "  -o, --out PATH        run CSV (default results/<host>-<UTC time>.csv)\n"
+        "  -o, --out PATH        run file (default results/<host>-<UTC time>.csv); CSV, or\n"
+        "                        the JSON document when PATH ends in .json\n"
+        "      --json PATH       also write the JSON document (full precision) to PATH\n"
+        "      --no-out          write no run file (as -o /dev/null)\n"
         "      --samples PATH    also write every timed sample to PATH (CSV)\n"
         "      --runs N          N independent runs, one process each, rows shuffled in each;\n"
         "                        one CSV with a run column (for compare's verdicts; default 1)\n"
-        "  -f, --format F        what goes to stdout: table (default), csv, json, markdown\n"
+        "  -f, --format F        what goes to stdout: table (default), csv, json, markdown,\n"
+        "                        gbench (Google Benchmark JSON), bmf (Bencher Metric Format)\n"
         "  -h, --help            this text\n"
         "  -V, --version         version and what this binary was built for\n"
         "\n"
@@ -205,17 +209,18 @@ static int opt_number(int c, const char *arg, struct options *o) {
     return 0;
 }
 
-/* -o, --samples: where the results go. */
+/* -o, --samples, --json, --no-out: where the results go. */
 static int opt_output(int c, const char *arg, struct options *o) {
-    if (c == 'o') {
-        if (!arg[0])
-            return usage_error("--out: empty path%s%s", "", "");
-        o->out = arg;
-    } else {
-        if (!arg[0])
-            return usage_error("--samples: empty path%s%s", "", "");
-        o->samples = arg;
+    static const char *const names[] = {"--out", "--samples", "--json"};
+    const char **dest[] = {&o->out, &o->samples, &o->json};
+    int i = c == 'o' ? 0 : c == 'a' ? 1 : 2;
+    if (c == 'N') {
+        o->no_out = 1;
+        return 0;
     }
+    if (!arg[0])
+        return usage_error("%s: empty path%s", names[i], "");
+    *dest[i] = arg;
     return 0;
 }
 
@@ -229,8 +234,14 @@ static int opt_format(const char *arg, struct options *o) {
         o->format = FMT_JSON;
     else if (strcmp(arg, "markdown") == 0)
         o->format = FMT_MARKDOWN;
+    else if (strcmp(arg, "gbench") == 0)
+        o->format = FMT_GBENCH;
+    else if (strcmp(arg, "bmf") == 0)
+        o->format = FMT_BMF;
     else
-        return usage_error("--format: '%s' is not one of table, csv, json, markdown%s", arg, "");
+        return usage_error("--format: '%s' is not one of table, csv, json, markdown, gbench, "
+                           "bmf%s",
+                           arg, "");
     return 0;
 }
 
@@ -244,6 +255,24 @@ static void options_defaults(struct options *o) {
     o->seed = 42;
     o->format = FMT_TABLE;
     o->runs = 1;
+}
+
+/* --runs N gathers its runs' CSVs into one CSV: each run is its own process with its own stdout,
+ * so N documents there (csv, json, gbench, bmf) would be one broken one, while tables simply
+ * follow each other; and the gathered file is a CSV. Returns 0 or 2 (error printed). */
+static int runs_options(const struct options *o) {
+    static const char *const names[] = {"table", "csv", "json", "markdown", "gbench", "bmf"};
+    size_t n = o->out ? strlen(o->out) : 0;
+    if (o->format != FMT_TABLE && o->format != FMT_MARKDOWN)
+        return usage_error("--format %s: one document per run; with --runs the run CSV (--out) "
+                           "holds every run%s",
+                           names[o->format], "");
+    if (o->json || o->no_out || (n >= 5 && strcmp(o->out + n - 5, ".json") == 0))
+        return usage_error("--runs: gathers the runs into one CSV (--out PATH.csv); %s%s",
+                           o->no_out ? "--no-out leaves nothing to gather"
+                                     : "JSON output is not supported with --runs",
+                           "");
+    return 0;
 }
 
 /* After the last option: --quick's short timing where not given, and the checks that need
@@ -263,15 +292,14 @@ static int options_finish(struct options *o) {
         o->max_time = o->min_time; /* the default cap never undercuts a chosen minimum */
     if (o->out && o->samples && strcmp(o->out, o->samples) == 0)
         return usage_error("--samples: '%s' is also the --out file%s", o->samples, "");
+    if (o->json && ((o->out && strcmp(o->out, o->json) == 0) ||
+                    (o->samples && strcmp(o->samples, o->json) == 0)))
+        return usage_error("--json: '%s' is also the --out or --samples file%s", o->json, "");
+    if (o->no_out && o->out)
+        return usage_error("--no-out: contradicts --out %s%s", o->out, "");
     if (o->max_time < o->min_time)
         return usage_error("--max-time is shorter than --min-time%s%s", "", "");
-    /* each run is its own process with its own stdout: N CSV or JSON documents would be one
-     * broken one, while tables simply follow each other */
-    if (o->runs > 1 && (o->format == FMT_CSV || o->format == FMT_JSON))
-        return usage_error("--format %s: one document per run; with --runs the run CSV (--out) "
-                           "holds every run%s",
-                           o->format == FMT_CSV ? "csv" : "json", "");
-    return 0;
+    return o->runs > 1 ? runs_options(o) : 0;
 }
 
 int cli_parse_run(int argc, char **argv, struct options *o) {
@@ -284,7 +312,8 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"threads", required_argument, NULL, 't'},  {"seed", required_argument, NULL, 'e'},
         {"out", required_argument, NULL, 'o'},      {"samples", required_argument, NULL, 'a'},
         {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},        {"runs", required_argument, NULL, 'n'},
+        {"version", no_argument, NULL, 'V'},        {"json", required_argument, NULL, 'j'},
+        {"no-out", no_argument, NULL, 'N'},         {"runs", required_argument, NULL, 'n'},
         {NULL, 0, NULL, 0}};
     int c, rc = 0;
     options_defaults(o);
@@ -306,7 +335,9 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'n':
         case 'e': rc = opt_number(c, optarg, o); break;
         case 'o':
-        case 'a': rc = opt_output(c, optarg, o); break;
+        case 'a':
+        case 'j':
+        case 'N': rc = opt_output(c, optarg, o); break;
         case 'f': rc = opt_format(optarg, o); break;
         case 'h': cli_usage(stdout); return 1;
         case 'V': print_version(); return 1;

@@ -8,7 +8,7 @@
 
 enum { CLI_MAX_SHAPES = 64, CLI_MAX_LIST = 32 };
 
-enum out_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MARKDOWN };
+enum out_format { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_MARKDOWN, FMT_GBENCH, FMT_BMF };
 
 struct shape_arg {
     char workload[32];
@@ -26,6 +26,8 @@ struct options {
     int threads;               /* 0 = physical cores */
     uint64_t seed;
     const char *out, *samples;
+    const char *json;          /* --json PATH: the JSON document beside the --out file */
+    int no_out;                /* --no-out: no run file */
     enum out_format format;
     int runs;                  /* independent runs, each its own process (--runs, default 1) */
     /* Set when the user gave them, so --quick does not override explicit values. */

@@ -3,8 +3,8 @@
 #include "harness/run/run_cmd.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +13,7 @@
 
 #include "harness/core/inputs.h"
 #include "harness/io/csv_write.h"
+#include "harness/io/rows.h"
 #include "harness/run/backend.h"
 #include "harness/run/cli.h"
 #include "harness/run/list.h"
@@ -35,6 +36,11 @@ static void discover(int threads, struct device_list *devs, char *gpu_why, size_
         fprintf(stderr, "gpubench: warning: %s; CPU threads will not be pinned\n", err);
     if (threads <= 0)
         threads = topology_cores();
+    else if (topology_cores() > 0 && threads > topology_cores())
+        fprintf(stderr,
+                "gpubench: warning: --threads %d is more than this machine's %d cores: threads "
+                "share cores, so CPU rows measure oversubscription\n",
+                threads, topology_cores());
     char cpu_why[256] = "";
     memset(devs, 0, sizeof *devs);
     if (cpu_backend.discover(devs, threads, cpu_why, sizeof cpu_why) == 0)
@@ -91,6 +97,96 @@ static int default_out(const struct run_info *ri, char *path, size_t len) {
     return 0;
 }
 
+/* The run's files: --out (CSV, or JSON by its name) unless --no-out, --json, --samples. */
+struct run_files {
+    struct result_file out, json;
+    struct csv_file samples;
+    int have_out, have_json, have_samples;
+    char out_path[4096];
+};
+
+/* 1 when PATH ends in ".json": --out writes the JSON document there instead of the CSV. */
+static int is_json_path(const char *path) {
+    size_t n = strlen(path);
+    return n >= 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+/* Close and delete every file opened so far, and results/ if this run made it: a usage error
+ * leaves nothing behind. */
+static void discard_outputs(struct run_files *rf) {
+    if (rf->have_out)
+        result_file_discard(&rf->out);
+    if (rf->have_json)
+        result_file_discard(&rf->json);
+    if (rf->have_samples)
+        csv_discard(&rf->samples);
+    rf->have_out = rf->have_json = rf->have_samples = 0;
+    if (made_results_dir)
+        rmdir("results");
+}
+
+/* Open every file the options ask for. Returns 0, or 2 with one line printed and nothing left. */
+static int open_outputs(const struct options *o, const struct run_info *ri, struct run_files *rf) {
+    char err[512];
+    memset(rf, 0, sizeof *rf);
+    if (!o->no_out) {
+        if (o->out)
+            snprintf(rf->out_path, sizeof rf->out_path, "%s", o->out);
+        else if (default_out(ri, rf->out_path, sizeof rf->out_path))
+            return 2;
+        const struct row_format *fmt = is_json_path(rf->out_path) ? &rows_json : &rows_csv;
+        if (result_file_open(&rf->out, rf->out_path, fmt, ri, err, sizeof err) != 0) {
+            fprintf(stderr, "gpubench: --out: %s\n", err);
+            discard_outputs(rf);
+            return 2;
+        }
+        rf->have_out = 1;
+    }
+    if (o->json) {
+        if (result_file_open(&rf->json, o->json, &rows_json, ri, err, sizeof err) != 0) {
+            fprintf(stderr, "gpubench: --json: %s\n", err);
+            discard_outputs(rf);
+            return 2;
+        }
+        rf->have_json = 1;
+    }
+    if (o->samples) {
+        if (csv_open(&rf->samples, o->samples, SAMPLES_HEADER, err, sizeof err) != 0) {
+            fprintf(stderr, "gpubench: --samples: %s\n", err);
+            discard_outputs(rf);
+            return 2;
+        }
+        rf->have_samples = 1;
+    }
+    return 0;
+}
+
+/* Commit every file (PATH.partial -> PATH) and, when `say`, where the results are (one of
+ * several runs leaves that to the parent, which gathers them). Returns rc, or 1 when a file
+ * could not be written and rc was 0. */
+static int commit_outputs(struct run_files *rf, int rc, int say) {
+    char err[512];
+    const char *opt[] = {"--out", "--json"};
+    struct result_file *file[] = {rf->have_out ? &rf->out : NULL,
+                                  rf->have_json ? &rf->json : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!file[i])
+            continue;
+        if (result_file_commit(file[i], err, sizeof err) != 0) {
+            fprintf(stderr, "gpubench: %s: %s\n", opt[i], err);
+            rc = rc ? rc : 1;
+        } else if (say) {
+            fprintf(stderr, "gpubench: wrote %s%s\n", file[i]->file.path,
+                    rc == 130 ? " (interrupted: rows finished so far)" : "");
+        }
+    }
+    if (rf->have_samples && csv_commit(&rf->samples, err, sizeof err) != 0) {
+        fprintf(stderr, "gpubench: --samples: %s\n", err);
+        rc = rc ? rc : 1;
+    }
+    return rc;
+}
+
 /* `--runs N` in this process: the parent of the N runs (each a process of its own). */
 static int run_many(int argc, char **argv, const struct options *o) {
     struct run_info ri;
@@ -103,7 +199,8 @@ static int run_many(int argc, char **argv, const struct options *o) {
     return runs_parent(argc, argv, o, out_path, made_results_dir);
 }
 
-/* One run: discover, plan, measure, write. run_index ≥ 0: one of several runs (--runs). */
+/* One run: discover, plan, measure, write. run_index >= 0: one of several runs (--runs), whose
+ * files the parent gathers and names. */
 static int run_one(const struct options *opts, int run_index) {
     const struct options o = *opts;
     int rc;
@@ -111,61 +208,30 @@ static int run_one(const struct options *opts, int run_index) {
     char gpu_why[512];
     discover(o.threads, &devs, gpu_why, sizeof gpu_why);
     struct plan pl;
-    if ((rc = plan_build(&o, &devs, gpu_why, &pl))) {
-        plan_free(&pl);
-        shutdown_devices(&devs);
-        return rc;
-    }
     struct run_info ri;
+    struct run_files rf;
+    if ((rc = plan_build(&o, &devs, gpu_why, &pl)))
+        goto out_plan;
     make_run_info(&ri);
     if (run_index >= 0) { /* one of several runs: its own row order, its index in the CSV */
         ri.run = run_index;
         plan_shuffle(&pl, splitmix64(o.seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)run_index)));
     }
-    char out_path[4096], err[512];
-    struct csv_file csv, samples;
-    int have_samples = 0;
-    if (o.out)
-        snprintf(out_path, sizeof out_path, "%s", o.out);
-    else if ((rc = default_out(&ri, out_path, sizeof out_path)))
+    if ((rc = open_outputs(&o, &ri, &rf)))
         goto out_plan;
-    if (csv_open(&csv, out_path, CSV_HEADER, err, sizeof err) != 0) {
-        fprintf(stderr, "gpubench: --out: %s\n", err);
-        rc = 2;
-        goto out_plan;
-    }
-    if (o.samples) {
-        if (csv_open(&samples, o.samples, SAMPLES_HEADER, err, sizeof err) != 0) {
-            fprintf(stderr, "gpubench: --samples: %s\n", err);
-            csv_discard(&csv);
-            if (made_results_dir)
-                rmdir("results"); /* a usage error leaves nothing behind */
-            rc = 2;
-            goto out_plan;
-        }
-        have_samples = 1;
-    }
     /* said once: by the first of several runs, and only when the run would want GPU rows */
     if (gpu_why[0] && run_index <= 0 && plan_wants_gpu(&o))
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
     struct sink sink;
-    sink_begin(&sink, o.format, plan_shape_width(&pl));
-    struct run_outputs outs = {&csv, have_samples ? &samples : NULL, &sink};
+    sink_begin(&sink, o.format, plan_shape_width(&pl), &ri);
+    struct run_outputs outs = {{rf.have_out ? &rf.out : NULL, rf.have_json ? &rf.json : NULL},
+                               rf.have_samples ? &rf.samples : NULL,
+                               &sink};
     rc = runner_run(&pl, &ri, &outs);
     sink_end(&sink);
-    if (csv_commit(&csv, err, sizeof err) != 0) {
-        fprintf(stderr, "gpubench: --out: %s\n", err);
-        rc = rc ? rc : 1;
-    } else if (run_index < 0) { /* several runs: the parent says where they all went */
-        fprintf(stderr, "gpubench: wrote %s%s\n", out_path,
-                rc == 130 ? " (interrupted: rows finished so far)" : "");
-    }
-    if (have_samples && csv_commit(&samples, err, sizeof err) != 0) {
-        fprintf(stderr, "gpubench: --samples: %s\n", err);
-        rc = rc ? rc : 1;
-    }
+    rc = commit_outputs(&rf, rc, run_index < 0);
 out_plan:
     plan_free(&pl);
     shutdown_devices(&devs);
@@ -195,7 +261,23 @@ int run_main(int argc, char **argv) {
     return rc;
 }
 
+static void list_usage(FILE *f) {
+    fputs("usage: gpubench list\n"
+          "\n"
+          "Lists what this build can run: each workload with its implementations (and the kind\n"
+          "of device each runs on), its default, --quick and --sweep shapes, and the devices\n"
+          "found on this machine (the CPU, and every GPU or why there is none).\n"
+          "\n"
+          "options:\n"
+          "  -h, --help   this text\n",
+          f);
+}
+
 int list_cmd(int argc, char **argv) {
+    if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        list_usage(stdout);
+        return 0;
+    }
     if (argc > 1) {
         fprintf(stderr, "gpubench: list: unexpected argument '%s'\n", argv[1]);
         return 2;

@@ -288,10 +288,9 @@ static void row_no_inputs(struct result *r, const char *why) {
 
 static void row_write(struct run_outputs *out, const struct run_info *ri, const struct result *r) {
     sink_row(out->sink, ri, r);
-    if (out->csv) {
-        csv_write_result(out->csv->f, ri, r);
-        csv_flush(out->csv);
-    }
+    for (int i = 0; i < RUN_FILES; i++)
+        if (out->files[i])
+            result_file_row(out->files[i], ri, r);
     if (out->samples) {
         csv_write_samples(out->samples->f, ri, r);
         csv_flush(out->samples);

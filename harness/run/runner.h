@@ -5,15 +5,18 @@
 #include <signal.h>
 
 #include "harness/io/csv_write.h"
+#include "harness/io/rows.h"
 #include "harness/run/plan.h"
 #include "harness/run/sinks.h"
 
 /* Set by the SIGINT handler; the runner stops between repetitions and keeps finished rows. */
 extern volatile sig_atomic_t runner_interrupted;
 
+enum { RUN_FILES = 2 };
+
 struct run_outputs {
-    struct csv_file *csv;     /* may be NULL */
-    struct csv_file *samples; /* may be NULL */
+    struct result_file *files[RUN_FILES]; /* the --out and --json files; NULL where absent */
+    struct csv_file *samples;             /* may be NULL */
     struct sink *sink;
 };
 

@@ -1,4 +1,5 @@
-/* sinks.c — stdout in four formats, streaming one row at a time, and terminal progress. */
+/* sinks.c — stdout in every format (the table and markdown here, the machine-readable ones
+ * through harness/io/rows.h), streaming one row at a time, and terminal progress. */
 #include "harness/run/sinks.h"
 
 #include <math.h>
@@ -6,8 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/io/csv_write.h"
-#include "harness/io/json.h"
+#include "harness/io/rows.h"
 
 void sink_fmt_ms(char *out, size_t len, double ms) {
     if (ms >= 100)
@@ -57,76 +57,44 @@ static void make_cells(const struct result *r, struct cells *c) {
 
 static const char *const TABLE_FMT = "%-7s %-9s %-8s %-*s %10s %17s %10s %9s %8s %5s  %s\n";
 
-void sink_begin(struct sink *s, enum out_format fmt, int shape_width) {
+/* The machine-readable formats are harness/io's row formats (rows.h). */
+static const struct row_format *machine_format(enum out_format fmt) {
+    switch (fmt) {
+    case FMT_CSV: return &rows_csv;
+    case FMT_JSON: return &rows_json;
+    case FMT_GBENCH: return &rows_gbench;
+    case FMT_BMF: return &rows_bmf;
+    default: return NULL;
+    }
+}
+
+void sink_begin(struct sink *s, enum out_format fmt, int shape_width, const struct run_info *ri) {
     memset(s, 0, sizeof *s);
     s->fmt = fmt;
+    s->rows_fmt = machine_format(fmt);
     s->shape_width = shape_width > 5 ? shape_width : 5;
     s->progress = isatty(STDERR_FILENO);
-    switch (fmt) {
-    case FMT_TABLE:
+    if (s->rows_fmt)
+        s->rows_fmt->begin(stdout, ri);
+    else if (fmt == FMT_TABLE)
         printf(TABLE_FMT, "device", "workload", "impl", s->shape_width, "shape", "median ms",
                "95% CI ms", "e2e ms", "GFLOP/s", "GB/s", "peak", "status");
-        break;
-    case FMT_MARKDOWN:
+    else {
         printf("| device | workload | impl | shape | median (ms) | 95%% CI (ms) | end-to-end (ms) "
                "| GFLOP/s | GB/s | %% of peak | status |\n");
         printf("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
-        break;
-    case FMT_CSV: printf("%s\n", CSV_HEADER); break;
-    case FMT_JSON: printf("[\n"); break;
     }
     fflush(stdout);
-}
-
-/* A number of the row, or null where it does not apply (negative sentinel, no timings). */
-static double or_nan(double v, int applies) {
-    return applies && v >= 0 ? v : NAN;
-}
-
-static void json_row(const struct run_info *ri, const struct result *r) {
-    const struct device *d = r->dev;
-    int t = r->st.n > 0;
-    FILE *f = stdout;
-    printf("  {");
-    json_member_string(f, "", "schema", CSV_SCHEMA);
-    json_member_string(f, ", ", "run_id", ri->run_id);
-    json_member_string(f, ", ", "utc", ri->utc);
-    json_member_string(f, ", ", "host", ri->host);
-    json_member_string(f, ", ", "device", d->id);
-    json_member_string(f, ", ", "device_name", d->name);
-    json_member_string(f, ", ", "cc", d->cc);
-    json_member_string(f, ", ", "driver", d->driver);
-    json_member_string(f, ", ", "runtime", d->runtime);
-    json_member_string(f, ", ", "blas_lib", d->blas_lib);
-    json_member_string(f, ", ", "dnn_lib", d->dnn_lib);
-    json_member_number(f, ", ", "threads", or_nan(d->threads, d->kind == DEV_CPU));
-    json_member_string(f, ", ", "workload", r->w->name);
-    json_member_string(f, ", ", "impl", r->im->name);
-    json_member_string(f, ", ", "dtype", "float32");
-    json_member_string(f, ", ", "shape", r->shape);
-    json_member_number(f, ", ", "flops", r->flops);
-    json_member_number(f, ", ", "bytes", r->bytes);
-    json_member_number(f, ", ", "reps", (double)r->st.n);
-    json_member_number(f, ", ", "median_ms", or_nan(r->st.median, t));
-    json_member_number(f, ", ", "min_ms", or_nan(r->st.min, t));
-    json_member_number(f, ", ", "mean_ms", or_nan(r->st.mean, t));
-    json_member_number(f, ", ", "stddev_ms", or_nan(r->st.stddev, t));
-    json_member_number(f, ", ", "ci95_lo_ms", or_nan(r->st.ci_lo, t));
-    json_member_number(f, ", ", "ci95_hi_ms", or_nan(r->st.ci_hi, t));
-    json_member_number(f, ", ", "e2e_median_ms", or_nan(r->e2e_median_ms, t));
-    json_member_number(f, ", ", "gflops", or_nan(r->gflops, t));
-    json_member_number(f, ", ", "gbps", or_nan(r->gbps, t));
-    json_member_number(f, ", ", "peak_pct", or_nan(r->peak_pct, t));
-    json_member_number(f, ", ", "max_rel_err", or_nan(r->max_rel_err, 1));
-    json_member_string(f, ", ", "status", status_name(r->status));
-    json_member_string(f, ", ", "note", r->note);
-    json_member_number(f, ", ", "batch_ms", or_nan(r->batch_ms, t));
-    printf("}");
 }
 
 void sink_row(struct sink *s, const struct run_info *ri, const struct result *r) {
     struct cells c;
     sink_progress_clear(s);
+    if (s->rows_fmt) {
+        s->rows += s->rows_fmt->row(stdout, ri, r, s->rows);
+        fflush(stdout);
+        return;
+    }
     switch (s->fmt) {
     case FMT_TABLE:
         make_cells(r, &c);
@@ -143,12 +111,7 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
                r->w->name, r->im->name, r->shape_short, c.median, c.ci, c.e2e, c.gflops, c.gbps,
                c.peak, c.status);
         break;
-    case FMT_CSV: csv_write_result(stdout, ri, r); break;
-    case FMT_JSON:
-        if (s->rows)
-            printf(",\n");
-        json_row(ri, r);
-        break;
+    default: break;
     }
     s->rows++;
     fflush(stdout);
@@ -156,8 +119,8 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
 
 void sink_end(struct sink *s) {
     sink_progress_clear(s);
-    if (s->fmt == FMT_JSON)
-        printf("%s]\n", s->rows ? "\n" : "");
+    if (s->rows_fmt)
+        s->rows_fmt->end(stdout, s->rows);
     fflush(stdout);
 }
 

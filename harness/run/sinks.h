@@ -1,20 +1,23 @@
-/* sinks.h — what goes to stdout as rows complete (table, csv, json, markdown), and progress on
- * stderr when it is a terminal. */
+/* sinks.h — what goes to stdout as rows complete (table, markdown, or a machine-readable format
+ * of harness/io/rows.h: csv, json, gbench, bmf), and progress on stderr when it is a terminal. */
 #ifndef GPUBENCH_SINKS_H
 #define GPUBENCH_SINKS_H
 
 #include "harness/run/cli.h"
 #include "harness/core/result.h"
 
+struct row_format;
+
 struct sink {
     enum out_format fmt;
-    int rows;
+    const struct row_format *rows_fmt; /* NULL for table and markdown */
+    int rows;                          /* rows (entries, for rows_fmt) written */
     int progress;    /* stderr is a terminal */
     int shape_width; /* width of the table's shape column */
 };
 
 /* Start the output; shape_width is the longest short shape the run will print. */
-void sink_begin(struct sink *s, enum out_format fmt, int shape_width);
+void sink_begin(struct sink *s, enum out_format fmt, int shape_width, const struct run_info *ri);
 void sink_row(struct sink *s, const struct run_info *ri, const struct result *r);
 void sink_end(struct sink *s);
 

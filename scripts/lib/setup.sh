@@ -1,14 +1,18 @@
 # setup.sh — sourced by scripts/bench and scripts/test: install what is missing (Debian or
 # Ubuntu, as root or with sudo), then configure and build into build/.
 #
-# Packages: the build needs a C compiler, cmake, pkg-config, OpenBLAS and hwloc; the tests also
-# need the system python3 with matplotlib (plots) and clang's libFuzzer runtime (fuzz target).
-# The CUDA toolkit is not installed here: the build uses it when nvcc is found, and is CPU-only
-# otherwise (see README, "Building for an old card").
+# Packages: the build needs a C compiler, cmake, pkg-config, OpenBLAS and hwloc, and help2man
+# for the man page. The tests also need the system python3 with matplotlib (plots), jsonschema
+# (the JSON schema) and scipy (Google Benchmark's compare.py, from libbenchmark-tools), clang's
+# libFuzzer runtime (fuzz target), man-db (`man -l` on the man page), lmod (the modulefile) and
+# dpkg-dev (dpkg-shlibdeps for the .deb). The README lists them. The CUDA toolkit is not
+# installed here: the build uses it when nvcc is found, and is CPU-only otherwise (see README,
+# "Building for an old card").
 
 GPUBENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-GPUBENCH_BUILD_PACKAGES="build-essential cmake pkg-config libopenblas-dev libhwloc-dev"
-GPUBENCH_TEST_PACKAGES="python3 python3-matplotlib clang libclang-rt-dev"
+GPUBENCH_BUILD_PACKAGES="build-essential cmake pkg-config libopenblas-dev libhwloc-dev help2man"
+GPUBENCH_TEST_PACKAGES="python3 python3-matplotlib python3-jsonschema python3-scipy clang
+  libclang-rt-dev man-db lmod libbenchmark-tools dpkg-dev"
 
 gpubench_log() { printf 'gpubench setup: %s\n' "$*" >&2; }
 
@@ -36,6 +40,36 @@ gpubench_install_missing() {
     $sudo apt-get update -qq &&
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
             "${missing[@]}" >/dev/null
+}
+
+# Say, before any test runs, that the slurm_fleet test will install slurm-wlm and munge
+# system-wide (tests/merge/local_slurm.sh) — unless they are there, or GPUBENCH_NO_SLURM_INSTALL
+# is set, which makes that test skip instead.
+gpubench_slurm_notice() {
+    local p missing=""
+    [ -n "${GPUBENCH_NO_SLURM_INSTALL:-}" ] && return 0
+    for p in slurm-wlm munge; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            missing="$missing $p"
+    done
+    [ -z "$missing" ] && return 0
+    gpubench_log "the slurm_fleet test will install${missing} system-wide with apt-get (their" \
+        "services are not started: the test runs its own munged, slurmctld and slurmd in a" \
+        "temporary folder and stops them). To skip it instead: GPUBENCH_NO_SLURM_INSTALL=1" \
+        "./scripts/test, or ./scripts/test -LE slurm"
+}
+
+# Split "$@" into GPUBENCH_CMAKE_ARGS (every -DNAME=VALUE: a CMake cache setting) and
+# GPUBENCH_REST_ARGS (the rest, in order: for gpubench or ctest).
+gpubench_split_args() {
+    GPUBENCH_CMAKE_ARGS=() GPUBENCH_REST_ARGS=()
+    local a
+    for a in "$@"; do
+        case $a in
+        -D?*=*) GPUBENCH_CMAKE_ARGS+=("$a") ;;
+        *) GPUBENCH_REST_ARGS+=("$a") ;;
+        esac
+    done
 }
 
 # Configure and build into $1 (default build/) with extra cmake arguments after it.

@@ -135,7 +135,7 @@ static void eval(const char *name, int major, int minor, const char *driver, con
 
 /* One case of the verdict texts: a card, its driver (NULL: none loaded; "": not given) and a
  * build; the verdict expected and the phrases each text must contain. */
-enum { MAXSUB = 3 };
+enum { MAXSUB = 4 };
 struct text_case {
     const char *what; /* the case, for failure messages */
     const char *name;
@@ -152,13 +152,16 @@ static const struct text_case text_cases[] = {
      ARCHS_13_0, "9.19", 'N', .libs = 'N',
      .reason = {"no code for sm_35", "built for 75 80 86 89 90 100 120 + PTX 120",
                 "which a 3.5 device cannot JIT"},
-     .fix = {"CUDA 13.0 cannot target Kepler: rebuild with CUDA 11.8",
+     .fix = {"CUDA 13.0 cannot target Kepler: rebuild with CUDA 11.8: cmake -S . -B build-cuda11.8",
+             "-DCMAKE_CUDA_COMPILER=/usr/local/cuda-11.8/bin/nvcc -DCMAKE_CUDA_HOST_COMPILER=g++-11 "
              "-DCMAKE_CUDA_ARCHITECTURES=35"},
      .support = {"last toolkit CUDA 11.8", "R470", "11.4"}},
     {"Fermi: rebuild with CUDA 8 and architecture 20, never 21", "NVS 310", 2, 1, "390.157", "13.0",
-     ARCHS_13_0, "9.19", .fix = {"rebuild with CUDA 8.0", "ARCHITECTURES=20"}, .support = {"R390"}},
+     ARCHS_13_0, "9.19", .fix = {"rebuild with CUDA 8.0", "cuda-8.0/bin/nvcc", "g++-5",
+                                 "ARCHITECTURES=20"},
+     .support = {"R390"}},
     {"sm_30 needs CUDA 10.2, not 11.8", "Quadro K2100M", 3, 0, "470.256.02", "11.8", ARCHS_11_8,
-     "8.9", .fix = {"rebuild with CUDA 10.2", "ARCHITECTURES=30"}},
+     "8.9", .fix = {"rebuild with CUDA 10.2", "cuda-10.2/bin/nvcc", "g++-8", "ARCHITECTURES=30"}},
     {"the toolkit supports the card, the list just left it out (libraries carry their own code)",
      "Tesla T4", 7, 5, "590.44.01", "13.0", "80-real;90-real", "9.19", 'N', .libs = 'U',
      .fix = {"Rebuild with this toolkit (CUDA 13.0)", "=75"}},
@@ -299,6 +302,14 @@ static void test_facts(void) {
     CHECK(strcmp(cuda_facts_arch(35)->last_driver, "470") == 0);
     CHECK(strcmp(cuda_facts_arch(21)->last_driver, "390") == 0);
     CHECK(strcmp(cuda_facts_arch(60)->last_driver, "580") == 0);
+    /* The host compiler each toolkit of a retired architecture accepts, in the rebuild advice. */
+    char cmd[512];
+    CHECK(cuda_facts_host_gcc(CUDA_VER(8, 0)) == 5 && cuda_facts_host_gcc(CUDA_VER(10, 2)) == 8);
+    CHECK(cuda_facts_host_gcc(CUDA_VER(11, 8)) == 11 && cuda_facts_host_gcc(CUDA_VER(12, 9)) == 13);
+    CHECK(cuda_facts_host_gcc(CUDA_VER(13, 0)) == 15 && cuda_facts_host_gcc(CUDA_VER(7, 5)) == 0);
+    CHECK(strcmp(cuda_facts_rebuild_cmd(CUDA_VER(11, 8), "35", cmd, sizeof cmd),
+                 "cmake -S . -B build-cuda11.8 -DCMAKE_CUDA_COMPILER=/usr/local/cuda-11.8/bin/nvcc "
+                 "-DCMAKE_CUDA_HOST_COMPILER=g++-11 -DCMAKE_CUDA_ARCHITECTURES=35") == 0);
     /* The table is ordered, and every retired architecture has its last driver. */
     for (size_t i = 0; i < n; i++) {
         CHECK(i == 0 || t[i].sm > t[i - 1].sm);
@@ -515,9 +526,26 @@ static int agree(const char *version, const char *list) {
     return bad;
 }
 
+/* --facts: what cmake/cuda_setup.cmake must read from cuda_facts.c, one fact a line:
+ * "arch SM FIRST LAST" (LAST 0: current toolkits) and "gcc CUDA GCC" for CUDA 7.0 to 13.9. */
+static int facts(void) {
+    size_t n;
+    char v[16], v2[16];
+    const struct cuda_arch_fact *t = cuda_facts_arch_table(&n);
+    for (size_t i = 0; i < n; i++)
+        printf("arch %d %s %s\n", t[i].sm, cuda_facts_ver_str(t[i].first_cuda, v, sizeof v),
+               t[i].last_cuda ? cuda_facts_ver_str(t[i].last_cuda, v2, sizeof v2) : "0");
+    for (int major = 7; major <= 13; major++)
+        for (int minor = 0; minor <= 9; minor++)
+            printf("gcc %d.%d %d\n", major, minor, cuda_facts_host_gcc(CUDA_VER(major, minor)));
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "--agree") == 0)
         return agree(argv[2], argv[3]);
+    if (argc == 2 && strcmp(argv[1], "--facts") == 0)
+        return facts();
     test_verdict_table();
     test_verdict_texts();
     test_verdict_no_cuda();

@@ -7,7 +7,8 @@
 # name) plus any job process still carrying this cluster's SLURM_CONF.
 #
 #   local_slurm_install          installs slurm-wlm and munge with apt-get when missing (root);
-#                                returns 77 when they cannot be installed
+#                                returns 77 when they cannot be installed or
+#                                GPUBENCH_NO_SLURM_INSTALL is set (./scripts/test announces it)
 #   local_slurm_start DIR        starts munged, slurmctld and slurmd in DIR (an empty folder whose
 #                                parents all others may search: munged checks its socket path) and
 #                                waits until the node is idle; exports SLURM_CONF
@@ -34,6 +35,10 @@ local_slurm_have_all() {
 local_slurm_install() {
   export PATH="$PATH:/usr/sbin:/sbin"
   local_slurm_have_all && return 0
+  if [ -n "${GPUBENCH_NO_SLURM_INSTALL:-}" ]; then
+    local_slurm_say "slurm-wlm/munge missing; GPUBENCH_NO_SLURM_INSTALL is set, so not installing them"
+    return 77
+  fi
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     local_slurm_say "slurm-wlm/munge missing and cannot be installed here (needs root and apt-get)"
     return 77

@@ -3,8 +3,10 @@
 # that its output (stdout + stderr) matches a pattern, and — for usage errors — that it left no
 # result file behind.
 # usage: cli_case.sh EXPECTED_EXIT REGEX COMMAND [ARGS...]
+#        EXPECTED_EXIT with a '!' after it (0!): also check that no result file was left behind
 set -u
-want_rc=$1 regex=$2
+want_rc=${1%!} regex=$2
+clean=$([ "$want_rc" = 2 ] || [ "$1" != "$want_rc" ] && echo 1)
 shift 2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -26,7 +28,9 @@ if [ "$want_rc" = 2 ]; then
         echo "FAIL: a usage error must be one line, got $lines"
         fail=1
     fi
-    left=$(find . -name '*.csv' -o -name '*.partial' -o -name results | grep -v '^./out.txt$')
+fi
+if [ -n "$clean" ]; then
+    left=$(find . -mindepth 1 ! -name out.txt)
     if [ -n "$left" ]; then
         echo "FAIL: left result files behind: $left"
         fail=1

@@ -1,15 +1,20 @@
 #!/usr/bin/python3
-"""json_check.py — every JSON that gpubench prints is strict JSON that Python's json module reads.
+"""json_check.py — every JSON that gpubench writes is strict JSON in the one documented schema.
 
-Usage: json_check.py PATH/TO/gpubench DATA_DIR (tests/data/compare)
-What is read, each from stdout alone (messages go to stderr), with NaN and Infinity refused:
-  run      `-f json` of a --quick run of every workload on every device found: one object per
-           row of the run CSV written beside it, its keys the CSV's columns in order but for
-           the Slurm ids (CSV only), every value the CSV's (a number where the CSV has one, null
-           where its cell is empty)
+Usage: json_check.py PATH/TO/gpubench DATA_DIR SCHEMA
+       (DATA_DIR: tests/data/compare; SCHEMA: docs/gpubench.schema.json)
+What is read (stdout alone: messages go to stderr), with NaN and Infinity refused, and checked
+against SCHEMA (python3-jsonschema):
+  run      the document of a --quick run of every workload on every device found, inside a
+           fake Slurm job: printed with `-f json` and written with `--json FILE` in the same run
+           (identical), its rows the rows of the run CSV written beside it: keys the CSV's
+           columns in order (Slurm ids included), every value the CSV's (a number that the
+           CSV's format turns into exactly the CSV cell, null where the cell is empty), every
+           number written with the fewest digits that read back as the same double; then
+           `--out FILE.json` (the document instead of the CSV)
   compare  `-f json` in regression mode (two real runs with their samples; the hand-made files)
            and in slowdown mode (a real run; the hand-made files against a baseline)
-  doctor   `--format json` of this machine and of assumed cards and builds
+  doctor   `--format json` and `-f json` of this machine and of assumed cards and builds
 No workload is named: the run takes what `gpubench list` has.
 """
 import csv
@@ -48,50 +53,116 @@ def read_json(args, want_rc=(0,), cwd=None):
     return value
 
 
-def same_cell(cell, value):
-    """A CSV cell and its JSON value agree: empty (or inf, which JSON lacks) is null, a number the
-    same number to the CSV's 4 to 6 significant digits, text the same text."""
-    if cell in ("", "inf"):
+# The run CSV writer's format of each number column but the %.6g ones (harness/io/csv_write.c).
+CSV_FORMAT = {"threads": ".0f", "flops": ".0f", "bytes": ".0f", "reps": ".0f", "peak_pct": ".4g",
+              "max_rel_err": ".3g"}
+TEXT = ("schema", "run_id", "utc", "host", "device", "device_name", "cc", "driver", "runtime",
+        "blas_lib", "dnn_lib", "workload", "impl", "dtype", "shape", "status", "note",
+        "slurm_job_id", "slurm_array_task_id")
+
+
+def same_cell(column, cell, value):
+    """A CSV cell and its JSON value agree: empty is null; text is the same text; a number (every
+    other column) is the JSON value written with the CSV's format."""
+    if cell == "":
         return value is None
-    if isinstance(value, bool) or value is None:
+    if column in TEXT:
+        return value == cell
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
-    if isinstance(value, (int, float)):
-        try:
-            return abs(float(cell) - value) <= 1e-3 * abs(value) + 1e-12
-        except ValueError:
-            return False
-    return value == cell
+    return format(value, CSV_FORMAT.get(column, ".6g")) == cell
 
 
-def check_run(gpubench, tmp):
-    """`gpubench -f json` against the CSV of the same run."""
-    out = os.path.join(tmp, "run.csv")
-    rows = read_json([gpubench, "--quick", "--min-time", "0", "--reps", "1", "--warmup", "0",
-                      "-f", "json", "--out", out, "--samples", os.path.join(tmp, "run.samples.csv")],
-                     want_rc=(0, 1), cwd=tmp)
-    if rows is None:
-        return out
-    with open(out, newline="") as f:
-        table = list(csv.reader(f))
+def significant(token):
+    """The significant digits of a number's text: '0.0012300' -> '123', '1.5e+20' -> '15'."""
+    mantissa = token.lstrip("-").lower().split("e")[0].replace(".", "")
+    return mantissa.strip("0") or "0"
+
+
+def shortest_numbers(text, what):
+    """Every number in the JSON text has no more digits than Python's shortest repr of it."""
+    tokens = []
+    json.loads(text, parse_float=tokens.append, parse_int=tokens.append)
+    long = [t for t in tokens if len(significant(t)) > len(significant(repr(float(t))))]
+    check(tokens and not long, f"{what}: numbers not in their shortest form: {long[:5]}")
+
+
+def load_schema(path):
+    try:
+        import jsonschema
+    except ImportError:
+        check(False, "python3-jsonschema is missing (apt-get install python3-jsonschema)")
+        return None
+    with open(path) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def valid(validator, doc, what):
+    """doc follows the documented schema."""
+    if validator is None:
+        return
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    check(not errors, f"{what}: not in docs/gpubench.schema.json: " +
+          "; ".join(f"{list(e.absolute_path)}: {e.message}"[:300] for e in errors[:3]))
+
+
+def check_rows(doc, table, what):
+    """The document's rows are the CSV's rows, column by column."""
     header, body = table[0], table[1:]
-    check(isinstance(rows, list) and len(rows) == len(body) and len(body) > 0,
-          f"run: {len(rows) if isinstance(rows, list) else rows!r} JSON rows, {len(body)} CSV rows")
-    columns = [c for c in header if not c.startswith("slurm_")]  # Slurm provenance: CSV only
+    rows = doc.get("rows") if isinstance(doc, dict) else None
+    check(isinstance(rows, list) and len(rows) == len(body) and body,
+          f"{what}: {len(rows) if isinstance(rows, list) else rows!r} JSON rows, {len(body)} "
+          "CSV rows")
     for obj, row in zip(rows if isinstance(rows, list) else [], body):
-        if not isinstance(obj, dict):
-            check(False, f"run: {obj!r} is not an object")
-            continue
-        check(list(obj) == columns, f"run: keys {list(obj)} are not the CSV's {columns}")
-        bad = [c for c, cell in zip(columns, row) if not same_cell(cell, obj.get(c))]
-        check(not bad, f"run: {row[header.index('workload')]}/{row[header.index('impl')]}: "
-                       f"JSON differs from the CSV in {bad}")
+        check(list(obj) == header, f"{what}: keys {list(obj)} are not the CSV's {header}")
+        bad = [(c, cell, obj.get(c)) for c, cell in zip(header, row)
+               if not same_cell(c, cell, obj.get(c))]
+        check(not bad, f"{what}: {obj.get('workload')}/{obj.get('impl')}: JSON differs from "
+                       f"the CSV: {bad[:3]}")
+        check(obj.get("slurm_job_id") == "4242" and obj.get("slurm_array_task_id") == "7",
+              f"{what}: Slurm ids {obj.get('slurm_job_id')!r}, {obj.get('slurm_array_task_id')!r}")
+
+
+def check_run(gpubench, tmp, validator):
+    """`gpubench -f json --json FILE` against the CSV of the same run; then --out FILE.json."""
+    out, js = os.path.join(tmp, "run.csv"), os.path.join(tmp, "run.json")
+    env = dict(os.environ, SLURM_JOB_ID="4242", SLURM_ARRAY_TASK_ID="7")
+    args = [gpubench, "--quick", "--min-time", "0", "--reps", "1", "--warmup", "0", "-f", "json",
+            "--out", out, "--json", js, "--samples", os.path.join(tmp, "run.samples.csv")]
+    proc = subprocess.run(args, capture_output=True, text=True, cwd=tmp, env=env, timeout=240)
+    check(proc.returncode in (0, 1), f"run: exit {proc.returncode}: {proc.stderr}")
+    try:
+        doc = json.loads(proc.stdout, parse_constant=strict)
+    except ValueError as e:
+        check(False, f"run: stdout is not JSON ({e}):\n{proc.stdout[:2000]}")
+        return out
+    valid(validator, doc, "run -f json")
+    shortest_numbers(proc.stdout, "run -f json")
+    with open(js) as f:
+        check(f.read() == proc.stdout, "run: the --json file is not what -f json printed")
+    with open(out, newline="") as f:
+        check_rows(doc, list(csv.reader(f)), "run")
+
+    alone = os.path.join(tmp, "alone.json")
+    proc = subprocess.run([gpubench, "--quick", "-d", "cpu", "--min-time", "0", "--reps", "1",
+                           "--warmup", "0", "--out", alone], capture_output=True, text=True,
+                          cwd=tmp, timeout=240)
+    check(proc.returncode == 0, f"--out FILE.json: exit {proc.returncode}: {proc.stderr}")
+    try:
+        with open(alone) as f:
+            valid(validator, json.load(f, parse_constant=strict), "--out FILE.json")
+    except (OSError, ValueError) as e:
+        check(False, f"--out FILE.json: {e}")
     return out
 
 
 def main():
     gpubench, data = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    validator = load_schema(sys.argv[3])
     with tempfile.TemporaryDirectory() as tmp:
-        a = check_run(gpubench, tmp)
+        a = check_run(gpubench, tmp, validator)
         b = os.path.join(tmp, "b.csv")
         proc = subprocess.run([gpubench, "--quick", "-d", "cpu", "--min-time", "0", "--reps", "3",
                                "--warmup", "0", "--out", b, "--samples", b + ".samples"],
@@ -110,9 +181,11 @@ def main():
         for args, mode, rcs in compares:
             for fmt in (["-f", "json"], ["--format", "json"]):
                 v = read_json([gpubench] + args + fmt, want_rc=rcs)
+                valid(validator, v, f"{args[1:]}")
                 check(isinstance(v, dict) and v.get("mode") == mode,
                       f"{args}: mode {v.get('mode') if isinstance(v, dict) else v!r}, want {mode}")
-                rows = v.get("rows" if mode == "regression" else "lines") if isinstance(v, dict) else None
+                key = "rows" if mode == "regression" else "lines"
+                rows = v.get(key) if isinstance(v, dict) else None
                 check(isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows),
                       f"{args}: no list of row objects")
 
@@ -125,13 +198,16 @@ def main():
           "--assume-build", "cuda=none"], True),
     ]
     for args, assumed in doctors:
-        v = read_json([gpubench, "doctor"] + args + ["--format", "json"], want_rc=(0, 1))
-        ok = isinstance(v, dict) and v.get("schema") == "gpubench-doctor-1"
-        check(ok and isinstance(v.get("gpus"), list) and isinstance(v.get("usable"), int),
-              f"doctor {args}: schema, gpus, usable: {v!r}"[:500])
-        if assumed is not None:
-            check(ok and v.get("assumed") is assumed and len(v["gpus"]) == args.count("--assume"),
-                  f"doctor {args}: assumed, one GPU per --assume")
+        for fmt in (["--format", "json"], ["-f", "json"]):
+            v = read_json([gpubench, "doctor"] + args + fmt, want_rc=(0, 1))
+            valid(validator, v, f"doctor {args}")
+            ok = isinstance(v, dict) and v.get("command") == "doctor"
+            check(ok and isinstance(v.get("gpus"), list) and isinstance(v.get("usable"), int),
+                  f"doctor {args}: command, gpus, usable: {v!r}"[:500])
+            if assumed is not None:
+                check(ok and v.get("assumed") is assumed and
+                      len(v["gpus"]) == args.count("--assume"),
+                      f"doctor {args}: assumed, one GPU per --assume")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

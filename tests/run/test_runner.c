@@ -96,15 +96,15 @@ int main(void) {
     char path[] = "/tmp/gpubench_test_runner_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
-    struct csv_file csv = {0};
+    struct result_file csv;
     char err[256];
-    CHECK(csv_open(&csv, path, CSV_HEADER, err, sizeof err) == 0);
+    CHECK(result_file_open(&csv, path, &rows_csv, &ri, err, sizeof err) == 0);
     struct sink sink;
-    sink_begin(&sink, FMT_CSV, 8);
-    struct run_outputs outs = {&csv, NULL, &sink};
+    sink_begin(&sink, FMT_CSV, 8, &ri);
+    struct run_outputs outs = {{&csv, NULL}, NULL, &sink};
     int rc = runner_run(&pl, &ri, &outs);
     CHECK_MSG(rc == 1, "exit code %d, want 1 (rows failed)", rc);
-    CHECK(csv_commit(&csv, err, sizeof err) == 0);
+    CHECK(result_file_commit(&csv, err, sizeof err) == 0);
     CHECK(released == 1); /* release runs after a failed prepare too */
 
     FILE *f = fopen(path, "r");
