@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench/registry.h"
 #include "build_manifest.h"
@@ -267,10 +268,12 @@ static int runs_options(const struct options *o) {
         return usage_error("--format %s: one document per run; with --runs the run CSV (--out) "
                            "holds every run%s",
                            names[o->format], "");
-    if (o->json || o->no_out || (n >= 5 && strcmp(o->out + n - 5, ".json") == 0))
+    struct stat st;
+    int device = o->out && stat(o->out, &st) == 0 && !S_ISREG(st.st_mode); /* -o /dev/null */
+    if (o->json || o->no_out || device || (n >= 5 && strcmp(o->out + n - 5, ".json") == 0))
         return usage_error("--runs: gathers the runs into one CSV (--out PATH.csv); %s%s",
-                           o->no_out ? "--no-out leaves nothing to gather"
-                                     : "JSON output is not supported with --runs",
+                           o->no_out || device ? "writing no run file leaves nothing to gather"
+                                               : "JSON output is not supported with --runs",
                            "");
     return 0;
 }

@@ -71,22 +71,35 @@ rc=$?
 "$bin" --runs 2 --format csv --out d.csv >/dev/null 2>d.err
 [ $? = 2 ] && grep -q "with --runs the run CSV (--out) holds every run" d.err &&
   pass "--format csv with --runs refused" || fail "--format csv with --runs: $(cat d.err)"
+"$bin" --runs 2 --format gbench --out d.csv >/dev/null 2>d.err
+[ $? = 2 ] && grep -q -- "--format gbench: one document per run" d.err &&
+  pass "--format gbench with --runs refused" || fail "--format gbench with --runs: $(cat d.err)"
+for extra in "--json d.json" "--no-out" "--out d.json" "-o /dev/null"; do
+  # shellcheck disable=SC2086 # the option and its value are two words
+  "$bin" --runs 2 $extra >/dev/null 2>d.err
+  [ $? = 2 ] && [ "$(wc -l <d.err)" = 1 ] && grep -q -- "^gpubench: --runs: gathers the runs" d.err &&
+    [ -z "$(ls d.json* 2>/dev/null)" ] && pass "--runs with $extra refused, one line, no file" ||
+    fail "--runs with $extra: $(cat d.err)"
+done
 "$bin" --runs 0 --out d.csv >/dev/null 2>d.err
 [ $? = 2 ] && grep -q -- "--runs" d.err && pass "--runs 0 refused" || fail "--runs 0: $(cat d.err)"
 
 echo "=== Ctrl-C keeps the runs finished"
-"$bin" -d cpu -w "$w" --min-time 2 --runs 5 --out e.csv >/dev/null 2>e.err &
+# a name no other process has (other builds' runs of gpubench may be going on): the check below
+# looks for this test's runs by it
+e="e-$$.csv"
+"$bin" -d cpu -w "$w" --min-time 2 --runs 5 --out "$e" >/dev/null 2>e.err &
 pid=$!
 sleep 3
 kill -INT $pid
 wait $pid
 rc=$?
 [ "$rc" = 130 ] && pass "exit 130" || fail "exit $rc after SIGINT"
-[ -s e.csv ] && [ ! -e e.csv.partial ] && pass "e.csv committed" || fail "no e.csv"
-ls e.csv.run* >/dev/null 2>&1 && fail "a run's file left behind" || pass "no per-run files"
+[ -s "$e" ] && [ ! -e "$e.partial" ] && pass "$e committed" || fail "no $e"
+ls "$e".run* >/dev/null 2>&1 && fail "a run's file left behind" || pass "no per-run files"
 grep -q "interrupted" e.err && pass "says it was interrupted" || fail "$(tail -n 2 e.err)"
 sleep 1
-pgrep -f "e.csv.run" >/dev/null && fail "a run still runs after the parent ended" ||
+pgrep -f -- "--out e-$$\\.csv\\.run" >/dev/null && fail "a run still runs after the parent ended" ||
   pass "no run left running"
 
 echo "$fails check(s) failed"
