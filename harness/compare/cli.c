@@ -228,6 +228,11 @@ static int parse_options(int argc, char **argv, struct cmp_opts *o, char **sampl
         }
         rc = one_option(opt, argv, o, samples, nsamples, &side, out, err, errlen);
     }
+    /* after "--" every argument is a file (of the side named last), even one that starts '-' */
+    for (; rc == 0 && optind < argc; optind++) {
+        fa->path[fa->n] = argv[optind];
+        fa->side[fa->n++] = side;
+    }
     return rc;
 }
 

@@ -445,6 +445,11 @@ static void test_sides(void) {
     CHECK_MSG(r.rc == 1 && strstr(r.out, "base: 4 runs of ") && strstr(r.out, "new:  2 runs of "),
               "rc %d\n%s%s", r.rc, r.out, r.err);
     result_free(&r);
+    /* after "--" the rest are files, of the side named last (scripts/plot passes "--") */
+    r = CMP("--base", T("a1.csv"), "--new", "--", T("b1.csv"), T("b2.csv"));
+    CHECK_MSG(r.rc == 1 && strstr(r.out, "base: 2 runs of ") && strstr(r.out, "new:  4 runs of "),
+              "rc %d\n%s%s", r.rc, r.out, r.err);
+    result_free(&r);
     /* the same run on both sides, or twice on one, is one piece of evidence, not two */
     r = CMP("--base", T("a1.csv"), "--new", T("b1.csv"), T("a1.csv"));
     CHECK_MSG(r.rc == 2 && strstr(r.err, "given twice"), "%s", r.err);
