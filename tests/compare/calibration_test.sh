@@ -43,7 +43,8 @@ python3 "$cal" --summarize cal >again.txt 2>err.txt
 mkdir empty
 python3 "$cal" --summarize empty >/dev/null 2>err.txt
 [ $? = 2 ] && [ "$(wc -l <err.txt)" = 1 ] && grep -q "no complete pair" err.txt &&
-  pass "--summarize of an empty folder: exit 2, one line" || fail "--summarize empty: $(cat err.txt)"
+  pass "--summarize of an empty folder: exit 2, one line" ||
+  fail "--summarize empty: $(cat err.txt)"
 
 echo "$fails check(s) failed"
 [ "$fails" = 0 ]

@@ -77,8 +77,9 @@ rc=$?
 for extra in "--json d.json" "--no-out" "--out d.json" "-o /dev/null"; do
   # shellcheck disable=SC2086 # the option and its value are two words
   "$bin" --runs 2 $extra >/dev/null 2>d.err
-  [ $? = 2 ] && [ "$(wc -l <d.err)" = 1 ] && grep -q -- "^gpubench: --runs: gathers the runs" d.err &&
-    [ -z "$(ls d.json* 2>/dev/null)" ] && pass "--runs with $extra refused, one line, no file" ||
+  [ $? = 2 ] && [ "$(wc -l <d.err)" = 1 ] &&
+    grep -q -- "^gpubench: --runs: gathers the runs" d.err && [ -z "$(ls d.json* 2>/dev/null)" ] &&
+    pass "--runs with $extra refused, one line, no file" ||
     fail "--runs with $extra: $(cat d.err)"
 done
 "$bin" --runs 0 --out d.csv >/dev/null 2>d.err
