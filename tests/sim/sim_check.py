@@ -13,6 +13,7 @@ modes:
                      no CUDA device and that reason
   defaults           the default shapes on the 512 MiB profile: every row fits (none is oom)
   sweep              --sweep on the 512 MiB profile reaches the sizes that do not fit
+                     (unsupported beyond the card, oom beyond its free memory)
   faults PROFILE...  fault injection into the calls of a run (see the `faults` docstring)
   multi              two simulated cards: rows for both, a fault on one, bindings recorded
   refuse             compare and merge refuse to mix a simulated run with a real one
@@ -48,9 +49,6 @@ SAME_ENV = {"GPUBENCH_SIM_OP_MS": "10"}
 NO_HOLD = "no queue hold ("
 SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
                    "ERROR: ThreadSanitizer")
-# What a row whose card cannot hold the problem says today. Another issue will make such sweep
-# rows `unsupported`; change it here (and nowhere else) then.
-DOES_NOT_FIT = "oom"
 
 passed = failed = 0
 
@@ -418,17 +416,19 @@ def mode_defaults(build, a):
         for d in rows:
             what = f"defaults {d['workload']}/{d['impl']} {d['shape']}"
             status, phrase = card.expect(d["workload"], d["impl"])
-            check(d["status"] != "oom", f"{what}: does not fit: {d['note']}")
+            check(d["status"] != "oom" and "does not fit" not in d["note"],
+                  f"{what}: does not fit: {d['note']}")
             check(d["status"] == status and phrase in d["note"],
                   f"{what}: {d['status']} ({d['note'][:200]}), want {status} ({phrase})")
 
 
 def mode_sweep(build, a):
     """--sweep on the 512 MiB card of the workloads whose sim.py says what a row needs
-    (sweep_need: the ladders that outgrow it, and the copies). Whether a row fits is computed
-    from its buffers and the card's free memory (the sim's reservation: 5% of the card, at most
-    256 MiB)."""
-    free = 512 * 2**20 - min(512 * 2**20 // 20, 256 * 2**20)
+    (sweep_need: the ladders that outgrow it, and the copies). A row needing more than the card
+    has is `unsupported` (does not fit this card), more than is free `oom`, else `ok`; free is
+    the card less the sim's reservation (5% of the card, at most 256 MiB)."""
+    total = 512 * 2**20
+    free = total - min(total // 20, 256 * 2**20)
     need_of = {n: m.sweep_need for n, m in build.expects.items() if hasattr(m, "sweep_need")}
     if not check(need_of, "sweep: no kernels/<w>/sim.py defines sweep_need"):
         return
@@ -442,13 +442,13 @@ def mode_sweep(build, a):
         too_big = 0
         for d in row_dicts(run):
             need = need_of[d["workload"]](d["impl"], shape_dict(d["shape"]))
-            fits = need <= free
-            too_big += not fits
-            want = "ok" if fits else DOES_NOT_FIT
-            check(d["status"] == want, f"sweep {d['workload']}/{d['impl']} {d['shape']}: "
-                  f"{d['status']} ({d['note'][:200]}), want {want} ({need} of {free} bytes)")
-            if not fits:
-                check("out of device memory" in d["note"], f"sweep: oom note: {d['note']}")
+            want, phrase = ("ok", "") if need <= free else \
+                ("unsupported", "does not fit this card") if need > total else \
+                ("oom", "out of device memory")
+            too_big += need > free
+            check(d["status"] == want and phrase in d["note"],
+                  f"sweep {d['workload']}/{d['impl']} {d['shape']}: {d['status']} "
+                  f"({d['note'][:200]}), want {want} ({phrase}; {need} of {free} bytes free)")
         check(too_big >= 2, f"sweep: only {too_big} rows beyond the card's memory")
 
 
