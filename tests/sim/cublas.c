@@ -225,7 +225,7 @@ cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode) {
 /* One queued BLAS call. Scalars: by value in host pointer mode, read when it runs otherwise. */
 struct blas_op {
     struct gbsim_op op;
-    int kind; /* 0 gemm, 1 gemv, 2 axpy */
+    int kind; /* 0 matrix product (cublasSgemm, ...), 1 gemv, 2 axpy */
     int ta, tb, m, n, k, lda, ldb, ldc, incx, incy;
     float alpha, beta;
     const float *alpha_p, *beta_p; /* device pointer mode */
@@ -347,7 +347,7 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
     COUNT(dev_of(handle));
     if (!valid(handle))
         return CUBLAS_STATUS_NOT_INITIALIZED;
-    /* cublas<t>gemm: "m, n, k < 0, transa/transb not N, C or T, lda < max(1, m) for N and
+    /* cublasSgemm and its kin: "m, n, k < 0, transa/transb not N, C or T, lda < max(1, m) for N and
      * max(1, k) otherwise, ldb < max(1, k) for N and max(1, n) otherwise, ldc < max(1, m), alpha
      * or beta NULL" → CUBLAS_STATUS_INVALID_VALUE */
     if (m < 0 || n < 0 || k < 0 || !op_ok(transa) || !op_ok(transb) ||

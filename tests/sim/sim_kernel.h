@@ -55,8 +55,8 @@ struct gbsim_kernel_entry {
 #define GBSIM_SIZE(i, t) sizeof(t)
 #define GBSIM_ALIGN(i, t) _Alignof(t)
 
-/* Expanded once more so that a kernel name built by a macro (gemm's GB_GT_FN) is pasted as the
- * name it expands to. */
+/* Expanded once more so that a kernel name built by a macro (a tiled kernel's GB_GT_FN) is
+ * pasted as the name it expands to. */
 #define GB_SIM_KERNEL(kernel, ...) GBSIM_KERNEL_(kernel, __VA_ARGS__)
 #define GBSIM_KERNEL_(kernel, ...)                                                                 \
     _Static_assert(__builtin_types_compatible_p(__typeof__(kernel), void(__VA_ARGS__)),            \
