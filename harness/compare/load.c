@@ -78,11 +78,14 @@ static int sref_cmp(const void *pa, const void *pb) {
         return c;
     if ((c = strcmp(a->shape, b->shape)))
         return c;
+    if ((c = strcmp(a->dtype, b->dtype)))
+        return c;
     return (a->rep > b->rep) - (a->rep < b->rep);
 }
 
 static int group_key_cmp(const struct cmp_group *a, const char *run_id, const char *device,
-                         const char *workload, const char *impl, const char *shape) {
+                         const char *workload, const char *impl, const char *shape,
+                         const char *dtype) {
     int c;
     if ((c = strcmp(a->run_id, run_id)))
         return c;
@@ -92,7 +95,9 @@ static int group_key_cmp(const struct cmp_group *a, const char *run_id, const ch
         return c;
     if ((c = strcmp(a->impl, impl)))
         return c;
-    return strcmp(a->shape, shape);
+    if ((c = strcmp(a->shape, shape)))
+        return c;
+    return strcmp(a->dtype, dtype);
 }
 
 static long find_group(const struct cmp_input *in, const struct run_row *r) {
@@ -100,7 +105,8 @@ static long find_group(const struct cmp_input *in, const struct run_row *r) {
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c =
-            group_key_cmp(&in->groups[mid], r->run_id, r->device, r->workload, r->impl, r->shape);
+            group_key_cmp(&in->groups[mid], r->run_id, r->device, r->workload, r->impl, r->shape,
+                          r->dtype);
         if (c == 0)
             return (long)mid;
         if (c < 0)
@@ -148,10 +154,11 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
             goto out;
         }
         struct cmp_group *g = in->ngroups ? &in->groups[in->ngroups - 1] : NULL;
-        if (!g || group_key_cmp(g, s->run_id, s->device, s->workload, s->impl, s->shape)) {
+        if (!g ||
+            group_key_cmp(g, s->run_id, s->device, s->workload, s->impl, s->shape, s->dtype)) {
             g = &in->groups[in->ngroups++];
-            *g = (struct cmp_group){s->run_id,        s->device, s->workload, s->impl, s->shape,
-                                    in->ms_store + i, 0};
+            *g = (struct cmp_group){s->run_id, s->device,        s->workload, s->impl,
+                                    s->shape,  s->dtype, in->ms_store + i, 0};
         }
         g->ms[g->n++] = s->ms;
     }
@@ -173,7 +180,8 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
         const struct sref *first = NULL;
         for (size_t i = 0; i < total && !first; i++)
             if (!group_key_cmp(&in->groups[g], refs[i].s->run_id, refs[i].s->device,
-                               refs[i].s->workload, refs[i].s->impl, refs[i].s->shape))
+                               refs[i].s->workload, refs[i].s->impl, refs[i].s->shape,
+                               refs[i].s->dtype))
                 first = &refs[i];
         int known_run = 0;
         for (int f = 0; f < in->nfiles && !known_run; f++)
@@ -187,9 +195,11 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
         else
             snprintf(err, errlen,
                      "%s:%d: column shape: run %s has no row for device %s, "
-                     "workload %s, impl %s, shape %s",
+                     "workload %s, impl %s, shape %s%s%s",
                      first->file, first->s->line, in->groups[g].run_id, in->groups[g].device,
-                     in->groups[g].workload, in->groups[g].impl, in->groups[g].shape);
+                     in->groups[g].workload, in->groups[g].impl, in->groups[g].shape,
+                     strcmp(in->groups[g].dtype, "float32") ? ", dtype " : "",
+                     strcmp(in->groups[g].dtype, "float32") ? in->groups[g].dtype : "");
         goto out;
     }
     rc = 0;

@@ -133,6 +133,10 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     int cores = topology_cores();
     int used = threads < cores ? threads : cores;
     d->peak_gflops = used * lanes * 2.0 * fma * mhz / 1000.0;
+    /* A SIMD register holds half as many doubles: FP64 peaks at half the FP32 rate. The 16-bit
+     * tiers have no CPU peak here (AVX512_BF16 and AVX512_FP16 rates vary by core). */
+    d->peak_tier_gflops[DT_F32] = d->peak_gflops;
+    d->peak_tier_gflops[DT_F64] = d->peak_gflops / 2;
     d->peak_gbps = 0; /* no portable property gives it; see README */
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     d->mem_bytes = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize : 0;

@@ -71,7 +71,8 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
         fprintf(stderr, "gpubench: %s %s:%s: %s\n", origin, w->name, text, err);
         return 2;
     }
-    double need = w->host_bytes(&s);
+    /* host_bytes counts float32 elements; f64 problems hold doubles */
+    double need = w->host_bytes(&s) * (dtype_mask(w->dtypes) & pl->o->dtypes & DT_BIT(DT_F64) ? 2 : 1);
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     double have = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0;
     if (have > 0 && need > 0.9 * have) {
@@ -80,18 +81,22 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
                 origin, w->name, text, need / (1 << 30), have / (1 << 30));
         return 2;
     }
-    if (pl->nshapes == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        struct plan_shape *n = realloc(pl->shapes, (size_t)*cap * sizeof *n);
-        if (!n) {
-            fprintf(stderr, "gpubench: out of memory building the plan\n");
-            return 2;
+    /* one problem per tier the workload defines and --dtype selects */
+    unsigned tiers = dtype_mask(w->dtypes) & pl->o->dtypes;
+    for (int t = 0; t < DT_COUNT; t++) {
+        if (!(tiers & DT_BIT(t)))
+            continue;
+        if (pl->nshapes == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            struct plan_shape *n = realloc(pl->shapes, (size_t)*cap * sizeof *n);
+            if (!n) {
+                fprintf(stderr, "gpubench: out of memory building the plan\n");
+                return 2;
+            }
+            pl->shapes = n;
         }
-        pl->shapes = n;
+        pl->shapes[pl->nshapes++] = (struct plan_shape){w, s, (enum dtype)t};
     }
-    pl->shapes[pl->nshapes].w = w;
-    pl->shapes[pl->nshapes].s = s;
-    pl->nshapes++;
     return 0;
 }
 
@@ -165,7 +170,8 @@ int plan_build(const struct options *o, const struct device_list *found, const c
         return rc;
     if (pl->total_rows == 0)
         return fail("nothing to run: no implementation of the chosen workloads runs on the "
-                    "chosen devices%s%s", "", "");
+                    "chosen devices in the chosen tiers (--dtype; gpubench list says which)%s%s",
+                    "", "");
     return 0;
 }
 
