@@ -90,6 +90,9 @@ case_ compare_file_baseline compare --baseline "$c/sd_b.csv:cuda:0" "$c/sd_a.csv
 case_ compare_same compare "$c/reg_base.csv" "$c/reg_same.csv"
 case_ compare_sweep compare --baseline cpu "$c/real/sweep_vecadd_cpu.csv"
 case_ compare_crlf compare --baseline cpu "$c/crlf_quoted.csv"
+for fmt in table json; do
+    case_ compare_tiers_$fmt compare --baseline cpu "$c/tiers.csv" --format $fmt
+done
 for f in "$c"/bad/*.csv; do
     name=$(basename "$f" .csv)
     case "$name" in
