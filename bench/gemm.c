@@ -212,7 +212,8 @@ static int gemm_make(struct problem *p, char *err, size_t errlen) {
     struct gemm_ref *ref = calloc(1, sizeof *ref);
     p->ref = ref;
     if (!ref || buf_alloc_dt(&p->in[IN_A], "A", m * k, t) ||
-        buf_alloc_dt(&p->in[IN_B], "B", k * n, t) || buf_alloc_dt(&p->out[OUT_C], "C", m * n, out_t))
+        buf_alloc_dt(&p->in[IN_B], "B", k * n, t) ||
+        buf_alloc_dt(&p->out[OUT_C], "C", m * n, out_t))
         goto oom;
     fill_uniform_dt(&p->in[IN_A], t, p->seed, 1, -1.0f, 1.0f);
     fill_uniform_dt(&p->in[IN_B], t, p->seed, 2, -1.0f, 1.0f);

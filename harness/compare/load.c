@@ -122,6 +122,28 @@ const struct cmp_group *cmp_row_samples(const struct cmp_input *in, const struct
     return g < 0 ? NULL : &in->groups[g];
 }
 
+/* The error for samples that belong to no row of the run CSVs: another run's samples, or a row
+ * the run does not have; `first` is the group's first sample, for its file and line. */
+static void unmatched_error(const struct cmp_input *in, const struct cmp_group *g,
+                            const struct sref *first, char *err, size_t errlen) {
+    int known_run = 0;
+    for (int f = 0; f < in->nfiles && !known_run; f++)
+        for (size_t r = 0; r < in->runs[f].nrows && !known_run; r++)
+            known_run = !strcmp(in->runs[f].run[r].run_id, g->run_id);
+    if (!known_run)
+        snprintf(err, errlen,
+                 "%s:%d: column run_id: run '%s' is in none of the run CSVs "
+                 "given (samples must come with the run CSV they belong to)",
+                 first->file, first->s->line, g->run_id);
+    else
+        snprintf(err, errlen,
+                 "%s:%d: column shape: run %s has no row for device %s, "
+                 "workload %s, impl %s, shape %s%s%s",
+                 first->file, first->s->line, g->run_id, g->device, g->workload, g->impl,
+                 g->shape, strcmp(g->dtype, "float32") ? ", dtype " : "",
+                 strcmp(g->dtype, "float32") ? g->dtype : "");
+}
+
 /* Group every sample by its row, refuse a repetition given twice, and refuse samples that
  * belong to no row of the run CSVs (a samples file of another run is a mistake worth naming). */
 static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
@@ -183,23 +205,7 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
                                refs[i].s->workload, refs[i].s->impl, refs[i].s->shape,
                                refs[i].s->dtype))
                 first = &refs[i];
-        int known_run = 0;
-        for (int f = 0; f < in->nfiles && !known_run; f++)
-            for (size_t r = 0; r < in->runs[f].nrows && !known_run; r++)
-                known_run = !strcmp(in->runs[f].run[r].run_id, in->groups[g].run_id);
-        if (!known_run)
-            snprintf(err, errlen,
-                     "%s:%d: column run_id: run '%s' is in none of the run CSVs "
-                     "given (samples must come with the run CSV they belong to)",
-                     first->file, first->s->line, in->groups[g].run_id);
-        else
-            snprintf(err, errlen,
-                     "%s:%d: column shape: run %s has no row for device %s, "
-                     "workload %s, impl %s, shape %s%s%s",
-                     first->file, first->s->line, in->groups[g].run_id, in->groups[g].device,
-                     in->groups[g].workload, in->groups[g].impl, in->groups[g].shape,
-                     strcmp(in->groups[g].dtype, "float32") ? ", dtype " : "",
-                     strcmp(in->groups[g].dtype, "float32") ? in->groups[g].dtype : "");
+        unmatched_error(in, &in->groups[g], first, err, errlen);
         goto out;
     }
     rc = 0;

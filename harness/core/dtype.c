@@ -23,12 +23,24 @@ static const struct tier *tier(enum dtype t) {
     return &tiers[(unsigned)t < DT_COUNT ? t : DT_F32];
 }
 
-const char *dtype_flag(enum dtype t) { return tier(t)->flag; }
-const char *dtype_name(enum dtype t) { return tier(t)->name; }
-const char *dtype_label(enum dtype t) { return tier(t)->label; }
-int dtype_bytes(enum dtype t) { return tier(t)->bytes; }
-double dtype_unit_roundoff(enum dtype t) { return tier(t)->u; }
-double dtype_acc_roundoff(enum dtype t) { return tier(t)->u_acc; }
+const char *dtype_flag(enum dtype t) {
+    return tier(t)->flag;
+}
+const char *dtype_name(enum dtype t) {
+    return tier(t)->name;
+}
+const char *dtype_label(enum dtype t) {
+    return tier(t)->label;
+}
+int dtype_bytes(enum dtype t) {
+    return tier(t)->bytes;
+}
+double dtype_unit_roundoff(enum dtype t) {
+    return tier(t)->u;
+}
+double dtype_acc_roundoff(enum dtype t) {
+    return tier(t)->u_acc;
+}
 
 int dtype_parse(const char *s, enum dtype *out) {
     for (int t = 0; t < DT_COUNT; t++)
@@ -39,7 +51,9 @@ int dtype_parse(const char *s, enum dtype *out) {
     return -1;
 }
 
-unsigned dtype_mask(unsigned declared) { return declared ? declared & DT_ALL : DT_BIT(DT_F32); }
+unsigned dtype_mask(unsigned declared) {
+    return declared ? declared & DT_ALL : DT_BIT(DT_F32);
+}
 
 static uint32_t bits_of(float x) {
     uint32_t u;
@@ -70,7 +84,9 @@ uint16_t dtype_f32_to_bf16(float x) {
     return (uint16_t)(bits_of(round_mantissa(x, 16)) >> 16);
 }
 
-float dtype_bf16_to_f32(uint16_t h) { return float_of((uint32_t)h << 16); }
+float dtype_bf16_to_f32(uint16_t h) {
+    return float_of((uint32_t)h << 16);
+}
 
 uint16_t dtype_f32_to_f16(float x) {
     uint32_t u = bits_of(x);

@@ -13,12 +13,16 @@ struct tier_need {
 };
 
 static const struct tier_need needs[DT_COUNT] = {
-    [DT_F32] = {20, 0},     [DT_F64] = {20, 0},      [DT_F16] = {53, 7050},
+    [DT_F32] = {20, 0},      [DT_F64] = {20, 0},      [DT_F16] = {53, 7050},
     [DT_TF32] = {80, 11000}, [DT_BF16] = {80, 11000},
 };
 
-int gpu_tier_min_cc(enum dtype t) { return (unsigned)t < DT_COUNT ? needs[t].cc : 0; }
-int gpu_tier_min_cuda(enum dtype t) { return (unsigned)t < DT_COUNT ? needs[t].cuda : 0; }
+int gpu_tier_min_cc(enum dtype t) {
+    return (unsigned)t < DT_COUNT ? needs[t].cc : 0;
+}
+int gpu_tier_min_cuda(enum dtype t) {
+    return (unsigned)t < DT_COUNT ? needs[t].cuda : 0;
+}
 
 int gpu_tier_check(enum dtype t, int cc_major, int cc_minor, int cuda_build, char *why,
                    size_t whylen) {

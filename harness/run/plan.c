@@ -72,7 +72,8 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
         return 2;
     }
     /* host_bytes counts float32 elements; f64 problems hold doubles */
-    double need = w->host_bytes(&s) * (dtype_mask(w->dtypes) & pl->o->dtypes & DT_BIT(DT_F64) ? 2 : 1);
+    int f64 = (dtype_mask(w->dtypes) & pl->o->dtypes & DT_BIT(DT_F64)) != 0;
+    double need = w->host_bytes(&s) * (f64 ? 2 : 1);
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     double have = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0;
     if (have > 0 && need > 0.9 * have) {

@@ -77,7 +77,8 @@ void sink_begin(struct sink *s, enum out_format fmt, int shape_width, const stru
     if (s->rows_fmt)
         s->rows_fmt->begin(stdout, ri);
     else if (fmt == FMT_TABLE)
-        printf(TABLE_FMT, "device", "workload", "impl", "type", s->shape_width, "shape", "median ms",
+        printf(TABLE_FMT, "device", "workload", "impl", "type", s->shape_width, "shape",
+               "median ms",
                "95% CI ms", "e2e ms", "GFLOP/s", "GB/s", "peak", "status");
     else {
         printf("| device | workload | impl | dtype | shape | median (ms) | 95%% CI (ms) "
@@ -109,7 +110,8 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
             if (*p == '|')
                 *p = '/';
         printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->dev->id,
-               r->w->name, r->im->name, dtype_flag(r->dtype), r->shape_short, c.median, c.ci, c.e2e, c.gflops, c.gbps,
+               r->w->name, r->im->name, dtype_flag(r->dtype), r->shape_short, c.median, c.ci,
+               c.e2e, c.gflops, c.gbps,
                c.peak, c.status);
         break;
     default: break;

@@ -20,9 +20,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "kernels/gemm/layout.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/gemm/layout.h"
 
 enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K };
 enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
@@ -37,10 +37,10 @@ struct gemm_state {
     cublasHandle_t h;
     int have_handle;
     int m, n, k;
-    void *a, *b, *c;               /* device */
-    const void *host_a, *host_b;   /* what upload copies: the problem's, or the 16-bit copies */
-    uint16_t *half_a, *half_b;     /* f16/bf16 host copies */
-    size_t in_size, out_size;      /* bytes per element */
+    void *a, *b, *c;             /* device */
+    const void *host_a, *host_b; /* what upload copies: the problem's, or the 16-bit copies */
+    uint16_t *half_a, *half_b;   /* f16/bf16 host copies */
+    size_t in_size, out_size;    /* bytes per element */
 };
 
 /* The 16-bit host copy of a float32 buffer whose values are already of the tier. */
@@ -78,11 +78,11 @@ static enum status set_math(struct impl_ctx *ctx, struct gemm_state *s, enum dty
     int exact = t == DT_F32 || t == DT_F64;
 #if GEMM_CUBLAS11
     CUBLAS_TRY(cublasSetMathMode(s->h, exact ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH), ctx);
-    snprintf(ctx->note, sizeof ctx->note, "%s", exact ? "math=pedantic (CUBLAS_PEDANTIC_MATH)"
-                                                      : t == DT_TF32
-                                                            ? "math=CUBLAS_COMPUTE_32F_FAST_TF32"
-                                                            : "math=default (tensor ops), "
-                                                              "CUBLAS_COMPUTE_32F");
+    snprintf(ctx->note, sizeof ctx->note, "%s",
+             exact          ? "math=pedantic (CUBLAS_PEDANTIC_MATH)"
+             : t == DT_TF32 ? "math=CUBLAS_COMPUTE_32F_FAST_TF32"
+                            : "math=default (tensor ops), "
+                              "CUBLAS_COMPUTE_32F");
 #elif CUDART_VERSION >= 9000
     if (!exact)
         CUBLAS_TRY(cublasSetMathMode(s->h, CUBLAS_TENSOR_OP_MATH), ctx);
@@ -135,11 +135,9 @@ static enum status gemm_upload(struct impl_ctx *ctx) {
     struct gemm_state *s = ctx->state;
     struct problem *p = ctx->p;
     cudaStream_t st = gb_stream();
-    CU_TRY(cudaMemcpyAsync(s->a, s->host_a, p->in[IN_A].n * s->in_size, cudaMemcpyHostToDevice,
-                           st),
+    CU_TRY(cudaMemcpyAsync(s->a, s->host_a, p->in[IN_A].n * s->in_size, cudaMemcpyHostToDevice, st),
            ctx);
-    CU_TRY(cudaMemcpyAsync(s->b, s->host_b, p->in[IN_B].n * s->in_size, cudaMemcpyHostToDevice,
-                           st),
+    CU_TRY(cudaMemcpyAsync(s->b, s->host_b, p->in[IN_B].n * s->in_size, cudaMemcpyHostToDevice, st),
            ctx);
     return ST_OK;
 }
@@ -149,10 +147,9 @@ static enum status gemm_run_ex(struct impl_ctx *ctx, struct gemm_state *s, enum 
     const float one = 1.0f, zero = 0.0f;
 #if GEMM_CUBLAS11
     cudaDataType_t in = t == DT_F16 ? CUDA_R_16F : t == DT_BF16 ? CUDA_R_16BF : CUDA_R_32F;
-    cublasComputeType_t compute =
-        t == DT_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
-    CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, in,
-                            s->n, s->a, in, s->k, &zero, s->c, CUDA_R_32F, s->n, compute,
+    cublasComputeType_t compute = t == DT_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, in, s->n,
+                            s->a, in, s->k, &zero, s->c, CUDA_R_32F, s->n, compute,
                             CUBLAS_GEMM_DEFAULT),
                ctx);
 #else
@@ -163,8 +160,8 @@ static enum status gemm_run_ex(struct impl_ctx *ctx, struct gemm_state *s, enum 
     cublasGemmAlgo_t algo = CUBLAS_GEMM_DFALT;
 #endif
     CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b,
-                            CUDA_R_16F, s->n, s->a, CUDA_R_16F, s->k, &zero, s->c, CUDA_R_32F,
-                            s->n, CUDA_R_32F, algo),
+                            CUDA_R_16F, s->n, s->a, CUDA_R_16F, s->k, &zero, s->c, CUDA_R_32F, s->n,
+                            CUDA_R_32F, algo),
                ctx);
 #endif
     return ST_OK;

@@ -104,7 +104,7 @@ static void gemm_cuda_release(struct impl_ctx *ctx) {
 const struct impl gemm_cuda_impl = {
     .name = "cuda",
     .kind = DEV_CUDA,
-    .summary = "own SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2), shared-memory tiles",
+    .summary = "own SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2), smem tiles",
     .prepare = gemm_cuda_prepare,
     .upload = gemm_cuda_upload,
     .run = gemm_cuda_run,

@@ -39,8 +39,9 @@ static enum status openblas_prepare(struct impl_ctx *ctx) {
     if (ctx->p->dtype != DT_BF16)
         return ST_OK;
 #ifndef GPUBENCH_HAVE_SBGEMM
-    snprintf(ctx->note, sizeof ctx->note, "this OpenBLAS has no cblas_sbgemm (0.3.10 or newer "
-                                          "built with BUILD_BFLOAT16=1 has it)");
+    snprintf(ctx->note, sizeof ctx->note,
+             "this OpenBLAS has no cblas_sbgemm (0.3.10 or newer "
+             "built with BUILD_BFLOAT16=1 has it)");
     return ST_UNSUPPORTED;
 #else
     if (!gb_cpu_has_avx512bf16()) {
@@ -51,7 +52,8 @@ static enum status openblas_prepare(struct impl_ctx *ctx) {
     }
     struct sb_state *s = calloc(1, sizeof *s);
     ctx->state = s;
-    if (!s || !(s->a = to_bf16(&ctx->p->in[GEMM_IN_A])) || !(s->b = to_bf16(&ctx->p->in[GEMM_IN_B]))) {
+    if (!s || !(s->a = to_bf16(&ctx->p->in[GEMM_IN_A])) ||
+        !(s->b = to_bf16(&ctx->p->in[GEMM_IN_B]))) {
         snprintf(ctx->note, sizeof ctx->note, "out of host memory for the bf16 operands");
         return ST_OOM;
     }
@@ -78,8 +80,7 @@ static enum status openblas_run(struct impl_ctx *ctx) {
         return ST_OK;
     }
 #endif
-    gemm_cpu_sgemm(m, n, k, p->in[GEMM_IN_A].data, p->in[GEMM_IN_B].data,
-                   p->out[GEMM_OUT_C].data);
+    gemm_cpu_sgemm(m, n, k, p->in[GEMM_IN_A].data, p->in[GEMM_IN_B].data, p->out[GEMM_OUT_C].data);
     return ST_OK;
 }
 

@@ -172,7 +172,8 @@ static void test_wrong_tier_caught(void) {
     p.seed = 5;
     p.dtype = DT_F64;
     char err[256];
-    if (shape_parse(w, "m=67,n=45,k=33", &p.shape, err, sizeof err) || w->make_problem(&p, err, sizeof err)) {
+    if (shape_parse(w, "m=67,n=45,k=33", &p.shape, err, sizeof err) ||
+        w->make_problem(&p, err, sizeof err)) {
         CHECK_MSG(0, "%s", err);
         return;
     }

@@ -138,8 +138,8 @@ static long run_dcase(int t, const struct gemm_case *c, enum emu_order order, in
     double *A = emu_alloc(((size_t)M * lda + 1) * sizeof(double));
     double *B = emu_alloc(((size_t)K * ldb + 1) * sizeof(double));
     double *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(double));
-    struct dgemm_args args = {t == 64 ? gb_dgemm_64x64 : gb_dgemm_32x32, M, N, K, lda, ldb, ldc,
-                              A, B, C};
+    struct dgemm_args args = {
+        t == 64 ? gb_dgemm_64x64 : gb_dgemm_32x32, M, N, K, lda, ldb, ldc, A, B, C};
     dim3 grid;
     long bad = 0;
     int i, j, l;
@@ -184,8 +184,8 @@ static int dgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
                 runs++;
                 EMU_CHECK(bad >= 0, "emulation failed");
                 if (drop == 0)
-                    EMU_CHECK(bad == 0, "gb_dgemm_%dx%d %dx%dx%d pad %d %s: %ld wrong", t, t,
-                              c->M, c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
+                    EMU_CHECK(bad == 0, "gb_dgemm_%dx%d %dx%dx%d pad %d %s: %ld wrong", t, t, c->M,
+                              c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
                 else if (drop == 1 || c->K > bk)
                     EMU_CHECK(bad > 0, "gb_dgemm_%dx%d %dx%dx%d %s: barrier %d removed, yet right",
                               t, t, c->M, c->N, c->K, emu_order_name((enum emu_order)o), drop);
@@ -239,7 +239,8 @@ int main(void) {
                 }
             }
     runs += dgemm_cases(cases, ncases, drop);
-    printf("%d emulated SGEMM and DGEMM launches as for sm_%d (barrier removed: %d), %.0f ms, %d failures\n",
+    printf("%d emulated SGEMM and DGEMM launches as for sm_%d (barrier removed: %d), %.0f ms, %d "
+           "failures\n",
            runs, GB_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,
            emu_failures);
     return emu_failures ? 1 : 0;

@@ -198,8 +198,8 @@ static enum status openblas_run(struct impl_ctx *ctx) {
     if (p->dtype == DT_F64) {
         p->out[MLP_OUT_LOSS].data64[0] = mlp_cpu_step64(
             &d, p->in[MLP_IN_X].data64, p->in[MLP_IN_LABELS].data, p->out[MLP_OUT_W1].data64,
-            p->out[MLP_OUT_B1].data64, p->out[MLP_OUT_W2].data64, p->out[MLP_OUT_B2].data64,
-            MLP_LR, ctx->state);
+            p->out[MLP_OUT_B1].data64, p->out[MLP_OUT_W2].data64, p->out[MLP_OUT_B2].data64, MLP_LR,
+            ctx->state);
         return ST_OK;
     }
     p->out[MLP_OUT_LOSS].data[0] =
@@ -217,7 +217,8 @@ static void openblas_release(struct impl_ctx *ctx) {
 const struct impl mlp_train_openblas_impl = {
     .name = "openblas",
     .kind = DEV_CPU,
-    .summary = "OpenBLAS SGEMMs + fused threaded loops, W1 update fused into its SGEMM; f64: DGEMMs",
+    .summary =
+        "OpenBLAS SGEMMs + fused threaded loops, W1 update fused into its SGEMM; f64: DGEMMs",
     .prepare = openblas_prepare,
     .run = openblas_run,
     .release = openblas_release,

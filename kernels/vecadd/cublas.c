@@ -1,10 +1,10 @@
 /* cublas.c — vecadd/cublas: c = a + b as cublasSaxpy (f32) or cublasDaxpy (f64), y = 1·x + y,
  * on the run's stream.
  *
- * Problem layout (kernels/vecadd/layout.h): in a, b, out c, n elements each (doubles for f64). x holds a,
- * y starts as b (upload) and ends as c (download). Timed runs keep adding a to y, which moves the
- * same bytes (read x, read y, write y: 12 bytes per element); only the run right after an upload
- * is verified.
+ * Problem layout (kernels/vecadd/layout.h): in a, b, out c, n elements each (doubles for f64). x
+ * holds a, y starts as b (upload) and ends as c (download). Timed runs keep adding a to y, which
+ * moves the same bytes (read x, read y, write y: 12 bytes per element); only the run right after an
+ * upload is verified.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -79,8 +79,7 @@ static enum status saxpy_download(struct impl_ctx *ctx) {
     struct saxpy_state *s = ctx->state;
     struct buf *c = &ctx->p->out[OUT_C];
     void *host = s->f64 ? (void *)c->data64 : (void *)c->data;
-    CU_TRY(cudaMemcpyAsync(host, s->y, s->n * s->size, cudaMemcpyDeviceToHost, gb_stream()),
-           ctx);
+    CU_TRY(cudaMemcpyAsync(host, s->y, s->n * s->size, cudaMemcpyDeviceToHost, gb_stream()), ctx);
     return ST_OK;
 }
 

@@ -1,5 +1,5 @@
-/* openblas.c — vecadd/openblas: cblas_saxpy (f32) or cblas_daxpy (f64), y = 1·x + y, with y starting as b in the output
- * buffer (OpenBLAS's own threads). */
+/* openblas.c — vecadd/openblas: cblas_saxpy (f32) or cblas_daxpy (f64), y = 1·x + y, with y
+ * starting as b in the output buffer (OpenBLAS's own threads). */
 #include <string.h>
 
 #include <cblas.h>
@@ -34,5 +34,9 @@ static enum status saxpy_run(struct impl_ctx *ctx) {
 }
 
 const struct impl vecadd_openblas_impl = {
-    .name = "openblas", .kind = DEV_CPU, .summary = "cblas_saxpy / cblas_daxpy y = x + y (OpenBLAS threads)",
-    .prepare = saxpy_prepare, .run = saxpy_run, .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64)};
+    .name = "openblas",
+    .kind = DEV_CPU,
+    .summary = "cblas_saxpy / cblas_daxpy y = x + y (OpenBLAS threads)",
+    .prepare = saxpy_prepare,
+    .run = saxpy_run,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64)};
