@@ -27,7 +27,9 @@ struct device {
     /* Peak of each precision tier (FLOP/s / 1e9, 0 when unknown); [DT_F32] is peak_gflops. */
     double peak_tier_gflops[DT_COUNT];
     double peak_gbps;           /* memory peak, 0 when unknown */
-    char extra[320];            /* extra provenance for the note: clocks, ECC, binding */
+    size_t cache_bytes;         /* last-level cache (CPU: hwloc; GPU: L2), 0 when unknown */
+    char cache_name[8];         /* its level: "L3", "L2" */
+    char extra[448];            /* extra provenance for the note: clocks, ECC, binding */
     size_t mem_bytes;           /* device (or host) memory */
     const struct backend *be;
 };

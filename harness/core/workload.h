@@ -81,6 +81,9 @@ struct impl {
     enum status (*run)(struct impl_ctx *ctx);
     enum status (*download)(struct impl_ctx *ctx);
     void (*release)(struct impl_ctx *ctx);
+    /* 1 when `run` copies between host and device memory (memcpy's h2d and d2h rows): the bus
+     * bounds it, so the device's caches say nothing about its speed. */
+    int host_transfer;
     /* 1 when run itself makes the host wait for the device (a copy from or to pageable host
      * memory): the backend cannot hold the device's queue while it enqueues the timed work, so
      * such a row's kernel-only time includes the host's share, which is the cost of that copy. */

@@ -156,6 +156,7 @@ const struct impl memcpy_h2d_pinned_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
     .e2e_is_run = 1,
 };
 
@@ -167,6 +168,7 @@ const struct impl memcpy_h2d_pageable_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
     .run_waits = 1, /* a pageable copy makes the host wait for the device */
     .e2e_is_run = 1,
 };
@@ -180,6 +182,7 @@ const struct impl memcpy_d2h_pinned_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
     .e2e_is_run = 1,
 };
 
@@ -192,6 +195,7 @@ const struct impl memcpy_d2h_pageable_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
     .run_waits = 1, /* a pageable copy makes the host wait for the device */
     .e2e_is_run = 1,
 };
