@@ -323,11 +323,8 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     if (in_cache)
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
-    if (pf > 1.0 && pf >= pb && r->dtype == DT_F32)
+    if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */
         peak_recheck(dev, r);
-    else if (pf > 1.0 && pf >= pb)
-        append_note(r, "peak above 100%: this tier's peak is the FP32 peak times the "
-                       "architecture's ratio, not measured");
     else if (pb > 1.0) {
         char msg[200];
         snprintf(msg, sizeof msg,
