@@ -8,13 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Fixed columns (results/README.md) in order, then extra columns (Slurm provenance, timings that
- * came later). */
+/* Fixed columns (results/README.md) in order, then extra columns: timings that came later, the
+ * run's index among those of one `--runs N` invocation, and Slurm provenance (kept last: fleet
+ * scripts read them from the end of the line). */
 const char CSV_HEADER[] =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
-    "batch_ms,slurm_job_id,slurm_array_task_id";
+    "batch_ms,run,slurm_job_id,slurm_array_task_id";
 /* The seven fixed columns, then the row's tier (a run has an f32 and an f64 row of the same
  * shape; files written before tiers have no dtype column and are float32). */
 const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms,dtype";
@@ -106,6 +107,7 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
         csv_field(f, tail[i]);
     }
     num(f, "%.6g", r->batch_ms, timed && r->batch_ms >= 0);
+    fprintf(f, ",%d", ri->run);
     const char *slurm[] = {ri->slurm_job, ri->slurm_task};
     for (size_t i = 0; i < 2; i++) {
         fputc(',', f);

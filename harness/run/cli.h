@@ -30,6 +30,7 @@ struct options {
     const char *json;          /* --json PATH: the JSON document beside the --out file */
     int no_out;                /* --no-out: no run file */
     enum out_format format;
+    int runs;                  /* independent runs, each its own process (--runs, default 1) */
     /* Set when the user gave them, so --quick does not override explicit values. */
     int set_min_time, set_max_time, set_reps, set_warmup;
 };

@@ -34,6 +34,7 @@ __global__ void gb_vecadd_kernel(const float *__restrict__ a, const float *__res
     for (i = done + first; i < n; i += stride)
         c[i] = a[i] + b[i];
 }
+GB_SIM_KERNEL(gb_vecadd_kernel, const float *, const float *, float *, size_t)
 
 /* The f64 tier: c[i] = a[i] + b[i] in doubles, grid-stride, one element per step (a double
  * is already an 8-byte access; the float4 trick buys little more for a memory-bound add). */

@@ -194,6 +194,12 @@ static void test_tags(void) {
     snprintf(p.pci_bus_id, sizeof p.pci_bus_id, "00000000:1B:00.0");
     gpu_extra_string(&p, "0-27,56-83", s, sizeof s);
     CHECK_MSG(strlen(s) < 160, "extra is %zu chars: %s", strlen(s), s);
+    /* a simulated device (tests/sim) says so on every row it measures */
+    snprintf(p.name, sizeof p.name, "simulated NVIDIA H100 80GB HBM3");
+    gpu_extra_string(&p, "0-27,56-83", s, sizeof s);
+    CHECK_HAS(s, "bind=0-27,56-83; simulated device: times are CPU-emulation times");
+    CHECK_MSG(strlen(s) < 320, "extra is %zu chars, more than struct device holds: %s", strlen(s),
+              s);
 }
 
 /* cudnnGetVersion numbers and cudnnGetCudartVersion of real releases. */
@@ -309,6 +315,9 @@ static void test_errors(void) {
         {"cudaErrorMemoryAllocation", ST_OOM, 0},
         {"CUBLAS_STATUS_ALLOC_FAILED", ST_OOM, 0},
         {"CUDNN_STATUS_ALLOC_FAILED", ST_OOM, 0},
+        {"CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED", ST_OOM, 0},   /* cuDNN 9 */
+        {"CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED", ST_OOM, 0}, /* cuDNN 9 */
+        {"CUDNN_STATUS_INTERNAL_ERROR", ST_ERROR, 0},
         {"cudaErrorNoKernelImageForDevice", ST_UNSUPPORTED, 0},
         {"cudaErrorInvalidDeviceFunction", ST_UNSUPPORTED, 0}, /* CUDA < 10.1 wording */
         {"cudaErrorUnsupportedPtxVersion", ST_UNSUPPORTED, 0},
@@ -418,7 +427,27 @@ static void test_tier_peaks(void) {
     CHECK(gpu_peak_tier_gflops(&p, DT_F32) == gpu_peak_gflops(&p));
 }
 
+/* gb_malloc's decision (kernels/common/cuda_impl.c): a row that can never fit the card is
+ * unsupported with both sizes — the sweep on a 512 MiB card of the issue — one that does not
+ * fit now is oom. */
+static void test_memory_fit(void) {
+    const size_t MiB = 1 << 20;
+    char note[512];
+    CHECK(gpu_memory_fit(0, 256 * MiB, 500 * MiB, 512 * MiB, "a", note, sizeof note) == ST_OK);
+    CHECK(gpu_memory_fit(256 * MiB, 256 * MiB, 256 * MiB, 512 * MiB, "b", note, sizeof note) ==
+          ST_OK);
+    CHECK(gpu_memory_fit(512 * MiB, 256 * MiB, 0, 512 * MiB, "c", note, sizeof note) ==
+          ST_UNSUPPORTED);
+    CHECK_MSG(!strcmp(note, "does not fit this card: needs at least 768.0 MiB of device memory "
+                            "(c: 256.0 MiB); the card has 512.0 MiB"),
+              "%s", note);
+    CHECK(gpu_memory_fit(0, 300 * MiB, 200 * MiB, 512 * MiB, "x", note, sizeof note) == ST_OOM);
+    CHECK_MSG(strstr(note, "out of device memory: x needs 300.0 MiB, 200.0 MiB free of 512.0 MiB"),
+              "%s", note);
+}
+
 int main(void) {
+    test_memory_fit();
     test_peaks();
     test_tier_peaks();
     test_tags();
