@@ -98,6 +98,27 @@ static double conv2d_ref_entry(const struct conv2d_dims *d, const float *x, cons
     return sum;
 }
 
+/* conv2d_ref_entry for f64 tensors (the same taps, read from doubles). */
+static double conv2d_ref_entry64(const struct conv2d_dims *d, const double *x, const double *wt,
+                                 size_t e) {
+    long qi = (long)(e % d->q), pi = (long)(e / d->q % d->p);
+    long ki = (long)(e / d->q / d->p % d->k), ni = (long)(e / d->q / d->p / d->k);
+    double sum = 0.0;
+    for (long ci = 0; ci < d->c; ci++) {
+        const double *plane = x + ((size_t)ni * d->c + ci) * d->h * d->w;
+        const double *filt = wt + ((size_t)ki * d->c + ci) * d->r * d->s;
+        for (long ri = 0; ri < d->r; ri++) {
+            long ih = pi * d->stride_h - d->pad_h + ri;
+            for (long si = 0; si < d->s && ih >= 0 && ih < d->h; si++) {
+                long iw = qi * d->stride_w - d->pad_w + si;
+                if (iw >= 0 && iw < d->w)
+                    sum += plane[ih * d->w + iw] * filt[ri * d->s + si];
+            }
+        }
+    }
+    return sum;
+}
+
 void conv2d_ref(const struct conv2d_dims *d, const float *x, const float *wt, const size_t *idx,
                 size_t count, double *ref) {
     for (size_t j = 0; j < count; j++)
@@ -253,18 +274,24 @@ static int conv2d_make(struct problem *p, char *err, size_t errlen) {
     p->nout = 1;
     struct conv2d_ref_data *ref = calloc(1, sizeof *ref);
     p->ref = ref;
-    if (!ref || buf_alloc(&p->in[IN_X], "x", nx) || buf_alloc(&p->in[IN_WT], "w", nw) ||
-        buf_alloc(&p->out[OUT_Y], "y", ny))
+    enum dtype t = p->dtype;
+    if (!ref || buf_alloc_dt(&p->in[IN_X], "x", nx, t) || buf_alloc_dt(&p->in[IN_WT], "w", nw, t) ||
+        buf_alloc_dt(&p->out[OUT_Y], "y", ny, t))
         goto oom;
-    fill_uniform(p->in[IN_X].data, nx, p->seed, 1, -1.0f, 1.0f);
-    fill_uniform(p->in[IN_WT].data, nw, p->seed, 2, -1.0f, 1.0f);
+    fill_uniform_dt(&p->in[IN_X], t, p->seed, 1, -1.0f, 1.0f);
+    fill_uniform_dt(&p->in[IN_WT], t, p->seed, 2, -1.0f, 1.0f);
     int sampled;
     ref->count = conv2d_ref_count(&d, &sampled);
     if (sampled && !(ref->idx = conv2d_sample(&d, p->seed, ref->count)))
         goto oom;
     if (!(ref->val = malloc(ref->count * sizeof *ref->val)))
         goto oom;
-    conv2d_ref(&d, p->in[IN_X].data, p->in[IN_WT].data, ref->idx, ref->count, ref->val);
+    if (t == DT_F64)
+        for (size_t j = 0; j < ref->count; j++)
+            ref->val[j] = conv2d_ref_entry64(&d, p->in[IN_X].data64, p->in[IN_WT].data64,
+                                             ref->idx ? ref->idx[j] : j);
+    else
+        conv2d_ref(&d, p->in[IN_X].data, p->in[IN_WT].data, ref->idx, ref->count, ref->val);
     return 0;
 oom:
     snprintf(err, errlen, "out of host memory for conv2d");
@@ -272,20 +299,23 @@ oom:
     return -1;
 }
 
-/* Inputs and filters are uniform in [-1, 1): each output is a float32 sum of at most c·r·s
- * terms of size <= 1, off by a few (c·r·s)·2^-24 in practice; atol = 2e-6·c·r·s leaves a wide
- * margin for any summation order while still catching one missing or doubled tap. */
+/* Inputs and filters are uniform in [-1, 1): each output is a sum of at most c·r·s terms of size
+ * <= 1, so the tolerance is verify_tol's for c·r·s terms in the row's tier (f32: atol ≈
+ * 1.9e-6·c·r·s, a wide margin for any summation order that still catches one missing or doubled
+ * tap; f64 about 2^29 times tighter). rtol stays 1e-5 for f32 as before tiers. */
 static enum status conv2d_verify(const struct problem *p, struct verify_report *r) {
     const struct conv2d_ref_data *ref = p->ref;
     const struct shape *s = &p->shape;
-    double atol = 2e-6 * (double)s->v[C] * (double)s->v[R] * (double)s->v[S];
-    verify_close(r, "y", p->out[OUT_Y].data, ref->val, ref->idx, ref->count, atol, 1e-5);
+    double terms = (double)s->v[C] * (double)s->v[R] * (double)s->v[S];
+    struct tol tl = verify_tol(p->dtype, terms, 1.0, 0);
+    double rtol = p->dtype == DT_F32 ? 1e-5 : tl.rtol;
+    verify_buf(r, &p->out[OUT_Y], ref->val, ref->idx, ref->count, tl.atol, rtol);
     return verify_status(r);
 }
 
 const struct workload conv2d_workload = {
     .name = "conv2d",
-    .summary = "NCHW float32 forward convolution, k filters r×s, stride, pad (compute)",
+    .summary = "NCHW forward convolution, k filters r×s, stride, pad (compute)",
     .keys = keys,
     .default_shapes = defaults,
     .quick_shapes = quick,
@@ -298,4 +328,5 @@ const struct workload conv2d_workload = {
     .make_problem = conv2d_make,
     .verify = conv2d_verify,
     .free_problem = conv2d_free,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
 };

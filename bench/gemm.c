@@ -1,7 +1,10 @@
-/* gemm.c — workload `gemm`: C = A·B, float32, row-major, A m×k, B k×n, C m×n.
+/* gemm.c — workload `gemm`: C = A·B, row-major, A m×k, B k×n, C m×n, in every precision tier:
+ * f32 and f64 (all in the tier), tf32 (float32 operands the tensor cores round to 10 mantissa
+ * bits, FP32 accumulation), f16 and bf16 (16-bit operands, FP32 accumulation, C in float32).
  *
  * Compute-bound: the figure of merit is GFLOP/s. Implementations (kernels/gemm/): OpenBLAS
- * cblas_sgemm (`openblas`); on CUDA devices a tiled kernel (`cuda`) and cuBLAS (`cublas`).
+ * cblas_sgemm / cblas_dgemm / cblas_sbgemm (`openblas`); on CUDA devices a tiled kernel (`cuda`)
+ * and cuBLAS (`cublas`).
  *
  * The reference is the double-precision sum of each checked entry. Checking all m·n entries
  * costs m·n·k multiply-adds — minutes at 4096³ — so large shapes check a deterministic sample
@@ -89,6 +92,33 @@ int gemm_ref(size_t m, size_t n, size_t k, const float *a, const float *b, const
     return 0;
 }
 
+/* gemm_ref for f64 operands: the same dot products over a transposed copy of B, in double. */
+static int gemm_ref64(size_t m, size_t n, size_t k, const double *a, const double *b,
+                      const size_t *idx, size_t count, double *ref) {
+    (void)m; /* the rows are in idx */
+    double *bt = malloc(k * n * sizeof *bt);
+    if (!bt)
+        return -1;
+    for (size_t l = 0; l < k; l++)
+        for (size_t j = 0; j < n; j++)
+            bt[j * k + l] = b[l * n + j];
+    for (size_t j = 0; j < count; j++) {
+        size_t e = idx ? idx[j] : j;
+        const double *arow = a + (e / n) * k, *bcol = bt + (e % n) * k;
+        double s0 = 0, s1 = 0;
+        size_t l = 0;
+        for (; l + 2 <= k; l += 2) {
+            s0 += arow[l] * bcol[l];
+            s1 += arow[l + 1] * bcol[l + 1];
+        }
+        for (; l < k; l++)
+            s0 += arow[l] * bcol[l];
+        ref[j] = s0 + s1;
+    }
+    free(bt);
+    return 0;
+}
+
 static int gemm_complete(struct shape *s, const int *given, char *err, size_t errlen) {
     for (int i = 0; keys[i]; i++) {
         if (!given[i]) {
@@ -128,6 +158,7 @@ static double gemm_host_bytes(const struct shape *s) {
     int sampled;
     double refs = (double)gemm_ref_count(s, &sampled);
     size_t m = (size_t)s->v[M], n = (size_t)s->v[N], k = (size_t)s->v[K];
+    /* (an f64 problem holds twice this; the plan's host-memory check doubles it) */
     return gemm_bytes(s) + refs * (sampled ? 16.0 : 8.0) + (double)gemm_ref_scratch_bytes(m, n, k);
 }
 
@@ -163,23 +194,34 @@ static void gemm_free(struct problem *p) {
     problem_free_bufs(p);
 }
 
+/* The reference of the checked entries, in double, from the problem's operands. */
+static int gemm_make_ref(struct problem *p, struct gemm_ref *ref, size_t m, size_t n, size_t k) {
+    const struct buf *a = &p->in[IN_A], *b = &p->in[IN_B];
+    if (!(ref->val = malloc(ref->count * sizeof *ref->val)))
+        return -1;
+    if (p->dtype == DT_F64)
+        return gemm_ref64(m, n, k, a->data64, b->data64, ref->idx, ref->count, ref->val);
+    return gemm_ref(m, n, k, a->data, b->data, ref->idx, ref->count, ref->val);
+}
+
 static int gemm_make(struct problem *p, char *err, size_t errlen) {
     size_t m = (size_t)p->shape.v[M], n = (size_t)p->shape.v[N], k = (size_t)p->shape.v[K];
+    enum dtype t = p->dtype, out_t = t == DT_F64 ? DT_F64 : DT_F32; /* C is FP32 but in f64 */
     p->nin = 2;
     p->nout = 1;
     struct gemm_ref *ref = calloc(1, sizeof *ref);
     p->ref = ref;
-    if (!ref || buf_alloc(&p->in[IN_A], "A", m * k) || buf_alloc(&p->in[IN_B], "B", k * n) ||
-        buf_alloc(&p->out[OUT_C], "C", m * n))
+    if (!ref || buf_alloc_dt(&p->in[IN_A], "A", m * k, t) ||
+        buf_alloc_dt(&p->in[IN_B], "B", k * n, t) ||
+        buf_alloc_dt(&p->out[OUT_C], "C", m * n, out_t))
         goto oom;
-    fill_uniform(p->in[IN_A].data, m * k, p->seed, 1, -1.0f, 1.0f);
-    fill_uniform(p->in[IN_B].data, k * n, p->seed, 2, -1.0f, 1.0f);
+    fill_uniform_dt(&p->in[IN_A], t, p->seed, 1, -1.0f, 1.0f);
+    fill_uniform_dt(&p->in[IN_B], t, p->seed, 2, -1.0f, 1.0f);
     int sampled;
     ref->count = gemm_ref_count(&p->shape, &sampled);
     if (sampled && !(ref->idx = gemm_sample(m, n, p->seed, ref->count)))
         goto oom;
-    if (!(ref->val = malloc(ref->count * sizeof *ref->val)) ||
-        gemm_ref(m, n, k, p->in[IN_A].data, p->in[IN_B].data, ref->idx, ref->count, ref->val))
+    if (gemm_make_ref(p, ref, m, n, k))
         goto oom;
     return 0;
 oom:
@@ -188,19 +230,21 @@ oom:
     return -1;
 }
 
-/* Inputs are uniform in [-1, 1), so each term is at most 1 in size and a float32 sum of k of
- * them is off by a few k·2^-24 in practice; atol = 2e-6·k leaves a wide margin for any summation
- * order while still catching a single missing or doubled term (typically ~0.25). */
+/* Inputs are uniform in [-1, 1), so each of the k terms of an entry is at most 1 in size: the
+ * tolerance is verify_tol's for k terms of size 1 in the row's tier (harness/core/verify.h;
+ * f32: atol ≈ 1.9e-6·k, which still catches a single missing or doubled term, typically ~0.25,
+ * and a TF32 result in an f32 row — kernels/gemm/test_cpu.c proves both). C is float32 in every
+ * tier but f64, so the output adds no rounding of the tier's own. */
 static enum status gemm_verify(const struct problem *p, struct verify_report *r) {
     const struct gemm_ref *ref = p->ref;
-    double atol = 2e-6 * (double)p->shape.v[K];
-    verify_close(r, "C", p->out[OUT_C].data, ref->val, ref->idx, ref->count, atol, 1e-5);
+    struct tol tl = verify_tol(p->dtype, (double)p->shape.v[K], 1.0, 0);
+    verify_buf(r, &p->out[OUT_C], ref->val, ref->idx, ref->count, tl.atol, tl.rtol);
     return verify_status(r);
 }
 
 const struct workload gemm_workload = {
     .name = "gemm",
-    .summary = "C = A·B, float32, row-major M×N×K (compute)",
+    .summary = "C = A·B, row-major M×N×K (compute)",
     .keys = keys,
     .default_shapes = defaults,
     .quick_shapes = quick,
@@ -213,4 +257,5 @@ const struct workload gemm_workload = {
     .make_problem = gemm_make,
     .verify = gemm_verify,
     .free_problem = gemm_free,
+    .dtypes = DT_ALL,
 };

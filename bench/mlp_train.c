@@ -57,6 +57,7 @@ struct mlp_ref_data {
     double *delta[NPARAMS];
     double atol[NPARAMS];
     float *got;
+    double *got64; /* f64 problems */
 };
 
 /* --- the reference: the same step in double -------------------------------------------------- */
@@ -273,6 +274,7 @@ static void mlp_free(struct problem *p) {
         for (int k = 0; k < NPARAMS; k++)
             free(ref->delta[k]);
         free(ref->got);
+        free(ref->got64);
         free(ref);
         p->ref = NULL;
     }
@@ -293,6 +295,45 @@ static double max_abs_d(const double *x, size_t n) {
     return m;
 }
 
+/* An f64 problem's input: the float32 values it was drawn as, now in doubles (data64). */
+static int widen(struct buf *b) {
+    double *w = aligned_alloc(64, (b->n * sizeof(double) + 63) / 64 * 64);
+    if (!w)
+        return -1;
+    for (size_t i = 0; i < b->n; i++)
+        w[i] = b->data[i];
+    free(b->data);
+    b->data = NULL;
+    b->data64 = w;
+    return 0;
+}
+
+/* f64 problems: X and the initial parameters become doubles (labels stay float32 class
+ * numbers), outputs are doubles, and the tolerances shrink to the tier: two FP64 roundings of
+ * the new value plus 1e-10 of the largest change (every sum is far shorter than 2^43 terms). */
+static int mlp_make64(struct problem *p, const size_t *sizes, const double *init_max) {
+    struct mlp_ref_data *ref = p->ref;
+    free(p->out[MLP_OUT_LOSS].data);
+    p->out[MLP_OUT_LOSS].data = NULL;
+    if (widen(&p->in[MLP_IN_X]) ||
+        buf_alloc_dt(&p->out[MLP_OUT_LOSS], "loss", 1, DT_F64))
+        return -1;
+    free(ref->got);
+    ref->got = NULL;
+    if (!(ref->got64 = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) * sizeof(double))))
+        return -1;
+    for (int k = 0; k < NPARAMS; k++) {
+        free(p->out[MLP_OUT_W1 + k].data);
+        p->out[MLP_OUT_W1 + k].data = NULL;
+        if (widen(&p->in[MLP_IN_W1 + k]) ||
+            buf_alloc_dt(&p->out[MLP_OUT_W1 + k], param_names[k], sizes[k], DT_F64))
+            return -1;
+        double dmax = max_abs_d(ref->delta[k], sizes[k]);
+        ref->atol[k] = 0x1p-50 * (init_max[k] + dmax) + 1e-10 * dmax;
+    }
+    return 0;
+}
+
 static int mlp_make(struct problem *p, char *err, size_t errlen) {
     const struct mlp_dims d = mlp_dims_of(&p->shape);
     const size_t sizes[NPARAMS] = {(size_t)(d.hidden * d.in), (size_t)d.hidden,
@@ -301,6 +342,7 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
                                   1.0f / sqrtf((float)d.hidden), 1.0f / sqrtf((float)d.hidden)};
     p->nin = MLP_IN_B2 + 1;
     p->nout = MLP_OUT_LOSS + 1;
+    double init_max[NPARAMS];
     struct mlp_ref_data *ref = calloc(1, sizeof *ref);
     p->ref = ref;
     if (!ref || buf_alloc(&p->in[MLP_IN_X], "X", (size_t)(d.batch * d.in)) ||
@@ -339,9 +381,12 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
             ref->delta[k][i] -= init[i];
         /* Two float32 roundings of the new value (≤ 2^-24·|P| each) plus 1e-4 of the largest
          * change, for changes that cancel to almost nothing; rtol (verify) covers the rest. */
-        ref->atol[k] = 0x1p-22 * (max_abs_f(init, sizes[k]) + max_abs_d(ref->delta[k], sizes[k])) +
+        init_max[k] = max_abs_f(init, sizes[k]);
+        ref->atol[k] = 0x1p-22 * (init_max[k] + max_abs_d(ref->delta[k], sizes[k])) +
                        1e-4 * max_abs_d(ref->delta[k], sizes[k]);
     }
+    if (p->dtype == DT_F64 && mlp_make64(p, sizes, init_max))
+        goto oom;
     return 0;
 oom:
     snprintf(err, errlen, "out of host memory for mlp_train");
@@ -351,8 +396,23 @@ oom:
 
 /* The loss to 1e-4 relative (float32 softmax and a batch mean), each parameter's change to
  * 1e-3 relative above its floor ref->atol. */
+static enum status mlp_verify64(const struct problem *p, struct verify_report *r) {
+    struct mlp_ref_data *ref = p->ref;
+    verify_buf(r, &p->out[MLP_OUT_LOSS], &ref->loss, NULL, 1, 1e-12, 1e-12);
+    for (int k = 0; k < NPARAMS; k++) {
+        const struct buf *got = &p->out[MLP_OUT_W1 + k], *init = &p->in[MLP_IN_W1 + k];
+        for (size_t i = 0; i < got->n; i++)
+            ref->got64[i] = got->data64[i] - init->data64[i];
+        struct buf change = {step_names[k], NULL, got->n, ref->got64};
+        verify_buf(r, &change, ref->delta[k], NULL, got->n, ref->atol[k], 1e-9);
+    }
+    return verify_status(r);
+}
+
 static enum status mlp_verify(const struct problem *p, struct verify_report *r) {
     struct mlp_ref_data *ref = p->ref;
+    if (p->dtype == DT_F64)
+        return mlp_verify64(p, r);
     verify_close(r, "loss", p->out[MLP_OUT_LOSS].data, &ref->loss, NULL, 1, 1e-5, 1e-4);
     for (int k = 0; k < NPARAMS; k++) {
         const struct buf *got = &p->out[MLP_OUT_W1 + k], *init = &p->in[MLP_IN_W1 + k];
@@ -366,7 +426,7 @@ static enum status mlp_verify(const struct problem *p, struct verify_report *r) 
 
 const struct workload mlp_train_workload = {
     .name = "mlp_train",
-    .summary = "one SGD step of Linear→ReLU→Linear→softmax cross-entropy, float32",
+    .summary = "one SGD step of Linear→ReLU→Linear→softmax cross-entropy",
     .keys = keys,
     .default_shapes = defaults,
     .quick_shapes = quick,
@@ -379,4 +439,5 @@ const struct workload mlp_train_workload = {
     .make_problem = mlp_make,
     .verify = mlp_verify,
     .free_problem = mlp_free,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
 };

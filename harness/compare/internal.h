@@ -37,7 +37,7 @@ struct cmp_series {
 
 /* The timings of one row, from the samples files. */
 struct cmp_group {
-    const char *run_id, *device, *workload, *impl, *shape;
+    const char *run_id, *device, *workload, *impl, *shape, *dtype;
     double *ms;
     size_t n;
 };

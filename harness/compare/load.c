@@ -79,11 +79,14 @@ static int sref_cmp(const void *pa, const void *pb) {
         return c;
     if ((c = strcmp(a->shape, b->shape)))
         return c;
+    if ((c = strcmp(a->dtype, b->dtype)))
+        return c;
     return (a->rep > b->rep) - (a->rep < b->rep);
 }
 
 static int group_key_cmp(const struct cmp_group *a, const char *run_id, const char *device,
-                         const char *workload, const char *impl, const char *shape) {
+                         const char *workload, const char *impl, const char *shape,
+                         const char *dtype) {
     int c;
     if ((c = strcmp(a->run_id, run_id)))
         return c;
@@ -93,7 +96,9 @@ static int group_key_cmp(const struct cmp_group *a, const char *run_id, const ch
         return c;
     if ((c = strcmp(a->impl, impl)))
         return c;
-    return strcmp(a->shape, shape);
+    if ((c = strcmp(a->shape, shape)))
+        return c;
+    return strcmp(a->dtype, dtype);
 }
 
 static long find_group(const struct cmp_input *in, const struct run_row *r) {
@@ -101,7 +106,8 @@ static long find_group(const struct cmp_input *in, const struct run_row *r) {
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c =
-            group_key_cmp(&in->groups[mid], r->run_id, r->device, r->workload, r->impl, r->shape);
+            group_key_cmp(&in->groups[mid], r->run_id, r->device, r->workload, r->impl, r->shape,
+                          r->dtype);
         if (c == 0)
             return (long)mid;
         if (c < 0)
@@ -115,6 +121,28 @@ static long find_group(const struct cmp_input *in, const struct run_row *r) {
 const struct cmp_group *cmp_row_samples(const struct cmp_input *in, const struct run_row *r) {
     long g = find_group(in, r);
     return g < 0 ? NULL : &in->groups[g];
+}
+
+/* The error for samples that belong to no row of the run CSVs: another run's samples, or a row
+ * the run does not have; `first` is the group's first sample, for its file and line. */
+static void unmatched_error(const struct cmp_input *in, const struct cmp_group *g,
+                            const struct sref *first, char *err, size_t errlen) {
+    int known_run = 0;
+    for (int f = 0; f < in->nfiles && !known_run; f++)
+        for (size_t r = 0; r < in->runs[f].nrows && !known_run; r++)
+            known_run = !strcmp(in->runs[f].run[r].run_id, g->run_id);
+    if (!known_run)
+        snprintf(err, errlen,
+                 "%s:%d: column run_id: run '%s' is in none of the run CSVs "
+                 "given (samples must come with the run CSV they belong to)",
+                 first->file, first->s->line, g->run_id);
+    else
+        snprintf(err, errlen,
+                 "%s:%d: column shape: run %s has no row for device %s, "
+                 "workload %s, impl %s, shape %s%s%s",
+                 first->file, first->s->line, g->run_id, g->device, g->workload, g->impl,
+                 g->shape, strcmp(g->dtype, "float32") ? ", dtype " : "",
+                 strcmp(g->dtype, "float32") ? g->dtype : "");
 }
 
 /* Group every sample by its row, refuse a repetition given twice, and refuse samples that
@@ -149,10 +177,11 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
             goto out;
         }
         struct cmp_group *g = in->ngroups ? &in->groups[in->ngroups - 1] : NULL;
-        if (!g || group_key_cmp(g, s->run_id, s->device, s->workload, s->impl, s->shape)) {
+        if (!g ||
+            group_key_cmp(g, s->run_id, s->device, s->workload, s->impl, s->shape, s->dtype)) {
             g = &in->groups[in->ngroups++];
-            *g = (struct cmp_group){s->run_id,        s->device, s->workload, s->impl, s->shape,
-                                    in->ms_store + i, 0};
+            *g = (struct cmp_group){s->run_id, s->device,        s->workload, s->impl,
+                                    s->shape,  s->dtype, in->ms_store + i, 0};
         }
         g->ms[g->n++] = s->ms;
     }
@@ -174,23 +203,10 @@ static int build_groups(struct cmp_input *in, char *err, size_t errlen) {
         const struct sref *first = NULL;
         for (size_t i = 0; i < total && !first; i++)
             if (!group_key_cmp(&in->groups[g], refs[i].s->run_id, refs[i].s->device,
-                               refs[i].s->workload, refs[i].s->impl, refs[i].s->shape))
+                               refs[i].s->workload, refs[i].s->impl, refs[i].s->shape,
+                               refs[i].s->dtype))
                 first = &refs[i];
-        int known_run = 0;
-        for (int f = 0; f < in->nfiles && !known_run; f++)
-            for (size_t r = 0; r < in->runs[f].nrows && !known_run; r++)
-                known_run = !strcmp(in->runs[f].run[r].run_id, in->groups[g].run_id);
-        if (!known_run)
-            snprintf(err, errlen,
-                     "%s:%d: column run_id: run '%s' is in none of the run CSVs "
-                     "given (samples must come with the run CSV they belong to)",
-                     first->file, first->s->line, in->groups[g].run_id);
-        else
-            snprintf(err, errlen,
-                     "%s:%d: column shape: run %s has no row for device %s, "
-                     "workload %s, impl %s, shape %s",
-                     first->file, first->s->line, in->groups[g].run_id, in->groups[g].device,
-                     in->groups[g].workload, in->groups[g].impl, in->groups[g].shape);
+        unmatched_error(in, &in->groups[g], first, err, errlen);
         goto out;
     }
     rc = 0;

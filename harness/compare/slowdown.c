@@ -1,11 +1,15 @@
 /* slowdown.c — slowdown mode of `gpubench compare`: every device's median time relative
  * to a baseline device, kernel-only and end to end, geometric means per workload and overall,
- * and for size sweeps the size from which a GPU (end to end) beats the CPU. */
+ * and for size sweeps the size from which a GPU (end to end) beats the CPU. A line is measured
+ * against the baseline's row of the same precision tier; with several tiers in the files each
+ * workload has one table per tier and a summary gives every device's geometric mean per tier
+ * ("Tesla K40m: float64 2.90× faster, float32 7.46× faster"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/compare/internal.h"
+#include "harness/core/dtype.h"
 #include "harness/core/shape.h"
 
 /* A shape as every human output prints it (the run table too): "stride=1", not
@@ -20,6 +24,7 @@ struct combo {
     int order;       /* first appearance */
     int wl_order;    /* first appearance of the workload */
     int shape_order; /* first appearance of the (workload, shape, dtype) */
+    int tier;        /* the dtype's place in tier order (float32 first), 99 when unknown */
 };
 
 struct sd {
@@ -30,6 +35,7 @@ struct sd {
     struct combo *combo;
     const struct run_row **cell; /* ncombo × nseries */
     const struct run_row **ref;  /* ncombo: the baseline row each line is measured against */
+    const char *only_dtype;      /* when set, geomeans counts only the lines of this tier */
 };
 
 static const struct run_row *at(const struct sd *d, int c, int s) {
@@ -49,6 +55,8 @@ static int combo_cmp(const void *pa, const void *pb) {
     const struct combo *a = pa, *b = pb;
     if (a->wl_order != b->wl_order)
         return a->wl_order - b->wl_order;
+    if (a->tier != b->tier)
+        return a->tier - b->tier;
     if (a->size != b->size)
         return (a->size > b->size) - (a->size < b->size);
     if (a->shape_order != b->shape_order)
@@ -141,7 +149,11 @@ static void collect_combos(struct sd *d, const char **wls) {
                                isfinite(size) ? size : 0,
                                c,
                                w,
-                               c};
+                               c,
+                               99};
+            enum dtype t;
+            if (dtype_parse(row->dtype, &t) == 0)
+                cb.tier = (int)t;
             if (pt >= 0) {
                 cb.size = d->combo[pt].size;
                 cb.shape_order = d->combo[pt].shape_order;
@@ -224,11 +236,25 @@ static int has_rows(const struct sd *d, int s, int c0, int c1) {
     return 0;
 }
 
+/* The end of the table that starts at line c0: the lines of one workload in one tier. */
 static int wl_end(const struct sd *d, int c0) {
     int c1 = c0;
-    while (c1 < d->ncombo && d->combo[c1].wl_order == d->combo[c0].wl_order)
+    while (c1 < d->ncombo && d->combo[c1].wl_order == d->combo[c0].wl_order &&
+           !strcmp(d->combo[c1].dtype, d->combo[c0].dtype))
         c1++;
     return c1;
+}
+
+/* How many precision tiers the lines hold (1 for files of float32 rows only). */
+static int tier_count(const struct sd *d) {
+    int n = 0;
+    for (int c = 0; c < d->ncombo; c++) {
+        int seen = 0;
+        for (int e = 0; e < c && !seen; e++)
+            seen = !strcmp(d->combo[e].dtype, d->combo[c].dtype);
+        n += !seen;
+    }
+    return n;
 }
 
 /* Geometric means of series s's kernel and e2e ratios over lines [c0, c1). */
@@ -244,7 +270,7 @@ static int geomeans(const struct sd *d, int s, int c0, int c1, double *gk, doubl
     }
     for (int c = c0; c < c1; c++) {
         const struct run_row *r = at(d, c, s), *b = d->ref[c];
-        if (!usable(r) || !b)
+        if (!usable(r) || !b || (d->only_dtype && strcmp(d->combo[c].dtype, d->only_dtype)))
             continue;
         k[n] = r->median_ms / b->median_ms;
         e[n] = e2e_ms(r) / e2e_ms(b);
@@ -441,11 +467,8 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
             break;
         if (c == c0 || strcmp(cb->shape, d->combo[c - 1].shape) ||
             strcmp(cb->dtype, d->combo[c - 1].dtype)) {
-            char sh[256];
-            if (strcmp(cb->dtype, "float32"))
-                grid_set(&g, row, 0, "%s (%s)", SHORT(cb->shape, sh), cb->dtype);
-            else
-                grid_set(&g, row, 0, "%s", SHORT(cb->shape, sh));
+            char sh[256]; /* the table's title names its tier */
+            grid_set(&g, row, 0, "%s", SHORT(cb->shape, sh));
         }
         grid_set(&g, row, 1, "%s", cb->impl);
         const struct run_row *b = d->ref[c];
@@ -478,7 +501,11 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
             grid_set(&g, row, 5 + 2 * i, "%s", e);
         }
     }
-    fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
+    if (strcmp(d->combo[c0].dtype, "float32")) /* float32 tables keep their plain title */
+        fprintf(out, md ? "### %s, %s\n\n" : "%s, %s\n", d->combo[c0].workload,
+                d->combo[c0].dtype);
+    else
+        fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
     grid_print(&g, md, out);
     fputc('\n', out);
     grid_free(&g);
@@ -512,6 +539,53 @@ static void print_overall(const struct sd *d, FILE *out, int md) {
     }
     fprintf(out, md ? "### geometric mean over all workloads\n\n"
                     : "geometric mean over all workloads\n");
+    grid_print(&g, md, out);
+    fputc('\n', out);
+    grid_free(&g);
+}
+
+/* With several tiers: every device's geometric mean per tier, over all workloads. */
+static void print_tiers(struct sd *d, FILE *out, int md) {
+    const struct cmp_input *in = d->in;
+    const char *tiers[DT_COUNT + 8];
+    int nt = 0;
+    for (int c = 0; c < d->ncombo && nt < DT_COUNT + 8; c++)
+        if (nt == 0 || strcmp(tiers[nt - 1], d->combo[c].dtype)) {
+            int seen = 0;
+            for (int t = 0; t < nt; t++)
+                seen |= !strcmp(tiers[t], d->combo[c].dtype);
+            if (!seen)
+                tiers[nt++] = d->combo[c].dtype;
+        }
+    struct cmp_grid g;
+    if (nt < 2 || grid_init(&g, 1 + 2 * nt))
+        return;
+    grid_head(&g, 0, "device", 0);
+    for (int t = 0; t < nt; t++) {
+        grid_head(&g, 1 + 2 * t, "kernel", 1);
+        grid_head(&g, 2 + 2 * t, "e2e", 1);
+        grid_group(&g, 1 + 2 * t, 2, tiers[t]);
+    }
+    for (int s = 0; s < in->nseries; s++) {
+        int row = s == d->base ? -1 : grid_row(&g, 0);
+        if (row < 0)
+            continue;
+        grid_set(&g, row, 0, "%s", in->series[s].label);
+        for (int t = 0; t < nt; t++) {
+            double gk, ge;
+            char k[64], e[64];
+            d->only_dtype = tiers[t];
+            int n = geomeans(d, s, 0, d->ncombo, &gk, &ge);
+            fmt_ratio(k, sizeof k, gk);
+            fmt_ratio(e, sizeof e, ge);
+            grid_set(&g, row, 1 + 2 * t, "%s", n ? k : "-");
+            grid_set(&g, row, 2 + 2 * t, "%s", n ? e : "-");
+        }
+        d->only_dtype = NULL;
+    }
+    fprintf(out, md ? "### geometric mean per precision tier\n\n"
+                    : "geometric mean per precision tier (each tier against the baseline's rows "
+                      "of the same tier)\n");
     grid_print(&g, md, out);
     fputc('\n', out);
     grid_free(&g);
@@ -638,7 +712,9 @@ static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *o
                 continue;
             char note[64];
             snprintf(note, sizeof note, "geometric mean of %d lines", n);
-            csv_line(d, out, "geomean", NULL, d->combo[c0].workload, s, NULL, NULL, gk, ge, note);
+            struct combo tier = {d->combo[c0].workload, "", d->combo[c0].dtype, "", 0, 0, 0, 0, 0};
+            csv_line(d, out, "geomean", tier_count(d) > 1 ? &tier : NULL, d->combo[c0].workload,
+                     s, NULL, NULL, gk, ge, note);
         }
     for (int s = 0; s < in->nseries; s++) {
         double gk, ge;
@@ -650,7 +726,8 @@ static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *o
         csv_line(d, out, "geomean", NULL, "", s, NULL, NULL, gk, ge, note);
     }
     for (int i = 0; i < nx; i++) {
-        struct combo cb = {x[i].workload, x[i].shape ? x[i].shape : "", "", x[i].impl, 0, 0, 0, 0};
+        struct combo cb = {x[i].workload, x[i].shape ? x[i].shape : "", "", x[i].impl, 0, 0, 0, 0,
+                           0};
         char note[480];
         snprintf(note, sizeof note, "%s: %s", x[i].kind, x[i].text);
         csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, NULL, NULL, NAN, NAN, note);
@@ -683,7 +760,33 @@ static void json_series(const struct sd *d, FILE *out, int s) {
     json_kv(out, "run_id", se->run_id, 0);
 }
 
-static void print_json(const struct sd *d, const struct xover *x, int nx, FILE *out) {
+/* With several tiers, the geomean entries of each tier over all workloads (workload null). */
+static void json_tier_geomeans(struct sd *d, FILE *out) {
+    for (int c = 0; c < d->ncombo && tier_count(d) > 1; c++) {
+        int seen = 0;
+        for (int e = 0; e < c && !seen; e++)
+            seen = !strcmp(d->combo[e].dtype, d->combo[c].dtype);
+        for (int s = 0; s < d->in->nseries && !seen; s++) {
+            double gk, ge;
+            d->only_dtype = d->combo[c].dtype;
+            int n = geomeans(d, s, 0, d->ncombo, &gk, &ge);
+            d->only_dtype = NULL;
+            if (s == d->base || !n)
+                continue;
+            fputs(",\n{", out);
+            json_kv(out, "workload", NULL, 1);
+            json_kv(out, "dtype", d->combo[c].dtype, 1);
+            json_series(d, out, s);
+            fputc(',', out);
+            json_kn(out, "lines", n, 1);
+            json_kn(out, "kernel_ratio", gk, 1);
+            json_kn(out, "e2e_ratio", ge, 0);
+            fputc('}', out);
+        }
+    }
+}
+
+static void print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
     const struct cmp_input *in = d->in;
     json_document_begin(out, "compare");
     fputs(", \"mode\":\"slowdown\",\"baseline\":{", out);
@@ -728,6 +831,8 @@ static void print_json(const struct sd *d, const struct xover *x, int nx, FILE *
             fputs(first ? "\n{" : ",\n{", out);
             first = 0;
             json_kv(out, "workload", all ? NULL : d->combo[c0].workload, 1);
+            if (tier_count(d) > 1) /* the tier of a workload's table; null: all tiers */
+                json_kv(out, "dtype", all ? NULL : d->combo[c0].dtype, 1);
             json_series(d, out, s);
             fputc(',', out);
             json_kn(out, "lines", n, 1);
@@ -735,6 +840,7 @@ static void print_json(const struct sd *d, const struct xover *x, int nx, FILE *
             json_kn(out, "e2e_ratio", ge, 0);
             fputc('}', out);
         }
+    json_tier_geomeans(d, out);
     fputs("],\n\"crossover\":[", out);
     for (int i = 0; i < nx; i++) {
         fputs(i ? ",\n{" : "\n{", out);
@@ -781,6 +887,8 @@ int cmp_slowdown(const struct cmp_input *in, const struct cmp_opts *o, FILE *out
             print_workload(&d, c0, wl_end(&d, c0), out, md);
         if (in->nseries > 1)
             print_overall(&d, out, md);
+        if (in->nseries > 1 && tier_count(&d) > 1)
+            print_tiers(&d, out, md);
         print_crossovers(&d, x, nx, out, md);
     }
     free(x);

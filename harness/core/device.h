@@ -34,6 +34,8 @@ struct device {
     char dnn_lib[64];           /* "cuDNN 9.13.0 (built 9.13.0)" */
     int threads;                /* CPU threads used (CPU rows); 0 otherwise */
     double peak_gflops;         /* FP32 peak, 0 when unknown */
+    /* Peak of each precision tier (FLOP/s / 1e9, 0 when unknown); [DT_F32] is peak_gflops. */
+    double peak_tier_gflops[DT_COUNT];
     double peak_gbps;           /* memory peak, 0 when unknown */
     size_t cache_bytes;         /* last-level cache (CPU: hwloc; GPU: L2), 0 when unknown */
     char cache_name[8];         /* its level: "L3", "L2" */

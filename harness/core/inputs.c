@@ -1,6 +1,7 @@
 /* inputs.c — deterministic inputs and aligned buffers shared by every workload. */
 #include "harness/core/inputs.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ void fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float lo, 
 }
 
 int buf_alloc(struct buf *b, const char *name, size_t n) {
+    b->data64 = NULL;
     b->name = name;
     b->n = n;
     size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
@@ -31,11 +33,48 @@ int buf_alloc(struct buf *b, const char *name, size_t n) {
     return b->data ? 0 : -1;
 }
 
+int buf_alloc_dt(struct buf *b, const char *name, size_t n, enum dtype t) {
+    if (t != DT_F64)
+        return buf_alloc(b, name, n);
+    b->name = name;
+    b->n = n;
+    b->data = NULL;
+    size_t bytes = (n * sizeof(double) + 63) / 64 * 64;
+    b->data64 = aligned_alloc(64, bytes ? bytes : 64);
+    return b->data64 ? 0 : -1;
+}
+
+/* The f64 counterpart of fill_uniform: 53 random bits per value. */
+static void fill_uniform64(double *x, size_t n, uint64_t key, double lo, double hi) {
+    for (size_t i = 0; i < n; i++)
+        x[i] = lo + (hi - lo) * ((double)(splitmix64(key + i) >> 11) * 0x1p-53);
+}
+
+void fill_uniform_dt(struct buf *b, enum dtype t, uint64_t seed, uint64_t stream, float lo,
+                     float hi) {
+    if (t == DT_F64) {
+        uint64_t key = splitmix64(seed ^ splitmix64(stream + 0x2545f4914f6cdd1dULL));
+        fill_uniform64(b->data64, b->n, key, lo, hi);
+        return;
+    }
+    fill_uniform(b->data, b->n, seed, stream, lo, hi);
+    if (t != DT_F16 && t != DT_BF16)
+        return;
+    for (size_t i = 0; i < b->n; i++) {
+        float x = b->data[i];
+        b->data[i] = fabsf(x) < 0x1p-6f ? copysignf(0x1p-6f, x) : dtype_round(t, x);
+    }
+}
+
 void problem_free_bufs(struct problem *p) {
-    for (int i = 0; i < p->nin; i++)
+    for (int i = 0; i < p->nin; i++) {
         free(p->in[i].data);
-    for (int i = 0; i < p->nout; i++)
+        free(p->in[i].data64);
+    }
+    for (int i = 0; i < p->nout; i++) {
         free(p->out[i].data);
+        free(p->out[i].data64);
+    }
     memset(p->in, 0, sizeof p->in);
     memset(p->out, 0, sizeof p->out);
     p->nin = p->nout = 0;

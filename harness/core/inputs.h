@@ -14,6 +14,23 @@ void fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float lo, 
 /* Allocate b->data as n floats, 64-byte aligned. Returns 0, or -1 when out of memory. */
 int buf_alloc(struct buf *b, const char *name, size_t n);
 
+/* Allocate a buffer for a problem of tier t: n doubles in b->data64 for f64, else n floats in
+ * b->data. Returns 0, or -1 when out of memory. */
+int buf_alloc_dt(struct buf *b, const char *name, size_t n, enum dtype t);
+
+/* Fill buffer b (allocated by buf_alloc_dt for tier t) with inputs in [lo, hi) from (seed,
+ * stream): f32 and tf32 as fill_uniform; f64 with 53 random bits per value, so that an
+ * implementation that computes in float32 is caught; f16 and bf16 rounded to values the tier
+ * stores, and no value below 2^-6 in magnitude (it becomes ±2^-6), so that a product of two
+ * inputs stays a normal f16 number and none of them vanishes. */
+void fill_uniform_dt(struct buf *b, enum dtype t, uint64_t seed, uint64_t stream, float lo,
+                     float hi);
+
+/* The value of element i of b as a double, whichever of data and data64 holds it. */
+static inline double buf_get(const struct buf *b, size_t i) {
+    return b->data64 ? b->data64[i] : (double)b->data[i];
+}
+
 /* Free every in/out buffer of p and zero the counts (the workload frees p->ref itself). */
 void problem_free_bufs(struct problem *p);
 

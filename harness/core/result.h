@@ -21,6 +21,7 @@ struct result {
     const struct device *dev;
     const struct workload *w;
     const struct impl *im;
+    enum dtype dtype;      /* the precision tier (CSV `dtype`) */
     char shape[256];       /* canonical */
     char shape_short[256]; /* for the terminal */
     double flops, bytes;

@@ -9,12 +9,14 @@ enum { SHOW_BAD = 3 };
 
 void verify_begin(struct verify_report *r) { memset(r, 0, sizeof *r); }
 
-size_t verify_close(struct verify_report *r, const char *name, const float *got,
-                    const double *ref, const size_t *idx, size_t n, double atol, double rtol) {
+/* got is float32 (got32) or double (got64). */
+static size_t verify_any(struct verify_report *r, const char *name, const float *got32,
+                         const double *got64, const double *ref, const size_t *idx, size_t n,
+                         double atol, double rtol) {
     size_t bad = 0;
     for (size_t j = 0; j < n; j++) {
         size_t i = idx ? idx[j] : j;
-        double g = got[i], want = ref[j];
+        double g = got64 ? got64[i] : got32[i], want = ref[j];
         double err = fabs(g - want);
         /* Relative error against a floor of atol/rtol, so values near zero don't blow it up. */
         double scale = fmax(fabs(want), rtol > 0 ? atol / rtol : 1.0);
@@ -27,8 +29,8 @@ size_t verify_close(struct verify_report *r, const char *name, const float *got,
         if (!ok) {
             if (r->bad + bad < SHOW_BAD) {
                 size_t len = strlen(r->first_bad);
-                snprintf(r->first_bad + len, sizeof r->first_bad - len, "%s%s[%zu]=%.6g want %.6g",
-                         len ? "; " : "", name, i, g, want);
+                snprintf(r->first_bad + len, sizeof r->first_bad - len, "%s%s[%zu]=%.*g want %.*g",
+                         len ? "; " : "", name, i, got64 ? 12 : 6, g, got64 ? 12 : 6, want);
             }
             bad++;
         }
@@ -36,6 +38,25 @@ size_t verify_close(struct verify_report *r, const char *name, const float *got,
     r->checked += n;
     r->bad += bad;
     return bad;
+}
+
+size_t verify_close(struct verify_report *r, const char *name, const float *got,
+                    const double *ref, const size_t *idx, size_t n, double atol, double rtol) {
+    return verify_any(r, name, got, NULL, ref, idx, n, atol, rtol);
+}
+
+size_t verify_buf(struct verify_report *r, const struct buf *b, const double *ref,
+                  const size_t *idx, size_t n, double atol, double rtol) {
+    return verify_any(r, b->name, b->data, b->data64, ref, idx, n, atol, rtol);
+}
+
+struct tol verify_tol(enum dtype t, double terms, double term_max, int out_in_tier) {
+    double u_in = t == DT_TF32 ? dtype_unit_roundoff(t) : 0.0;
+    double u_acc = dtype_acc_roundoff(t);
+    double u_out = out_in_tier ? dtype_unit_roundoff(t) : u_acc;
+    double atol = term_max * (TOL_SAFETY * terms * u_acc + TOL_SIGMAS * sqrt(terms) * 2 * u_in);
+    struct tol tl = {atol, TOL_SAFETY * u_out};
+    return tl;
 }
 
 enum status verify_status(const struct verify_report *r) { return r->bad ? ST_WRONG : ST_OK; }

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/core/dtype.h"
+
 enum { SHAPE_MAX_KEYS = 12, PROBLEM_MAX_BUFS = 8, NOTE_LEN = 512 };
 
 /* Row status, as written in the CSV `status` column. */
@@ -26,11 +28,15 @@ struct shape {
     long v[SHAPE_MAX_KEYS];
 };
 
-/* A host buffer of float32 owned by a problem. */
+/* A host buffer owned by a problem: float32 in `data` for every tier but f64, whose problems
+ * hold doubles in `data64` (the other is NULL). f16, bf16 and tf32 problems keep float32 host
+ * buffers: inputs hold values the tier stores exactly (tf32: full float32, which the hardware
+ * rounds), and the implementation converts to its device format outside the timed run. */
 struct buf {
     const char *name; /* "a", "W1", … (static string) */
     float *data;
     size_t n; /* elements */
+    double *data64;
 };
 
 /* One shape's data: inputs generated once from the seed (read-only: every implementation of the
@@ -39,6 +45,7 @@ struct buf {
  * belongs to the workload (`ref`, freed by its free_problem). */
 struct problem {
     struct shape shape;
+    enum dtype dtype; /* the tier of every row of this problem */
     uint64_t seed;
     int nin, nout;
     struct buf in[PROBLEM_MAX_BUFS];
@@ -84,6 +91,11 @@ struct impl {
     /* 1 when run is the whole transfer (the copy rows): end to end is then run alone,
      * host-clocked with its synchronization, not upload + run + download. */
     int e2e_is_run;
+    /* The tiers it computes in (DT_BIT(DT_F64) | …; 0: float32 only). A row of another tier of
+     * its workload is `unsupported`, "no <tier> <workload>/<impl> in gpubench yet"; `prepare`
+     * may still refuse a tier the device cannot do (the harness first checks the card's
+     * compute capability against the tier's, harness/gpuinfo/gpu_tier.c). */
+    unsigned dtypes;
 };
 
 /* Verification report, filled by verify_close (harness/core/verify.c). */
@@ -114,6 +126,11 @@ struct workload {
     /* Compare p->out with the reference; fills r; returns ST_OK or ST_WRONG. */
     enum status (*verify)(const struct problem *p, struct verify_report *r);
     void (*free_problem)(struct problem *p);
+    /* The tiers it defines (make_problem and verify handle each; 0: float32 only). Tiers outside
+     * it are not planned at all; inside it every implementation has a row, `unsupported` where it
+     * lacks the tier. flops and bytes count float32 elements; the harness scales bytes by the
+     * tier's element size (harness/run/runner.c). */
+    unsigned dtypes;
     /* Its implementations are not listed here: bench/workloads.def has them (bench/registry.h). */
 };
 

@@ -13,6 +13,8 @@
  */
 #include "harness/gpuinfo/gpu_props.h"
 
+#include <string.h>
+
 struct sm_cores {
     int major, minor, cores;
 };
@@ -81,4 +83,76 @@ double gpu_peak_gbps(const struct gpu_props *p) {
     if (p->mem_clock_khz <= 0 || p->mem_bus_bits <= 0)
         return 0.0;
     return 2.0 * (double)p->mem_clock_khz * 1e3 * (double)p->mem_bus_bits / 8.0 * 1e-9;
+}
+
+/* --- peaks per precision tier ---------------------------------------------------------------
+ * Rates as multiples of the same card's FP32 rate (per SM per clock), from:
+ *  - FP64: CUDA C++ Programming Guide, "Arithmetic Instructions" throughput table (64-bit
+ *    FMA per SM per clock: 2.0 16, 2.1 4, 3.0 8, 3.5/3.7 64, 5.x 4, 6.0 32, 6.1 4, 7.0 32, 7.5 2,
+ *    8.0 32, 8.6/8.9 2, 9.0 64, 12.0 2), and the data sheets: GF100/GF110 Tesla 1/2 (C2050:
+ *    515 GFLOPS FP64), GeForce GF100/GF110 1/8 (driver-capped), GF10x 1/12, GK110/GK210 Tesla
+ *    and TITAN 1/3 (K40: 1.43 TFLOPS), GeForce GK110 1/24, GK10x 1/24, GM20x 1/32, GP100 1/2,
+ *    GP10x 1/32, GV100 1/2, TU10x 1/32, GA100 1/2, GA10x and AD10x 1/64, GH100 1/2, GB100 1/2,
+ *    GB20x 1/64.
+ *  - FP16 (half2 arithmetic, no tensor cores): the same table's 16-bit rows: 2× FP32 on 5.3, 6.0,
+ *    6.2, 7.x, 8.0, 9.0, 10.x; 1/64 on 6.1 (GP10x); 1× on 8.6, 8.9 and 12.0.
+ *  - Tensor cores, dense, FP32 accumulation (what cublasGemmEx with CUBLAS_COMPUTE_32F runs): V100
+ *    125 TFLOPS (8× its FP32), T4 65 (8×), A100 312 FP16/BF16 and 156 TF32 (16× and 8×), A40
+ *    150 FP16 and 75 TF32 (4× and 2×), L40 181 FP16 and 90 TF32 (2× and 1×), H100 SXM 989 FP16
+ *    and 495 TF32 (16× and 8× per SM-clock), B200 2250 FP16 and 1100 TF32 (per SM-clock 32× and
+ *    16×), RTX PRO 6000 Blackwell 4× and 2× (architecture whitepapers and data sheets). GeForce
+ *    cards of 7.5, 8.6, 8.9 and 12.0 run FP32-accumulated tensor math at half these rates: their
+ *    peak_pct reads low by 2×, which the docs say. */
+struct tier_rate {
+    int major, minor;
+    int fp64_den;     /* FP64 = FP32 / fp64_den */
+    double fp16;      /* vector FP16 = fp16 × FP32 (0: none) */
+    double tensor16;  /* tensor FP16/BF16 = tensor16 × FP32 (0: no tensor cores) */
+    double tf32;      /* tensor TF32 = tf32 × FP32 (0: none) */
+};
+
+static const struct tier_rate tier_rates[] = {
+    {2, 0, 2, 0, 0, 0},      {2, 1, 12, 0, 0, 0},      {3, 0, 24, 0, 0, 0},
+    {3, 2, 24, 0, 0, 0},     {3, 5, 3, 0, 0, 0},       {3, 7, 3, 0, 0, 0},
+    {5, 0, 32, 0, 0, 0},     {5, 2, 32, 0, 0, 0},      {5, 3, 32, 2, 0, 0},
+    {6, 0, 2, 2, 0, 0},      {6, 1, 32, 1.0 / 64, 0, 0}, {6, 2, 32, 2, 0, 0},
+    {7, 0, 2, 2, 8, 0},      {7, 2, 32, 2, 8, 0},      {7, 5, 32, 2, 8, 0},
+    {8, 0, 2, 2, 16, 8},     {8, 6, 64, 1, 4, 2},      {8, 7, 64, 1, 4, 2},
+    {8, 9, 64, 1, 2, 1},     {9, 0, 2, 2, 16, 8},      {10, 0, 2, 2, 32, 16},
+    {10, 3, 2, 2, 32, 16},   {12, 0, 64, 1, 4, 2},     {12, 1, 64, 1, 4, 2},
+};
+
+static const struct tier_rate *tier_rate_of(int major, int minor) {
+    const struct tier_rate *best = 0;
+    for (size_t i = 0; i < sizeof tier_rates / sizeof tier_rates[0]; i++) {
+        const struct tier_rate *r = &tier_rates[i];
+        if (r->major == major && r->minor <= minor && (!best || r->minor > best->minor))
+            best = r; /* an unlisted minor takes the newest listed one below it */
+    }
+    return best;
+}
+
+/* GeForce boards of the Tesla chips GF100/GF110 (2.0) and GK110 (3.5) have FP64 capped by the
+ * driver: 1/8 and 1/24 of FP32 (the GTX TITAN models are the exception, at 1/3). */
+static int fp64_den_of(const struct gpu_props *p, const struct tier_rate *r) {
+    int geforce = strstr(p->name, "GeForce") != NULL && strstr(p->name, "TITAN") == NULL;
+    if (geforce && p->cc_major == 2 && p->cc_minor == 0)
+        return 8;
+    if (geforce && p->cc_major == 3 && p->cc_minor == 5)
+        return 24;
+    return r->fp64_den;
+}
+
+double gpu_peak_tier_gflops(const struct gpu_props *p, enum dtype t) {
+    double fp32 = gpu_peak_gflops(p);
+    const struct tier_rate *r = tier_rate_of(p->cc_major, p->cc_minor);
+    if (t == DT_F32 || fp32 <= 0 || !r)
+        return t == DT_F32 ? fp32 : 0.0;
+    switch (t) {
+    case DT_F64: return fp32 / fp64_den_of(p, r);
+    case DT_TF32: return fp32 * r->tf32;
+    case DT_BF16: return p->cc_major >= 8 ? fp32 * r->tensor16 : 0.0;
+    case DT_F16: return fp32 * (r->tensor16 > r->fp16 ? r->tensor16 : r->fp16);
+    default: return 0.0;
+    }
 }

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "harness/core/dtype.h"
+
 struct gpu_props {
     int ordinal;
     char name[128];
@@ -37,6 +39,12 @@ int gpu_cores_per_sm(int cc_major, int cc_minor);
 
 /* Peak FP32 GFLOP/s: SMs × cores per SM × clock × 2 (FMA). 0 when unknown. */
 double gpu_peak_gflops(const struct gpu_props *p);
+
+/* Peak GFLOP/s of precision tier t: FP32's times the architecture's ratio for the tier (FP64
+ * from 1/2 to 1/64, with the GeForce caps of GF100/GK110; FP16 and BF16 the tensor-core rate with
+ * FP32 accumulation where there are tensor cores, half2 arithmetic otherwise; TF32 the tensor
+ * rate from 8.0). 0 when unknown or when the card has no such unit. Sources in gpu_peak.c. */
+double gpu_peak_tier_gflops(const struct gpu_props *p, enum dtype t);
 
 /* Peak memory GB/s: 2 (DDR) × memory clock × bus width / 8. 0 when unknown. */
 double gpu_peak_gbps(const struct gpu_props *p);

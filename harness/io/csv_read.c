@@ -70,6 +70,15 @@ static const char *const run_key[] = {"run_id", "device", "workload", "impl",
                                       "shape",  "dtype",  NULL};
 static const char *const samples_key[] = {"run_id", "device", "workload", "impl",
                                           "shape",  "rep",    NULL};
+static const char *const samples_key_dtype[] = {"run_id", "device", "workload", "impl",
+                                                "shape",  "dtype",  "rep",      NULL};
+
+/* Each sample's tier: its dtype column, or float32 in a file written before tiers. */
+static void samples_dtype(struct csv_table *t) {
+    int col = csv_col_index(t, "dtype");
+    for (size_t r = 0; r < t->nrows; r++)
+        t->samples[r].dtype = col >= 0 ? t->samples[r].raw[col] : "float32";
+}
 
 /* A record found by the tokenizer: its fields are fields[first .. first+n). */
 struct rec {
@@ -615,7 +624,11 @@ static int check_table(struct csv_table *t, const struct tok *tk, char *err, siz
         return -1;
     if (check_rows(t, tk, err, errlen))
         return -1;
-    return check_duplicates(t, run ? run_key : samples_key, err, errlen);
+    if (run)
+        return check_duplicates(t, run_key, err, errlen);
+    samples_dtype(t);
+    int has_dtype = csv_col_index(t, "dtype") >= 0;
+    return check_duplicates(t, has_dtype ? samples_key_dtype : samples_key, err, errlen);
 }
 
 int csv_read_buffer(const char *name, const char *data, size_t len, enum csv_kind kind,

@@ -57,6 +57,7 @@ struct sample_row {
     const char *run_id, *device, *workload, *impl, *shape;
     long rep;
     double ms;
+    const char *dtype; /* the column after the fixed ones; "float32" in files without it */
 };
 
 /* A file read by csv_read_file / csv_read_buffer. Either `run` or `samples` holds nrows rows,

@@ -16,7 +16,9 @@ const char CSV_HEADER[] =
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
     "batch_ms,run,slurm_job_id,slurm_array_task_id";
-const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms";
+/* The seven fixed columns, then the row's tier (a run has an f32 and an f64 row of the same
+ * shape; files written before tiers have no dtype column and are float32). */
+const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms,dtype";
 
 int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen) {
     memset(c, 0, sizeof *c);
@@ -80,7 +82,7 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
         csv_field(f, text[i]);
     }
     num(f, "%.0f", d->threads, d->kind == DEV_CPU);
-    const char *what[] = {r->w->name, r->im->name, "float32", r->shape};
+    const char *what[] = {r->w->name, r->im->name, dtype_name(r->dtype), r->shape};
     for (size_t i = 0; i < 4; i++) {
         fputc(',', f);
         csv_field(f, what[i]);
@@ -122,7 +124,9 @@ void csv_write_samples(FILE *f, const struct run_info *ri, const struct result *
                 fputc(',', f);
             csv_field(f, key[k]);
         }
-        fprintf(f, ",%zu,%.6g\n", i, r->samples[i]);
+        fprintf(f, ",%zu,%.6g,", i, r->samples[i]);
+        csv_field(f, dtype_name(r->dtype));
+        fputc('\n', f);
     }
 }
 

@@ -48,7 +48,7 @@ static int json_row(FILE *f, const struct run_info *ri, const struct result *r, 
     json_row_device(f, ri, r->dev);
     json_member_string(f, ", ", "workload", r->w->name);
     json_member_string(f, ", ", "impl", r->im->name);
-    json_member_string(f, ", ", "dtype", "float32");
+    json_member_string(f, ", ", "dtype", dtype_name(r->dtype));
     json_member_string(f, ", ", "shape", r->shape);
     json_member_number(f, ", ", "flops", r->flops);
     json_member_number(f, ", ", "bytes", r->bytes);

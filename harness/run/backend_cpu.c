@@ -570,6 +570,10 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     memory_peak(d->cache_bytes, d->mem_bytes);
     d->peak_gflops = cal.gflops;
     d->peak_gbps = cal.gbps;
+    /* A SIMD register holds half as many doubles: FP64 peaks at half the measured FP32 rate. The
+     * 16-bit tiers have no CPU peak here (AVX512_BF16 and AVX512_FP16 rates vary by core). */
+    d->peak_tier_gflops[DT_F32] = d->peak_gflops;
+    d->peak_tier_gflops[DT_F64] = d->peak_gflops / 2;
     const struct isa_cal *b = &cal.isa[cal.best];
     char clocks[160], topo[96];
     clocks_text(clocks, sizeof clocks);

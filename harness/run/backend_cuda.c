@@ -215,6 +215,8 @@ static int cuda_discover(struct device_list *list, int threads, char *why, size_
         snprintf(d->blas_lib, sizeof d->blas_lib, "%s", blas);
         snprintf(d->dnn_lib, sizeof d->dnn_lib, "%s", dnn);
         d->peak_gflops = gpu_peak_gflops(&p);
+        for (int t = 0; t < DT_COUNT; t++)
+            d->peak_tier_gflops[t] = gpu_peak_tier_gflops(&p, (enum dtype)t);
         d->peak_gbps = gpu_peak_gbps(&p);
         d->mem_bytes = p.global_mem;
         d->cache_bytes = p.l2_bytes; /* for the note of a row whose working set fits in it */

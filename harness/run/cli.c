@@ -9,6 +9,7 @@
 
 #include "bench/registry.h"
 #include "build_manifest.h"
+#include "harness/core/dtype.h"
 #include "harness/core/shape.h"
 #include "harness/core/stats.h"
 
@@ -53,6 +54,8 @@ void cli_usage(FILE *f) {
         "  -d, --device LIST     devices (default: all found): cpu, cuda (every GPU), cuda:N\n"
         "  -s, --shape W:K=V,... replace the default shapes of workload W (repeatable;\n"
         "                        ';' also separates pairs; values may be written 2^N)\n"
+        "  -D, --dtype LIST      precision tiers: f32,f64,tf32,f16,bf16 or all (default f32,f64);\n"
+        "                        a tier an implementation or card lacks is an unsupported row\n"
         "      --sweep           run each workload's size ladder (find the GPU/CPU crossover)\n"
         "  -q, --quick           small shapes and short timing: the whole suite in seconds\n"
         "      --min-time SEC    time each row at least this long (default 0.5 s; quick 0.05)\n"
@@ -141,6 +144,26 @@ static int opt_list(int c, char *arg, struct options *o) {
     case 'i': return split_list("--impl", arg, o->impls, &o->nimpls);
     default: return split_list("--device", arg, o->devices, &o->ndevices);
     }
+}
+
+/* -D LIST: the precision tiers, by short or CSV name, or `all`. */
+static int opt_dtype(char *arg, struct options *o) {
+    char *items[CLI_MAX_LIST];
+    int n = 0, rc;
+    if ((rc = split_list("--dtype", arg, items, &n)))
+        return rc;
+    o->dtypes = 0;
+    for (int i = 0; i < n; i++) {
+        enum dtype t;
+        if (strcmp(items[i], "all") == 0)
+            o->dtypes |= DT_ALL;
+        else if (dtype_parse(items[i], &t) == 0)
+            o->dtypes |= DT_BIT(t);
+        else
+            return usage_error("--dtype: unknown tier '%s' (f32, f64, tf32, f16, bf16 or all)%s",
+                               items[i], "");
+    }
+    return 0;
 }
 
 /* -s WORKLOAD:key=value,...: kept as text; the plan parses it against the workload's keys. */
@@ -257,6 +280,7 @@ static void options_defaults(struct options *o) {
     o->warmup = 2;
     o->seed = 42;
     o->format = FMT_TABLE;
+    o->dtypes = DT_DEFAULT;
     o->runs = 1;
 }
 
@@ -319,17 +343,19 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {"json", required_argument, NULL, 'j'},
         {"no-out", no_argument, NULL, 'N'},         {"runs", required_argument, NULL, 'n'},
+        {"dtype", required_argument, NULL, 'D'},
         {NULL, 0, NULL, 0}};
     int c, rc = 0;
     options_defaults(o);
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, ":w:i:d:s:qr:t:o:f:hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":w:i:d:D:s:qr:t:o:f:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'w':
         case 'i':
         case 'd': rc = opt_list(c, optarg, o); break;
         case 's': rc = opt_shape(optarg, o); break;
+        case 'D': rc = opt_dtype(optarg, o); break;
         case 'S': o->sweep = 1; break;
         case 'q': o->quick = 1; break;
         case 'm':

@@ -20,6 +20,7 @@ struct options {
     char *impls[CLI_MAX_LIST]; int nimpls;         /* empty = all */
     char *devices[CLI_MAX_LIST]; int ndevices;     /* empty = all found */
     struct shape_arg shapes[CLI_MAX_SHAPES]; int nshapes;
+    unsigned dtypes;           /* precision tiers, a DT_BIT mask (default f32 and f64) */
     int sweep, quick;
     double min_time, max_time; /* seconds */
     long min_reps, warmup;

@@ -12,15 +12,28 @@ static void shapes_line(const char *label, const char *const *shapes) {
     printf("\n");
 }
 
+/* The tiers of a mask as "f32,f64,…" (tier order). */
+static void tiers_text(unsigned mask, char *out, size_t len) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (int t = 0; t < DT_COUNT; t++)
+        if (mask & DT_BIT(t))
+            used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%s",
+                                     used ? "," : "", dtype_flag((enum dtype)t));
+}
+
 int list_main(const struct device_list *devs, const char *gpu_why) {
-    printf("workloads and implementations:\n");
+    printf("workloads and implementations (with the precision tiers each runs, --dtype):\n");
     for (int wi = 0; registry_workloads[wi]; wi++) {
         const struct workload *w = registry_workloads[wi];
         printf("  %-10s %s\n", w->name, w->summary);
         const struct impl *im;
-        for (int i = 0; (im = registry_impl(w, i)) != NULL; i++)
-            printf("    %-12s [%s] %s\n", im->name, im->kind == DEV_CPU ? "cpu" : "cuda",
-                   im->summary);
+        for (int i = 0; (im = registry_impl(w, i)) != NULL; i++) {
+            char tiers[64];
+            tiers_text(dtype_mask(im->dtypes) & dtype_mask(w->dtypes), tiers, sizeof tiers);
+            printf("    %-12s %-6s %-15s %s\n", im->name, im->kind == DEV_CPU ? "[cpu]" : "[cuda]",
+                   tiers, im->summary);
+        }
         shapes_line("default", w->default_shapes);
         shapes_line("quick", w->quick_shapes);
         shapes_line("sweep", w->sweep_shapes);

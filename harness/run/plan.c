@@ -72,7 +72,9 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
         fprintf(stderr, "gpubench: %s %s:%s: %s\n", origin, w->name, text, err);
         return 2;
     }
-    double need = w->host_bytes(&s);
+    /* host_bytes counts float32 elements; f64 problems hold doubles */
+    int f64 = (dtype_mask(w->dtypes) & pl->o->dtypes & DT_BIT(DT_F64)) != 0;
+    double need = w->host_bytes(&s) * (f64 ? 2 : 1);
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     double have = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0;
     if (have > 0 && need > 0.9 * have) {
@@ -81,18 +83,22 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
                 origin, w->name, text, need / (1 << 30), have / (1 << 30));
         return 2;
     }
-    if (pl->nshapes == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        struct plan_shape *n = realloc(pl->shapes, (size_t)*cap * sizeof *n);
-        if (!n) {
-            fprintf(stderr, "gpubench: out of memory building the plan\n");
-            return 2;
+    /* one problem per tier the workload defines and --dtype selects */
+    unsigned tiers = dtype_mask(w->dtypes) & pl->o->dtypes;
+    for (int t = 0; t < DT_COUNT; t++) {
+        if (!(tiers & DT_BIT(t)))
+            continue;
+        if (pl->nshapes == *cap) {
+            *cap = *cap ? 2 * *cap : 16;
+            struct plan_shape *n = realloc(pl->shapes, (size_t)*cap * sizeof *n);
+            if (!n) {
+                fprintf(stderr, "gpubench: out of memory building the plan\n");
+                return 2;
+            }
+            pl->shapes = n;
         }
-        pl->shapes = n;
+        pl->shapes[pl->nshapes++] = (struct plan_shape){w, s, (enum dtype)t};
     }
-    pl->shapes[pl->nshapes].w = w;
-    pl->shapes[pl->nshapes].s = s;
-    pl->nshapes++;
     return 0;
 }
 
@@ -158,6 +164,11 @@ static int nothing_to_run(const struct plan *pl, const char *gpu_why) {
             list_add(gpu_wls, sizeof gpu_wls, w->name);
     }
     char what[400];
+    if (pl->nshapes == 0) { /* no chosen workload defines a chosen precision tier */
+        fprintf(stderr, "gpubench: nothing to run: no workload of --workload is defined in the "
+                        "tiers of --dtype (gpubench list shows each implementation's tiers)\n");
+        return 2;
+    }
     if (pairs[1] && !pairs[0] && !have[1]) {
         const char *names = o->nimpls ? gpu_impls : gpu_wls;
         snprintf(what, sizeof what, "%s%s run%s only on a GPU", o->nimpls ? "--impl " : "", names,

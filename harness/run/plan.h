@@ -9,9 +9,11 @@
 #include "harness/core/device.h"
 #include "harness/run/cli.h"
 
+/* One problem: a shape of a workload in one precision tier (inputs are made once per problem). */
 struct plan_shape {
     const struct workload *w;
     struct shape s;
+    enum dtype dtype;
 };
 
 /* One result row to come: an implementation of shapes[shape]'s workload on a device. */
@@ -24,7 +26,8 @@ struct plan_row {
 struct plan {
     const struct device *devs[DEVICE_MAX]; /* selected devices, in discovery order */
     int ndevs;
-    struct plan_shape *shapes; /* grouped by workload, in registry order */
+    struct plan_shape *shapes; /* grouped by workload, in registry order; each shape's tiers
+                                  in tier order (f32, f64, tf32, f16, bf16) */
     int nshapes;
     struct plan_row *rows; /* by shape, then device, then implementation (table order) */
     int total_rows;

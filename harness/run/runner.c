@@ -13,7 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "build_manifest.h"
 #include "harness/core/shape.h"
+#include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
 
 volatile sig_atomic_t runner_interrupted;
@@ -43,8 +45,12 @@ static int push_sample(size_t n, double ms) {
 
 static void poison(struct problem *p) {
     for (int i = 0; i < p->nout; i++)
-        for (size_t j = 0; j < p->out[i].n; j++)
-            p->out[i].data[j] = NAN;
+        for (size_t j = 0; j < p->out[i].n; j++) {
+            if (p->out[i].data)
+                p->out[i].data[j] = NAN;
+            if (p->out[i].data64)
+                p->out[i].data64[j] = NAN;
+        }
 }
 
 static void append_note(struct result *r, const char *text) {
@@ -307,15 +313,17 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     double sec = r->st.median / 1e3;
     r->gflops = sec > 0 && r->flops > 0 ? r->flops / sec / 1e9 : -1; /* copies have none */
     r->gbps = sec > 0 && r->bytes > 0 ? r->bytes / sec / 1e9 : -1;
-    /* Fraction of the device's roofline bound: whichever of compute and memory is nearer. A
-     * memory-bound row in the cache has no bound we know: the memory peak does not apply. */
+    /* Fraction of the device's roofline bound: whichever of compute and memory is nearer, the
+     * compute peak being the row's tier's. A memory-bound row in the cache has no bound we know:
+     * the memory peak does not apply. */
     int in_cache = cache_note(dev, im, r);
-    double pf = dev->peak_gflops > 0 && r->gflops >= 0 ? r->gflops / dev->peak_gflops : -1;
+    double peak = r->dtype == DT_F32 ? dev->peak_gflops : dev->peak_tier_gflops[r->dtype];
+    double pf = peak > 0 && r->gflops >= 0 ? r->gflops / peak : -1;
     double pb = dev->peak_gbps > 0 && r->gbps >= 0 ? r->gbps / dev->peak_gbps : -1;
     if (in_cache)
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
-    if (pf > 1.0 && pf >= pb)
+    if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */
         peak_recheck(dev, r);
     else if (pb > 1.0) {
         char msg[200];
@@ -353,6 +361,22 @@ static enum status measure(const struct options *o, const struct device *dev,
     return ST_OK;
 }
 
+/* Can this implementation, and this device, compute in the problem's tier? ST_UNSUPPORTED with
+ * the reason in note when not: the implementation has no version in it, or the card lacks the
+ * hardware (or the build the toolkit), harness/gpuinfo/gpu_tier.c. */
+static enum status tier_check(const struct device *dev, const struct workload *w,
+                              const struct impl *im, enum dtype t, char *note, size_t len) {
+    if (!(dtype_mask(im->dtypes) & DT_BIT(t))) {
+        snprintf(note, len, "%s/%s has no %s version", w->name, im->name, dtype_label(t));
+        return ST_UNSUPPORTED;
+    }
+    int major, minor;
+    if (dev->kind != DEV_CUDA || sscanf(dev->cc, "%d.%d", &major, &minor) != 2)
+        return ST_OK;
+    int cuda = gpu_cuda_version_number(GPUBENCH_BUILD_CUDA_VERSION);
+    return gpu_tier_check(t, major, minor, cuda, note, len) ? ST_UNSUPPORTED : ST_OK;
+}
+
 void runner_measure(const struct options *o, const struct device *dev, const struct workload *w,
                     const struct impl *im, struct problem *p, struct result *r) {
     struct impl_ctx ctx = {.p = p, .dev = dev, .threads = dev->threads};
@@ -360,7 +384,15 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     r->e2e_median_ms = -1;
     r->batch_ms = -1;
     r->samples = samples;
-    enum status st = dev->be->activate(dev, ctx.note, sizeof ctx.note);
+    r->dtype = p->dtype;
+    enum status st = tier_check(dev, w, im, p->dtype, ctx.note, sizeof ctx.note);
+    if (st != ST_OK) {
+        r->status = st;
+        append_note(r, ctx.note);
+        memset(&r->st, 0, sizeof r->st);
+        return;
+    }
+    st = dev->be->activate(dev, ctx.note, sizeof ctx.note);
     if (st == ST_OK) {
         st = measure(o, dev, w, im, &ctx, r);
         if (im->release)
@@ -381,10 +413,12 @@ static void row_begin(const struct plan_row *pr, const struct workload *w, const
     r->dev = pr->dev;
     r->w = w;
     r->im = pr->im;
+    r->dtype = p->dtype;
     shape_format(w, &p->shape, r->shape, sizeof r->shape);
     shape_format_short(w, &p->shape, r->shape_short, sizeof r->shape_short);
     r->flops = w->flops(&p->shape);
-    r->bytes = w->bytes(&p->shape);
+    /* bytes() counts 4-byte elements: a tier of another element size moves that many bytes */
+    r->bytes = w->bytes(&p->shape) * dtype_bytes(p->dtype) / 4.0;
 }
 
 /* A row whose shape's host inputs could not be made. */
@@ -421,6 +455,7 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
                 pl->shapes[cur].w->free_problem(&p);
             memset(&p, 0, sizeof p);
             p.shape = pl->shapes[pr->shape].s;
+            p.dtype = pl->shapes[pr->shape].dtype;
             p.seed = o->seed;
             perr[0] = '\0';
             made = w->make_problem(&p, perr, sizeof perr) == 0;
@@ -429,8 +464,8 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
         struct result r;
         row_begin(pr, w, &p, &r);
         char what[400];
-        snprintf(what, sizeof what, "%s/%s on %s, %s", w->name, pr->im->name, pr->dev->id,
-                 r.shape_short);
+        snprintf(what, sizeof what, "%s/%s on %s, %s %s", w->name, pr->im->name, pr->dev->id,
+                 r.shape_short, dtype_flag(p.dtype));
         sink_progress(out->sink, i + 1, pl->total_rows, what);
         if (made)
             runner_measure(o, pr->dev, w, pr->im, &p, &r);

@@ -58,7 +58,7 @@ static void make_cells(const struct result *r, struct cells *c) {
         snprintf(c->status, sizeof c->status, "%s: %s", status_name(r->status), r->note);
 }
 
-static const char *const TABLE_FMT = "%-7s %-9s %-8s %-*s %10s %17s %10s %9s %8s %5s  %s\n";
+static const char *const TABLE_FMT = "%-7s %-9s %-8s %-4s %-*s %10s %17s %10s %9s %8s %5s  %s\n";
 
 /* The machine-readable formats are harness/io's row formats (rows.h). */
 static const struct row_format *machine_format(enum out_format fmt) {
@@ -80,12 +80,13 @@ void sink_begin(struct sink *s, enum out_format fmt, int shape_width, const stru
     if (s->rows_fmt)
         s->rows_fmt->begin(stdout, ri);
     else if (fmt == FMT_TABLE)
-        printf(TABLE_FMT, "device", "workload", "impl", s->shape_width, "shape", "median ms",
+        printf(TABLE_FMT, "device", "workload", "impl", "type", s->shape_width, "shape",
+               "median ms",
                "95% CI ms", "e2e ms", "GFLOP/s", "GB/s", "peak", "status");
     else {
-        printf("| device | workload | impl | shape | median (ms) | 95%% CI (ms) | end-to-end (ms) "
-               "| GFLOP/s | GB/s | %% of peak | status |\n");
-        printf("|---|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+        printf("| device | workload | impl | dtype | shape | median (ms) | 95%% CI (ms) "
+               "| end-to-end (ms) | GFLOP/s | GB/s | %% of peak | status |\n");
+        printf("|---|---|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
     }
     fflush(stdout);
 }
@@ -101,7 +102,8 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
     switch (s->fmt) {
     case FMT_TABLE:
         make_cells(r, &c);
-        printf(TABLE_FMT, r->dev->id, r->w->name, r->im->name, s->shape_width, r->shape_short,
+        printf(TABLE_FMT, r->dev->id, r->w->name, r->im->name, dtype_flag(r->dtype),
+               s->shape_width, r->shape_short,
                c.median, c.ci,
                c.e2e, c.gflops, c.gbps, c.peak, c.status);
         break;
@@ -110,8 +112,9 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
         for (char *p = c.status; *p; p++) /* a '|' would split the markdown cell */
             if (*p == '|')
                 *p = '/';
-        printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->dev->id,
-               r->w->name, r->im->name, r->shape_short, c.median, c.ci, c.e2e, c.gflops, c.gbps,
+        printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->dev->id,
+               r->w->name, r->im->name, dtype_flag(r->dtype), r->shape_short, c.median, c.ci,
+               c.e2e, c.gflops, c.gbps,
                c.peak, c.status);
         break;
     default: break;

@@ -11,6 +11,21 @@
 #define GB_CPU_HAS_AVX512F() 0
 #endif
 
+/* AVX512_BF16 (CPUID leaf 7, sub-leaf 1, EAX bit 5), which OpenBLAS's fast cblas_sbgemm needs:
+ * read with <cpuid.h>'s __get_cpuid_count (GCC 7+, clang), not __builtin_cpu_supports, whose
+ * "avx512bf16" needs GCC 11. 0 where it cannot be read. */
+#if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 7)
+#include <cpuid.h>
+static inline int gb_cpu_has_avx512bf16(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 1, &a, &b, &c, &d))
+        return 0;
+    return (a >> 5) & 1u;
+}
+#else
+static inline int gb_cpu_has_avx512bf16(void) { return 0; }
+#endif
+
 /* Clone a function for AVX-512, AVX2 and baseline x86-64, chosen at load time (GCC 6+). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6
 #define GB_TARGET_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))

@@ -1,4 +1,5 @@
-/* openblas.c — conv2d/openblas: NCHW forward convolution as threaded im2col + SGEMM.
+/* openblas.c — conv2d/openblas: NCHW forward convolution as threaded im2col + SGEMM (f32), or
+ * im2col + DGEMM (f64, a plainer path at the end of the file).
  *
  * Why this shape of GEMM: y_img (k × p·q) = wt (k × c·r·s) · col (c·r·s × p·q) writes NCHW
  * directly, so the output needs no transpose and the filters are used as stored. What makes it
@@ -190,10 +191,59 @@ void conv2d_cpu_forward(const struct conv2d_dims *d, const float *x, const float
     }
 }
 
+/* --- f64: the plain path ------------------------------------------------------------------
+ * The whole image's col matrix in doubles, built with bounds tests (zero padding on the fly)
+ * by the pool, one row per (channel, tap), then one cblas_dgemm. Simpler than the f32 path's
+ * padded copy and chunking: an f64 row measures the FP64 GEMM rate, which is what the tier is
+ * about, and the copy is a small share of it (c·r·s·p·q doubles against 2·k·c·r·s·p·q FLOPs). */
+size_t conv2d_cpu_scratch_doubles(const struct conv2d_dims *d) {
+    return (size_t)d->c * d->r * d->s * d->p * d->q;
+}
+
+struct conv2d_job64 {
+    const struct conv2d_dims *d;
+    const double *img;
+    double *col;
+};
+
+static void conv2d_im2col64(void *arg, int tid, int nthreads) {
+    const struct conv2d_job64 *j = arg;
+    const struct conv2d_dims *d = j->d;
+    const long rs = d->r * d->s;
+    size_t lo, hi;
+    pool_range((size_t)(d->c * rs), nthreads, tid, 1, &lo, &hi);
+    for (size_t row = lo; row < hi; row++) {
+        long ci = (long)row / rs, ri = ((long)row % rs) / d->s, si = (long)row % d->s;
+        const double *plane = j->img + ci * d->h * d->w;
+        double *out = j->col + row * d->p * d->q;
+        for (long pi = 0; pi < d->p; pi++) {
+            long ih = pi * d->stride_h - d->pad_h + ri;
+            for (long qi = 0; qi < d->q; qi++) {
+                long iw = qi * d->stride_w - d->pad_w + si;
+                int in = ih >= 0 && ih < d->h && iw >= 0 && iw < d->w;
+                *out++ = in ? plane[ih * d->w + iw] : 0.0;
+            }
+        }
+    }
+}
+
+void conv2d_cpu_forward64(const struct conv2d_dims *d, const double *x, const double *wt,
+                          double *y, double *col) {
+    const size_t in_img = (size_t)d->c * d->h * d->w, out_img = (size_t)d->k * d->p * d->q;
+    const int gm = (int)d->k, gn = (int)(d->p * d->q), gk = (int)(d->c * d->r * d->s);
+    for (long ni = 0; ni < d->n; ni++) {
+        struct conv2d_job64 job = {d, x + ni * in_img, col};
+        pool_run(conv2d_im2col64, &job);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, gm, gn, gk, 1.0, wt, gk, col, gn,
+                    0.0, y + ni * out_img, gn);
+    }
+}
+
 /* --- the row ------------------------------------------------------------------------------ */
 struct conv2d_openblas_state {
     struct conv2d_dims d;
     float *scratch; /* padded image + im2col chunk, allocated here so run never allocates */
+    double *col64;  /* f64: one image's col matrix */
 };
 
 static enum status openblas_prepare(struct impl_ctx *ctx) {
@@ -204,6 +254,15 @@ static enum status openblas_prepare(struct impl_ctx *ctx) {
     }
     ctx->state = st;
     conv2d_dims_of(&ctx->p->shape, &st->d);
+    if (ctx->p->dtype == DT_F64) {
+        size_t bytes = (conv2d_cpu_scratch_doubles(&st->d) * sizeof(double) + 63) / 64 * 64;
+        if (!(st->col64 = aligned_alloc(64, bytes))) {
+            snprintf(ctx->note, sizeof ctx->note, "out of host memory for %zu MiB of im2col",
+                     bytes >> 20);
+            return ST_OOM;
+        }
+        return ST_OK;
+    }
     size_t floats = conv2d_cpu_scratch_floats(&st->d);
     if (floats) {
         size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
@@ -219,6 +278,11 @@ static enum status openblas_prepare(struct impl_ctx *ctx) {
 static enum status openblas_run(struct impl_ctx *ctx) {
     struct conv2d_openblas_state *st = ctx->state;
     struct problem *p = ctx->p;
+    if (p->dtype == DT_F64) {
+        conv2d_cpu_forward64(&st->d, p->in[CONV2D_IN_X].data64, p->in[CONV2D_IN_W].data64,
+                             p->out[CONV2D_OUT_Y].data64, st->col64);
+        return ST_OK;
+    }
     conv2d_cpu_forward(&st->d, p->in[CONV2D_IN_X].data, p->in[CONV2D_IN_W].data,
                        p->out[CONV2D_OUT_Y].data, st->scratch);
     return ST_OK;
@@ -228,6 +292,7 @@ static void openblas_release(struct impl_ctx *ctx) {
     struct conv2d_openblas_state *st = ctx->state;
     if (st) {
         free(st->scratch);
+        free(st->col64);
         free(st);
         ctx->state = NULL;
     }
@@ -236,7 +301,8 @@ static void openblas_release(struct impl_ctx *ctx) {
 const struct impl conv2d_openblas_impl = {
     .name = "openblas",
     .kind = DEV_CPU,
-    .summary = "threaded im2col + cblas_sgemm per image (OpenBLAS threads)",
+    .summary = "threaded im2col + cblas_sgemm / cblas_dgemm per image (OpenBLAS threads)",
     .prepare = openblas_prepare,
     .run = openblas_run,
-    .release = openblas_release};
+    .release = openblas_release,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64)};

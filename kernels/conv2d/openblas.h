@@ -21,4 +21,10 @@ size_t conv2d_cpu_scratch_floats(const struct conv2d_dims *d);
 void conv2d_cpu_forward(const struct conv2d_dims *d, const float *x, const float *wt, float *y,
                         float *scratch);
 
+/* The f64 path: doubles of scratch (one image's whole c·r·s × p·q col matrix), and y = conv(x, wt)
+ * for the batch with a bounds-tested im2col on the pool and one cblas_dgemm per image. */
+size_t conv2d_cpu_scratch_doubles(const struct conv2d_dims *d);
+void conv2d_cpu_forward64(const struct conv2d_dims *d, const double *x, const double *wt,
+                          double *y, double *col);
+
 #endif

@@ -1,39 +1,112 @@
-/* cublas.c — gemm/cublas: C = A·B with cublasSgemm, pure FP32, on the run's stream.
+/* cublas.c — gemm/cublas: C = A·B with cuBLAS, on the run's stream, in every tier:
+ *   f32   cublasSgemm, pure FP32 (CUBLAS_PEDANTIC_MATH from cuBLAS 11)
+ *   f64   cublasDgemm
+ *   tf32  cublasGemmEx, float32 operands, CUBLAS_COMPUTE_32F_FAST_TF32 (cuBLAS 11+, cc 8.0+)
+ *   f16   cublasGemmEx, FP16 A and B, FP32 C and accumulation, tensor ops allowed (cc 5.3+)
+ *   bf16  cublasGemmEx, BF16 A and B, FP32 C and accumulation (cuBLAS 11+, cc 8.0+)
  *
  * Problem layout (kernels/gemm/layout.h): in A (m×k), B (k×n), out C (m×n), all row-major. cuBLAS
  * is column-major; a row-major matrix is the column-major view of its transpose, so C = A·B is
- * computed as Cᵀ = Bᵀ·Aᵀ: cublasSgemm(N, N, n, m, k, B (ld n), A (ld k), C (ld n)). No
- * transposition is ever materialized.
+ * computed as Cᵀ = Bᵀ·Aᵀ: gemm(N, N, n, m, k, B (ld n), A (ld k), C (ld n)). No transposition is
+ * ever materialized.
  *
- * Math mode: CUBLAS_PEDANTIC_MATH from cuBLAS 11 (no TF32, no reduced-precision reductions,
- * whatever NVIDIA_TF32_OVERRIDE says); before cuBLAS 11 the default mode is FP32 already, and
- * the pedantic mode does not exist. The row note records which.
+ * Math mode: f32 and f64 in CUBLAS_PEDANTIC_MATH from cuBLAS 11 (no TF32, no reduced-precision
+ * reductions, whatever NVIDIA_TF32_OVERRIDE says); before cuBLAS 11 the default mode is FP32
+ * already. The 16-bit tiers allow tensor cores (CUBLAS_DEFAULT_MATH from 11, CUBLAS_TENSOR_OP_MATH
+ * on 9 and 10). cublasGemmEx's compute type was a cudaDataType before CUDA 11 and is a
+ * cublasComputeType_t since. The row note records which. 16-bit operands are converted on the
+ * host in prepare (not timed); upload copies them, so end to end moves 2 bytes an element.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
-#include "kernels/gemm/layout.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/gemm/layout.h"
 
 enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K };
 enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
 
 #if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
-#define GEMM_PEDANTIC 1
+#define GEMM_CUBLAS11 1
 #else
-#define GEMM_PEDANTIC 0
+#define GEMM_CUBLAS11 0
 #endif
 
-struct sgemm_state {
+struct gemm_state {
     cublasHandle_t h;
     int have_handle;
     int m, n, k;
-    float *a, *b, *c;
+    void *a, *b, *c;             /* device */
+    const void *host_a, *host_b; /* what upload copies: the problem's, or the 16-bit copies */
+    uint16_t *half_a, *half_b;   /* f16/bf16 host copies */
+    size_t in_size, out_size;    /* bytes per element */
 };
 
-static enum status sgemm_prepare(struct impl_ctx *ctx) {
+/* The 16-bit host copy of a float32 buffer whose values are already of the tier. */
+static uint16_t *to_half(const struct buf *x, enum dtype t) {
+    uint16_t *h = malloc(x->n * sizeof *h);
+    if (h)
+        for (size_t i = 0; i < x->n; i++)
+            h[i] = t == DT_BF16 ? dtype_f32_to_bf16(x->data[i]) : dtype_f32_to_f16(x->data[i]);
+    return h;
+}
+
+/* The host side of the operands: the problem's buffers, or their 16-bit copies. */
+static enum status host_operands(struct impl_ctx *ctx, struct gemm_state *s) {
     struct problem *p = ctx->p;
-    struct sgemm_state *s = calloc(1, sizeof *s);
+    enum dtype t = p->dtype;
+    if (t == DT_F16 || t == DT_BF16) {
+        if (!(s->half_a = to_half(&p->in[IN_A], t)) || !(s->half_b = to_half(&p->in[IN_B], t))) {
+            snprintf(ctx->note, sizeof ctx->note, "out of host memory for the 16-bit operands");
+            return ST_OOM;
+        }
+        s->host_a = s->half_a;
+        s->host_b = s->half_b;
+    } else if (t == DT_F64) {
+        s->host_a = p->in[IN_A].data64;
+        s->host_b = p->in[IN_B].data64;
+    } else {
+        s->host_a = p->in[IN_A].data;
+        s->host_b = p->in[IN_B].data;
+    }
+    return ST_OK;
+}
+
+/* The handle's math mode for the tier, and the note that records it. */
+static enum status set_math(struct impl_ctx *ctx, struct gemm_state *s, enum dtype t) {
+    int exact = t == DT_F32 || t == DT_F64;
+#if GEMM_CUBLAS11
+    CUBLAS_TRY(cublasSetMathMode(s->h, exact ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH), ctx);
+    snprintf(ctx->note, sizeof ctx->note, "%s",
+             exact          ? "math=pedantic (CUBLAS_PEDANTIC_MATH)"
+             : t == DT_TF32 ? "math=CUBLAS_COMPUTE_32F_FAST_TF32"
+                            : "math=default (tensor ops), "
+                              "CUBLAS_COMPUTE_32F");
+#elif CUDART_VERSION >= 9000
+    if (!exact)
+        CUBLAS_TRY(cublasSetMathMode(s->h, CUBLAS_TENSOR_OP_MATH), ctx);
+    snprintf(ctx->note, sizeof ctx->note, "%s",
+             exact ? "math=default (FP32/FP64; cuBLAS before 11 has no pedantic mode)"
+                   : "math=CUBLAS_TENSOR_OP_MATH, compute CUDA_R_32F");
+#else
+    snprintf(ctx->note, sizeof ctx->note, "%s",
+             exact ? "math=default (FP32/FP64; cuBLAS before 11 has no pedantic mode)"
+                   : "math=default, compute CUDA_R_32F (no tensor cores before CUDA 9)");
+#endif
+    return ST_OK;
+}
+
+static enum status gemm_prepare(struct impl_ctx *ctx) {
+    struct problem *p = ctx->p;
+    enum dtype t = p->dtype;
+#if !GEMM_CUBLAS11
+    if (t == DT_TF32 || t == DT_BF16) { /* gpu_tier_check says so first in a CUDA 10 build */
+        snprintf(ctx->note, sizeof ctx->note, "%s needs cuBLAS 11", dtype_label(t));
+        return ST_UNSUPPORTED;
+    }
+#endif
+    struct gemm_state *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(ctx->note, sizeof ctx->note, "out of host memory");
         return ST_OOM;
@@ -43,59 +116,89 @@ static enum status sgemm_prepare(struct impl_ctx *ctx) {
     s->m = (int)p->shape.v[M];
     s->n = (int)p->shape.v[N];
     s->k = (int)p->shape.v[K];
+    s->in_size = (size_t)dtype_bytes(t);
+    s->out_size = t == DT_F64 ? sizeof(double) : sizeof(float);
     size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
     enum status st;
-    if ((st = gb_malloc(ctx, (void **)&s->a, m * k * sizeof(float), "A")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->b, k * n * sizeof(float), "B")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->c, m * n * sizeof(float), "C")) != ST_OK)
+    if ((st = host_operands(ctx, s)) != ST_OK ||
+        (st = gb_malloc(ctx, &s->a, m * k * s->in_size, "A")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->b, k * n * s->in_size, "B")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->c, m * n * s->out_size, "C")) != ST_OK)
         return st;
     CUBLAS_TRY(cublasCreate(&s->h), ctx);
     s->have_handle = 1;
     CUBLAS_TRY(cublasSetStream(s->h, gb_stream()), ctx);
-#if GEMM_PEDANTIC
-    CUBLAS_TRY(cublasSetMathMode(s->h, CUBLAS_PEDANTIC_MATH), ctx);
-    snprintf(ctx->note, sizeof ctx->note, "math=pedantic FP32 (CUBLAS_PEDANTIC_MATH)");
+    return set_math(ctx, s, t);
+}
+
+static enum status gemm_upload(struct impl_ctx *ctx) {
+    struct gemm_state *s = ctx->state;
+    struct problem *p = ctx->p;
+    cudaStream_t st = gb_stream();
+    CU_TRY(cudaMemcpyAsync(s->a, s->host_a, p->in[IN_A].n * s->in_size, cudaMemcpyHostToDevice, st),
+           ctx);
+    CU_TRY(cudaMemcpyAsync(s->b, s->host_b, p->in[IN_B].n * s->in_size, cudaMemcpyHostToDevice, st),
+           ctx);
+    return ST_OK;
+}
+
+/* cublasGemmEx for tf32, f16 and bf16: FP32 C and accumulation. */
+static enum status gemm_run_ex(struct impl_ctx *ctx, struct gemm_state *s, enum dtype t) {
+    const float one = 1.0f, zero = 0.0f;
+#if GEMM_CUBLAS11
+    cudaDataType_t in = t == DT_F16 ? CUDA_R_16F : t == DT_BF16 ? CUDA_R_16BF : CUDA_R_32F;
+    cublasComputeType_t compute = t == DT_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, in, s->n,
+                            s->a, in, s->k, &zero, s->c, CUDA_R_32F, s->n, compute,
+                            CUBLAS_GEMM_DEFAULT),
+               ctx);
 #else
-    snprintf(ctx->note, sizeof ctx->note,
-             "math=default (FP32; cuBLAS before 11 has no pedantic mode)");
+    (void)t; /* f16 only (prepare refused tf32 and bf16) */
+#if CUDART_VERSION >= 9000
+    cublasGemmAlgo_t algo = CUBLAS_GEMM_DEFAULT;
+#else
+    cublasGemmAlgo_t algo = CUBLAS_GEMM_DFALT;
+#endif
+    CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b,
+                            CUDA_R_16F, s->n, s->a, CUDA_R_16F, s->k, &zero, s->c, CUDA_R_32F, s->n,
+                            CUDA_R_32F, algo),
+               ctx);
 #endif
     return ST_OK;
 }
 
-static enum status sgemm_upload(struct impl_ctx *ctx) {
-    struct sgemm_state *s = ctx->state;
-    struct problem *p = ctx->p;
-    cudaStream_t st = gb_stream();
-    CU_TRY(cudaMemcpyAsync(s->a, p->in[IN_A].data, p->in[IN_A].n * sizeof(float),
-                           cudaMemcpyHostToDevice, st),
-           ctx);
-    CU_TRY(cudaMemcpyAsync(s->b, p->in[IN_B].data, p->in[IN_B].n * sizeof(float),
-                           cudaMemcpyHostToDevice, st),
-           ctx);
-    return ST_OK;
-}
-
-static enum status sgemm_run(struct impl_ctx *ctx) {
-    struct sgemm_state *s = ctx->state;
-    const float one = 1.0f, zero = 0.0f;
+static enum status gemm_run(struct impl_ctx *ctx) {
+    struct gemm_state *s = ctx->state;
+    enum dtype t = ctx->p->dtype;
     /* Column-major Cᵀ (n×m) = Bᵀ (n×k, B's row-major storage) · Aᵀ (k×m, A's storage). */
+    if (t == DT_F64) {
+        const double one = 1.0, zero = 0.0;
+        CUBLAS_TRY(cublasDgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, s->n,
+                               s->a, s->k, &zero, s->c, s->n),
+                   ctx);
+        return ST_OK;
+    }
+    if (t != DT_F32)
+        return gemm_run_ex(ctx, s, t);
+    const float one = 1.0f, zero = 0.0f;
     CUBLAS_TRY(cublasSgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, s->n, s->a,
                            s->k, &zero, s->c, s->n),
                ctx);
     return ST_OK;
 }
 
-static enum status sgemm_download(struct impl_ctx *ctx) {
-    struct sgemm_state *s = ctx->state;
+static enum status gemm_download(struct impl_ctx *ctx) {
+    struct gemm_state *s = ctx->state;
     struct problem *p = ctx->p;
-    CU_TRY(cudaMemcpyAsync(p->out[OUT_C].data, s->c, p->out[OUT_C].n * sizeof(float),
-                           cudaMemcpyDeviceToHost, gb_stream()),
+    void *host = p->dtype == DT_F64 ? (void *)p->out[OUT_C].data64 : (void *)p->out[OUT_C].data;
+    CU_TRY(cudaMemcpyAsync(host, s->c, p->out[OUT_C].n * s->out_size, cudaMemcpyDeviceToHost,
+                           gb_stream()),
            ctx);
     return ST_OK;
 }
 
-static void sgemm_release(struct impl_ctx *ctx) {
-    struct sgemm_state *s = ctx->state;
+static void gemm_release(struct impl_ctx *ctx) {
+    struct gemm_state *s = ctx->state;
     if (!s)
         return;
     CU_WARN(cudaStreamSynchronize(gb_stream()));
@@ -103,6 +206,8 @@ static void sgemm_release(struct impl_ctx *ctx) {
         CUBLAS_WARN(cublasDestroy(s->h));
     void *bufs[] = {s->a, s->b, s->c};
     gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
+    free(s->half_a);
+    free(s->half_b);
     free(s);
     ctx->state = NULL;
 }
@@ -110,14 +215,15 @@ static void sgemm_release(struct impl_ctx *ctx) {
 const struct impl gemm_cublas_impl = {
     .name = "cublas",
     .kind = DEV_CUDA,
-#if GEMM_PEDANTIC
-    .summary = "cublasSgemm, row-major by operand swap, CUBLAS_PEDANTIC_MATH (pure FP32)",
+#if GEMM_CUBLAS11
+    .summary = "cublasSgemm (pedantic FP32) / Dgemm / GemmEx (TF32, FP16, BF16; FP32 accumulate)",
 #else
-    .summary = "cublasSgemm, row-major by operand swap, default math (FP32 before cuBLAS 11)",
+    .summary = "cublasSgemm / Dgemm / GemmEx FP16 (FP32 accumulate), default math",
 #endif
-    .prepare = sgemm_prepare,
-    .upload = sgemm_upload,
-    .run = sgemm_run,
-    .download = sgemm_download,
-    .release = sgemm_release,
+    .prepare = gemm_prepare,
+    .upload = gemm_upload,
+    .run = gemm_run,
+    .download = gemm_download,
+    .release = gemm_release,
+    .dtypes = DT_ALL,
 };

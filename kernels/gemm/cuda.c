@@ -1,9 +1,10 @@
-/* cuda.c — gemm/cuda: C = A·B with our tiled, register-blocked SGEMM (kernels.cuh), on the
- * run's stream.
+/* cuda.c — gemm/cuda: C = A·B with our tiled, register-blocked SGEMM (f32) or DGEMM (f64)
+ * (kernels.cuh), on the run's stream.
  *
  * Problem layout (kernels/gemm/layout.h): in A (m×k), B (k×n), out C (m×n), all
- * row-major and dense. The tile configuration follows the device (gb_sgemm): 128×128 on sm_35
- * and newer when the product has enough tiles, 64×64 otherwise; the row note says which.
+ * row-major and dense (doubles for f64). The tile configuration follows the device: SGEMM
+ * 128×128 on sm_35 and newer when the product has enough tiles, 64×64 otherwise; DGEMM 64×64 from
+ * sm_35, 32×32 before; the row note says which.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,9 @@ enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
 struct gemm_cuda_state {
     struct gb_arch arch;
     int m, n, k;
-    float *a, *b, *c;
+    int f64;
+    size_t size; /* bytes per element */
+    void *a, *b, *c;
 };
 
 static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
@@ -27,10 +30,13 @@ static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     struct gemm_cuda_state *s;
     size_t m, n, k;
     enum status st;
-    if ((st = gb_check_kernels(ctx, gb_sgemm_kernels)) != ST_OK ||
+    int f64 = p->dtype == DT_F64;
+    if ((st = gb_check_kernels(ctx, f64 ? gb_dgemm_kernels : gb_sgemm_kernels)) != ST_OK ||
         (st = gb_impl_state(ctx, sizeof *s)) != ST_OK)
         return st;
     s = ctx->state;
+    s->f64 = f64;
+    s->size = f64 ? sizeof(double) : sizeof(float);
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK)
         return st;
     /* bench/gemm.c's complete() keeps every size within int */
@@ -38,13 +44,13 @@ static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     s->n = (int)p->shape.v[N];
     s->k = (int)p->shape.v[K];
     m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
-    if ((st = gb_malloc(ctx, (void **)&s->a, m * k * sizeof(float), "A")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->b, k * n * sizeof(float), "B")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->c, m * n * sizeof(float), "C")) != ST_OK)
+    if ((st = gb_malloc(ctx, &s->a, m * k * s->size, "A")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->b, k * n * s->size, "B")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->c, m * n * s->size, "C")) != ST_OK)
         return st;
     {
-        int t = gb_sgemm_tile_for(&s->arch, s->m, s->n);
-        snprintf(ctx->note, sizeof ctx->note, "own SGEMM %dx%d tiles", t, t);
+        int t = f64 ? gb_dgemm_tile_for(&s->arch) : gb_sgemm_tile_for(&s->arch, s->m, s->n);
+        snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles", f64 ? "DGEMM" : "SGEMM", t, t);
     }
     return ST_OK;
 }
@@ -52,28 +58,34 @@ static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
 static enum status gemm_cuda_upload(struct impl_ctx *ctx) {
     struct gemm_cuda_state *s = ctx->state;
     const struct problem *p = ctx->p;
-    CU_TRY(cudaMemcpyAsync(s->a, p->in[IN_A].data, p->in[IN_A].n * sizeof(float),
-                           cudaMemcpyHostToDevice, gb_stream()),
+    const void *a = s->f64 ? (const void *)p->in[IN_A].data64 : (const void *)p->in[IN_A].data;
+    const void *b = s->f64 ? (const void *)p->in[IN_B].data64 : (const void *)p->in[IN_B].data;
+    CU_TRY(cudaMemcpyAsync(s->a, a, p->in[IN_A].n * s->size, cudaMemcpyHostToDevice, gb_stream()),
            ctx);
-    CU_TRY(cudaMemcpyAsync(s->b, p->in[IN_B].data, p->in[IN_B].n * sizeof(float),
-                           cudaMemcpyHostToDevice, gb_stream()),
+    CU_TRY(cudaMemcpyAsync(s->b, b, p->in[IN_B].n * s->size, cudaMemcpyHostToDevice, gb_stream()),
            ctx);
     return ST_OK;
 }
 
 static enum status gemm_cuda_run(struct impl_ctx *ctx) {
     struct gemm_cuda_state *s = ctx->state;
-    CU_TRY(
-        gb_sgemm(gb_stream(), &s->arch, 0, 0, s->m, s->n, s->k, s->a, s->k, s->b, s->n, s->c, s->n),
-        ctx);
+    if (s->f64)
+        CU_TRY(gb_dgemm(gb_stream(), &s->arch, s->m, s->n, s->k, (const double *)s->a, s->k,
+                        (const double *)s->b, s->n, (double *)s->c, s->n),
+               ctx);
+    else
+        CU_TRY(gb_sgemm(gb_stream(), &s->arch, 0, 0, s->m, s->n, s->k, (const float *)s->a, s->k,
+                        (const float *)s->b, s->n, (float *)s->c, s->n),
+               ctx);
     return ST_OK;
 }
 
 static enum status gemm_cuda_download(struct impl_ctx *ctx) {
     struct gemm_cuda_state *s = ctx->state;
     struct problem *p = ctx->p;
-    CU_TRY(cudaMemcpyAsync(p->out[OUT_C].data, s->c, p->out[OUT_C].n * sizeof(float),
-                           cudaMemcpyDeviceToHost, gb_stream()),
+    void *c = s->f64 ? (void *)p->out[OUT_C].data64 : (void *)p->out[OUT_C].data;
+    CU_TRY(cudaMemcpyAsync(c, s->c, p->out[OUT_C].n * s->size, cudaMemcpyDeviceToHost,
+                           gb_stream()),
            ctx);
     return ST_OK;
 }
@@ -92,10 +104,11 @@ static void gemm_cuda_release(struct impl_ctx *ctx) {
 const struct impl gemm_cuda_impl = {
     .name = "cuda",
     .kind = DEV_CUDA,
-    .summary = "own SGEMM: shared-memory tiles, 8x8 (sm_35+) or 4x4 outputs per thread",
+    .summary = "own SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2), smem tiles",
     .prepare = gemm_cuda_prepare,
     .upload = gemm_cuda_upload,
     .run = gemm_cuda_run,
     .download = gemm_cuda_download,
     .release = gemm_cuda_release,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
 };

@@ -1,4 +1,4 @@
-/* cuda.cu — launcher of the SGEMM kernels (kernels.cuh). */
+/* cuda.cu — launchers of the SGEMM and DGEMM kernels (kernels.cuh). */
 #include "kernels/gemm/cuda.h"
 #include "kernels/gemm/kernels.cuh"
 
@@ -21,6 +21,34 @@ int gb_sgemm_kernels(const struct gb_kernel_ref **refs) {
     };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
+}
+
+int gb_dgemm_kernels(const struct gb_kernel_ref **refs) {
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_dgemm_32x32, "gb_dgemm_32x32"},
+        {(const void *)gb_dgemm_64x64, "gb_dgemm_64x64"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+}
+
+int gb_dgemm_tile_for(const struct gb_arch *arch) { return gb_dgemm_tile(arch->sm); }
+
+cudaError_t gb_dgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                     const double *A, int lda, const double *B, int ldb, double *C, int ldc) {
+    int t = gb_dgemm_tile(arch->sm);
+    dim3 grid;
+    if (M < 0 || N < 0 || K < 0 || lda < K || ldb < N || ldc < N)
+        return cudaErrorInvalidValue;
+    if (M == 0 || N == 0)
+        return cudaGetLastError();
+    if (gb_dgemm_grid(t, arch->sm, M, N, &grid) != 0)
+        return cudaErrorInvalidConfiguration;
+    if (t == 64)
+        gb_dgemm_64x64<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
+    else
+        gb_dgemm_32x32<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
+    return cudaGetLastError();
 }
 
 int gb_sgemm_tile_for(const struct gb_arch *arch, int M, int N) {

@@ -36,6 +36,18 @@ cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_
  * the row note). */
 int gb_sgemm_tile_for(const struct gb_arch *arch, int M, int N);
 
+/* The kernels gb_dgemm launches (for gb_check_kernels). */
+int gb_dgemm_kernels(const struct gb_kernel_ref **refs);
+
+/* C (M×N, ldc) = A (M×K, lda ≥ K) · B (K×N, ldb ≥ N) in FP64, row-major, any M, N, K ≥ 0. The
+ * tile follows arch (kernels.cuh): 64×64 from sm_35, 32×32 before. cudaErrorInvalidValue on bad
+ * sizes, cudaErrorInvalidConfiguration when the grid exceeds the device's limits. */
+cudaError_t gb_dgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                     const double *A, int lda, const double *B, int ldb, double *C, int ldc);
+
+/* The edge of the square DGEMM tile on arch: 64 or 32 (for the row note). */
+int gb_dgemm_tile_for(const struct gb_arch *arch);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,4 @@
-/* kernels.cuh — SGEMM kernels (C subset of CUDA C): shared-memory tiled and register
+/* kernels.cuh — SGEMM and DGEMM kernels (C subset of CUDA C): shared-memory tiled and register
  * blocked, row-major, C = op(A)·op(B) for op = identity or transpose, correct for any M, N, K.
  *
  * Two tile configurations, both 256 threads per block (gemm_tile.cuh explains the scheme):
@@ -44,6 +44,42 @@
 #define GB_GT_MIN_BLOCKS 1
 #define GB_GT_PREFETCH (GB_ARCH == 0 || GB_ARCH >= 350) /* no registers to spare below sm_35 */
 #include "kernels/gemm/tile.cuh"
+
+/* DGEMM (dgemm.cuh), its own tile per architecture: 64×64×8 with 4×4 doubles per thread (16
+ * FP64 accumulators, 32 registers) from sm_35, whose 255 registers per thread hold them; 32×32×16
+ * with 2×2 per thread on Fermi and sm_30 (63 registers per thread: the 4×4 tile's accumulators
+ * and operands alone would take 48). */
+#define GB_DG_NAME gb_dgemm_64x64
+#define GB_DG_BM 64
+#define GB_DG_BN 64
+#define GB_DG_BK 8
+#define GB_DG_TM 4
+#define GB_DG_TN 4
+#define GB_DG_MIN_ARCH 350
+#include "kernels/gemm/dgemm.cuh"
+
+#define GB_DG_NAME gb_dgemm_32x32
+#define GB_DG_BM 32
+#define GB_DG_BN 32
+#define GB_DG_BK 16
+#define GB_DG_TM 2
+#define GB_DG_TN 2
+#define GB_DG_MIN_ARCH 0
+#include "kernels/gemm/dgemm.cuh"
+
+/* The DGEMM tile edge for a device of compute capability sm (35 = 3.5): 64 from sm_35, else 32. */
+static inline int gb_dgemm_tile(int sm) { return sm >= 35 ? 64 : 32; }
+
+/* The DGEMM grid of an M×N result with tile edge t (limits as gb_sgemm_grid). Returns 0 or -1. */
+static inline int gb_dgemm_grid(int t, int sm, int M, int N, dim3 *grid) {
+    long gx = ((long)N + t - 1) / t, gy = ((long)M + t - 1) / t;
+    if (gy > 65535 || gx > (sm >= 30 ? 2147483647L : 65535L))
+        return -1;
+    grid->x = (unsigned)gx;
+    grid->y = (unsigned)gy;
+    grid->z = 1;
+    return 0;
+}
 
 /* Tile configurations, as the launcher and the tests name them. */
 enum gb_gemm_cfg { GB_GEMM_64 = 0, GB_GEMM_128 = 1 };

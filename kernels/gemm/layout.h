@@ -1,6 +1,7 @@
 /* layout.h — the gemm problem as every implementation and test of it sees it (bench/gemm.c
- * defines it): C = A·B in float32, A is m×k, B is k×n, C is m×n, all row-major and dense
- * (leading dimensions k, n and n).
+ * defines it): C = A·B, A is m×k, B is k×n, C is m×n, all row-major and dense (leading
+ * dimensions k, n and n). f64 problems hold A, B and C as doubles (buf.data64); every other
+ * tier holds float32 (buf.data): f16 and bf16 operands are values of the tier, C is FP32.
  */
 #ifndef GPUBENCH_GEMM_LAYOUT_H
 #define GPUBENCH_GEMM_LAYOUT_H
@@ -17,6 +18,9 @@ enum { GEMM_OUT_C };                         /* problem out[] */
  * business (the harness sets it once per run). m, n, k >= 1 and each of m·k, k·n, m·n must fit
  * in an int (cblas takes int). */
 void gemm_cpu_sgemm(int m, int n, int k, const float *a, const float *b, float *c);
+
+/* C = A·B in float64 with cblas_dgemm (kernels/gemm/openblas.c); as gemm_cpu_sgemm. */
+void gemm_cpu_dgemm(int m, int n, int k, const double *a, const double *b, double *c);
 
 /* The reference (bench/gemm.c): ref[j] = Σ_l a[i·k + l] · b[l·n + col] in double, for the output
  * entry idx[j] = i·n + col, j in [0, count); idx NULL means every entry (count must then be m·n).

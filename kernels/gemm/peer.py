@@ -8,7 +8,11 @@ SHAPE = dict(m=2048, n=2048, k=2048)  # the default shape
 # gemm/openblas through the harness against a bare cblas_sgemm loop, by GFLOP/s.
 BARE = [dict(impl="openblas", shape=SHAPE, metric="gflops",
              speedref=["sgemm", SHAPE["m"], SHAPE["n"], SHAPE["k"]],
-             vs="bare cblas_sgemm, 2048³", name="bare sgemm", target=0.98)]
+             vs="bare cblas_sgemm, 2048³", name="bare sgemm", target=0.98),
+        # the f64 tier: cblas_dgemm through the harness against a bare cblas_dgemm loop
+        dict(impl="openblas", shape=SHAPE, metric="gflops", dtype="f64",
+             speedref=["dgemm", SHAPE["m"], SHAPE["n"], SHAPE["k"]],
+             vs="bare cblas_dgemm, 2048³", name="bare dgemm", target=0.98)]
 
 TORCH = None  # no PyTorch row in speedcheck: PyTorch's CPU sgemm is the same kind of BLAS call
 

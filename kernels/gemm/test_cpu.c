@@ -131,6 +131,78 @@ static void test_unwritten_and_wrong_fail(void) {
     }
 }
 
+/* C from A and B rounded to tf32 (what tensor cores do to float32 operands), in double. */
+static void tf32_product(struct problem *p) {
+    int m = shape_m(p), n = shape_n(p), k = shape_k(p);
+    const float *a = p->in[GEMM_IN_A].data, *b = p->in[GEMM_IN_B].data;
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double sum = 0;
+            for (int l = 0; l < k; l++)
+                sum += (double)dtype_round(DT_TF32, a[(size_t)i * k + l]) *
+                       dtype_round(DT_TF32, b[(size_t)l * n + j]);
+            p->out[GEMM_OUT_C].data[(size_t)i * n + j] = (float)sum;
+        }
+}
+
+/* The wrong tier is caught: a TF32 result in an f32 row is `wrong`, while the same output passes
+ * as a tf32 row; an f64 row computed in float32 (cblas_sgemm on the rounded operands) is wrong. */
+static void test_wrong_tier_caught(void) {
+    static const char *const shapes[] = {"m=67,n=45,k=33", "m=130,n=129,k=7", "m=256,n=256,k=256",
+                                         "m=16,n=16,k=2048"};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        struct problem p;
+        struct verify_report vr;
+        if (tu_make(w, shapes[i], 3, &p) != 0) {
+            CHECK(0);
+            continue;
+        }
+        tf32_product(&p);
+        verify_begin(&vr);
+        CHECK_MSG(w->verify(&p, &vr) == ST_WRONG, "%s: a TF32 result passed the f32 check "
+                  "(max_rel_err %g)", shapes[i], vr.max_rel_err);
+        p.dtype = DT_TF32; /* the same operands and output, checked as the tier it is */
+        verify_begin(&vr);
+        CHECK_MSG(w->verify(&p, &vr) == ST_OK, "%s: the TF32 result fails the tf32 check: %s",
+                  shapes[i], vr.first_bad);
+        w->free_problem(&p);
+    }
+    struct problem p;
+    memset(&p, 0, sizeof p);
+    p.seed = 5;
+    p.dtype = DT_F64;
+    char err[256];
+    if (shape_parse(w, "m=67,n=45,k=33", &p.shape, err, sizeof err) ||
+        w->make_problem(&p, err, sizeof err)) {
+        CHECK_MSG(0, "%s", err);
+        return;
+    }
+    size_t na = p.in[GEMM_IN_A].n, nb = p.in[GEMM_IN_B].n, nc = p.out[GEMM_OUT_C].n;
+    float *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b), *c = malloc(nc * sizeof *c);
+    if (a && b && c) {
+        for (size_t j = 0; j < na; j++)
+            a[j] = (float)p.in[GEMM_IN_A].data64[j];
+        for (size_t j = 0; j < nb; j++)
+            b[j] = (float)p.in[GEMM_IN_B].data64[j];
+        gemm_cpu_sgemm(shape_m(&p), shape_n(&p), shape_k(&p), a, b, c);
+        for (size_t j = 0; j < nc; j++)
+            p.out[GEMM_OUT_C].data64[j] = c[j];
+        struct verify_report vr;
+        verify_begin(&vr);
+        CHECK_MSG(w->verify(&p, &vr) == ST_WRONG, "an f32 result passed the f64 check");
+        gemm_cpu_dgemm(shape_m(&p), shape_n(&p), shape_k(&p), p.in[GEMM_IN_A].data64,
+                       p.in[GEMM_IN_B].data64, p.out[GEMM_OUT_C].data64);
+        verify_begin(&vr);
+        CHECK_MSG(w->verify(&p, &vr) == ST_OK && vr.max_rel_err < 1e-12,
+                  "cblas_dgemm fails the f64 check: %s (max_rel_err %g)", vr.first_bad,
+                  vr.max_rel_err);
+    }
+    free(a);
+    free(b);
+    free(c);
+    w->free_problem(&p);
+}
+
 static void test_shape_rules(void) {
     struct shape s;
     char err[256];
@@ -151,6 +223,7 @@ int main(void) {
     test_openblas_odd_shapes();
     test_reference_coverage();
     test_unwritten_and_wrong_fail();
+    test_wrong_tier_caught();
     test_shape_rules();
     pool_stop();
     return TEST_END();

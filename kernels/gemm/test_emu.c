@@ -9,6 +9,9 @@
  * every case must come out WRONG in every order — the proof that the emulation catches a missing
  * __syncthreads() rather than passing by luck of scheduling.
  *
+ * The DGEMM kernels likewise (C = A·B in doubles, both tiles where they exist: 64×64 from sm_35,
+ * 32×32 everywhere), against a long-double reference.
+ *
  * Emulation builds: arch 750 200; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
@@ -99,6 +102,99 @@ static long run_case(int cfg, int variant, const struct gemm_case *c, enum emu_o
     return bad;
 }
 
+/* --- DGEMM ------------------------------------------------------------------------------- */
+typedef void (*dgemm_kernel)(int M, int N, int K, const double *A, int lda, const double *B,
+                             int ldb, double *C, int ldc);
+
+struct dgemm_args {
+    dgemm_kernel fn;
+    int M, N, K, lda, ldb, ldc;
+    const double *A, *B;
+    double *C;
+};
+
+static void dgemm_body(void *p) {
+    const struct dgemm_args *a = p;
+    a->fn(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+}
+
+/* Doubles in [-1, 1) with 53 random bits, from the float generator's stream. */
+static void dfill(double *x, size_t n, uint64_t seed) {
+    float *hi = emu_alloc(n * sizeof *hi), *lo = emu_alloc(n * sizeof *lo);
+    size_t i;
+    emu_fill(hi, n, seed, -1.0f, 1.0f);
+    emu_fill(lo, n, seed + 1000, 0.0f, 1.0f);
+    for (i = 0; i < n; i++)
+        x[i] = (double)hi[i] + (double)lo[i] * 0x1p-24;
+    free(hi), free(lo);
+}
+
+/* One DGEMM case with tile edge t; returns the wrong elements of C (or -1: emulation failed).
+ * The error bound is 4·K·2^-53·Σ|a·b| + tiny: FMA-or-not and any summation order fit in it, a
+ * missing term (≈ 0.25) or a stale tile does not. */
+static long run_dcase(int t, const struct gemm_case *c, enum emu_order order, int report) {
+    const int M = c->M, N = c->N, K = c->K;
+    const int lda = K + c->pad, ldb = N + c->pad, ldc = N + c->pad;
+    double *A = emu_alloc(((size_t)M * lda + 1) * sizeof(double));
+    double *B = emu_alloc(((size_t)K * ldb + 1) * sizeof(double));
+    double *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(double));
+    struct dgemm_args args = {
+        t == 64 ? gb_dgemm_64x64 : gb_dgemm_32x32, M, N, K, lda, ldb, ldc, A, B, C};
+    dim3 grid;
+    long bad = 0;
+    int i, j, l;
+    dfill(A, (size_t)M * lda + 1, 21);
+    dfill(B, (size_t)K * ldb + 1, 22);
+    for (i = 0; i < M * ldc + 1; i++)
+        C[i] = NAN;
+    if (gb_dgemm_grid(t, 35, M, N, &grid) != 0 ||
+        emu_launch(grid, emu_dim3(GB_GEMM_THREADS, 1, 1), 0, order, 77, dgemm_body, &args))
+        bad = -1;
+    for (i = 0; i < M && bad >= 0; i++)
+        for (j = 0; j < ldc; j++) {
+            long double ref = 0, mag = 0;
+            double got = C[(size_t)i * ldc + j];
+            for (l = 0; l < K && j < N; l++) {
+                long double term = (long double)A[(size_t)i * lda + l] * B[(size_t)l * ldb + j];
+                ref += term;
+                mag += term < 0 ? -term : term;
+            }
+            int ok = j < N ? fabsl((long double)got - ref) <= 4.0L * K * 0x1p-53L * mag + 1e-300L
+                           : isnan(got); /* the padding stays untouched */
+            if (!ok && report && bad < 3)
+                fprintf(stderr, "  C[%d][%d] = %.17g, want %.17Lg\n", i, j, got, ref);
+            bad += !ok;
+        }
+    free(A), free(B), free(C);
+    return bad;
+}
+
+/* Every DGEMM tile on every case in every order; with a barrier dropped, every case that uses
+ * it must fail. Returns the number of launches. */
+static int dgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
+    int ti, ci, o, runs = 0;
+    for (ti = 0; ti < (GB_ARCH >= 350 ? 2 : 1); ti++) {
+        const int t = ti ? 64 : 32, bk = ti ? 8 : 16;
+        for (ci = 0; ci < ncases; ci++) {
+            const struct gemm_case *c = &cases[ci];
+            if (c->misalign || (drop && (c->M < t / 2 || c->N < t / 2)))
+                continue; /* doubles have no vector path to misalign */
+            for (o = 0; o < EMU_ORDERS; o++) {
+                long bad = run_dcase(t, c, (enum emu_order)o, !drop);
+                runs++;
+                EMU_CHECK(bad >= 0, "emulation failed");
+                if (drop == 0)
+                    EMU_CHECK(bad == 0, "gb_dgemm_%dx%d %dx%dx%d pad %d %s: %ld wrong", t, t, c->M,
+                              c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
+                else if (drop == 1 || c->K > bk)
+                    EMU_CHECK(bad > 0, "gb_dgemm_%dx%d %dx%dx%d %s: barrier %d removed, yet right",
+                              t, t, c->M, c->N, c->K, emu_order_name((enum emu_order)o), drop);
+            }
+        }
+    }
+    return runs;
+}
+
 int main(void) {
     /* None a multiple of 64 or 128 in M or N, nor of 8 or 16 in K. pad 0 with K % 4 == 0 and
      * aligned bases takes the float4 paths for A (and B when N % 4 == 0); misalign forces the
@@ -142,7 +238,9 @@ int main(void) {
                                   c->M, c->N, c->K, emu_order_name((enum emu_order)o), drop);
                 }
             }
-    printf("%d emulated SGEMM launches as for sm_%d (barrier removed: %d), %.0f ms, %d failures\n",
+    runs += dgemm_cases(cases, ncases, drop);
+    printf("%d emulated SGEMM and DGEMM launches as for sm_%d (barrier removed: %d), %.0f ms, %d "
+           "failures\n",
            runs, GB_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,
            emu_failures);
     return emu_failures ? 1 : 0;

@@ -173,21 +173,35 @@ enum { NPARAMS = 4 }; /* W1, b1, W2, b2: in[MLP_IN_W1 + i] and out[MLP_OUT_W1 + 
 static enum status openblas_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct mlp_dims d = mlp_dims_of(&p->shape);
-    size_t bytes = (mlp_cpu_scratch_floats(&d) * sizeof(float) + 63) / 64 * 64;
+    int f64 = p->dtype == DT_F64;
+    size_t bytes = f64 ? (mlp_cpu_scratch_doubles(&d) * sizeof(double) + 63) / 64 * 64
+                       : (mlp_cpu_scratch_floats(&d) * sizeof(float) + 63) / 64 * 64;
     if (!(ctx->state = aligned_alloc(64, bytes))) {
         snprintf(ctx->note, sizeof ctx->note, "out of host memory for %zu MiB of activations",
                  bytes >> 20);
         return ST_OOM;
     }
-    for (int k = 0; k < NPARAMS; k++)
-        memcpy(p->out[MLP_OUT_W1 + k].data, p->in[MLP_IN_W1 + k].data,
-               p->in[MLP_IN_W1 + k].n * sizeof(float));
+    for (int k = 0; k < NPARAMS; k++) {
+        const struct buf *in = &p->in[MLP_IN_W1 + k];
+        struct buf *out = &p->out[MLP_OUT_W1 + k];
+        if (f64)
+            memcpy(out->data64, in->data64, in->n * sizeof(double));
+        else
+            memcpy(out->data, in->data, in->n * sizeof(float));
+    }
     return ST_OK;
 }
 
 static enum status openblas_run(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct mlp_dims d = mlp_dims_of(&p->shape);
+    if (p->dtype == DT_F64) {
+        p->out[MLP_OUT_LOSS].data64[0] = mlp_cpu_step64(
+            &d, p->in[MLP_IN_X].data64, p->in[MLP_IN_LABELS].data, p->out[MLP_OUT_W1].data64,
+            p->out[MLP_OUT_B1].data64, p->out[MLP_OUT_W2].data64, p->out[MLP_OUT_B2].data64, MLP_LR,
+            ctx->state);
+        return ST_OK;
+    }
     p->out[MLP_OUT_LOSS].data[0] =
         mlp_cpu_step(&d, p->in[MLP_IN_X].data, p->in[MLP_IN_LABELS].data, p->out[MLP_OUT_W1].data,
                      p->out[MLP_OUT_B1].data, p->out[MLP_OUT_W2].data, p->out[MLP_OUT_B2].data,
@@ -203,7 +217,9 @@ static void openblas_release(struct impl_ctx *ctx) {
 const struct impl mlp_train_openblas_impl = {
     .name = "openblas",
     .kind = DEV_CPU,
-    .summary = "OpenBLAS SGEMMs + fused threaded loops, W1 update fused into its SGEMM",
+    .summary =
+        "OpenBLAS SGEMMs + fused threaded loops, W1 update fused into its SGEMM; f64: DGEMMs",
     .prepare = openblas_prepare,
     .run = openblas_run,
-    .release = openblas_release};
+    .release = openblas_release,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64)};

@@ -32,4 +32,11 @@ size_t mlp_cpu_scratch_floats(const struct mlp_dims *d);
 float mlp_cpu_step(const struct mlp_dims *d, const float *x, const float *labels, float *w1,
                    float *b1, float *w2, float *b2, float lr, float *scratch);
 
+/* The f64 tier (kernels/mlp_train/step64.c): the same step in doubles with five cblas_dgemm
+ * calls and plain loops; labels stay float32 class numbers. Scratch: mlp_cpu_scratch_doubles
+ * doubles (H, A, Z). Returns the loss before the update. */
+size_t mlp_cpu_scratch_doubles(const struct mlp_dims *d);
+double mlp_cpu_step64(const struct mlp_dims *d, const double *x, const float *labels, double *w1,
+                      double *b1, double *w2, double *b2, double lr, double *scratch);
+
 #endif

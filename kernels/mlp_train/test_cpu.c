@@ -246,6 +246,54 @@ static void test_shape_rules(void) {
     CHECK(w->flops(&s) == 2.0 * (2.0 * 256 * 784 * 1024 + 3.0 * 256 * 1024 * 10));
 }
 
+/* The f64 tier: mlp_cpu_step64 passes the f64 check, and the float32 step on the same values
+ * (narrowed, stepped, widened back) is caught by it. */
+static void test_f64_tier(void) {
+    static const char *const shapes[] = {"batch=33,in=50,hidden=65,out=10",
+                                         "batch=64,in=784,hidden=256,out=10"};
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        struct problem p;
+        char err[256];
+        memset(&p, 0, sizeof p);
+        p.seed = 11;
+        p.dtype = DT_F64;
+        if (shape_parse(w, shapes[si], &p.shape, err, sizeof err) ||
+            w->make_problem(&p, err, sizeof err)) {
+            CHECK_MSG(0, "%s: %s", shapes[si], err);
+            continue;
+        }
+        struct mlp_dims d = dims_of(&p);
+        struct verify_report vr;
+        CHECK_MSG(tu_run_verify(w, tu_impl(w, "openblas"), &p, &vr) == ST_OK,
+                  "%s: the f64 step fails the f64 check: %s", shapes[si], vr.first_bad);
+        /* the float32 step on the same inputs */
+        float *f[6];
+        const int ins[6] = {MLP_IN_X, MLP_IN_W1, MLP_IN_B1, MLP_IN_W2, MLP_IN_B2, MLP_IN_X};
+        for (int k = 0; k < 5; k++) {
+            const struct buf *b = &p.in[ins[k]];
+            f[k] = malloc(b->n * sizeof(float));
+            for (size_t i = 0; f[k] && i < b->n; i++)
+                f[k][i] = (float)b->data64[i];
+        }
+        f[5] = scratch_for(&p);
+        int ok = f[0] && f[1] && f[2] && f[3] && f[4] && f[5];
+        if (ok) {
+            float loss = mlp_cpu_step(&d, f[0], p.in[MLP_IN_LABELS].data, f[1], f[2], f[3], f[4],
+                                      MLP_LR, f[5]);
+            p.out[MLP_OUT_LOSS].data64[0] = loss;
+            for (int k = 0; k < 4; k++)
+                for (size_t i = 0; i < p.out[MLP_OUT_W1 + k].n; i++)
+                    p.out[MLP_OUT_W1 + k].data64[i] = f[k + 1][i];
+            verify_begin(&vr);
+            CHECK_MSG(w->verify(&p, &vr) == ST_WRONG, "%s: a float32 step passed the f64 check",
+                      shapes[si]);
+        }
+        for (int k = 0; k < 6; k++)
+            free(f[k]);
+        w->free_problem(&p);
+    }
+}
+
 int main(void) {
     pool_start(2, NULL, NULL); /* exercise the threaded paths as the harness runs them */
     test_shape_rules();
@@ -253,6 +301,7 @@ int main(void) {
     test_openblas_odd_sizes();
     test_verification_rejects();
     test_loss_falls();
+    test_f64_tier();
     pool_stop();
     return TEST_END();
 }

@@ -1,7 +1,7 @@
 /* cuda.c — vecadd/cuda: c = a + b with our grid-stride kernel (kernels.cuh), on the run's
  * stream.
  *
- * Problem layout (kernels/vecadd/layout.h): in a, b, out c, n floats each. upload
+ * Problem layout (kernels/vecadd/layout.h): in a, b, out c, n floats each (doubles for f64). upload
  * copies a and b, run launches the kernel, download copies c back. Every run computes the same
  * c, so every run could be verified.
  */
@@ -15,8 +15,9 @@
 enum { IN_A = VECADD_IN_A, IN_B = VECADD_IN_B, OUT_C = VECADD_OUT_C };
 
 struct vecadd_cuda_state {
-    float *a, *b, *c;
-    size_t n;
+    void *a, *b, *c;
+    size_t n, size; /* elements, bytes per element */
+    int f64;
 };
 
 static enum status vecadd_cuda_prepare(struct impl_ctx *ctx) {
@@ -28,10 +29,12 @@ static enum status vecadd_cuda_prepare(struct impl_ctx *ctx) {
         return st;
     s = ctx->state;
     s->n = ctx->p->out[OUT_C].n;
-    bytes = s->n * sizeof(float);
-    if ((st = gb_malloc(ctx, (void **)&s->a, bytes, "a")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->b, bytes, "b")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->c, bytes, "c")) != ST_OK)
+    s->f64 = ctx->p->dtype == DT_F64;
+    s->size = s->f64 ? sizeof(double) : sizeof(float);
+    bytes = s->n * s->size;
+    if ((st = gb_malloc(ctx, &s->a, bytes, "a")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->b, bytes, "b")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->c, bytes, "c")) != ST_OK)
         return st;
     return ST_OK;
 }
@@ -39,26 +42,27 @@ static enum status vecadd_cuda_prepare(struct impl_ctx *ctx) {
 static enum status vecadd_cuda_upload(struct impl_ctx *ctx) {
     struct vecadd_cuda_state *s = ctx->state;
     const struct problem *p = ctx->p;
-    CU_TRY(cudaMemcpyAsync(s->a, p->in[IN_A].data, s->n * sizeof(float), cudaMemcpyHostToDevice,
-                           gb_stream()),
-           ctx);
-    CU_TRY(cudaMemcpyAsync(s->b, p->in[IN_B].data, s->n * sizeof(float), cudaMemcpyHostToDevice,
-                           gb_stream()),
-           ctx);
+    const void *a = s->f64 ? (const void *)p->in[IN_A].data64 : (const void *)p->in[IN_A].data;
+    const void *b = s->f64 ? (const void *)p->in[IN_B].data64 : (const void *)p->in[IN_B].data;
+    CU_TRY(cudaMemcpyAsync(s->a, a, s->n * s->size, cudaMemcpyHostToDevice, gb_stream()), ctx);
+    CU_TRY(cudaMemcpyAsync(s->b, b, s->n * s->size, cudaMemcpyHostToDevice, gb_stream()), ctx);
     return ST_OK;
 }
 
 static enum status vecadd_cuda_run(struct impl_ctx *ctx) {
     struct vecadd_cuda_state *s = ctx->state;
-    CU_TRY(gb_vecadd(gb_stream(), s->a, s->b, s->c, s->n), ctx);
+    if (s->f64)
+        CU_TRY(gb_vecadd64(gb_stream(), s->a, s->b, s->c, s->n), ctx);
+    else
+        CU_TRY(gb_vecadd(gb_stream(), s->a, s->b, s->c, s->n), ctx);
     return ST_OK;
 }
 
 static enum status vecadd_cuda_download(struct impl_ctx *ctx) {
     struct vecadd_cuda_state *s = ctx->state;
-    CU_TRY(cudaMemcpyAsync(ctx->p->out[OUT_C].data, s->c, s->n * sizeof(float),
-                           cudaMemcpyDeviceToHost, gb_stream()),
-           ctx);
+    struct buf *c = &ctx->p->out[OUT_C];
+    void *host = s->f64 ? (void *)c->data64 : (void *)c->data;
+    CU_TRY(cudaMemcpyAsync(host, s->c, s->n * s->size, cudaMemcpyDeviceToHost, gb_stream()), ctx);
     return ST_OK;
 }
 
@@ -76,10 +80,11 @@ static void vecadd_cuda_release(struct impl_ctx *ctx) {
 const struct impl vecadd_cuda_impl = {
     .name = "cuda",
     .kind = DEV_CUDA,
-    .summary = "own grid-stride kernel c = a + b (float4 when aligned)",
+    .summary = "own grid-stride kernel c = a + b (float4 when aligned; doubles for f64)",
     .prepare = vecadd_cuda_prepare,
     .upload = vecadd_cuda_upload,
     .run = vecadd_cuda_run,
     .download = vecadd_cuda_download,
     .release = vecadd_cuda_release,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
 };

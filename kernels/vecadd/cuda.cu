@@ -3,7 +3,10 @@
 #include "kernels/vecadd/kernels.cuh"
 
 int gb_vecadd_kernels(const struct gb_kernel_ref **refs) {
-    static const struct gb_kernel_ref k[] = {{(const void *)gb_vecadd_kernel, "gb_vecadd_kernel"}};
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_vecadd_kernel, "gb_vecadd_kernel"},
+        {(const void *)gb_vecadd64_kernel, "gb_vecadd64_kernel"},
+    };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
 }
@@ -12,5 +15,13 @@ cudaError_t gb_vecadd(cudaStream_t stream, const float *a, const float *b, float
     if (n == 0)
         return cudaGetLastError();
     gb_vecadd_kernel<<<gb_ew_blocks(n), GB_EW_THREADS, 0, stream>>>(a, b, c, n);
+    return cudaGetLastError();
+}
+
+cudaError_t gb_vecadd64(cudaStream_t stream, const double *a, const double *b, double *c,
+                        size_t n) {
+    if (n == 0)
+        return cudaGetLastError();
+    gb_vecadd64_kernel<<<gb_ew_blocks(n), GB_EW_THREADS, 0, stream>>>(a, b, c, n);
     return cudaGetLastError();
 }

@@ -24,6 +24,10 @@ int gb_vecadd_kernels(const struct gb_kernel_ref **refs);
  * 16-byte aligned. n == 0 launches nothing. */
 cudaError_t gb_vecadd(cudaStream_t stream, const float *a, const float *b, float *c, size_t n);
 
+/* The same in doubles (the f64 tier). */
+cudaError_t gb_vecadd64(cudaStream_t stream, const double *a, const double *b, double *c,
+                        size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -36,4 +36,14 @@ __global__ void gb_vecadd_kernel(const float *__restrict__ a, const float *__res
 }
 GB_SIM_KERNEL(gb_vecadd_kernel, const float *, const float *, float *, size_t)
 
+/* The f64 tier: c[i] = a[i] + b[i] in doubles, grid-stride, one element per step (a double
+ * is already an 8-byte access; the float4 trick buys little more for a memory-bound add). */
+__global__ void gb_vecadd64_kernel(const double *__restrict__ a, const double *__restrict__ b,
+                                   double *__restrict__ c, size_t n) {
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        c[i] = a[i] + b[i];
+}
+
 #endif

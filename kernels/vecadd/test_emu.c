@@ -1,7 +1,7 @@
 /* test_emu.c — the grid-stride vecadd kernel (kernels/vecadd/kernels.cuh) on the
  * CPU emulation: lengths that are not multiples of the block or of 4, aligned (float4 path) and
  * misaligned (scalar path) operands, the launcher's grid and grids small enough that every
- * thread strides several times, every thread order.
+ * thread strides several times, every thread order; and the f64 kernel on the same lengths.
  *
  * Emulation builds: arch 750
  */
@@ -15,6 +15,39 @@ struct vecadd_args {
     float *c;
     size_t n;
 };
+
+struct vecadd64_args {
+    const double *a, *b;
+    double *c;
+    size_t n;
+};
+
+static void vecadd64_body(void *p) {
+    const struct vecadd64_args *v = p;
+    gb_vecadd64_kernel(v->a, v->b, v->c, v->n);
+}
+
+/* The f64 kernel: exact sums (one double rounding, as on the GPU), nothing written past c. */
+static void test_f64(size_t n, unsigned blocks, enum emu_order o) {
+    double *a = emu_alloc(n * sizeof *a), *b = emu_alloc(n * sizeof *b);
+    double *c = emu_alloc((n + 1) * sizeof *c);
+    float *f = emu_alloc(n * sizeof *f);
+    size_t i, bad = 0;
+    emu_fill(f, n, 43, -1, 1);
+    for (i = 0; i < n; i++)
+        a[i] = f[i] + 0x1p-30 * (double)i, b[i] = 1.0 / 3.0 + f[i];
+    for (i = 0; i <= n; i++)
+        c[i] = NAN;
+    struct vecadd64_args v = {a, b, c, n};
+    int rc = emu_launch(emu_dim3(blocks ? blocks : gb_ew_blocks(n), 1, 1),
+                        emu_dim3(GB_EW_THREADS, 1, 1), 0, o, 6, vecadd64_body, &v);
+    for (i = 0; i < n; i++)
+        bad += c[i] != a[i] + b[i];
+    bad += !isnan(c[n]);
+    EMU_CHECK(rc == 0 && bad == 0, "vecadd64 n=%zu, %u blocks, %s: %zu wrong", n, blocks,
+              emu_order_name(o), bad);
+    free(a), free(b), free(c), free(f);
+}
 
 static void vecadd_body(void *p) {
     const struct vecadd_args *v = p;
@@ -62,6 +95,9 @@ int main(void) {
                       cases[ci].mb, cases[ci].mc, blocks, emu_order_name((enum emu_order)o), bad);
             free(ab), free(bb), free(cb), free(ref);
         }
+    for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)
+        for (o = 0; o < EMU_ORDERS; o++)
+            test_f64(cases[ci].n, cases[ci].blocks, (enum emu_order)o);
     printf("vecadd emulated: %d failures\n", emu_failures);
     return emu_failures ? 1 : 0;
 }

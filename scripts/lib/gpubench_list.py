@@ -17,6 +17,7 @@ class Workload:
     name: str
     summary: str
     impl_kinds: list = field(default_factory=list)  # (impl, device kind "cpu" or "cuda")
+    tiers: dict = field(default_factory=dict)  # impl -> its precision tiers, ["f32", "f64", …]
     default: list = field(default_factory=list)
     quick: list = field(default_factory=list)
     sweep: list = field(default_factory=list)
@@ -38,6 +39,7 @@ def parse(text):
                 getattr(w, words[0]).extend(words[1:])
             elif len(words) > 1 and words[1].startswith("[") and words[1].endswith("]"):
                 w.impl_kinds.append((words[0], words[1][1:-1]))
+                w.tiers[words[0]] = words[2].split(",") if len(words) > 2 else ["f32"]
         elif line.startswith("  ") and not line.startswith("   "):
             name, _, summary = line.strip().partition(" ")
             w = Workload(name, summary.strip())

@@ -1,6 +1,7 @@
 /* speedref.c — the bare references that scripts/speedcheck measures gpubench against.
  *
  *   speedref sgemm M N K THREADS SECONDS      a bare loop of cblas_sgemm (row-major, no harness)
+ *   speedref dgemm M N K THREADS SECONDS      the same with cblas_dgemm (the f64 tier)
  *   speedref stream_add N THREADS SECONDS     STREAM's Add kernel, c[j] = a[j] + b[j], OpenMP
  *   speedref mix N THREADS SECONDS            c = a + b right after each cblas_sgemm (512³), once
  *                                             with an OpenMP loop and once with gpubench's pinned
@@ -68,6 +69,28 @@ static void gemm_once(void *p) {
     struct gemm_args *g = p;
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k, 1.0f, g->a, g->k,
                 g->b, g->n, 0.0f, g->c, g->n);
+}
+
+struct dgemm_args {
+    int m, n, k;
+    double *a, *b, *c;
+};
+
+static void dgemm_once(void *p) {
+    struct dgemm_args *g = p;
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k, 1.0, g->a, g->k,
+                g->b, g->n, 0.0, g->c, g->n);
+}
+
+static double *alloc_fill64(size_t n, double v) {
+    double *p = aligned_alloc(64, (n * sizeof(double) + 63) / 64 * 64);
+    if (!p) {
+        fprintf(stderr, "speedref: out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < n; i++)
+        p[i] = v * (double)((i * 2654435761u) % 1000) / 1000.0;
+    return p;
 }
 
 struct add_args {
@@ -164,6 +187,16 @@ int main(int argc, char **argv) {
         printf("median_ms=%.6g rate=%.6g GFLOP/s\n", ms, 2.0 * g.m * g.n * g.k / ms / 1e6);
         return 0;
     }
+    if (argc == 7 && strcmp(argv[1], "dgemm") == 0) {
+        struct dgemm_args g = {atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), NULL, NULL, NULL};
+        openblas_set_num_threads(atoi(argv[5]));
+        g.a = alloc_fill64((size_t)g.m * g.k, 1);
+        g.b = alloc_fill64((size_t)g.k * g.n, 1);
+        g.c = alloc_fill64((size_t)g.m * g.n, 0);
+        double ms = time_median(dgemm_once, &g, atof(argv[6]));
+        printf("median_ms=%.6g rate=%.6g GFLOP/s\n", ms, 2.0 * g.m * g.n * g.k / ms / 1e6);
+        return 0;
+    }
     if (argc == 5 && strcmp(argv[1], "stream_add") == 0) {
         struct add_args s = {(size_t)atol(argv[2]), NULL, NULL, NULL};
         omp_set_num_threads(atoi(argv[3]));
@@ -174,6 +207,7 @@ int main(int argc, char **argv) {
         printf("median_ms=%.6g rate=%.6g GB/s\n", ms, 12.0 * (double)s.n / ms / 1e6);
         return 0;
     }
-    fprintf(stderr, "usage: speedref sgemm M N K THREADS SECONDS | stream_add N THREADS SECONDS\n");
+    fprintf(stderr, "usage: speedref sgemm|dgemm M N K THREADS SECONDS | stream_add N THREADS "
+                    "SECONDS\n");
     return 2;
 }

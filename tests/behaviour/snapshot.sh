@@ -93,6 +93,9 @@ case_ compare_runs_sides_strict compare --base "$c/reg_runs_base.csv" --new "$c/
 case_ compare_two_hosts compare "$c/sd_a.csv" "$c/sd_b.csv"
 case_ compare_sweep compare --baseline cpu "$c/real/sweep_vecadd_cpu.csv"
 case_ compare_crlf compare --baseline cpu "$c/crlf_quoted.csv"
+for fmt in table json; do
+    case_ compare_tiers_$fmt compare --baseline cpu "$c/tiers.csv" --format $fmt
+done
 for f in "$c"/bad/*.csv; do
     name=$(basename "$f" .csv)
     case "$name" in

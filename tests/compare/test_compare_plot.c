@@ -164,6 +164,15 @@ int main(int argc, char **argv) {
     CHECK(run(a) == 0);
     CHECK(check_png(sweep, 1200, 800) == 0); /* the default size */
 
+    /* the per-tier bars, on the run files given and on a file with float32 and float64 rows
+     * (TIERS_CSV: tests/data/compare/tiers.csv) */
+    char tiers[4096];
+    snprintf(tiers, sizeof tiers, "%s/tiers.png", dir);
+    unlink(tiers);
+    char *t[] = {py, script, "tiers", "--out", tiers, "--size", "800x500", TIERS_CSV, NULL};
+    CHECK(run(t) == 0);
+    CHECK(check_png(tiers, 800, 500) == 0);
+
     /* bad input: exit 2 and no picture */
     char missing[4096];
     snprintf(missing, sizeof missing, "%s/no-such-run.csv", dir);

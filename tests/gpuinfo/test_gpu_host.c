@@ -393,6 +393,40 @@ static void test_no_device(void) {
     CHECK_HAS(s, "cudaErrorNoDevice");
 }
 
+/* Peaks per tier against the data sheets: FP64 of the Teslas and the GeForce caps, tensor
+ * FP16/TF32 with FP32 accumulation. Within 3% where the card list's FP32 is. */
+static void test_tier_peaks(void) {
+    static const struct {
+        const char *card;
+        enum dtype t;
+        double want, tol;
+    } want[] = {
+        {"K40m", DT_F64, 1430.0, 0.03},   /* Tesla K40: 1.43 TFLOPS FP64 at base clock */
+        {"K80", DT_F64, 1455.0, 0.07},    /* 2.91 TFLOPS per board at boost: see the card */
+        {"K2100M", DT_F64, 32.0, 0.03},   /* GK106: 1/24 */
+        {"NVS 310", DT_F64, 8.4, 0.03},   /* GF119: 1/12 */
+        {"GTX 980", DT_F64, 155.6, 0.03}, /* GM204: 1/32 */
+        {"P100", DT_F64, 4650.0, 0.03},   /* P100 PCIe: 4.7 TFLOPS */
+        {"V100", DT_F64, 7850.0, 0.03},   /* V100 SXM2: 7.8 TFLOPS */
+        {"V100", DT_F16, 125600.0, 0.03}, /* 125 TFLOPS tensor */
+        {"A100", DT_F64, 9750.0, 0.03},   /* 9.7 TFLOPS (non-tensor FP64) */
+        {"A100", DT_TF32, 156000.0, 0.03}, {"A100", DT_BF16, 312000.0, 0.03},
+        {"RTX 4090", DT_F64, 1290.0, 0.03}, /* 1/64 */
+        {"T4", DT_F16, 64800.0, 0.03},      /* 65 TFLOPS */
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        struct gpu_props p = props_of(card(want[i].card));
+        double got = gpu_peak_tier_gflops(&p, want[i].t);
+        CHECK_MSG(fabs(got - want[i].want) <= want[i].tol * want[i].want, "%s %s: %.1f, want %.1f",
+                  want[i].card, dtype_flag(want[i].t), got, want[i].want);
+    }
+    struct gpu_props p = props_of(card("K40m"));
+    CHECK(gpu_peak_tier_gflops(&p, DT_BF16) == 0 && gpu_peak_tier_gflops(&p, DT_F16) == 0);
+    snprintf(p.name, sizeof p.name, "GeForce GTX 780"); /* GK110 GeForce: FP64 capped at 1/24 */
+    CHECK(fabs(gpu_peak_tier_gflops(&p, DT_F64) - 4290.0 / 24) < 5);
+    CHECK(gpu_peak_tier_gflops(&p, DT_F32) == gpu_peak_gflops(&p));
+}
+
 /* gb_malloc's decision (kernels/common/cuda_impl.c): a row that can never fit the card is
  * unsupported with both sizes — the sweep on a 512 MiB card of the issue — one that does not
  * fit now is oom. */
@@ -415,6 +449,7 @@ static void test_memory_fit(void) {
 int main(void) {
     test_memory_fit();
     test_peaks();
+    test_tier_peaks();
     test_tags();
     test_cudnn_support();
     test_cudnn_unknown();

@@ -39,7 +39,9 @@ def run(gpubench, tmp, name):
     check(proc.returncode == 0, f"{name}: gpubench exit {proc.returncode}: {proc.stderr}")
     with open(doc) as f:
         rows = json.load(f)["rows"]
-    timed = {f"{r['workload']}/{r['impl']}/{r['device']}/{r['shape']}": r["median_ms"]
+    # gbench names: float32 rows as before tiers, other tiers with "/<dtype>" after the shape
+    timed = {f"{r['workload']}/{r['impl']}/{r['device']}/{r['shape']}"
+             + ("" if r["dtype"] == "float32" else "/" + r["dtype"]): r["median_ms"]
              for r in rows if r["reps"] > 0}
     check(timed, f"{name}: no timed row")
     return gb, timed

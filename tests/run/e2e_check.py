@@ -104,11 +104,13 @@ def main():
             d = dict(zip(header, r))
             key = (d["workload"], d["impl"])
             seen.add(key)
-            by_key[(d["device"], d["workload"], d["impl"], d["shape"])] = d
+            by_key[(d["device"], d["workload"], d["impl"], d["shape"], d["dtype"])] = d
             check(d["schema"] == "gpubench-1", "schema")
             check(d["run_id"] == body[0][1], "one run_id")
             check(d["device"] == "cpu" and d["cc"] == "", "cpu row, empty cc")
-            check(d["dtype"] == "float32", "dtype")
+            check(d["dtype"] in ("float32", "float64"), f"dtype {d['dtype']}: the default tiers")
+            if d["status"] == "unsupported" and d["dtype"] == "float64":
+                continue  # an implementation without an f64 version says so, and is not timed
             check(d["status"] == "ok", f"{key} status {d['status']}: {d['note']}")
             check("OpenBLAS" in d["blas_lib"] and "threads=" in d["blas_lib"], "blas_lib provenance")
             check(int(d["threads"]) >= 1, "threads")
@@ -131,13 +133,16 @@ def main():
         check(expected <= seen, f"every CPU implementation ran: missing {expected - seen}")
         with open(samples, newline="") as f:
             srows = list(csv.reader(f))
-        check(srows[0] == "run_id,device,workload,impl,shape,rep,ms".split(","), "samples header")
+        check(srows[0] == "run_id,device,workload,impl,shape,rep,ms,dtype".split(","),
+              "samples header")
         counts = {}
         for r in srows[1:]:
-            k = (r[1], r[2], r[3], r[4])
+            k = (r[1], r[2], r[3], r[4], r[7])
             counts[k] = counts.get(k, 0) + 1
             check(float(r[6]) > 0, "sample > 0")
         for k, d in by_key.items():
+            if d["status"] != "ok":
+                continue
             check(counts.get(k, 0) == int(d["reps"]), f"{k}: {counts.get(k, 0)} samples, reps {d['reps']}")
 
         # Round trip: each canonical shape, given back with --shape, comes back unchanged.

@@ -32,8 +32,12 @@ static int tu_make(const struct workload *w, const char *shape, uint64_t seed, s
 
 static void tu_poison(struct problem *p) {
     for (int i = 0; i < p->nout; i++)
-        for (size_t j = 0; j < p->out[i].n; j++)
-            p->out[i].data[j] = NAN;
+        for (size_t j = 0; j < p->out[i].n; j++) {
+            if (p->out[i].data)
+                p->out[i].data[j] = NAN;
+            if (p->out[i].data64)
+                p->out[i].data64[j] = NAN;
+        }
 }
 
 /* The harness's verified run of implementation `im` on a CPU: poison, prepare, run, verify,

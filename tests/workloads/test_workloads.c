@@ -64,10 +64,11 @@ static void check_shapes(const struct workload *w) {
     }
 }
 
-static int make(const struct workload *w, const char *text, struct problem *p) {
+static int make(const struct workload *w, const char *text, enum dtype t, struct problem *p) {
     char err[256] = "";
     memset(p, 0, sizeof *p);
     p->seed = 42;
+    p->dtype = t;
     if (shape_parse(w, text, &p->shape, err, sizeof err) != 0 ||
         w->make_problem(p, err, sizeof err) != 0) {
         CHECK_MSG(0, "%s:%s: %s", w->name, text, err);
@@ -78,8 +79,12 @@ static int make(const struct workload *w, const char *text, struct problem *p) {
 
 static void poison(struct problem *p) {
     for (int i = 0; i < p->nout; i++)
-        for (size_t j = 0; j < p->out[i].n; j++)
-            p->out[i].data[j] = NAN;
+        for (size_t j = 0; j < p->out[i].n; j++) {
+            if (p->out[i].data)
+                p->out[i].data[j] = NAN;
+            if (p->out[i].data64)
+                p->out[i].data64[j] = NAN;
+        }
 }
 
 /* Outputs nobody wrote must fail verification. */
@@ -103,8 +108,10 @@ static void check_change_fails(const struct workload *w, const struct impl *im,
     verify_begin(&vr);
     if (st == ST_OK && w->verify(p, &vr) == ST_OK) {
         struct buf *o = &p->out[p->nout - 1];
-        float *x = &o->data[o->n - 1];
-        *x += 1.0f + 2.0f * fabsf(*x);
+        if (o->data64)
+            o->data64[o->n - 1] += 1.0 + 2.0 * fabs(o->data64[o->n - 1]);
+        else
+            o->data[o->n - 1] += 1.0f + 2.0f * fabsf(o->data[o->n - 1]);
         verify_begin(&vr);
         CHECK_MSG(w->verify(p, &vr) == ST_WRONG, "%s/%s %s: a changed %s[%zu] still verifies",
                   w->name, im->name, shape, o->name, o->n - 1);
@@ -113,41 +120,52 @@ static void check_change_fails(const struct workload *w, const struct impl *im,
         im->release(&ctx);
 }
 
-/* Every implementation of kind `kind` on every device of that kind, on every test shape. */
-static int run_all(const struct device_list *devs, enum device_kind kind) {
+/* Every implementation of kind `kind` on every device of that kind, on one problem. */
+static int run_problem(const struct device_list *devs, enum device_kind kind,
+                       const struct workload *w, struct problem *p, const char *shape) {
     struct options o = {.min_time = 0, .max_time = 1, .min_reps = 1, .warmup = 0, .seed = 42};
-    const struct workload *w;
     int rows = 0;
-    for (int wi = 0; (w = registry_workloads[wi]) != NULL; wi++) {
-        for (int si = 0; w->test_shapes && w->test_shapes[si]; si++) {
-            struct problem p;
-            if (make(w, w->test_shapes[si], &p) != 0)
+    for (int di = 0; di < devs->n; di++) {
+        const struct device *dev = &devs->d[di];
+        const struct impl *im;
+        if (dev->kind != kind)
+            continue;
+        for (int i = 0; (im = registry_impl(w, i)) != NULL; i++) {
+            if (im->kind != kind)
                 continue;
-            check_poison_fails(w, &p);
-            for (int di = 0; di < devs->n; di++) {
-                const struct device *dev = &devs->d[di];
-                const struct impl *im;
-                if (dev->kind != kind)
-                    continue;
-                for (int i = 0; (im = registry_impl(w, i)) != NULL; i++) {
-                    if (im->kind != kind)
-                        continue;
-                    struct result r;
-                    memset(&r, 0, sizeof r);
-                    runner_measure(&o, dev, w, im, &p, &r);
-                    rows++;
-                    int fine = r.status == ST_OK || (r.status == ST_UNSUPPORTED && r.note[0]);
-                    CHECK_MSG(fine, "%s/%s on %s, %s: %s: %s", w->name, im->name, dev->id,
-                              w->test_shapes[si], status_name(r.status), r.note);
-                    printf("%-10s %-12s %-7s %-50s %s\n", w->name, im->name, dev->id,
-                           w->test_shapes[si], status_name(r.status));
-                    if (kind == DEV_CPU)
-                        check_change_fails(w, im, dev, &p, w->test_shapes[si]);
-                }
-            }
-            w->free_problem(&p);
+            struct result r;
+            memset(&r, 0, sizeof r);
+            runner_measure(&o, dev, w, im, p, &r);
+            rows++;
+            int fine = r.status == ST_OK || (r.status == ST_UNSUPPORTED && r.note[0]);
+            CHECK_MSG(fine, "%s/%s on %s, %s %s: %s: %s", w->name, im->name, dev->id, shape,
+                      dtype_flag(p->dtype), status_name(r.status), r.note);
+            printf("%-10s %-12s %-7s %-4s %-50s %s\n", w->name, im->name, dev->id,
+                   dtype_flag(p->dtype), shape, status_name(r.status));
+            if (kind == DEV_CPU && r.status == ST_OK)
+                check_change_fails(w, im, dev, p, shape);
         }
     }
+    return rows;
+}
+
+/* Every implementation of kind `kind`, on every test shape in every tier of its workload. */
+static int run_all(const struct device_list *devs, enum device_kind kind) {
+    const struct workload *w;
+    int rows = 0;
+    for (int wi = 0; (w = registry_workloads[wi]) != NULL; wi++)
+        for (int t = 0; t < DT_COUNT; t++) {
+            if (!(dtype_mask(w->dtypes) & DT_BIT(t)))
+                continue;
+            for (int si = 0; w->test_shapes && w->test_shapes[si]; si++) {
+                struct problem p;
+                if (make(w, w->test_shapes[si], (enum dtype)t, &p) != 0)
+                    continue;
+                check_poison_fails(w, &p);
+                rows += run_problem(devs, kind, w, &p, w->test_shapes[si]);
+                w->free_problem(&p);
+            }
+        }
     return rows;
 }
 
