@@ -72,7 +72,7 @@ class Build:
         self.libdir = os.path.join(self.dir, "tests", "sim", "lib")
         self.cuda = tuple(int(x) for x in a.cuda.split(".")[:2])
         self.sass, self.ptx = set(), set()
-        for item in a.archs.replace(" ", ";").split(";"):
+        for item in a.archs.replace(" ", ";").replace(",", ";").split(";"):
             m = re.fullmatch(r"(\d+)(-real|-virtual)?", item.strip())
             if not m:
                 continue
