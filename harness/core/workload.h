@@ -81,6 +81,9 @@ struct impl {
     /* 1 when run is the whole transfer (the copy rows): end to end is then run alone,
      * host-clocked with its synchronization, not upload + run + download. */
     int e2e_is_run;
+    /* 1 when run moves its bytes over the host's PCIe link (host↔device copies): the row's
+     * note then compares its GB/s with the link's (harness/telemetry). */
+    int over_link;
 };
 
 /* Verification report, filled by verify_close (harness/core/verify.c). */

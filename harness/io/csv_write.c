@@ -2,18 +2,21 @@
 #include "harness/io/csv_write.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/io/tel_cols.h"
+
 /* Fixed columns (results/README.md) in order, then extra columns (Slurm provenance, timings that
- * came later). */
+ * came later), then the telemetry columns (tel_cols.h), last. */
 const char CSV_HEADER[] =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
-    "batch_ms,slurm_job_id,slurm_array_task_id";
+    "batch_ms,slurm_job_id,slurm_array_task_id," TEL_HEADER;
 const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms";
 
 int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen) {
@@ -107,6 +110,16 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
     for (size_t i = 0; i < 2; i++) {
         fputc(',', f);
         csv_field(f, slurm[i]);
+    }
+    struct tel_cell tc[TEL_NCOLS];
+    tel_cells(r, tc);
+    for (int i = 0; i < TEL_NCOLS; i++) {
+        if (tc[i].is_text) {
+            fputc(',', f);
+            csv_field(f, tc[i].text);
+        } else {
+            num(f, tc[i].fmt, tc[i].num, isfinite(tc[i].num));
+        }
     }
     fputc('\n', f);
 }

@@ -63,6 +63,7 @@ void cli_usage(FILE *f) {
         "      --json PATH       also write the JSON document (full precision) to PATH\n"
         "      --no-out          write no run file (as -o /dev/null)\n"
         "      --samples PATH    also write every timed sample to PATH (CSV)\n"
+        "      --no-telemetry    no clocks, power, energy, throttling or PCIe link columns\n"
         "  -f, --format F        what goes to stdout: table (default), csv, json, markdown,\n"
         "                        gbench (Google Benchmark JSON), bmf (Bencher Metric Format)\n"
         "  -h, --help            this text\n"
@@ -285,7 +286,8 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"out", required_argument, NULL, 'o'},      {"samples", required_argument, NULL, 'a'},
         {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {"json", required_argument, NULL, 'j'},
-        {"no-out", no_argument, NULL, 'N'},         {NULL, 0, NULL, 0}};
+        {"no-out", no_argument, NULL, 'N'},         {"no-telemetry", no_argument, NULL, 'T'},
+        {NULL, 0, NULL, 0}};
     int c, rc = 0;
     options_defaults(o);
     opterr = 0;
@@ -309,6 +311,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'j':
         case 'N': rc = opt_output(c, optarg, o); break;
         case 'f': rc = opt_format(optarg, o); break;
+        case 'T': o->no_telemetry = 1; break;
         case 'h': cli_usage(stdout); return 1;
         case 'V': print_version(); return 1;
         case ':': return usage_error("%s: missing value%s", argv[optind - 1], "");

@@ -28,6 +28,7 @@ struct options {
     const char *out, *samples;
     const char *json;          /* --json PATH: the JSON document beside the --out file */
     int no_out;                /* --no-out: no run file */
+    int no_telemetry;          /* --no-telemetry: no clocks, power or energy columns */
     enum out_format format;
     /* Set when the user gave them, so --quick does not override explicit values. */
     int set_min_time, set_max_time, set_reps, set_warmup;

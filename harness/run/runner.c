@@ -12,6 +12,7 @@
 
 #include "harness/core/shape.h"
 #include "harness/run/backend.h"
+#include "harness/telemetry/telemetry.h"
 
 volatile sig_atomic_t runner_interrupted;
 
@@ -141,6 +142,18 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
     return ST_OK;
 }
 
+/* The timed loop with the device's telemetry around it (clocks, power, throttling: the
+ * repetitions' own, not the warm-up's or the batches'). */
+static enum status timed_observed(const struct options *o, const struct device *dev,
+                                  const struct impl *im, struct impl_ctx *ctx, struct result *r,
+                                  size_t *n) {
+    struct tel_row tel;
+    tel_row_begin(&tel, dev);
+    enum status st = timed_loop(o, dev, im, ctx, r, n);
+    tel_row_end(&tel, &r->tel);
+    return st;
+}
+
 /* The statistics of samples[0, n) into r (samples may have moved: push_sample reallocates). */
 static enum status row_stats(size_t n, struct result *r) {
     r->samples = samples;
@@ -215,6 +228,7 @@ static void derive_rates(const struct device *dev, struct result *r) {
     double pf = dev->peak_gflops > 0 && r->gflops >= 0 ? r->gflops / dev->peak_gflops : -1;
     double pb = dev->peak_gbps > 0 && r->gbps >= 0 ? r->gbps / dev->peak_gbps : -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
+    r->tel.energy_j = tel_energy(&r->tel, r->st.median);
 }
 
 /* Everything between activate and release: verified run, warm-up, timed loop, statistics,
@@ -229,7 +243,7 @@ static enum status measure(const struct options *o, const struct device *dev,
     if ((st = warm_up(o, dev, im, ctx)) != ST_OK)
         return st;
     double t0 = host_ms();
-    if ((st = timed_loop(o, dev, im, ctx, r, &n)) != ST_OK)
+    if ((st = timed_observed(o, dev, im, ctx, r, &n)) != ST_OK)
         return st;
     if (runner_interrupted)
         return ST_OK;
@@ -258,8 +272,14 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     }
     r->status = st;
     append_note(r, ctx.note);
-    if (st == ST_OK)
+    if (st == ST_OK) {
+        char tel[400];
+        tel_note(&r->tel, im->over_link, r->gbps, tel, sizeof tel);
+        append_note(r, tel);
         append_note(r, dev->extra);
+    } else {
+        memset(&r->tel, 0, sizeof r->tel); /* a failed row's figures describe nothing */
+    }
     if (st != ST_OK && st != ST_WRONG)
         memset(&r->st, 0, sizeof r->st); /* no trustworthy times from a failed row */
 }
@@ -303,6 +323,7 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     struct problem p;
     char perr[256] = "";
     memset(&p, 0, sizeof p);
+    tel_init(!o->no_telemetry);
     for (int i = 0; i < pl->total_rows && !runner_interrupted; i++) {
         const struct plan_row *pr = &pl->rows[i];
         const struct workload *w = pl->shapes[pr->shape].w;

@@ -157,6 +157,7 @@ const struct impl memcpy_h2d_pinned_impl = {
     .download = copy_download,
     .release = copy_release,
     .e2e_is_run = 1,
+    .over_link = 1, /* its GB/s is compared with the PCIe link's */
 };
 
 const struct impl memcpy_h2d_pageable_impl = {
@@ -169,6 +170,7 @@ const struct impl memcpy_h2d_pageable_impl = {
     .release = copy_release,
     .run_waits = 1, /* a pageable copy makes the host wait for the device */
     .e2e_is_run = 1,
+    .over_link = 1, /* its GB/s is compared with the PCIe link's */
 };
 
 const struct impl memcpy_d2h_pinned_impl = {
@@ -181,6 +183,7 @@ const struct impl memcpy_d2h_pinned_impl = {
     .download = copy_download,
     .release = copy_release,
     .e2e_is_run = 1,
+    .over_link = 1, /* its GB/s is compared with the PCIe link's */
 };
 
 const struct impl memcpy_d2h_pageable_impl = {
@@ -194,6 +197,7 @@ const struct impl memcpy_d2h_pageable_impl = {
     .release = copy_release,
     .run_waits = 1, /* a pageable copy makes the host wait for the device */
     .e2e_is_run = 1,
+    .over_link = 1, /* its GB/s is compared with the PCIe link's */
 };
 
 const struct impl memcpy_d2d_impl = {
