@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/compare/cycles.h"
 #include "harness/compare/internal.h"
 #include "harness/compare/rankstats.h"
 
@@ -26,6 +27,7 @@ struct rr {
     const char *test; /* "mann-whitney", "ci-overlap", "threshold", "" */
     const char *verdict;
     int regression;
+    char cycles[200]; /* how the rows' clocks or throttling differ (cycles.h), or "" */
 };
 
 static int same_key(const struct run_row *a, const struct run_row *b) {
@@ -259,12 +261,14 @@ static void count_tests(const struct rr *x, size_t nx, struct tests_used *t) {
 /* The rows that make the exit status 1, by kind. */
 struct regressions {
     int slow, broke, gone;
+    int slow_cycles; /* slower rows whose clocks or throttling differ */
 };
 
 static void count_regressions(const struct rr *x, size_t nx, struct regressions *n) {
     *n = (struct regressions){0};
     for (size_t i = 0; i < nx; i++) {
         n->slow += !strcmp(x[i].verdict, "slower");
+        n->slow_cycles += !strcmp(x[i].verdict, "slower") && x[i].cycles[0];
         n->broke += !strcmp(x[i].verdict, "broken");
         n->gone += !strcmp(x[i].verdict, "vanished");
     }
@@ -378,6 +382,21 @@ static int print_rows(const struct rr *x, size_t nx, int tested, int md, FILE *o
     return 0;
 }
 
+/* The cycle-space check's findings, one line per row whose clocks or throttling differ. */
+static void print_cycles(const struct rr *x, size_t nx, int md, FILE *out) {
+    int shown = 0;
+    for (size_t i = 0; i < nx; i++) {
+        if (!x[i].cycles[0])
+            continue;
+        if (!shown++)
+            fprintf(out, "\ncycle-space: these rows ran at other clocks or throttled otherwise, "
+                         "so a change may be the card's state (heat, power cap), not the "
+                         "software:\n");
+        fprintf(out, "%s%s %s/%s %s (%s): %s\n", md ? "- " : "  ", x[i].b->device,
+                x[i].b->workload, x[i].b->impl, x[i].b->shape, x[i].verdict, x[i].cycles);
+    }
+}
+
 /* The last line: the regressions by kind, or none. */
 static void print_summary(const struct regressions *n, int md, FILE *out) {
     const char *b = md ? "**" : "";
@@ -386,6 +405,9 @@ static void print_summary(const struct regressions *n, int md, FILE *out) {
                 b, n->slow, n->broke, n->gone, b);
     else
         fprintf(out, "\n%sno regression%s\n", b, b);
+    if (n->slow_cycles)
+        fprintf(out, "%d of the slower rows ran at other clocks or throttled otherwise (above)\n",
+                n->slow_cycles);
 }
 
 /* The report for a terminal (or markdown): runs, legend, table, summary. */
@@ -398,8 +420,10 @@ static void print_human(const struct cmp_input *in, const struct cmp_opts *o, co
     count_regressions(x, nx, &n);
     print_runs(in, d, nd, md, out);
     print_legend(o, &t, md, out);
-    if (print_rows(x, nx, t.mwu != 0, md, out) == 0)
+    if (print_rows(x, nx, t.mwu != 0, md, out) == 0) {
+        print_cycles(x, nx, md, out);
         print_summary(&n, md, out);
+    }
 }
 
 static void csv_num(FILE *out, double v, int comma) {
@@ -411,7 +435,7 @@ static void csv_num(FILE *out, double v, int comma) {
 
 static void print_csv(const struct rr *x, size_t nx, FILE *out) {
     fputs("device,workload,impl,shape,dtype,base_status,new_status,base_ms,new_ms,change,"
-          "ratio_ci_lo,ratio_ci_hi,p,base_samples,new_samples,test,verdict,regression\n",
+          "ratio_ci_lo,ratio_ci_hi,p,base_samples,new_samples,test,verdict,regression,cycles\n",
           out);
     for (size_t i = 0; i < nx; i++) {
         const struct rr *r = &x[i];
@@ -433,7 +457,9 @@ static void print_csv(const struct rr *x, size_t nx, FILE *out) {
         csv_num(out, r->lo, 1);
         csv_num(out, r->hi, 1);
         csv_num(out, r->p, 1);
-        fprintf(out, "%zu,%zu,%s,%s,%d\n", r->nb, r->nn, r->test, r->verdict, r->regression);
+        fprintf(out, "%zu,%zu,%s,%s,%d,", r->nb, r->nn, r->test, r->verdict, r->regression);
+        csv_field(out, r->cycles);
+        fputc('\n', out);
     }
 }
 
@@ -522,7 +548,9 @@ static void print_json(const struct cmp_input *in, const struct cmp_opts *o, con
         jkv(out, "test", r->test);
         fputc(',', out);
         jkv(out, "verdict", r->verdict);
-        fprintf(out, ",\"regression\":%s}", r->regression ? "true" : "false");
+        fprintf(out, ",\"regression\":%s,", r->regression ? "true" : "false");
+        jkv(out, "cycles", r->cycles[0] ? r->cycles : NULL);
+        fputc('}', out);
     }
     fprintf(out, "],\n\"regressions\":%d}\n", nreg);
 }
@@ -560,6 +588,8 @@ int cmp_regress(const struct cmp_input *in, const struct cmp_opts *o, FILE *out,
     for (size_t i = 0; i < nx; i++) {
         judge(in, o, &x[i], o->seed + 0x9E3779B97F4A7C15ull * (i + 1));
         nreg += x[i].regression;
+        if (x[i].b && x[i].n && x[i].b->status == ST_OK && x[i].n->status == ST_OK)
+            cmp_cycles_differ(bt, x[i].b, nt, x[i].n, x[i].cycles, sizeof x[i].cycles);
     }
     int nd = differences(bt, nt, d, MAXD);
     if (o->format == CMP_CSV)

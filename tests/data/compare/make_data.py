@@ -17,6 +17,11 @@ COLS = ("schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dn
         "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,"
         "ci95_lo_ms,ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note").split(",")
 EXTRA = ["slurm_job_id", "slurm_array_task_id"]  # what the writer appends after note
+# The telemetry columns the writer appends last (harness/io/tel_cols.h), for the cycle-space files.
+TEL = ("sm_clock_start_mhz,sm_clock_end_mhz,sm_clock_max_mhz,mem_clock_start_mhz,"
+       "mem_clock_end_mhz,mem_clock_max_mhz,power_avg_w,power_peak_w,energy_per_rep_j,"
+       "gflops_per_j,gb_per_j,temp_c,throttle_reasons,pcie_gen,pcie_width,pcie_gen_max,"
+       "pcie_width_max,ecc,persistence").split(",")
 
 MACHINES = {
     "a": dict(run_id="20250101T000000Z-hosta-1", utc="2025-01-01T00:00:00Z", host="hosta",
@@ -96,6 +101,24 @@ def regression_pair():
     # the same run again, nothing changed: no regression
     same = [dict(r, run_id="20250301T000000Z-hosta-1", utc="2025-03-01T00:00:00Z") for r in base]
     return base, new, same
+
+
+def with_telemetry(rows, sm, reasons, temp):
+    """rows with the telemetry of a card at SM clock `sm` (MHz) that saw `reasons`; CPU rows get
+    only power, as RAPL gives them."""
+    out = []
+    for r in rows:
+        t = dict(r)
+        if r["status"] == "ok" and r["device"] != "cpu":
+            t.update(sm_clock_start_mhz=sm, sm_clock_end_mhz=sm, sm_clock_max_mhz=1410,
+                     mem_clock_start_mhz=1215, mem_clock_end_mhz=1215, mem_clock_max_mhz=1215,
+                     power_avg_w=250, power_peak_w=260, temp_c=temp, throttle_reasons=reasons,
+                     pcie_gen=4, pcie_width=16, pcie_gen_max=4, pcie_width_max=16, ecc="on",
+                     persistence="on")
+        elif r["status"] == "ok":
+            t.update(power_avg_w=65)
+        out.append(t)
+    return out
 
 
 def write_text(name, text):
@@ -195,6 +218,12 @@ def main():
     write("reg_base.csv", base)
     write("reg_new.csv", new)
     write("reg_same.csv", same, order=[5, 4, 3, 2, 1, 0])
+    # the same pair with telemetry: the new run's card was hot and held by its power cap
+    tel_cols = COLS + EXTRA + TEL
+    write("reg_tel_base.csv", with_telemetry(base, 1410, "none", 60), cols=tel_cols)
+    write("reg_tel_new.csv", with_telemetry(new, 1095, "sw_power_cap+hw_thermal", 91),
+          cols=tel_cols)
+    write("reg_tel_same.csv", with_telemetry(same, 1400, "idle", 62), cols=tel_cols)
     write_text("sd_a.samples.csv", samples_text(a))
     with open(os.path.join(HERE, "sd_a.csv")) as f:
         bad_files(f.read(), samples_text(a))
