@@ -56,6 +56,7 @@ struct impl_ctx {
     int threads;
     void *state;
     char note[NOTE_LEN];
+    double child_ms; /* a `child` implementation's run: the cost its fresh process measured */
 };
 
 /* An implementation. Every function returns a status; on failure it writes ctx->note.
@@ -84,6 +85,13 @@ struct impl {
     /* 1 when run moves its bytes over the host's PCIe link (host↔device copies): the row's
      * note then compares its GB/s with the link's (harness/telemetry). */
     int over_link;
+    /* A cost paid once per process (the start-up rows), which no timer outside the process can
+     * isolate: `child` runs inside a fresh process (`gpubench __child …`, harness/run/child.c),
+     * pays the cost around its own clock, writes the outputs and returns the milliseconds in
+     * *ms. Such an implementation's `run` starts that process (kernels/common/child.h), copies
+     * its outputs back and leaves its figure in ctx->child_ms, which the harness takes as the
+     * repetition's time: every repetition is a new process. NULL for all others. */
+    enum status (*child)(struct impl_ctx *ctx, double *ms);
 };
 
 /* Verification report, filled by verify_close (harness/core/verify.c). */

@@ -111,13 +111,24 @@ static enum status verified_run(const struct device *dev, const struct workload 
     return st;
 }
 
+/* One timed repetition: the backend's timer, or for a per-process cost (im->child) the figure
+ * the fresh process measured around its own call. */
+static enum status time_one(const struct device *dev, const struct impl *im,
+                            struct impl_ctx *ctx, double *ms) {
+    if (!im->child)
+        return dev->be->time_runs(im, ctx, 1, ms);
+    enum status st = im->run(ctx);
+    *ms = ctx->child_ms;
+    return st;
+}
+
 /* The untimed runs before timing (JIT, caches, clocks). */
 static enum status warm_up(const struct options *o, const struct device *dev, const struct impl *im,
                            struct impl_ctx *ctx) {
     enum status st;
     double ms;
     for (long i = 0; i < o->warmup && !runner_interrupted; i++)
-        if ((st = dev->be->time_runs(im, ctx, 1, &ms)) != ST_OK)
+        if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
             return st;
     return ST_OK;
 }
@@ -131,7 +142,7 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
     double t0 = host_ms();
     *n = 0;
     while (keep_going(*n, (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
-        if ((st = dev->be->time_runs(im, ctx, 1, &ms)) != ST_OK)
+        if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
             return st;
         if (push_sample(*n, ms) != 0) {
             append_note(r, "out of host memory for samples");
@@ -177,7 +188,7 @@ static enum status batch_loop(const struct options *o, const struct device *dev,
                               struct result *r) {
     double one = r->st.median;
     r->batch_ms = -1;
-    if (!(one > 0) || runner_interrupted)
+    if (!(one > 0) || runner_interrupted || im->child) /* a process per run: no batches */
         return ST_OK;
     long reps = (long)ceil(BATCH_MS / one);
     reps = reps < 2 ? 2 : reps > BATCH_MAX_REPS ? BATCH_MAX_REPS : reps;
