@@ -48,6 +48,7 @@ struct result {
     enum status status;
     char note[1024];
     const double *samples; /* st.n timed samples, ms */
+    const float *trace_mhz, *trace_w; /* per sample: SM clock and power then (0 unknown), or NULL */
     struct row_telemetry tel;
 };
 

@@ -17,7 +17,10 @@ const char CSV_HEADER[] =
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
     "batch_ms,slurm_job_id,slurm_array_task_id," TEL_HEADER;
-const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms";
+/* The fixed columns, then the GPU's clock and power as the telemetry sampler last read them when
+ * the repetition ended (empty where unknown: CPU rows, no NVML): the trace `scripts/plot trace`
+ * draws. */
+const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms,sm_clock_mhz,power_w";
 
 int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen) {
     memset(c, 0, sizeof *c);
@@ -132,7 +135,11 @@ void csv_write_samples(FILE *f, const struct run_info *ri, const struct result *
                 fputc(',', f);
             csv_field(f, key[k]);
         }
-        fprintf(f, ",%zu,%.6g\n", i, r->samples[i]);
+        fprintf(f, ",%zu,%.6g", i, r->samples[i]);
+        float mhz = r->trace_mhz ? r->trace_mhz[i] : 0, w = r->trace_w ? r->trace_w[i] : 0;
+        num(f, "%.0f", mhz, mhz > 0);
+        num(f, "%.4g", w, w > 0);
+        fputc('\n', f);
     }
 }
 

@@ -22,20 +22,35 @@ static double host_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-/* Growable sample storage, reused across rows. */
+/* Growable sample storage, reused across rows: the times, and beside each the GPU's clock and
+ * power the telemetry sampler last read (0 when unknown). */
 static double *samples;
+static float *trace_mhz, *trace_w;
 static size_t samples_cap;
 
-static int push_sample(size_t n, double ms) {
-    if (n == samples_cap) {
-        size_t cap = samples_cap ? 2 * samples_cap : 1024;
-        double *s = realloc(samples, cap * sizeof *s);
-        if (!s)
-            return -1;
+static int grow_samples(void) {
+    size_t cap = samples_cap ? 2 * samples_cap : 1024;
+    double *s = realloc(samples, cap * sizeof *s);
+    if (s)
         samples = s;
-        samples_cap = cap;
-    }
+    float *m = realloc(trace_mhz, cap * sizeof *m);
+    if (m)
+        trace_mhz = m;
+    float *w = realloc(trace_w, cap * sizeof *w);
+    if (w)
+        trace_w = w;
+    if (!s || !m || !w)
+        return -1;
+    samples_cap = cap;
+    return 0;
+}
+
+static int push_sample(size_t n, double ms, struct tel_latest now) {
+    if (n == samples_cap && grow_samples() != 0)
+        return -1;
     samples[n] = ms;
+    trace_mhz[n] = (float)now.sm_mhz;
+    trace_w[n] = (float)now.power_w;
     return 0;
 }
 
@@ -136,7 +151,7 @@ static enum status warm_up(const struct options *o, const struct device *dev, co
 /* The timed repetitions, kernel only (the backend's timer), into samples[0, *n). */
 static enum status timed_loop(const struct options *o, const struct device *dev,
                               const struct impl *im, struct impl_ctx *ctx, struct result *r,
-                              size_t *n) {
+                              struct tel_row *tel, size_t *n) {
     enum status st;
     double ms;
     double t0 = host_ms();
@@ -144,7 +159,7 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
     while (keep_going(*n, (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
         if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
             return st;
-        if (push_sample(*n, ms) != 0) {
+        if (push_sample(*n, ms, tel_row_latest(tel)) != 0) {
             append_note(r, "out of host memory for samples");
             return ST_OOM;
         }
@@ -160,7 +175,7 @@ static enum status timed_observed(const struct options *o, const struct device *
                                   size_t *n) {
     struct tel_row tel;
     tel_row_begin(&tel, dev);
-    enum status st = timed_loop(o, dev, im, ctx, r, n);
+    enum status st = timed_loop(o, dev, im, ctx, r, &tel, n);
     tel_row_end(&tel, &r->tel);
     return st;
 }
@@ -168,6 +183,8 @@ static enum status timed_observed(const struct options *o, const struct device *
 /* The statistics of samples[0, n) into r (samples may have moved: push_sample reallocates). */
 static enum status row_stats(size_t n, struct result *r) {
     r->samples = samples;
+    r->trace_mhz = trace_mhz;
+    r->trace_w = trace_w;
     if (stats_compute(samples, n, &r->st) != 0) {
         append_note(r, "out of host memory for the statistics");
         return ST_OOM;
@@ -368,7 +385,10 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     if (cur >= 0)
         pl->shapes[cur].w->free_problem(&p);
     free(samples);
+    free(trace_mhz);
+    free(trace_w);
     samples = NULL;
+    trace_mhz = trace_w = NULL;
     samples_cap = 0;
     return runner_interrupted ? 130 : rc;
 }

@@ -117,8 +117,33 @@ def with_telemetry(rows, sm, reasons, temp):
                      persistence="on")
         elif r["status"] == "ok":
             t.update(power_avg_w=65)
+        if r["status"] == "ok" and r["median_ms"]:
+            w = t["power_avg_w"]
+            t.update(energy_per_rep_j=w * r["median_ms"] / 1e3)
+            if r["gflops"]:
+                t.update(gflops_per_j=r["gflops"] / w)
+            else:
+                t.update(gb_per_j=round(1.0 / r["median_ms"] / w, 6))
         out.append(t)
     return out
+
+
+def trace_samples(rows):
+    """A samples file with the telemetry trace: each GPU row's clock falls from 1410 to 1095 MHz
+    and its power from 262 to 200 W, where it stays (a card held at its power cap)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["run_id", "device", "workload", "impl", "shape", "rep", "ms", "sm_clock_mhz",
+                "power_w"])
+    for r in rows:
+        if r["status"] != "ok" or not r["median_ms"]:
+            continue
+        gpu = r["device"] != "cpu"
+        for i in range(8):
+            w.writerow([r["run_id"], r["device"], r["workload"], r["impl"], r["shape"], i,
+                        r["median_ms"], 1410 - 45 * i if gpu else "",
+                        max(200, 262 - 16 * i) if gpu else ""])
+    return out.getvalue()
 
 
 def write_text(name, text):
@@ -224,6 +249,7 @@ def main():
     write("reg_tel_new.csv", with_telemetry(new, 1095, "sw_power_cap+hw_thermal", 91),
           cols=tel_cols)
     write("reg_tel_same.csv", with_telemetry(same, 1400, "idle", 62), cols=tel_cols)
+    write_text("reg_tel_new.samples.csv", trace_samples(new))
     write_text("sd_a.samples.csv", samples_text(a))
     with open(os.path.join(HERE, "sd_a.csv")) as f:
         bad_files(f.read(), samples_text(a))
