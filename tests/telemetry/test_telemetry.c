@@ -267,6 +267,24 @@ static int test_words(void) {
     csv_tail(&r, tail);
     for (int i = 0; i < TEL_NCOLS; i++)
         CHECK_MSG(tail[i][0] == '\0', "%s = '%s'", c[i].name, tail[i]);
+    /* the samples file's trace: clock and power beside each repetition, empty when unknown */
+    const double ms[3] = {1.5, 1.25, 1};
+    const float mhz[3] = {1410, 1095, 0}, watts[3] = {250.5f, 200, 0};
+    struct run_info ri = {.run_id = "r1"};
+    r.st.n = 3;
+    r.samples = ms;
+    r.trace_mhz = mhz;
+    r.trace_w = watts;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    csv_write_samples(f, &ri, &r);
+    fclose(f);
+    CHECK_MSG(strcmp(buf, "r1,cpu,fake_workload,fake_impl,,0,1.5,1410,250.5\n"
+                          "r1,cpu,fake_workload,fake_impl,,1,1.25,1095,200\n"
+                          "r1,cpu,fake_workload,fake_impl,,2,1,,\n") == 0,
+              "%s", buf);
+    free(buf);
     return TEST_END();
 }
 
