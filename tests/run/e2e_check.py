@@ -85,8 +85,10 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         out, samples = os.path.join(tmp, "r.csv"), os.path.join(tmp, "s.csv")
-        proc = subprocess.run([gpubench, "--quick", "-d", "cpu", "--out", out, "--samples", samples],
-                              capture_output=True, text=True, timeout=240)
+        # --max-time 30: on a loaded machine a row can spend --quick's 1 s before its batches,
+        # which are then skipped (batch_ms empty) by design; this test wants them measured.
+        proc = subprocess.run([gpubench, "--quick", "--max-time", "30", "-d", "cpu", "--out", out,
+                               "--samples", samples], capture_output=True, text=True, timeout=240)
         print(proc.stdout)
         print(proc.stderr, file=sys.stderr)
         check(proc.returncode == 0, f"exit code {proc.returncode}")
