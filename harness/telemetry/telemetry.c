@@ -110,17 +110,21 @@ static void sample(struct tel_row *t) {
         t->last_t_s = now;
         if (w > t->out.power_peak_w)
             t->out.power_peak_w = w;
-        atomic_store(&t->latest_w, w);
     }
-    atomic_store(&t->latest_mhz, read_clock(t->nd, GB_NVML_CLOCK_SM, 0));
+    double mhz = read_clock(t->nd, GB_NVML_CLOCK_SM, 0);
+    pthread_mutex_lock(&t->latest_lock);
+    t->latest_mhz = mhz;
+    if (mw > 0)
+        t->latest_w = mw / 1e3;
+    pthread_mutex_unlock(&t->latest_lock);
 }
 
 static void *sampler(void *arg) {
     struct tel_row *t = arg;
     struct timespec period = {0, TEL_PERIOD_MS * 1000000L};
-    while (!atomic_load(&t->stop)) {
+    while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
         nanosleep(&period, NULL);
-        if (!atomic_load(&t->stop))
+        if (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE))
             sample(t);
     }
     return NULL;
@@ -136,7 +140,7 @@ static void gpu_begin(struct tel_row *t, gb_nvml_dev d) {
     t->have_e0 = read_energy(d, &t->e0_mj);
     t->t0_s = now_s();
     sample(t);
-    atomic_store(&t->stop, 0);
+    __atomic_store_n(&t->stop, 0, __ATOMIC_RELEASE);
     /* No thread, no power average and reasons: the row is still timed, without them. */
     t->thread_started = pthread_create(&t->thread, NULL, sampler, t) == 0;
     t->active = 1;
@@ -144,9 +148,7 @@ static void gpu_begin(struct tel_row *t, gb_nvml_dev d) {
 
 void tel_row_begin(struct tel_row *t, const struct device *dev) {
     memset(t, 0, sizeof *t);
-    atomic_init(&t->stop, 0);
-    atomic_init(&t->latest_mhz, 0.0);
-    atomic_init(&t->latest_w, 0.0);
+    pthread_mutex_init(&t->latest_lock, NULL);
     if (!enabled)
         return;
     if (dev->kind == DEV_CPU) {
@@ -164,8 +166,10 @@ void tel_row_begin(struct tel_row *t, const struct device *dev) {
 struct tel_latest tel_row_latest(struct tel_row *t) {
     struct tel_latest l = {0, 0};
     if (t->active && t->gpu) {
-        l.sm_mhz = atomic_load(&t->latest_mhz);
-        l.power_w = atomic_load(&t->latest_w);
+        pthread_mutex_lock(&t->latest_lock);
+        l.sm_mhz = t->latest_mhz;
+        l.power_w = t->latest_w;
+        pthread_mutex_unlock(&t->latest_lock);
     }
     return l;
 }
@@ -186,7 +190,7 @@ static void gpu_power(struct tel_row *t, double t1_s) {
 }
 
 static void gpu_end(struct tel_row *t) {
-    atomic_store(&t->stop, 1);
+    __atomic_store_n(&t->stop, 1, __ATOMIC_RELEASE);
     if (t->thread_started)
         pthread_join(t->thread, NULL);
     double t1 = now_s();
@@ -212,8 +216,10 @@ static void gpu_end(struct tel_row *t) {
 
 void tel_row_end(struct tel_row *t, struct row_telemetry *out) {
     memset(out, 0, sizeof *out);
-    if (!t->active)
+    if (!t->active) {
+        pthread_mutex_destroy(&t->latest_lock);
         return;
+    }
     if (t->gpu) {
         gpu_end(t);
     } else {
@@ -224,6 +230,7 @@ void tel_row_end(struct tel_row *t, struct row_telemetry *out) {
     }
     *out = t->out;
     t->active = 0;
+    pthread_mutex_destroy(&t->latest_lock);
 }
 
 double tel_energy(const struct row_telemetry *t, double median_ms) {

@@ -13,7 +13,6 @@
 #define GPUBENCH_TELEMETRY_H
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stddef.h>
 
 #include "harness/core/device.h"
@@ -41,13 +40,14 @@ struct tel_row {
     /* the sampling thread's state; read by the row's thread only after the join */
     pthread_t thread;
     int thread_started;
-    atomic_int stop;
+    int stop; /* __atomic builtins (GCC 4.7+): <stdatomic.h> is not in CUDA 8's GCC 4.8 */
     double last_t_s, last_w;     /* previous power sample */
     double w_seconds, w_span_s;  /* ∫ power dt and the time it covers */
     int n_power;
     unsigned long long reasons;
     int reasons_read;
-    _Atomic double latest_mhz, latest_w;
+    pthread_mutex_t latest_lock; /* guards latest_* between the sampler and the row's thread */
+    double latest_mhz, latest_w;
 };
 
 /* Once per run, before its rows: enable or disable telemetry (--no-telemetry), load NVML and

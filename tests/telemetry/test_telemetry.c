@@ -5,6 +5,8 @@
  *                                        "old": the build of the fake without newer functions
  *   test_telemetry rapl                  the powercap path on a fake tree this test builds
  *   test_telemetry words                 reason words, PCIe rates, the column names
+ *   test_telemetry cost                  what telemetry costs a CPU row (µs; must be < 1% of
+ *                                        a 0.05 s row)
  *
  * Each NVML scenario measures one "row" of 150 ms and checks every telemetry column of the CSV
  * row and the note, as the run writes them.
@@ -232,6 +234,37 @@ static int test_rapl(void) {
     return TEST_END();
 }
 
+/* The cost of telemetry to a CPU row: one tel_row_begin + tel_row_end (two reads of every
+ * package counter) on the fake tree, averaged over 2000 rows. It must stay below 1% of the
+ * shortest row --quick times (--min-time 0.05 s): 500 µs; in practice it is some µs. */
+static int test_cost(void) {
+    char root[] = "/tmp/gb_powercap_XXXXXX";
+    CHECK(mkdtemp(root) != NULL);
+    zone(root, "intel-rapl:0", "package-0", "1000000");
+    zone(root, "intel-rapl:1", "package-1", "2000000");
+    setenv("GPUBENCH_TEST_POWERCAP", root, 1);
+    tel_init(1);
+    struct device cpu = {.id = "cpu", .kind = DEV_CPU};
+    struct tel_row t;
+    struct row_telemetry out;
+    enum { ROWS = 2000 };
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < ROWS; i++) {
+        tel_row_begin(&t, &cpu);
+        tel_row_end(&t, &out);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double us = ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) * 1e-3) / ROWS;
+    printf("telemetry per CPU row (2 package counters, read twice): %.2f us = %.5f%% of a "
+           "0.05 s row, %.6f%% of a 0.5 s row\n", us, us / 5e2, us / 5e3);
+    CHECK_MSG(us < 500, "%.1f us per row", us);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+    return TEST_END();
+}
+
 /* --- pure functions ---------------------------------------------------------------------------- */
 
 static int test_words(void) {
@@ -297,6 +330,8 @@ int main(int argc, char **argv) {
         return test_rapl();
     if (argc == 2 && strcmp(argv[1], "words") == 0)
         return test_words();
-    fprintf(stderr, "usage: test_telemetry nvml SCENARIO [old] | rapl | words\n");
+    if (argc == 2 && strcmp(argv[1], "cost") == 0)
+        return test_cost();
+    fprintf(stderr, "usage: test_telemetry nvml SCENARIO [old] | rapl | words | cost\n");
     return 2;
 }
