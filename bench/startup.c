@@ -4,9 +4,10 @@
  * process (`gpubench __child`, kernels/common/child.h) that times the call paying it with its own
  * clock: OpenBLAS's and our thread pool's first call on the CPU; on a GPU the context (first
  * runtime call), the first kernel launch (with the module load that lazy loading defers to it),
- * the first launch with the PTX JIT forced, cold and warm, cublasCreate and cudnnCreate. Then it
- * computes a·b of n floats with what it started, which is verified here. There is no work to rate:
- * flops and bytes are 0, so a row's figure is its time alone.
+ * the first launch with the PTX JIT forced, cold and warm, cublasCreate, cudnnCreate and cuDNN's
+ * algorithm search for conv2d's default shape. Then it computes a·b of n floats with what it
+ * started, which is verified here. There is no work to rate: flops and bytes are 0, so a row's
+ * figure is its time alone.
  */
 #include <math.h>
 #include <stdio.h>

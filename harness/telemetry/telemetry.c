@@ -8,6 +8,7 @@
 
 static int enabled;
 static const struct gb_nvml *nvml; /* NULL: no GPU telemetry */
+static int nvml_tried;             /* loaded on the first GPU row: a CPU-only run never pays */
 static struct rapl rapl;
 static int have_rapl;
 static char why_gpu[256], why_cpu[256];
@@ -24,17 +25,31 @@ static double now_s(void) {
 
 void tel_init(int on) {
     enabled = on;
-    why_gpu[0] = why_cpu[0] = '\0';
+    why_cpu[0] = '\0';
+    if (!nvml_tried)
+        why_gpu[0] = '\0';
     if (!on) {
         snprintf(why_gpu, sizeof why_gpu, "telemetry off (--no-telemetry)");
         snprintf(why_cpu, sizeof why_cpu, "telemetry off (--no-telemetry)");
         return;
     }
-    nvml = gb_nvml_load(why_gpu, sizeof why_gpu);
     have_rapl = rapl_open(&rapl, why_cpu, sizeof why_cpu) == 0;
 }
 
+/* NVML, loaded once (nvmlInit can take a while on a many-GPU node); why not, said once. */
+static const struct gb_nvml *nvml_once(void) {
+    if (!nvml_tried && enabled) {
+        nvml_tried = 1;
+        nvml = gb_nvml_load(why_gpu, sizeof why_gpu);
+        if (!nvml)
+            fprintf(stderr, "gpubench: note: no GPU telemetry (clocks, power): %s\n", why_gpu);
+    }
+    return nvml;
+}
+
 const char *tel_why(int gpu) {
+    if (gpu)
+        nvml_once();
     return gpu ? why_gpu : why_cpu;
 }
 
@@ -42,7 +57,7 @@ const char *tel_why(int gpu) {
  * as the row's columns are then empty without other explanation). */
 static gb_nvml_dev handle_of(const struct device *dev) {
     int i = dev->ordinal;
-    if (!nvml || i < 0 || i >= DEVICE_MAX)
+    if (!nvml_once() || i < 0 || i >= DEVICE_MAX)
         return NULL;
     if (!handle_state[i]) {
         char why[256];

@@ -50,8 +50,9 @@ struct tel_row {
     double latest_mhz, latest_w;
 };
 
-/* Once per run, before its rows: enable or disable telemetry (--no-telemetry), load NVML and
- * find the powercap counters. Reasons why a source is missing are kept for tel_why. */
+/* Once per run, before its rows: enable or disable telemetry (--no-telemetry) and find the
+ * powercap counters; NVML is loaded at the first GPU row (a note on stderr when it cannot be).
+ * Reasons why a source is missing are kept for tel_why. */
 void tel_init(int enabled);
 
 /* Why GPU (gpu = 1) or CPU telemetry is unavailable, or "" when it is available. */

@@ -48,7 +48,8 @@ static int read_all(int fd, char *buf, size_t len, double timeout_s) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         clock_gettime(CLOCK_MONOTONIC, &t);
-        double left = timeout_s - ((double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9);
+        double spent = (double)(t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9;
+        double left = timeout_s - spent;
         struct pollfd p = {fd, POLLIN, 0};
         if (left <= 0)
             return -1;

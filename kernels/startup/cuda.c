@@ -1,7 +1,8 @@
 /* cuda.c — the GPU's start-up costs, each in a fresh process per repetition:
  *   context       the first runtime call (cudaSetDevice + cudaFree(0)): driver, context
  *   first_launch  after the context: the first kernel launch and its completion, which under
- *                 lazy module loading (CUDA ≥ 11.7 by default from 12.2) includes loading the module
+ *                 lazy module loading (CUDA ≥ 11.7, the default from 12.2) includes loading
+ *                 the module
  *   ptx_jit_cold  the same with the PTX JIT forced (CUDA_FORCE_PTX_JIT=1) and its cache off
  *                 (CUDA_CACHE_DISABLE=1): what a binary without SASS for the card costs each time
  *   ptx_jit_warm  the same with a JIT cache of the row's own (CUDA_CACHE_PATH, filled by the

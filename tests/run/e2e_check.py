@@ -136,8 +136,8 @@ def main():
         check(expected <= seen, f"every CPU implementation ran: missing {expected - seen}")
         with open(samples, newline="") as f:
             srows = list(csv.reader(f))
-        check(srows[0] == "run_id,device,workload,impl,shape,rep,ms,sm_clock_mhz,power_w".split(","),
-              "samples header")
+        check(srows[0] == ("run_id,device,workload,impl,shape,rep,ms,"
+                           "sm_clock_mhz,power_w").split(","), "samples header")
         counts = {}
         for r in srows[1:]:
             k = (r[1], r[2], r[3], r[4])
