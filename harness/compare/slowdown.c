@@ -79,6 +79,18 @@ static int find_baseline(const struct cmp_input *in, const char *spec, char *err
         if (n > 0)
             used += (size_t)n;
     }
+    /* "FILE:DEVICE" whose FILE is none of the files: say that, not "no such device". */
+    const char *colon = file < 0 ? strchr(spec, ':') : NULL;
+    while (colon && strcmp(colon + 1, "cpu") && strncmp(colon + 1, "cuda", 4))
+        colon = strchr(colon + 1, ':');
+    if (colon && colon > spec) {
+        snprintf(err, errlen,
+                 "--baseline %s: the file %.*s was not given (it is none of the files, and "
+                 "none by that name could be read); give it among the files, or name a device "
+                 "(the files hold: %s)",
+                 spec, (int)(colon - spec), spec, have);
+        return -1;
+    }
     snprintf(err, errlen, "--baseline %s: no such device in %s (the files hold: %s)", spec,
              file >= 0 ? in->runs[file].name : "the files given", have);
     return -1;
@@ -362,7 +374,8 @@ static void print_intro(const struct sd *d, FILE *out, int md) {
             r->utc[0] ? r->utc : "?");
     fprintf(out,
             "%scells: median time / baseline median time, \"2.00× slower\" = twice as long; "
-            "kernel = compute only, e2e = with host<->device copies (CPU rows: the same)\n",
+            "kernel = compute only, e2e = with host<->device copies (CPU rows: the same); "
+            "\"baseline ms\" shows both times the ratios divide by\n",
             md ? "- " : "");
     fprintf(out,
             "%sa line whose implementation the baseline device lacks is measured against "
@@ -401,18 +414,21 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
     for (int s = 0; s < in->nseries && ncol < 64; s++)
         if (s != d->base && has_rows(d, s, c0, c1))
             cols[ncol++] = s;
+    /* The baseline's kernel and end-to-end times: every time a ratio of the line divides by. */
     struct cmp_grid g;
-    if (grid_init(&g, 3 + 2 * ncol))
+    if (grid_init(&g, 4 + 2 * ncol))
         return -1;
     grid_head(&g, 0, "shape", 0);
     grid_head(&g, 1, "impl", 0);
-    grid_head(&g, 2, "baseline ms", 1);
+    grid_head(&g, 2, "kernel", 1);
+    grid_head(&g, 3, "e2e", 1);
+    grid_group(&g, 2, 2, "baseline ms");
     for (int i = 0; i < ncol; i++) {
-        grid_head(&g, 3 + 2 * i, "kernel", 1);
-        grid_head(&g, 4 + 2 * i, "e2e", 1);
-        grid_group(&g, 3 + 2 * i, 2, in->series[cols[i]].label);
+        grid_head(&g, 4 + 2 * i, "kernel", 1);
+        grid_head(&g, 5 + 2 * i, "e2e", 1);
+        grid_group(&g, 4 + 2 * i, 2, in->series[cols[i]].label);
     }
-    char ms[64];
+    char ms[64], ems[64];
     for (int c = c0; c < c1; c++) {
         const struct combo *cb = &d->combo[c];
         int row = grid_row(&g, 0);
@@ -429,16 +445,18 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
         const struct run_row *b = d->ref[c];
         if (b) {
             fmt_ms(ms, sizeof ms, b->median_ms);
+            fmt_ms(ems, sizeof ems, e2e_ms(b));
             if (strcmp(b->impl, cb->impl))
                 grid_set(&g, row, 2, "%s [%s]", ms, b->impl);
             else
                 grid_set(&g, row, 2, "%s", ms);
+            grid_set(&g, row, 3, "%s", ems);
         } else {
             const struct run_row *own = at(d, c, d->base);
             grid_set(&g, row, 2, "%s", own ? status_name(own->status) : "-");
         }
         for (int i = 0; i < ncol; i++)
-            ratio_cells(&g, row, 3 + 2 * i, at(d, c, cols[i]), b);
+            ratio_cells(&g, row, 4 + 2 * i, at(d, c, cols[i]), b);
     }
     int row = ncol ? grid_row(&g, 1) : -1; /* no other device: no ratios to average */
     if (row >= 0) {
@@ -450,8 +468,8 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
             char k[64], e[64];
             fmt_ratio(k, sizeof k, gk);
             fmt_ratio(e, sizeof e, ge);
-            grid_set(&g, row, 3 + 2 * i, "%s", k);
-            grid_set(&g, row, 4 + 2 * i, "%s", e);
+            grid_set(&g, row, 4 + 2 * i, "%s", k);
+            grid_set(&g, row, 5 + 2 * i, "%s", e);
         }
     }
     fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
@@ -681,6 +699,8 @@ static void print_json(const struct sd *d, const struct xover *x, int nx, FILE *
             json_series(d, out, s);
             fputc(',', out);
             json_kv(out, "status", status_name(r->status), 1);
+            json_kn(out, "flops", r->flops, 1);
+            json_kn(out, "bytes", r->bytes, 1);
             json_kn(out, "ms", r->median_ms, 1);
             json_kn(out, "e2e_ms", r->e2e_median_ms, 1);
             json_kv(out, "baseline_impl", b ? b->impl : NULL, 1);

@@ -26,7 +26,9 @@ struct device {
     int threads;                /* CPU threads used (CPU rows); 0 otherwise */
     double peak_gflops;         /* FP32 peak, 0 when unknown */
     double peak_gbps;           /* memory peak, 0 when unknown */
-    char extra[320];            /* extra provenance for the note: clocks, ECC, binding */
+    size_t cache_bytes;         /* last-level cache (CPU: hwloc; GPU: L2), 0 when unknown */
+    char cache_name[8];         /* its level: "L3", "L2" */
+    char extra[448];            /* extra provenance for the note: clocks, ECC, binding */
     size_t mem_bytes;           /* device (or host) memory */
     const struct backend *be;
 };

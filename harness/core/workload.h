@@ -75,6 +75,10 @@ struct impl {
     enum status (*run)(struct impl_ctx *ctx);
     enum status (*download)(struct impl_ctx *ctx);
     void (*release)(struct impl_ctx *ctx);
+    /* 1 when `run` copies between host and device memory (memcpy's h2d and d2h rows): the bus
+     * bounds it, so the device's caches say nothing about its speed, and the row's note compares
+     * its GB/s with the PCIe link's (harness/telemetry). */
+    int host_transfer;
     /* 1 when run itself makes the host wait for the device (a copy from or to pageable host
      * memory): the backend cannot hold the device's queue while it enqueues the timed work, so
      * such a row's kernel-only time includes the host's share, which is the cost of that copy. */
@@ -82,9 +86,6 @@ struct impl {
     /* 1 when run is the whole transfer (the copy rows): end to end is then run alone,
      * host-clocked with its synchronization, not upload + run + download. */
     int e2e_is_run;
-    /* 1 when run moves its bytes over the host's PCIe link (host↔device copies): the row's
-     * note then compares its GB/s with the link's (harness/telemetry). */
-    int over_link;
     /* A cost paid once per process (the start-up rows), which no timer outside the process can
      * isolate: `child` runs inside a fresh process (`gpubench __child …`, harness/run/child.c),
      * pays the cost around its own clock, writes the outputs and returns the milliseconds in

@@ -38,7 +38,7 @@ static void doctor_usage(FILE *f) {
            "\n"
            "  --assume SPEC        judge a hypothetical GPU instead of this machine's; SPEC is\n"
            "                       cc=MAJOR.MINOR[,name=\"...\"][,mem=SIZE][,driver=VERSION|none]\n"
-           "                       (repeatable)\n"
+           "                       (repeatable); SIZE needs a unit: 12GiB, 512MiB, 4GB\n"
            "  --assume-build SPEC  judge against a hypothetical build: cuda=VERSION|none,\n"
            "                       archs=CMAKE_LIST (e.g. \"35-real;37\"), cublas=yes|no,\n"
            "                       cudnn=VERSION|none (keys not given keep this build's values)\n"

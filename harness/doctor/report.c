@@ -110,8 +110,12 @@ static void text_gpu(const struct doctor_gpu *g, FILE *f) {
         fprintf(f, "  could not be queried: %s\n", g->error);
         return;
     }
-    if (g->dev.mem)
+    if (g->dev.mem >= (size_t)1 << 30)
         snprintf(mem, sizeof mem, "%.1f GiB", (double)g->dev.mem / (1024.0 * 1024 * 1024));
+    else if (g->dev.mem >= (size_t)1 << 20)
+        snprintf(mem, sizeof mem, "%.0f MiB", (double)g->dev.mem / (1024.0 * 1024));
+    else if (g->dev.mem)
+        snprintf(mem, sizeof mem, "%zu bytes", g->dev.mem);
     fprintf(f, "  compute capability %d.%d (%s), %s", g->dev.cc_major, g->dev.cc_minor, s->family,
             mem);
     if (g->pci[0])

@@ -56,7 +56,6 @@ int doctor_parse_mem(const char *s, size_t *bytes) {
         const char *unit;
         double mult;
     } units[] = {
-        {"", 1},
         {"b", 1},
         {"k", 1024.0},
         {"m", 1048576.0},
@@ -120,12 +119,30 @@ int doctor_spec_device(const char *spec, struct dv_device *d, char *err, size_t 
                          val);
                 return -1;
             }
+            if (d->cc_major == 4) {
+                snprintf(err, errlen,
+                         "bad value for cc: '%s' (no NVIDIA GPU has compute "
+                         "capability 4.x: Kepler is 3.x, Maxwell 5.x)",
+                         val);
+                return -1;
+            }
             have_cc = 1;
         } else if (strcmp(key, "name") == 0) {
             snprintf(d->name, sizeof d->name, "%s", val);
         } else if (strcmp(key, "mem") == 0) {
             if (doctor_parse_mem(val, &d->mem) != 0) {
-                snprintf(err, errlen, "bad value for mem: '%s' (expected a size, e.g. 12GiB)", val);
+                char *end;
+                double x = strtod(val, &end);
+                if (end != val && !*end && x > 0) /* a bare number: bytes or GiB? say, not guess */
+                    snprintf(err, errlen,
+                             "bad value for mem: '%s' has no unit (write e.g. %sGiB, %sGB or %sB "
+                             "for bytes)",
+                             val, val, val, val);
+                else
+                    snprintf(err, errlen,
+                             "bad value for mem: '%s' (expected a size with a "
+                             "unit, e.g. 12GiB)",
+                             val);
                 return -1;
             }
         } else if (strcmp(key, "driver") == 0) {

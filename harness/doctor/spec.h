@@ -8,8 +8,9 @@
 #include "harness/doctor/verdict.h"
 
 /* Parse "cc=3.5,name=\"Tesla K40m\",mem=12GiB,driver=470.82" into *d. Keys: cc (required,
- * MAJOR.MINOR), name, mem (bytes with an optional unit: K/M/G/T, KB/MB/GB/TB as powers of 1000,
- * KiB/MiB/GiB/TiB as powers of 1024), driver (a dotted Linux driver version, or "none" for no
+ * MAJOR.MINOR), name, mem (a size with a unit: B for bytes, K/M/G/T and KiB/MiB/GiB/TiB as powers
+ * of 1024, KB/MB/GB/TB as powers of 1000; a bare number is refused, as "12" could mean 12 bytes or
+ * 12 GiB), driver (a dotted Linux driver version, or "none" for no
  * driver). Values may be double-quoted (then they may hold commas). Returns 0, or -1 with one
  * line naming the bad key or value in err. Unset: name "", mem 0, driver unknown. */
 int doctor_spec_device(const char *spec, struct dv_device *d, char *err, size_t errlen);
@@ -19,7 +20,7 @@ int doctor_spec_device(const char *spec, struct dv_device *d, char *err, size_t 
  * Returns 0, or -1 with one line naming the bad key or value in err. */
 int doctor_spec_build(const char *spec, struct dv_build *b, char *err, size_t errlen);
 
-/* Parse a memory size as doctor_spec_device does ("12GiB", "512MiB", "4000000000").
+/* Parse a memory size as doctor_spec_device does ("12GiB", "512MiB", "4000000000B").
  * Returns 0, or -1. */
 int doctor_parse_mem(const char *s, size_t *bytes);
 

@@ -211,9 +211,24 @@ static int cmake_sm(int sm) {
 /* The support sentence for the device's architecture. */
 static void support_text(int sm, const struct cuda_arch_fact *f, char *out, size_t outlen) {
     char v[16], dv[16], cc[16];
-    if (!f) {
-        snprintf(out, outlen, "compute capability %s is not in gpubench's table of architectures",
+    if (!f && sm < 20) { /* NVIDIA's legacy driver list; CUDA 7.0 release notes */
+        snprintf(out, outlen,
+                 "compute capability %s is the Tesla architecture (GeForce 8800 to GTX 285, "
+                 "Tesla C1060): last toolkit CUDA 6.5, last driver branch R340",
                  cc_text(sm, cc, sizeof cc));
+        return;
+    }
+    if (!f) {
+        const char *family = cuda_facts_family(sm);
+        if (family)
+            snprintf(out, outlen,
+                     "compute capability %s (%s) is not in gpubench's table of architectures",
+                     cc_text(sm, cc, sizeof cc), family);
+        else
+            snprintf(out, outlen,
+                     "compute capability %s is no NVIDIA architecture (there was "
+                     "no 4.x, and none is newer than 12.x so far)",
+                     cc_text(sm, cc, sizeof cc));
         return;
     }
     if (!f->last_cuda) {
@@ -247,6 +262,17 @@ static void fix_no_code(int sm, const struct cuda_arch_fact *f, const struct dv_
                         size_t outlen) {
     char v[16], v2[16], cmd[DV_TEXT / 2];
     int csm = cmake_sm(sm);
+    if (!f && sm < 20) {
+        snprintf(out, outlen,
+                 "None: no toolkit gpubench builds with (CUDA 8 and newer) can target the Tesla "
+                 "architecture (CUDA 6.5 was the last); use the CPU rows");
+        return;
+    }
+    if (!f && !cuda_facts_family(sm)) {
+        snprintf(out, outlen, "Check the compute capability: no NVIDIA GPU has %d.%d", sm / 10,
+                 sm % 10);
+        return;
+    }
     if (!f) {
         snprintf(out, outlen,
                  "Rebuild with a CUDA toolkit that supports compute capability %d.%d: cmake -S . "
@@ -425,7 +451,8 @@ static void rule_runtime(struct dv_case *c, struct dv_result *r) {
                  "driver %s supports CUDA up to %s; this binary uses the CUDA %s runtime, "
                  "which needs driver >= %s",
                  d->driver[0] ? d->driver : "(this)", cuda_facts_ver_str(c->dcuda, v, sizeof v),
-                 cuda_facts_ver_str(cuda, v2, sizeof v2), runtime_min_driver(cuda));
+                 cuda_facts_ver_str(cuda, v2, sizeof v2),
+                 runtime_min_driver(cuda) ? runtime_min_driver(cuda) : "?");
     else
         snprintf(r->reason, sizeof r->reason,
                  "driver %s is older than every CUDA runtime gpubench knows", d->driver);
@@ -436,9 +463,12 @@ static void rule_runtime(struct dv_case *c, struct dv_result *r) {
                  f->family, f->last_driver, cuda_facts_ver_str(cuda, v, sizeof v),
                  cuda_facts_ver_str(f->last_cuda, v2, sizeof v2),
                  rebuild(f->last_cuda, c->sm, "", cmd, sizeof cmd));
-    else
+    else if (runtime_min_driver(cuda))
         snprintf(r->fix, sizeof r->fix, "Update the driver to %s or newer",
                  runtime_min_driver(cuda));
+    else /* a runtime older than gpubench's driver table (before CUDA 7.0) */
+        snprintf(r->fix, sizeof r->fix, "Update the driver to one that runs CUDA %s",
+                 cuda_facts_ver_str(cuda, v, sizeof v));
 }
 
 /* 4. No code for the device: the reason that matters most when a driver rule also failed, since
@@ -583,7 +613,8 @@ void dv_evaluate(const struct dv_device *d, const struct dv_build *b, struct dv_
 
     c.f = cuda_facts_arch(c.sm);
     memset(r, 0, sizeof *r);
-    snprintf(r->family, sizeof r->family, "%s", c.f ? c.f->family : "unknown");
+    const char *family = cuda_facts_family(c.sm);
+    snprintf(r->family, sizeof r->family, "%s", family ? family : "no such architecture");
     support_text(c.sm, c.f, r->support, sizeof r->support);
     cc_text(c.sm, c.cc, sizeof c.cc);
     dv_archs_text(b, c.archs, sizeof c.archs);

@@ -130,6 +130,31 @@ const struct cuda_arch_fact *cuda_facts_arch(int sm) {
     return NULL;
 }
 
+/* The architectures by major version (NVIDIA, CUDA C++ Programming Guide, "Compute
+ * Capabilities": 1.x Tesla, 2.x Fermi, 3.x Kepler, 5.x Maxwell, 6.x Pascal, 7.0/7.2 Volta,
+ * 7.5 Turing, 8.0/8.6/8.7 Ampere, 8.9 Ada, 9.0 Hopper, 10.x/11.x/12.x Blackwell; there was never a
+ * 4.x). */
+const char *cuda_facts_family(int sm) {
+    const struct cuda_arch_fact *f = cuda_facts_arch(sm);
+    if (f)
+        return f->family;
+    int major = sm / 10, minor = sm % 10;
+    switch (major) {
+    case 1: return "Tesla architecture";
+    case 2: return "Fermi";
+    case 3: return "Kepler";
+    case 5: return "Maxwell";
+    case 6: return "Pascal";
+    case 7: return minor < 5 ? "Volta" : "Turing";
+    case 8: return minor == 9 ? "Ada Lovelace" : "Ampere";
+    case 9: return "Hopper";
+    case 10:
+    case 11:
+    case 12: return "Blackwell";
+    default: return NULL;
+    }
+}
+
 int cuda_facts_toolkit_supports(int cuda, int sm) {
     const struct cuda_arch_fact *a = cuda_facts_arch(sm);
     if (!a)
@@ -322,7 +347,8 @@ int cuda_facts_cudnn_supports(int cudnn_major, int cudnn_minor, int cuda_major, 
                               size_t whylen) {
     int v = cudnn_major * 100 + cudnn_minor;
     if (sm < 30) {
-        snprintf(why, whylen, "cuDNN never supported Fermi (sm_%d)", sm);
+        snprintf(why, whylen, "cuDNN never supported %s (sm_%d)",
+                 sm < 20 ? "the Tesla architecture" : "Fermi", sm);
         return 0;
     }
     for (size_t i = 0; i < CUDNN_ROWS; i++) {

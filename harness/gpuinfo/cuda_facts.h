@@ -31,6 +31,14 @@ struct cuda_arch_fact {
 /* The fact row of architecture `sm` (35 for 3.5), or NULL when the table does not know it. */
 const struct cuda_arch_fact *cuda_facts_arch(int sm);
 
+/* The architecture of compute capability `sm` (13 = 1.3), for every number NVIDIA has used from
+ * 1.0 to 12.x, whether or not the table has a row for it: "Tesla architecture" (1.x: G80 to
+ * GT200, not the Tesla product line), "Fermi" (2.x), "Kepler" (3.x), "Maxwell" (5.x), "Pascal"
+ * (6.x), "Volta" (7.0, 7.2), "Turing" (7.5), "Ampere" (8.0 to 8.7), "Ada Lovelace" (8.9),
+ * "Hopper" (9.0), "Blackwell" (10.x to 12.x); the table's own name where it has a row (8.8:
+ * "8.x"). NULL for numbers no NVIDIA GPU has had (4.x, 13.x and above, 0.x). */
+const char *cuda_facts_family(int sm);
+
 /* The whole architecture table, oldest first; *n receives its length. */
 const struct cuda_arch_fact *cuda_facts_arch_table(size_t *n);
 

@@ -18,6 +18,7 @@ struct gpu_props {
     int mem_clock_khz;    /* cudaDevAttrMemoryClockRate */
     int mem_bus_bits;     /* cudaDevAttrGlobalMemoryBusWidth */
     size_t global_mem;    /* bytes */
+    size_t l2_bytes;      /* cudaDeviceProp.l2CacheSize: the last-level cache */
     int ecc;              /* 1 when ECC is on */
     int kernel_timeout;   /* 1 when a display watchdog limits kernel run time */
     int integrated;

@@ -12,6 +12,8 @@
 #include "harness/io/json.h"
 #include "harness/io/rows.h"
 
+#include <math.h>
+
 enum { NS_PER_MS = 1000000 };
 
 static void bmf_begin(FILE *f, const struct run_info *ri) {
@@ -29,8 +31,10 @@ static int bmf_row(FILE *f, const struct run_info *ri, const struct result *r, i
     json_string(f, name);
     fputs(": {\"latency\": {", f);
     json_member_number(f, "", "value", r->st.median * NS_PER_MS);
-    json_member_number(f, ", ", "lower_value", r->st.ci_lo * NS_PER_MS);
-    json_member_number(f, ", ", "upper_value", r->st.ci_hi * NS_PER_MS);
+    if (isfinite(r->st.ci_lo) && isfinite(r->st.ci_hi)) { /* none from too few repetitions */
+        json_member_number(f, ", ", "lower_value", r->st.ci_lo * NS_PER_MS);
+        json_member_number(f, ", ", "upper_value", r->st.ci_hi * NS_PER_MS);
+    }
     fputc('}', f);
     if (r->dev->kind != DEV_CPU && r->e2e_median_ms >= 0) {
         fputs(", \"e2e-latency\": {", f);

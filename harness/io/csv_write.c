@@ -96,8 +96,8 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
     num(f, "%.6g", r->st.min, timed);
     num(f, "%.6g", r->st.mean, timed);
     num(f, "%.6g", r->st.stddev, timed);
-    num(f, "%.6g", r->st.ci_lo, timed);
-    num(f, "%.6g", r->st.ci_hi, timed);
+    num(f, "%.6g", r->st.ci_lo, timed && isfinite(r->st.ci_lo)); /* none from too few reps */
+    num(f, "%.6g", r->st.ci_hi, timed && isfinite(r->st.ci_hi));
     num(f, "%.6g", r->e2e_median_ms, timed && r->e2e_median_ms >= 0);
     num(f, "%.6g", r->gflops, timed && r->gflops >= 0);
     num(f, "%.6g", r->gbps, timed && r->gbps >= 0);

@@ -26,6 +26,10 @@ struct backend {
     enum status (*time_runs)(const struct impl *im, struct impl_ctx *ctx, long reps, double *ms);
     /* Wait until all work queued by the implementation has finished (for end-to-end times). */
     enum status (*sync)(const struct device *dev, char *note, size_t notelen);
+    /* Measure the device's FP32 peak again, now (GFLOP/s), for a row that ran faster than the
+     * peak found at discovery; `how` says what was measured ("AVX2 FMA loop: 3.91 GHz"). 0 when
+     * it cannot be measured. May be NULL (the peak is a property, not a measurement). */
+    double (*peak_now)(const struct device *dev, char *how, size_t howlen);
     /* Release per-device resources at the end of the run. May be NULL. */
     void (*shutdown)(const struct device *dev);
 };

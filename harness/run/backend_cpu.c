@@ -1,12 +1,23 @@
 /* backend_cpu.c — the CPU backend: one device, `cpu`, with pinned pool threads and OpenBLAS.
  *
- * Peak FP32 FLOP/s comes from properties: cores × SIMD lanes × 2 (FMA) × FMA units × clock.
- * The clock is the highest the kernel reports (cpufreq max, else /proc/cpuinfo "cpu MHz", the
- * nominal clock in most VMs), and FMA support is taken as two FMA units: machines that turbo
- * above that clock, or have one FMA unit, make peak_pct read high. `extra` (in every CPU row's
- * note) records the clock and units used.
+ * Peaks are measured at start-up, not looked up, because the clock the kernel reports is the
+ * nominal one (VMs, and cores that turbo far above it) and a peak from it reads high:
+ *  - FP32: cores × SIMD lanes × 2 (FMA) × FMA units × clock, for each ISA the kernels use
+ *    (AVX-512 where the CPU has it, AVX2 with FMA; our loops and OpenBLAS pick the widest). On
+ *    every core at once, a chain of dependent register adds (one per cycle on every x86) runs
+ *    beside that ISA's FMAs, so the clock is the one the cores keep under that ISA's load; a loop
+ *    of independent FMAs gives the FMA units (FMAs per cycle, rounded). The peak is the highest
+ *    over the ISAs. Without x86 SIMD the clock is the kernel's (cpufreq max, else "cpu MHz").
+ *  - memory: a STREAM-style Add (c = a + b, streaming stores) over arrays 4× the last-level
+ *    cache, on every core; the best of a few passes.
+ * Both are cached for the run and written into every CPU row's note (`extra`). A row faster than
+ * the FP32 peak asks for it again (peak_now): the clock changed. The environment variables
+ * GPUBENCH_TEST_CPU_CLOCK_MHZ ("3000", or "3000,4500": the start-up value, then what each later
+ * measurement finds) and GPUBENCH_TEST_CPU_STREAM_GBPS replace the measurements; only tests set
+ * them (docs/testing.md).
  */
 #include <cblas.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,8 +51,283 @@ static void cpu_model(char *out, size_t len) {
     fclose(f);
 }
 
-/* Highest clock in MHz: cpufreq's max when present (VMs often lack it), else "cpu MHz". */
-static double cpu_clock_mhz(void) {
+/* --- measured peaks --------------------------------------------------------------------------- */
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define CAL_X86 1
+#if defined(__clang__) || __GNUC__ >= 5 /* AVX-512 intrinsics, as GB_CPU_HAS_AVX512F */
+#define CAL_AVX512 1
+#endif
+#endif
+
+static double now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* A clock loop's iteration is 16 dependent register adds: 16 cycles. The ISA's FMAs beside it
+ * (4 independent chains, far from the FMA units' throughput) keep the cores at the clock they
+ * run that ISA at. A throughput loop's iteration is ACC independent FMAs. `sink` keeps the
+ * results alive. */
+enum { CLOCK_CYCLES = 16 };
+#define CAL_ADD16                                                                                  \
+    "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"         \
+    "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"         \
+    "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+
+typedef void (*cal_loop)(long iters, volatile float *sink);
+
+#if CAL_X86
+static void clock_plain(long iters, volatile float *sink) {
+    unsigned long x = 0, one = 1;
+    for (long i = 0; i < iters; i++)
+        __asm__ volatile(CAL_ADD16 : "+r"(x) : "r"(one));
+    *sink = (float)x;
+}
+
+__attribute__((target("avx2,fma"))) static void clock_avx2(long iters, volatile float *sink) {
+    __m256 a0 = _mm256_set1_ps(1), a1 = _mm256_set1_ps(2), a2 = _mm256_set1_ps(3),
+           a3 = _mm256_set1_ps(4);
+    __m256 m = _mm256_set1_ps(0.9999f), b = _mm256_set1_ps(1e-4f);
+    unsigned long x = 0, one = 1;
+    for (long i = 0; i < iters; i++) {
+        a0 = _mm256_fmadd_ps(a0, m, b);
+        a1 = _mm256_fmadd_ps(a1, m, b);
+        a2 = _mm256_fmadd_ps(a2, m, b);
+        a3 = _mm256_fmadd_ps(a3, m, b);
+        __asm__ volatile(CAL_ADD16 : "+r"(x) : "r"(one));
+    }
+    __m256 s = _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3));
+    *sink = _mm256_cvtss_f32(s) + (float)x;
+}
+
+/* 12 accumulators: enough for 2 units of latency 5 (Haswell), 16 ymm registers. */
+__attribute__((target("avx2,fma"))) static void fma_avx2(long iters, volatile float *sink) {
+    __m256 m = _mm256_set1_ps(0.9999f), b = _mm256_set1_ps(1e-4f);
+    /* different starts: equal accumulators would be merged into one chain by the compiler */
+    __m256 a0 = _mm256_set1_ps(1), a1 = _mm256_set1_ps(2), a2 = _mm256_set1_ps(3),
+           a3 = _mm256_set1_ps(4), a4 = _mm256_set1_ps(5), a5 = _mm256_set1_ps(6),
+           a6 = _mm256_set1_ps(7), a7 = _mm256_set1_ps(8), a8 = _mm256_set1_ps(9),
+           a9 = _mm256_set1_ps(10), a10 = _mm256_set1_ps(11), a11 = _mm256_set1_ps(12);
+    for (long i = 0; i < iters; i++) {
+        a0 = _mm256_fmadd_ps(a0, m, b);
+        a1 = _mm256_fmadd_ps(a1, m, b);
+        a2 = _mm256_fmadd_ps(a2, m, b);
+        a3 = _mm256_fmadd_ps(a3, m, b);
+        a4 = _mm256_fmadd_ps(a4, m, b);
+        a5 = _mm256_fmadd_ps(a5, m, b);
+        a6 = _mm256_fmadd_ps(a6, m, b);
+        a7 = _mm256_fmadd_ps(a7, m, b);
+        a8 = _mm256_fmadd_ps(a8, m, b);
+        a9 = _mm256_fmadd_ps(a9, m, b);
+        a10 = _mm256_fmadd_ps(a10, m, b);
+        a11 = _mm256_fmadd_ps(a11, m, b);
+    }
+    __m256 s = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)),
+                             _mm256_add_ps(_mm256_add_ps(a4, a5), _mm256_add_ps(a6, a7)));
+    s = _mm256_add_ps(s, _mm256_add_ps(_mm256_add_ps(a8, a9), _mm256_add_ps(a10, a11)));
+    *sink = _mm256_cvtss_f32(s);
+}
+
+/* Without FMA (Sandy Bridge, Ivy Bridge): AVX adds beside the chain; one add and one multiply
+ * unit, counted as one FMA unit. */
+__attribute__((target("avx"))) static void clock_avx(long iters, volatile float *sink) {
+    __m256 a0 = _mm256_set1_ps(1), a1 = _mm256_set1_ps(2), b = _mm256_set1_ps(1e-4f);
+    unsigned long x = 0, one = 1;
+    for (long i = 0; i < iters; i++) {
+        a0 = _mm256_add_ps(a0, b);
+        a1 = _mm256_add_ps(a1, b);
+        __asm__ volatile(CAL_ADD16 : "+r"(x) : "r"(one));
+    }
+    *sink = _mm256_cvtss_f32(_mm256_add_ps(a0, a1)) + (float)x;
+}
+#endif
+
+#if CAL_AVX512
+__attribute__((target("avx512f"))) static void clock_avx512(long iters, volatile float *sink) {
+    __m512 a0 = _mm512_set1_ps(1), a1 = _mm512_set1_ps(2), a2 = _mm512_set1_ps(3),
+           a3 = _mm512_set1_ps(4);
+    __m512 m = _mm512_set1_ps(0.9999f), b = _mm512_set1_ps(1e-4f);
+    unsigned long x = 0, one = 1;
+    for (long i = 0; i < iters; i++) {
+        a0 = _mm512_fmadd_ps(a0, m, b);
+        a1 = _mm512_fmadd_ps(a1, m, b);
+        a2 = _mm512_fmadd_ps(a2, m, b);
+        a3 = _mm512_fmadd_ps(a3, m, b);
+        __asm__ volatile(CAL_ADD16 : "+r"(x) : "r"(one));
+    }
+    float t[16]; /* not _mm512_reduce_add_ps: GCC 7+ */
+    _mm512_storeu_ps(t, _mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+    *sink = t[0] + t[15] + (float)x;
+}
+
+/* 16 accumulators of 32 zmm registers. */
+__attribute__((target("avx512f"))) static void fma_avx512(long iters, volatile float *sink) {
+    __m512 m = _mm512_set1_ps(0.9999f), b = _mm512_set1_ps(1e-4f);
+    __m512 a[16];
+    for (int k = 0; k < 16; k++) /* different starts, as in fma_avx2 */
+        a[k] = _mm512_set1_ps((float)(k + 1));
+    for (long i = 0; i < iters; i++) {
+        a[0] = _mm512_fmadd_ps(a[0], m, b);
+        a[1] = _mm512_fmadd_ps(a[1], m, b);
+        a[2] = _mm512_fmadd_ps(a[2], m, b);
+        a[3] = _mm512_fmadd_ps(a[3], m, b);
+        a[4] = _mm512_fmadd_ps(a[4], m, b);
+        a[5] = _mm512_fmadd_ps(a[5], m, b);
+        a[6] = _mm512_fmadd_ps(a[6], m, b);
+        a[7] = _mm512_fmadd_ps(a[7], m, b);
+        a[8] = _mm512_fmadd_ps(a[8], m, b);
+        a[9] = _mm512_fmadd_ps(a[9], m, b);
+        a[10] = _mm512_fmadd_ps(a[10], m, b);
+        a[11] = _mm512_fmadd_ps(a[11], m, b);
+        a[12] = _mm512_fmadd_ps(a[12], m, b);
+        a[13] = _mm512_fmadd_ps(a[13], m, b);
+        a[14] = _mm512_fmadd_ps(a[14], m, b);
+        a[15] = _mm512_fmadd_ps(a[15], m, b);
+    }
+    __m512 s = a[0];
+    for (int k = 1; k < 16; k++)
+        s = _mm512_add_ps(s, a[k]);
+    float t[16];
+    _mm512_storeu_ps(t, s);
+    *sink = t[0] + t[15];
+}
+#endif
+
+/* One ISA the kernels use, and what calibrating it found. */
+struct isa_cal {
+    const char *name;
+    int lanes; /* FP32 lanes */
+    int fma;   /* has FMA */
+    cal_loop clock, rate;
+    int acc;      /* FMAs per iteration of `rate` */
+    double ghz;   /* measured clock under this ISA's load */
+    int units;    /* FMA (or add + multiply) units: FMAs per cycle, rounded */
+    int measured; /* ghz and units come from the loops (not the mock or the kernel's clock) */
+};
+
+enum { ISA_MAX = 2 };
+
+static struct {
+    int nisa, best; /* calibrated ISAs; the one the peak comes from */
+    struct isa_cal isa[ISA_MAX];
+    int cores;                 /* cores the peak counts */
+    double gflops, gbps;       /* FP32 and memory peaks */
+    int mocked, stream_mocked; /* from the test variables */
+    int measured;              /* the clock is measured (not the kernel's nominal one) */
+    int rechecks;              /* peak_now calls so far (the mock's next value) */
+    char mem_how[96];
+} cal;
+
+/* The ISAs the kernels use, widest first. Returns how many. */
+static int cpu_isas(struct isa_cal *out) {
+    int n = 0;
+    __builtin_cpu_init();
+    int fma = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+#if CAL_AVX512
+    if (GB_CPU_HAS_AVX512F())
+        out[n++] = (struct isa_cal){"AVX-512", 16, 1, clock_avx512, fma_avx512, 16, 0, 0, 0};
+#endif
+#if CAL_X86
+    if (fma)
+        out[n++] = (struct isa_cal){"AVX2", 8, 1, clock_avx2, fma_avx2, 12, 0, 0, 0};
+    else if (n == 0 && __builtin_cpu_supports("avx"))
+        out[n++] = (struct isa_cal){"AVX", 8, 0, clock_avx, NULL, 0, 0, 0, 0};
+    else if (n == 0)
+        out[n++] = (struct isa_cal){"SSE", 4, 0, clock_plain, NULL, 0, 0, 0, 0};
+#else
+    (void)fma;
+    out[n++] = (struct isa_cal){"scalar", 1, 0, NULL, NULL, 0, 0, 0, 0};
+#endif
+    return n;
+}
+
+/* Iterations per ns of `f` over about `ms` milliseconds. */
+static double loop_rate(cal_loop f, double ms) {
+    volatile float sink;
+    long chunk = 2048, iters = 0;
+    double t0 = now_ns(), t;
+    do {
+        f(chunk, &sink);
+        iters += chunk;
+        t = now_ns() - t0;
+    } while (t < ms * 1e6);
+    return (double)iters / t;
+}
+
+/* What each thread of a calibration found: best clock (GHz) and FMA rate (per ns). */
+struct cal_job {
+    const struct isa_cal *isa;
+    int cores;
+    double ghz[256], fma[256];
+};
+
+/* On every pool thread with a core of its own: ramp the clock up under the ISA's FMAs, then the
+ * best of a few short clock and throughput trials (interference only ever slows a trial). */
+static void cal_thread(void *arg, int tid, int nthreads) {
+    struct cal_job *j = arg;
+    (void)nthreads;
+    if (tid >= j->cores || tid >= 256)
+        return;
+    const struct isa_cal *isa = j->isa;
+    cal_loop ramp = isa->rate ? isa->rate : isa->clock;
+    loop_rate(ramp, 20);
+    double ghz = 0, fma = 0;
+    for (int t = 0; t < 8; t++) {
+        double g = CLOCK_CYCLES * loop_rate(isa->clock, 1);
+        ghz = g > ghz ? g : ghz;
+        if (isa->rate) {
+            double f = isa->acc * loop_rate(isa->rate, 1);
+            fma = f > fma ? f : fma;
+        }
+    }
+    j->ghz[tid] = ghz;
+    j->fma[tid] = fma;
+}
+
+/* Measure isa's clock and FMA units on `cores` cores at once. */
+static void calibrate(struct isa_cal *isa, int cores) {
+    struct cal_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return;
+    j->isa = isa;
+    j->cores = cores;
+    pool_run(cal_thread, j);
+    double ghz = 0, fma = 0;
+    for (int i = 0; i < cores && i < 256; i++) {
+        ghz = j->ghz[i] > ghz ? j->ghz[i] : ghz;
+        fma = j->fma[i] > fma ? j->fma[i] : fma;
+    }
+    free(j);
+    isa->ghz = ghz;
+    long units = isa->rate && ghz > 0 ? lround(fma / ghz) : 1;
+    isa->units = units < 1 ? 1 : units > 4 ? 4 : (int)units;
+}
+
+/* The mock's k-th clock in MHz (the last one again past its end), or 0 without the mock. */
+static double mock_mhz(int k) {
+    const char *v = getenv("GPUBENCH_TEST_CPU_CLOCK_MHZ");
+    if (!v || !*v)
+        return 0;
+    double mhz = 0;
+    for (int i = 0; *v; i++) {
+        char *end;
+        double x = strtod(v, &end);
+        if (end == v)
+            break;
+        mhz = x;
+        if (i == k || *end != ',')
+            break;
+        v = end + 1;
+    }
+    return mhz > 0 ? mhz : 0;
+}
+
+/* Highest clock in MHz the kernel reports: cpufreq's max when present (VMs often lack it), else
+ * "cpu MHz": the fallback where no ISA can be measured. */
+static double kernel_clock_mhz(void) {
     FILE *f = fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
     double khz = 0;
     if (f) {
@@ -64,20 +350,165 @@ static double cpu_clock_mhz(void) {
     return mhz;
 }
 
-/* FP32 lanes of the widest vector unit and FMA units, from the compiler's CPU detection. */
-static void cpu_simd(int *lanes, int *fma_units, const char **isa) {
-    __builtin_cpu_init();
-    *fma_units = __builtin_cpu_supports("fma") ? 2 : 1;
-    if (GB_CPU_HAS_AVX512F()) {
-        *lanes = 16;
-        *isa = "AVX-512";
-    } else if (__builtin_cpu_supports("avx")) {
-        *lanes = 8;
-        *isa = __builtin_cpu_supports("avx2") ? "AVX2" : "AVX";
-    } else {
-        *lanes = 4;
-        *isa = "SSE";
+static double isa_gflops(const struct isa_cal *isa, int cores) {
+    return cores * isa->lanes * 2.0 * isa->units * isa->ghz;
+}
+
+/* Calibrate every ISA (mock k, or measure), and pick the one with the highest peak. */
+static void fp32_peak(int k) {
+    double mhz = mock_mhz(k);
+    cal.mocked = mhz > 0;
+    cal.best = 0;
+    cal.gflops = 0;
+    for (int i = 0; i < cal.nisa; i++) {
+        struct isa_cal *isa = &cal.isa[i];
+        isa->ghz = 0;
+        isa->measured = 0;
+        if (cal.mocked) {
+            isa->ghz = mhz / 1000;
+            isa->units = isa->fma ? 2 : 1;
+        } else if (isa->clock) {
+            calibrate(isa, cal.cores);
+            isa->measured = isa->ghz > 0;
+        }
+        if (!(isa->ghz > 0)) { /* no loop for this machine, or it failed: the kernel's clock */
+            isa->ghz = kernel_clock_mhz() / 1000;
+            isa->units = isa->fma ? 2 : 1;
+        }
+        double g = isa_gflops(isa, cal.cores);
+        if (g > cal.gflops) {
+            cal.gflops = g;
+            cal.best = i;
+        }
     }
+    cal.measured = cal.mocked || cal.isa[cal.best].measured;
+}
+
+/* "AVX2 FMA loop: 3.49 GHz" for isa i (with the other ISAs' clocks where there are several). */
+static void clocks_text(char *out, size_t len) {
+    const struct isa_cal *b = &cal.isa[cal.best];
+    int n = snprintf(out, len, "%s %s: %.3g GHz", b->name,
+                     cal.mocked      ? "clock mocked (GPUBENCH_TEST_CPU_CLOCK_MHZ)"
+                     : !cal.measured ? "clock from the kernel, not measured"
+                     : b->fma        ? "FMA loop"
+                                     : "add loop",
+                     b->ghz);
+    for (int i = 0; i < cal.nisa && n > 0 && (size_t)n < len; i++)
+        if (i != cal.best)
+            n += snprintf(out + n, len - (size_t)n, " (%s %.3g GHz)", cal.isa[i].name,
+                          cal.isa[i].ghz);
+}
+
+/* STREAM-style Add: c = a + b with streaming stores (no read-for-ownership), so each element
+ * moves 12 bytes, as STREAM counts. */
+struct stream_job {
+    float *a, *b, *c;
+    size_t n;
+};
+
+#if CAL_X86
+__attribute__((target("avx"))) static void stream_add_avx(const float *a, const float *b, float *c,
+                                                          size_t lo, size_t hi) {
+    size_t i = lo;
+    for (; i + 8 <= hi; i += 8) {
+        if (i % 16 == 0) {
+            _mm_prefetch((const char *)(a + i + 512), _MM_HINT_T0);
+            _mm_prefetch((const char *)(b + i + 512), _MM_HINT_T0);
+        }
+        _mm256_stream_ps(c + i, _mm256_add_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
+    }
+    for (; i < hi; i++)
+        c[i] = a[i] + b[i];
+    _mm_sfence();
+}
+#endif
+
+static void stream_thread(void *arg, int tid, int nthreads) {
+    struct stream_job *j = arg;
+    size_t lo, hi;
+    pool_range(j->n, nthreads, tid, 16, &lo, &hi);
+#if CAL_X86
+    if (__builtin_cpu_supports("avx")) {
+        stream_add_avx(j->a, j->b, j->c, lo, hi);
+        return;
+    }
+#endif
+    for (size_t i = lo; i < hi; i++)
+        j->c[i] = j->a[i] + j->b[i];
+}
+
+/* Each thread first touches its own range (pages land on its NUMA node). */
+static void stream_init(void *arg, int tid, int nthreads) {
+    struct stream_job *j = arg;
+    size_t lo, hi;
+    pool_range(j->n, nthreads, tid, 16, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        j->a[i] = 1.0f;
+        j->b[i] = 2.0f;
+        j->c[i] = 0.0f;
+    }
+}
+
+/* Memory GB/s: the best of 5 passes of the Add over 3 arrays of together 4× the last-level cache
+ * (at least 64 MiB, at most 1 GiB and an eighth of the memory). 0 when out of memory. */
+static double stream_gbps(size_t llc, size_t mem) {
+    double total = 4.0 * (double)llc;
+    total = total < 64.0 * (1 << 20) ? 64.0 * (1 << 20) : total;
+    total = total > 1024.0 * (1 << 20) ? 1024.0 * (1 << 20) : total;
+    if (mem && total > (double)mem / 8)
+        total = (double)mem / 8;
+    struct stream_job j;
+    j.n = (size_t)(total / 12) / 16 * 16;
+    size_t bytes = j.n * sizeof(float);
+    j.a = aligned_alloc(64, bytes);
+    j.b = aligned_alloc(64, bytes);
+    j.c = aligned_alloc(64, bytes);
+    double best = 0;
+    if (j.a && j.b && j.c && j.n) {
+        pool_run(stream_init, &j);
+        pool_run(stream_thread, &j); /* warm */
+        for (int pass = 0; pass < 5; pass++) {
+            double t0 = now_ns();
+            pool_run(stream_thread, &j);
+            double gbps = 12.0 * (double)j.n / (now_ns() - t0);
+            best = gbps > best ? gbps : best;
+        }
+    }
+    free(j.a);
+    free(j.b);
+    free(j.c);
+    return best;
+}
+
+/* The memory peak: the mock, or the measurement. */
+static void memory_peak(size_t llc, size_t mem) {
+    const char *v = getenv("GPUBENCH_TEST_CPU_STREAM_GBPS");
+    cal.stream_mocked = v && atof(v) > 0;
+    cal.gbps = cal.stream_mocked ? atof(v) : stream_gbps(llc, mem);
+    if (cal.gbps > 0)
+        snprintf(cal.mem_how, sizeof cal.mem_how, "memory %.3g GB/s (%s)", cal.gbps,
+                 cal.stream_mocked ? "mocked: GPUBENCH_TEST_CPU_STREAM_GBPS"
+                                   : "STREAM-style Add at start-up");
+    else
+        snprintf(cal.mem_how, sizeof cal.mem_how, "memory peak not measured (out of memory)");
+}
+
+/* backend.peak_now: the FP32 peak measured again (the mock's next value). */
+static double cpu_peak_now(const struct device *dev, char *how, size_t howlen) {
+    (void)dev;
+    if (cal.nisa == 0)
+        return 0;
+    struct isa_cal saved[ISA_MAX];
+    memcpy(saved, cal.isa, sizeof saved);
+    double start = cal.gflops;
+    int best = cal.best;
+    fp32_peak(++cal.rechecks);
+    double now = cal.gflops;
+    clocks_text(how, howlen);
+    memcpy(cal.isa, saved, sizeof saved); /* the run's peak stays the start-up one */
+    cal.gflops = start;
+    cal.best = best;
+    return now;
 }
 
 /* OpenBLAS's worker threads (all but the caller) pinned to cores 1, 2, … so they stay off the
@@ -126,21 +557,28 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     /* The config reads "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64". */
     snprintf(d->blas_lib, sizeof d->blas_lib, "%s core=%s threads=%d", openblas_get_config(),
              openblas_get_corename(), openblas_get_num_threads());
-    int lanes, fma;
-    const char *isa;
-    cpu_simd(&lanes, &fma, &isa);
-    double mhz = cpu_clock_mhz();
     int cores = topology_cores();
-    int used = threads < cores ? threads : cores;
-    d->peak_gflops = used * lanes * 2.0 * fma * mhz / 1000.0;
-    d->peak_gbps = 0; /* no portable property gives it; see README */
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     d->mem_bytes = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize : 0;
-    char topo[96];
+    d->cache_bytes =
+        topology_llc(d->cache_name, sizeof d->cache_name, threads < cores ? threads : cores);
+    /* The peaks, measured on the cores the rows use, once per run. */
+    memset(&cal, 0, sizeof cal);
+    cal.cores = threads < cores ? threads : cores;
+    cal.nisa = cpu_isas(cal.isa);
+    fp32_peak(0);
+    memory_peak(d->cache_bytes, d->mem_bytes);
+    d->peak_gflops = cal.gflops;
+    d->peak_gbps = cal.gbps;
+    const struct isa_cal *b = &cal.isa[cal.best];
+    char clocks[160], topo[96];
+    clocks_text(clocks, sizeof clocks);
     topology_summary(topo, sizeof topo);
     snprintf(d->extra, sizeof d->extra,
-             "%.96s; %s x%d FMA units %d @ %.0f MHz; pinned pool %d/%d, OpenBLAS workers %d", topo,
-             isa, lanes, fma, mhz, topology_pinned(), threads, blas_pinned);
+             "%.96s; FP32 peak %d core%s x %d lanes x %d FMA/cycle x 2 = %.4g GFLOP/s, %.100s; "
+             "%.72s; pinned pool %d/%d, OpenBLAS workers %d",
+             topo, cal.cores, cal.cores == 1 ? "" : "s", b->lanes, b->units, cal.gflops, clocks,
+             cal.mem_how, topology_pinned(), threads, blas_pinned);
     if (topology_bind_error()[0]) {
         size_t len = strlen(d->extra);
         snprintf(d->extra + len, sizeof d->extra - len, "; %s", topology_bind_error());
@@ -189,5 +627,6 @@ const struct backend cpu_backend = {
     .activate = cpu_activate,
     .time_runs = cpu_time_runs,
     .sync = cpu_sync,
+    .peak_now = cpu_peak_now,
     .shutdown = cpu_shutdown,
 };

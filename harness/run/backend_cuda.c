@@ -90,6 +90,7 @@ int gpu_query(int ordinal, struct gpu_props *p, char *err, size_t errlen) {
     }
     snprintf(p->name, sizeof p->name, "%.*s", (int)sizeof p->name - 1, prop.name);
     p->global_mem = prop.totalGlobalMem;
+    p->l2_bytes = prop.l2CacheSize > 0 ? (size_t)prop.l2CacheSize : 0;
     if (attr(ordinal, cudaDevAttrComputeCapabilityMajor, &p->cc_major, err, errlen) ||
         attr(ordinal, cudaDevAttrComputeCapabilityMinor, &p->cc_minor, err, errlen) ||
         attr(ordinal, cudaDevAttrMultiProcessorCount, &p->sm_count, err, errlen) ||
@@ -217,6 +218,8 @@ static int cuda_discover(struct device_list *list, int threads, char *why, size_
         d->peak_gflops = gpu_peak_gflops(&p);
         d->peak_gbps = gpu_peak_gbps(&p);
         d->mem_bytes = p.global_mem;
+        d->cache_bytes = p.l2_bytes; /* for the note of a row whose working set fits in it */
+        snprintf(d->cache_name, sizeof d->cache_name, "L2");
         d->be = &cuda_backend;
         char cpus[96];
         struct cuda_dev_state *s = &states[i];

@@ -9,6 +9,7 @@
 #include "bench/registry.h"
 #include "build_manifest.h"
 #include "harness/core/shape.h"
+#include "harness/core/stats.h"
 
 /* How many workloads the --workload line names before its ",...": the registry's first four,
  * which every build has (later ones may need CUDA), so that --help reads the same in every build
@@ -37,7 +38,7 @@ static void usage_examples(FILE *f) {
 void cli_usage(FILE *f) {
     fputs("usage: gpubench [run] [options]      run benchmarks (the default command)\n"
           "       gpubench list                 workloads, implementations, devices, shapes\n"
-          "       gpubench doctor [--assume SPEC] [--format text|json]\n"
+          "       gpubench doctor [--assume SPEC] [--assume-build SPEC] [--format text|json]\n"
           "       gpubench compare FILE... [--baseline DEVICE|FILE:DEVICE] [--samples ...]\n"
           "       gpubench merge FILE... --out FLEET.csv\n"
           "\n"
@@ -54,7 +55,8 @@ void cli_usage(FILE *f) {
         "  -q, --quick           small shapes and short timing: the whole suite in seconds\n"
         "      --min-time SEC    time each row at least this long (default 0.5 s; quick 0.05)\n"
         "      --max-time SEC    stop timing a row after this long (default 10 s; quick 1)\n"
-        "  -r, --reps N          at least N timed repetitions (default 10; quick 3)\n"
+        "  -r, --reps N          at least N timed repetitions, even past --max-time (default 10;\n"
+        "                        quick 6: the fewest with a 95% CI of the median)\n"
         "      --warmup N        untimed runs before timing (default 2; quick 1)\n"
         "  -t, --threads N       CPU threads for our pool and OpenBLAS (default: physical cores)\n"
         "      --seed N          seed of the random inputs (default 42)\n"
@@ -256,8 +258,8 @@ static int options_finish(struct options *o) {
             o->min_time = 0.05;
         if (!o->set_max_time)
             o->max_time = 1.0;
-        if (!o->set_reps)
-            o->min_reps = 3;
+        if (!o->set_reps) /* the fewest with a 95% interval of the median (stats.h) */
+            o->min_reps = (long)stats_median_ci_min_n(STATS_CI_LEVEL);
         if (!o->set_warmup)
             o->warmup = 1;
     }

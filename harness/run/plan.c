@@ -119,6 +119,72 @@ static int add_rows(struct plan *pl) {
     return 0;
 }
 
+/* Append `name` to the comma-separated list in out (once). */
+static void list_add(char *out, size_t len, const char *name) {
+    size_t n = strlen(name), used = strlen(out);
+    for (const char *p = strstr(out, name); p; p = strstr(p + 1, name))
+        if ((p == out || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return;
+    snprintf(out + used, len - used, "%s%s", used ? "," : "", name);
+}
+
+/* "nothing to run", and why: the chosen workloads and implementations run only on a kind of
+ * device the plan has none of (and why it has none), or they do not meet at all. Returns 2. */
+static int nothing_to_run(const struct plan *pl, const char *gpu_why) {
+    const struct options *o = pl->o;
+    int have[2] = {0, 0}; /* devices of the plan by kind: DEV_CPU, DEV_CUDA */
+    for (int i = 0; i < pl->ndevs; i++)
+        have[pl->devs[i]->kind == DEV_CUDA] = 1;
+    /* What the options select, by the kind of device it needs: workloads that have only GPU
+     * implementations, and the implementations themselves. */
+    int pairs[2] = {0, 0};
+    char gpu_wls[160] = "", gpu_impls[160] = "", cpu_impls[160] = "";
+    for (int wi = 0; registry_workloads[wi]; wi++) {
+        const struct workload *w = registry_workloads[wi];
+        if (!listed(o->workloads, o->nworkloads, w->name))
+            continue;
+        const struct impl *im;
+        int kinds[2] = {0, 0};
+        for (int ii = 0; (im = registry_impl(w, ii)) != NULL; ii++)
+            if (plan_impl_selected(o, im)) {
+                int k = im->kind == DEV_CUDA;
+                kinds[k] = 1;
+                pairs[k]++;
+                list_add(k ? gpu_impls : cpu_impls, k ? sizeof gpu_impls : sizeof cpu_impls,
+                         im->name);
+            }
+        if (kinds[1] && !kinds[0])
+            list_add(gpu_wls, sizeof gpu_wls, w->name);
+    }
+    char what[400];
+    if (pairs[1] && !pairs[0] && !have[1]) {
+        const char *names = o->nimpls ? gpu_impls : gpu_wls;
+        snprintf(what, sizeof what, "%s%s run%s only on a GPU", o->nimpls ? "--impl " : "", names,
+                 strchr(names, ',') ? "" : "s");
+        if (gpu_why[0])
+            fprintf(stderr, "gpubench: nothing to run: %s, and no GPU was found: %s\n", what,
+                    gpu_why);
+        else
+            fprintf(stderr, "gpubench: nothing to run: %s, and --device chose no GPU\n", what);
+        return 2;
+    }
+    if (pairs[0] && !pairs[1] && !have[0]) {
+        fprintf(stderr,
+                "gpubench: nothing to run: %s%s run only on the CPU, and --device "
+                "chose no CPU\n",
+                o->nimpls ? "--impl " : "the chosen implementations, ", cpu_impls);
+        return 2;
+    }
+    if (!pairs[0] && !pairs[1]) {
+        fprintf(stderr, "gpubench: nothing to run: no workload of --workload has an "
+                        "implementation of --impl (see gpubench list)\n");
+        return 2;
+    }
+    return fail("nothing to run: no implementation of the chosen workloads runs on the "
+                "chosen devices%s%s",
+                "", "");
+}
+
 int plan_build(const struct options *o, const struct device_list *found, const char *gpu_why,
                struct plan *pl) {
     memset(pl, 0, sizeof *pl);
@@ -164,8 +230,7 @@ int plan_build(const struct options *o, const struct device_list *found, const c
     if ((rc = add_rows(pl)))
         return rc;
     if (pl->total_rows == 0)
-        return fail("nothing to run: no implementation of the chosen workloads runs on the "
-                    "chosen devices%s%s", "", "");
+        return nothing_to_run(pl, gpu_why);
     return 0;
 }
 

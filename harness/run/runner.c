@@ -1,7 +1,10 @@
 /* runner.c — the one timing loop. For each row: poison outputs, prepare, one verified run,
- * warm-up, timed repetitions until both a minimum time and count are reached (capped by a
- * maximum time), statistics, batches of back-to-back runs, end-to-end repetitions for devices
- * with transfers, release. */
+ * warm-up, timed repetitions until both a minimum time and count are reached (a maximum time
+ * caps the time, never the count: --reps is a floor, and a row it keeps past the cap says so),
+ * statistics, batches of back-to-back runs, end-to-end repetitions for devices with transfers,
+ * release; then the rates and the notes that qualify them (no interval from too few
+ * repetitions, a working set that fits in the cache, a peak exceeded because the clock
+ * changed). */
 #include "harness/run/runner.h"
 
 #include <math.h>
@@ -91,15 +94,30 @@ static enum status e2e_once(const struct device *dev, const struct impl *im, str
  * samples file of a sweep small (microsecond rows would otherwise log ~10^6 samples each). */
 enum { MAX_REPS = 10000 };
 
-/* Keep timing while below the minimum count or time, and below the caps. */
+/* Keep timing while below the minimum count or time, and below the caps. The count is a floor
+ * (--reps: "at least N"): neither the time cap nor MAX_REPS stops a loop before it. */
 static int keep_going(size_t n, double elapsed_s, long min_reps, double min_s, double max_s) {
     if (runner_interrupted)
         return 0;
-    if (n > 0 && elapsed_s >= max_s)
+    if ((long)n < min_reps)
+        return 1;
+    if (elapsed_s >= max_s || n >= MAX_REPS)
         return 0;
-    if ((long)n >= min_reps && n >= MAX_REPS)
-        return 0;
-    return (long)n < min_reps || elapsed_s < min_s;
+    return elapsed_s < min_s;
+}
+
+/* 1 when the loop goes on only because of the floor: its time cap has passed. */
+static int floor_only(size_t n, double elapsed_s, long min_reps, double max_s) {
+    return (long)n < min_reps && elapsed_s >= max_s;
+}
+
+/* The note of a loop that the --reps floor kept past its time cap. */
+static void floor_note(struct result *r, const char *what, size_t n, double took_s,
+                       const char *cap) {
+    char msg[256];
+    snprintf(msg, sizeof msg, "--reps is a floor: %zu %s repetitions took %.3g s, past %s", n, what,
+             took_s, cap);
+    append_note(r, msg);
 }
 
 /* Prepare and one verified end-to-end run; outputs are poisoned first, so an unwritten element
@@ -154,9 +172,11 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
                               struct tel_row *tel, size_t *n) {
     enum status st;
     double ms;
-    double t0 = host_ms();
+    double t0 = host_ms(), el;
+    int past = 0;
     *n = 0;
-    while (keep_going(*n, (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
+    while (keep_going(*n, el = (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
+        past |= floor_only(*n, el, o->min_reps, o->max_time);
         if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
             return st;
         if (push_sample(*n, ms, tel_row_latest(tel)) != 0) {
@@ -164,6 +184,11 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
             return ST_OOM;
         }
         (*n)++;
+    }
+    if (past && !runner_interrupted) {
+        char cap[64];
+        snprintf(cap, sizeof cap, "--max-time %g s", o->max_time);
+        floor_note(r, "timed", *n, (host_ms() - t0) / 1e3, cap);
     }
     return ST_OK;
 }
@@ -188,6 +213,14 @@ static enum status row_stats(size_t n, struct result *r) {
     if (stats_compute(samples, n, &r->st) != 0) {
         append_note(r, "out of host memory for the statistics");
         return ST_OOM;
+    }
+    if (n > 0 && isnan(r->st.ci_lo)) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "no 95%% CI: %zu repetitions, and the interval of the median needs at least %zu "
+                 "(--reps %zu)",
+                 n, stats_median_ci_min_n(STATS_CI_LEVEL), stats_median_ci_min_n(STATS_CI_LEVEL));
+        append_note(r, msg);
     }
     return ST_OK;
 }
@@ -235,27 +268,104 @@ static enum status e2e_loop(const struct options *o, const struct device *dev,
     double e2e[E2E_MAX];
     size_t m = 0;
     enum status st;
-    double t1 = host_ms();
+    double t1 = host_ms(), el;
     long min_count = o->min_reps < 3 ? o->min_reps : 3;
-    while (m < E2E_MAX &&
-           keep_going(m, (host_ms() - t1) / 1e3, min_count, o->min_time / 2, o->max_time / 2)) {
+    int past = 0;
+    while (m < E2E_MAX && keep_going(m, el = (host_ms() - t1) / 1e3, min_count, o->min_time / 2,
+                                     o->max_time / 2)) {
+        past |= floor_only(m, el, min_count, o->max_time / 2);
         if ((st = e2e_once(dev, im, ctx, 0, &e2e[m])) != ST_OK)
             return st;
         m++;
+    }
+    if (past && !runner_interrupted) {
+        char cap[64];
+        snprintf(cap, sizeof cap, "their half of --max-time (%g s)", o->max_time / 2);
+        floor_note(r, "end-to-end", m, (host_ms() - t1) / 1e3, cap);
     }
     r->e2e_median_ms = stats_median_inplace(e2e, m);
     return ST_OK;
 }
 
+/* "12 MiB", "48 KiB": a size for a note. */
+static void fmt_size(char *out, size_t len, double bytes) {
+    if (bytes >= 1 << 30)
+        snprintf(out, len, "%.3g GiB", bytes / (1 << 30));
+    else if (bytes >= 1 << 20)
+        snprintf(out, len, "%.3g MiB", bytes / (1 << 20));
+    else
+        snprintf(out, len, "%.3g KiB", bytes / 1024);
+}
+
+/* Is the row bounded by memory traffic rather than arithmetic? By the device's balance (peak
+ * FLOP/s ÷ peak B/s) when both peaks are known, else by 1 FLOP per byte. */
+static int memory_bound(const struct device *dev, const struct result *r) {
+    if (r->bytes <= 0)
+        return 0;
+    if (r->flops <= 0)
+        return 1;
+    double balance =
+        dev->peak_gflops > 0 && dev->peak_gbps > 0 ? dev->peak_gflops / dev->peak_gbps : 1.0;
+    return r->flops / r->bytes < balance;
+}
+
+/* Does the row's working set (the bytes it reads and writes once) fit in the device's
+ * last-level cache? Then a memory-bound row measures the cache, not memory; the note says so. */
+static int cache_note(const struct device *dev, const struct impl *im, struct result *r) {
+    if (dev->cache_bytes == 0 || im->host_transfer || r->bytes <= 0 ||
+        r->bytes > (double)dev->cache_bytes)
+        return 0;
+    char ws[32], cache[32], msg[160];
+    fmt_size(ws, sizeof ws, r->bytes);
+    fmt_size(cache, sizeof cache, (double)dev->cache_bytes);
+    int mem = memory_bound(dev, r);
+    snprintf(msg, sizeof msg, "working set %s fits in %s (%s)%s", ws,
+             dev->cache_name[0] ? dev->cache_name : "the last-level cache", cache,
+             mem ? ": cache bandwidth, not memory" : "");
+    append_note(r, msg);
+    return mem;
+}
+
+/* A row above 100% of the FP32 peak measured at start-up: measure it again and say so. */
+static void peak_recheck(const struct device *dev, struct result *r) {
+    char how[200] = "", msg[400];
+    double now = dev->be->peak_now ? dev->be->peak_now(dev, how, sizeof how) : 0;
+    if (now > 0)
+        snprintf(msg, sizeof msg,
+                 "peak above 100%%: the clock changed during the run (peak %.4g GFLOP/s from the "
+                 "start-up calibration; after this row %s, %.4g GFLOP/s)",
+                 dev->peak_gflops, how, now);
+    else
+        snprintf(msg, sizeof msg,
+                 "peak above 100%%: the clock changed during the run, or the peak of %.4g GFLOP/s "
+                 "(a property of the device, not measured) is too low",
+                 dev->peak_gflops);
+    append_note(r, msg);
+}
+
 /* GFLOP/s, GB/s and % of peak from the median kernel time and the row's declared work. */
-static void derive_rates(const struct device *dev, struct result *r) {
+static void derive_rates(const struct device *dev, const struct impl *im, struct result *r) {
     double sec = r->st.median / 1e3;
     r->gflops = sec > 0 && r->flops > 0 ? r->flops / sec / 1e9 : -1; /* copies have none */
     r->gbps = sec > 0 && r->bytes > 0 ? r->bytes / sec / 1e9 : -1;
-    /* Fraction of the device's roofline bound: whichever of compute and memory is nearer. */
+    /* Fraction of the device's roofline bound: whichever of compute and memory is nearer. A
+     * memory-bound row in the cache has no bound we know: the memory peak does not apply. */
+    int in_cache = cache_note(dev, im, r);
     double pf = dev->peak_gflops > 0 && r->gflops >= 0 ? r->gflops / dev->peak_gflops : -1;
     double pb = dev->peak_gbps > 0 && r->gbps >= 0 ? r->gbps / dev->peak_gbps : -1;
+    if (in_cache)
+        pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
+    if (pf > 1.0 && pf >= pb)
+        peak_recheck(dev, r);
+    else if (pb > 1.0) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "peak above 100%%: memory bandwidth changed during the run (peak %.4g GB/s "
+                 "from the start-up measurement)",
+                 dev->peak_gbps);
+        append_note(r, msg);
+    }
     r->tel.energy_j = tel_energy(&r->tel, r->st.median);
 }
 
@@ -281,7 +391,7 @@ static enum status measure(const struct options *o, const struct device *dev,
         return st;
     if ((st = e2e_loop(o, dev, im, ctx, r)) != ST_OK)
         return st;
-    derive_rates(dev, r);
+    derive_rates(dev, im, r);
     return ST_OK;
 }
 
@@ -302,7 +412,7 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     append_note(r, ctx.note);
     if (st == ST_OK) {
         char tel[400];
-        tel_note(&r->tel, im->over_link, r->gbps, tel, sizeof tel);
+        tel_note(&r->tel, im->host_transfer, r->gbps, tel, sizeof tel);
         append_note(r, tel);
         append_note(r, dev->extra);
     } else {

@@ -37,7 +37,10 @@ static void make_cells(const struct result *r, struct cells *c) {
         sink_fmt_ms(c->median, sizeof c->median, r->st.median);
         sink_fmt_ms(lo, sizeof lo, r->st.ci_lo);
         sink_fmt_ms(hi, sizeof hi, r->st.ci_hi);
-        snprintf(c->ci, sizeof c->ci, "%s–%s", lo, hi);
+        if (isfinite(r->st.ci_lo) && isfinite(r->st.ci_hi))
+            snprintf(c->ci, sizeof c->ci, "%s–%s", lo, hi);
+        else /* too few repetitions for 95%: the note says how many it needs */
+            snprintf(c->ci, sizeof c->ci, "-");
     } else {
         snprintf(c->median, sizeof c->median, "-");
         snprintf(c->ci, sizeof c->ci, "-");

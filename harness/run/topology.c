@@ -65,6 +65,57 @@ void topology_summary(char *out, size_t outlen) {
              pk == 1 ? "" : "s", co, pu, numa ? numa : 1, numa > 1 ? "s" : "", l3 >> 20);
 }
 
+/* Does cache object c serve one of the first `cores` cores? */
+static int serves(hwloc_obj_t c, int cores) {
+    for (int i = 0; i < cores; i++) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CORE, (unsigned)i);
+        if (!core)
+            core = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)i);
+        if (core && hwloc_bitmap_intersects(c->cpuset, core->cpuset))
+            return 1;
+    }
+    return 0;
+}
+
+size_t topology_llc(char *name, size_t namelen, int cores) {
+    snprintf(name, namelen, "LLC");
+    if (!topo)
+        return 0;
+    unsigned long long total = 0;
+    unsigned level = 0;
+#if HWLOC_API_VERSION >= 0x00020000
+    static const hwloc_obj_type_t types[] = {HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE};
+    for (int t = 0; t < 2 && !level; t++) {
+        int n = hwloc_get_nbobjs_by_type(topo, types[t]);
+        for (int i = 0; i < n; i++) {
+            hwloc_obj_t c = hwloc_get_obj_by_type(topo, types[t], (unsigned)i);
+            if (!c || !c->attr)
+                continue;
+            level = c->attr->cache.depth;
+            if (serves(c, cores))
+                total += c->attr->cache.size;
+        }
+    }
+#else
+    int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CACHE);
+    for (int i = 0; i < n; i++) { /* the deepest level */
+        hwloc_obj_t c = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CACHE, (unsigned)i);
+        if (c && c->attr && c->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION &&
+            c->attr->cache.depth > level)
+            level = c->attr->cache.depth;
+    }
+    for (int i = 0; i < n; i++) {
+        hwloc_obj_t c = hwloc_get_obj_by_type(topo, HWLOC_OBJ_CACHE, (unsigned)i);
+        if (c && c->attr && c->attr->cache.depth == level &&
+            c->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION && serves(c, cores))
+            total += c->attr->cache.size;
+    }
+#endif
+    if (total && level)
+        snprintf(name, namelen, "L%u", level);
+    return (size_t)total;
+}
+
 void topology_bind_thread(void *arg, int tid) {
     (void)arg;
     if (!topo)

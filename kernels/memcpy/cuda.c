@@ -156,8 +156,8 @@ const struct impl memcpy_h2d_pinned_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
     .e2e_is_run = 1,
-    .over_link = 1, /* its GB/s is compared with the PCIe link's */
 };
 
 const struct impl memcpy_h2d_pageable_impl = {
@@ -168,9 +168,9 @@ const struct impl memcpy_h2d_pageable_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
     .run_waits = 1, /* a pageable copy makes the host wait for the device */
     .e2e_is_run = 1,
-    .over_link = 1, /* its GB/s is compared with the PCIe link's */
 };
 
 const struct impl memcpy_d2h_pinned_impl = {
@@ -182,8 +182,8 @@ const struct impl memcpy_d2h_pinned_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
     .e2e_is_run = 1,
-    .over_link = 1, /* its GB/s is compared with the PCIe link's */
 };
 
 const struct impl memcpy_d2h_pageable_impl = {
@@ -195,9 +195,9 @@ const struct impl memcpy_d2h_pageable_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .host_transfer = 1,
     .run_waits = 1, /* a pageable copy makes the host wait for the device */
     .e2e_is_run = 1,
-    .over_link = 1, /* its GB/s is compared with the PCIe link's */
 };
 
 const struct impl memcpy_d2d_impl = {

@@ -12,38 +12,85 @@
 #include "kernels/common/cpu_pool.h"
 #include "tests/testhelp.h"
 
+/* A uniform double in [0, 1) from (trial, i): the tests' seeded samples. */
+static double unit(uint64_t trial, uint64_t i) {
+    return ((double)(splitmix64(trial * 1000003ULL + i) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* Coverage of the 95% CI of the median against a simulation: for n from the smallest that has
+ * an interval up, and for four shapes of distribution (uniform, exponential, log-normal, and
+ * timing-like: a floor with heavy-tailed interference), the interval of `trials` seeded samples
+ * contains the true median in 95% ± 2% of them. */
+static void test_ci_coverage(void) {
+    static const size_t ns[] = {6, 7, 8, 9, 10, 12, 15, 20, 30, 50, 100};
+    enum { TRIALS = 4000, DISTS = 4 };
+    static const char *const names[DISTS] = {"uniform", "exponential", "log-normal", "timing"};
+    double med[DISTS] = {0.5, log(2.0), 1.0, 0};
+    /* timing: 1 + 0.2·Pareto(1.5) spikes: median 1 + 0.2·(2^(1/1.5) − 1) */
+    med[3] = 1.0 + 0.2 * (pow(2.0, 1 / 1.5) - 1.0);
+    double x[100];
+    struct stats st;
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++)
+        for (int dist = 0; dist < DISTS; dist++) {
+            size_t n = ns[k], cover = 0;
+            for (uint64_t t = 0; t < TRIALS; t++) {
+                uint64_t trial = (uint64_t)dist << 40 | (uint64_t)n << 20 | t;
+                for (size_t i = 0; i < n; i++) {
+                    double u = unit(trial, i);
+                    if (dist == 0)
+                        x[i] = u;
+                    else if (dist == 1)
+                        x[i] = -log(1 - u);
+                    else if (dist == 2) /* Box-Muller from two uniforms */
+                        x[i] = exp(sqrt(-2 * log(u)) * cos(2 * M_PI * unit(trial, i + 500)));
+                    else
+                        x[i] = 1.0 + 0.2 * (pow(1 - u, -1 / 1.5) - 1.0);
+                }
+                CHECK(stats_compute(x, n, &st) == 0);
+                cover += st.ci_lo <= med[dist] && med[dist] <= st.ci_hi;
+            }
+            double c = (double)cover / TRIALS;
+            CHECK_MSG(fabs(c - 0.95) <= 0.02, "n=%zu %s: coverage %.4f, want 0.95 +- 0.02", n,
+                      names[dist], c);
+        }
+}
+
 static void test_stats(void) {
     double x[] = {5, 1, 4, 2, 3};
     struct stats st;
     CHECK(stats_compute(x, 5, &st) == 0);
     CHECK(st.n == 5 && st.median == 3 && st.min == 1 && st.mean == 3);
     CHECK(fabs(st.stddev - sqrt(2.5)) < 1e-12);
-    CHECK(st.ci_lo == 1 && st.ci_hi == 5); /* n < 6: [min, max] */
-    CHECK(x[0] == 5);                      /* input untouched */
+    /* n < 6: even [min, max] covers only 1 - 2/2^5 = 93.75%: no interval, not [min, max] */
+    CHECK_MSG(isnan(st.ci_lo) && isnan(st.ci_hi), "n=5: ci %g-%g, want none", st.ci_lo, st.ci_hi);
+    CHECK(stats_median_ci_min_n(0.95) == 6 && stats_median_ci_min_n(0.99) == 8);
+    CHECK(x[0] == 5); /* input untouched */
+    double three[] = {3, 1, 2};
+    CHECK(stats_compute(three, 3, &st) == 0 && isnan(st.ci_lo) && isnan(st.ci_hi));
     double even[] = {4, 1, 3, 2};
     CHECK(stats_compute(even, 4, &st) == 0 && st.median == 2.5);
-    /* n = 100: ranks 40 and 61 (n/2 ∓ 1.96·√n/2 = 50 ∓ 9.8, widened outward). */
-    size_t lo, hi;
-    stats_median_ci_ranks(100, &lo, &hi);
-    CHECK_MSG(lo == 40 && hi == 61, "lo=%zu hi=%zu", lo, hi);
+    /* Binomial coverage of [s(d), s(n-d+1)]: n = 6, d = 1: 1 - 2/64; n = 10, d = 2: 1 - 22/1024 */
+    CHECK(fabs(stats_median_ci_coverage(6, 1) - (1 - 2.0 / 64)) < 1e-12);
+    CHECK(fabs(stats_median_ci_coverage(10, 2) - (1 - 22.0 / 1024)) < 1e-12);
+    CHECK(stats_median_ci_coverage(10, 0) == 1);
+    /* Large n: the normal approximation, 1 - 2·Φ((d - 1 + ½ - n/2)/(√n/2)) */
+    double z = (40 - 1 + 0.5 - 50) / 5.0;
+    CHECK(fabs(stats_median_ci_coverage(100, 40) - (1 - erfc(-z / sqrt(2.0)))) < 2e-3);
+    CHECK(stats_median_ci_coverage(10000000, 4990000) > 0.999);
+    /* n = 6: between s(1) and s(2) (Hettmansperger-Sheather: lambda = 0.357) */
+    double six[] = {1, 2, 3, 4, 5, 6}, lo, hi;
+    CHECK(stats_median_ci(six, 6, 0.95, &lo, &hi) == 0);
+    CHECK_MSG(fabs(lo - 1.357) < 0.01 && fabs(hi - 5.643) < 0.01, "n=6: %g-%g", lo, hi);
     double big[100];
     for (int i = 0; i < 100; i++)
         big[i] = 100 - i; /* 100..1 */
     CHECK(stats_compute(big, 100, &st) == 0);
-    CHECK(st.median == 50.5 && st.ci_lo == 40 && st.ci_hi == 61);
-    CHECK(st.ci_lo <= st.median && st.median <= st.ci_hi);
-    /* Coverage: the CI of the median of 25 uniform samples contains the true median 0.5 in
-     * about 95% of seeded trials (the binomial bound gives ≥ 95%; allow 92–99.5%). */
-    int cover = 0;
-    for (int t = 0; t < 2000; t++) {
-        double s[25];
-        for (int i = 0; i < 25; i++)
-            s[i] = (double)(splitmix64((uint64_t)t * 977 + (uint64_t)i) >> 11) / 9007199254740992.0;
-        stats_compute(s, 25, &st);
-        cover += st.ci_lo <= 0.5 && 0.5 <= st.ci_hi;
-    }
-    CHECK_MSG(cover >= 1840 && cover <= 1990, "coverage %d/2000", cover);
+    /* n = 100: d = 40 (coverage 96.5%), interpolated towards 41 */
+    CHECK_MSG(st.median == 50.5 && st.ci_lo > 40 && st.ci_lo < 41 && st.ci_hi > 60 && st.ci_hi < 61,
+              "n=100: %g-%g", st.ci_lo, st.ci_hi);
+    CHECK(fabs((st.ci_lo + st.ci_hi) / 2 - 50.5) < 1e-9); /* symmetric ranks */
     CHECK(stats_compute(NULL, 0, &st) == 0 && st.n == 0);
+    test_ci_coverage();
 }
 
 /* A toy workload for the shape parser: a plain key, a required one, and an _h/_w pair that a

@@ -441,6 +441,13 @@ static void test_spec(void) {
     CHECK(doctor_parse_mem("1.5g", &mem) == 0 && mem == (size_t)3 << 29);
     CHECK(doctor_parse_mem("0", &mem) == -1 && doctor_parse_mem("-1G", &mem) == -1 &&
           doctor_parse_mem("12XB", &mem) == -1);
+    /* mem needs a unit: "12" is neither 12 bytes nor 12 GiB until it says which */
+    CHECK(doctor_parse_mem("12", &mem) == -1);
+    CHECK(doctor_parse_mem("4000000000B", &mem) == 0 && mem == 4000000000u);
+    CHECK(doctor_spec_device("cc=3.5,mem=12", &d, err, sizeof err) == -1 &&
+          HAS(err, "'12' has no unit") && HAS(err, "12GiB"));
+    /* there never was a compute capability 4.x */
+    CHECK(doctor_spec_device("cc=4.0", &d, err, sizeof err) == -1 && HAS(err, "4.x"));
 
     memset(&b, 0, sizeof b);
     b.cuda = CUDA_VER(13, 0);
@@ -526,6 +533,68 @@ static int agree(const char *version, const char *list) {
     return bad;
 }
 
+/* Every compute capability NVIDIA has used, 1.0 to 12.x, is named by its architecture (1.x is
+ * the Tesla architecture, not Fermi), in the verdict and in the cuDNN sentence. */
+static void test_arch_names(void) {
+    static const struct {
+        int sm;
+        const char *family;
+    } want[] = {{10, "Tesla architecture"},
+                {11, "Tesla architecture"},
+                {12, "Tesla architecture"},
+                {13, "Tesla architecture"},
+                {20, "Fermi"},
+                {21, "Fermi"},
+                {30, "Kepler"},
+                {32, "Kepler"},
+                {35, "Kepler"},
+                {37, "Kepler"},
+                {50, "Maxwell"},
+                {52, "Maxwell"},
+                {53, "Maxwell"},
+                {60, "Pascal"},
+                {61, "Pascal"},
+                {62, "Pascal"},
+                {70, "Volta"},
+                {72, "Volta"},
+                {75, "Turing"},
+                {80, "Ampere"},
+                {86, "Ampere"},
+                {87, "Ampere"},
+                {89, "Ada Lovelace"},
+                {90, "Hopper"},
+                {100, "Blackwell"},
+                {101, "Blackwell"},
+                {103, "Blackwell"},
+                {110, "Blackwell"},
+                {120, "Blackwell"},
+                {121, "Blackwell"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const char *f = cuda_facts_family(want[i].sm);
+        CHECK_MSG(f && !strcmp(f, want[i].family), "sm_%d: %s, want %s", want[i].sm, f ? f : "NULL",
+                  want[i].family);
+        struct dv_device d = {
+            .cc_major = want[i].sm / 10, .cc_minor = want[i].sm % 10, .driver_cuda = -1};
+        struct dv_build b = {
+            .cuda = CUDA_VER(13, 0), .cublas = 1, .cudnn_major = 9, .cudnn_minor = 19};
+        struct dv_result r;
+        dv_evaluate(&d, &b, &r);
+        CHECK_MSG(!strcmp(r.family, want[i].family), "sm_%d: verdict family %s", want[i].sm,
+                  r.family);
+        CHECK_MSG(!strstr(r.cudnn.why, "Fermi") || want[i].sm / 10 == 2, "sm_%d: %s", want[i].sm,
+                  r.cudnn.why);
+    }
+    CHECK(cuda_facts_family(40) == NULL && cuda_facts_family(130) == NULL);
+    struct dv_device d13 = {.cc_major = 1, .cc_minor = 3, .driver_cuda = -1};
+    struct dv_build b13 = {.cuda = CUDA_VER(13, 0)};
+    struct dv_result r;
+    dv_evaluate(&d13, &b13, &r);
+    CHECK_MSG(HAS(r.support, "Tesla architecture") && HAS(r.support, "CUDA 6.5") &&
+                  HAS(r.support, "R340"),
+              "%s", r.support);
+    CHECK_MSG(!HAS(r.fix, "CMAKE_CUDA_ARCHITECTURES=13"), "%s", r.fix);
+}
+
 /* --facts: what cmake/cuda_setup.cmake must read from cuda_facts.c, one fact a line:
  * "arch SM FIRST LAST" (LAST 0: current toolkits) and "gcc CUDA GCC" for CUDA 7.0 to 13.9. */
 static int facts(void) {
@@ -554,5 +623,6 @@ int main(int argc, char **argv) {
     test_facts();
     test_explain();
     test_spec();
+    test_arch_names();
     return TEST_END();
 }

@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+"""peak_check.py — the CPU `peak` column stays at or below 100% of a peak measured at start-up,
+on a whole --sweep of workload W, unless the clock changed during the run, which the row's note
+then says (issue 18).
+
+  1. The calibration mocked at 5 GHz (GPUBENCH_TEST_CPU_CLOCK_MHZ, read only for tests): every
+     row records that clock and the peak it gives in its note, its peak_pct is its GFLOP/s over
+     that peak, and no row reads above 100% without saying the clock changed.
+  2. Mocked at 1 MHz at start-up and 5 GHz after: every row reads above 100% of the start-up
+     peak, and each says the clock changed, with the clock measured after it.
+  3. Not mocked: the clock is measured (an FMA or add loop), and W's rows stay at or below 100%
+     or say the clock changed.
+
+usage: peak_check.py GPUBENCH W
+"""
+import csv
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+fails = []
+passed = 0
+
+
+def check(ok, what):
+    global passed
+    if ok:
+        passed += 1
+    else:
+        fails.append(what)
+        print("FAIL:", what)
+
+
+def run(gpubench, args, env=None):
+    e = dict(os.environ)
+    e.pop("GPUBENCH_TEST_CPU_CLOCK_MHZ", None)
+    e.pop("GPUBENCH_TEST_CPU_STREAM_GBPS", None)
+    e.update(env or {})
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run([gpubench, "-d", "cpu", "-f", "csv", "--out",
+                            os.path.join(tmp, "run.csv"), *args],
+                           capture_output=True, text=True, env=e)
+    check(p.returncode == 0, f"gpubench {' '.join(args)}: exit {p.returncode}: {p.stderr[-400:]}")
+    return list(csv.DictReader(io.StringIO(p.stdout)))
+
+
+def sweep_shapes(gpubench, w):
+    out = subprocess.run([gpubench, "list"], capture_output=True, text=True).stdout
+    mine = False
+    for line in out.splitlines():
+        if line.startswith("devices:"):
+            break
+        m = re.match(r"^  (\w+) ", line)
+        if m:
+            mine = m.group(1) == w
+        elif mine and line.split()[:1] == ["sweep"]:
+            return line.split()[1:]
+    return []
+
+
+def peak_of(note):
+    m = re.search(r"FP32 peak .*?= ([0-9.e+]+) GFLOP/s", note)
+    return float(m.group(1)) if m else None
+
+
+def honest(r, what):
+    """At or below 100%, or the note says the clock changed."""
+    if r["peak_pct"] == "":
+        return
+    pct = float(r["peak_pct"])
+    check(pct <= 100 or "clock changed during the run" in r["note"],
+          f"{what} {r['impl']} {r['shape']}: peak {pct}% with no word of a clock change: "
+          f"{r['note'][:300]}")
+
+
+def main():
+    gpubench, w = sys.argv[1], sys.argv[2]
+    shapes = sweep_shapes(gpubench, w)
+    check(len(shapes) >= 2, f"{w} has a sweep in gpubench list ({shapes})")
+    fast = ["--reps", "1", "--warmup", "0", "--min-time", "0", "-w", w]
+
+    # 1. mocked at 5 GHz: the whole sweep
+    rows = run(gpubench, fast + ["--sweep"], {"GPUBENCH_TEST_CPU_CLOCK_MHZ": "5000",
+                                              "GPUBENCH_TEST_CPU_STREAM_GBPS": "1000"})
+    check(len(rows) >= len(shapes), f"a row per sweep shape ({len(rows)})")
+    for r in rows:
+        check(r["status"] == "ok", f"{r['impl']} {r['shape']}: {r['status']}")
+        check("clock mocked" in r["note"] and "5 GHz" in r["note"],
+              f"the note records the clock the peak used: {r['note'][:300]}")
+        peak = peak_of(r["note"])
+        check(peak is not None, f"the note records the FP32 peak: {r['note'][:300]}")
+        if peak and r["gflops"] and r["peak_pct"]:
+            want = 100 * float(r["gflops"]) / peak
+            check(abs(float(r["peak_pct"]) - want) <= 0.01 * want + 0.01,
+                  f"{r['shape']}: peak_pct {r['peak_pct']}, want gflops/peak = {want:.4g}")
+        honest(r, "mocked 5 GHz")
+
+    # 2. the clock "rises" from 1 MHz to 5 GHz after start-up
+    rows = run(gpubench, fast + ["-s", f"{w}:{shapes[0]}"],
+               {"GPUBENCH_TEST_CPU_CLOCK_MHZ": "1,5000", "GPUBENCH_TEST_CPU_STREAM_GBPS": "1000"})
+    for r in rows:
+        check(r["peak_pct"] != "" and float(r["peak_pct"]) > 100,
+              f"1 MHz at start-up: {r['shape']} reads above 100% ({r['peak_pct']})")
+        check("clock changed during the run" in r["note"] and "after this row" in r["note"]
+              and "5 GHz" in r["note"], f"the note says the clock changed: {r['note'][:400]}")
+
+    # 3. measured
+    shape = shapes[min(2, len(shapes) - 1)]
+    rows = run(gpubench, ["--reps", "6", "--warmup", "1", "--min-time", "0", "-w", w, "-s",
+                          f"{w}:{shape}"])
+    for r in rows:
+        check(re.search(r"(FMA loop|add loop|not measured): [0-9.]+ GHz", r["note"]),
+              f"the clock is measured at start-up: {r['note'][:300]}")
+        honest(r, "measured")
+    print(f"{passed} passed, {len(fails)} failed")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

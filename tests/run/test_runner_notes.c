@@ -1,0 +1,208 @@
+/* test_runner_notes.c — the notes that qualify a row's numbers (issue 18), on a fake workload
+ * through runner_measure:
+ *  - --reps is a floor: --max-time never stops a row below it, and a row the floor kept past
+ *    --max-time says so;
+ *  - too few repetitions for a 95% interval: no interval, and the note says how many it needs;
+ *  - a working set that fits in the last-level cache is named (and a memory-bound one gets no
+ *    memory peak: it measured the cache);
+ *  - a row faster than the FP32 peak measured at start-up measures it again and says the clock
+ *    changed (the CPU calibration mocked by GPUBENCH_TEST_CPU_CLOCK_MHZ).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/core/inputs.h"
+#include "harness/core/verify.h"
+#include "harness/run/backend.h"
+#include "harness/run/runner.h"
+#include "tests/testhelp.h"
+
+static const char *const keys[] = {"n", NULL};
+static const char *const shapes[] = {"n=64", NULL};
+
+static double declared_flops = 64;
+static double fake_flops(const struct shape *s) {
+    (void)s;
+    return declared_flops;
+}
+static double fake_bytes(const struct shape *s) {
+    return 8.0 * (double)s->v[0];
+}
+
+static int fake_make(struct problem *p, char *err, size_t errlen) {
+    (void)err, (void)errlen;
+    p->nin = p->nout = 1;
+    if (buf_alloc(&p->in[0], "x", (size_t)p->shape.v[0]) ||
+        buf_alloc(&p->out[0], "y", (size_t)p->shape.v[0]))
+        return -1;
+    fill_uniform(p->in[0].data, p->in[0].n, p->seed, 1, -1, 1);
+    return 0;
+}
+
+static enum status fake_verify(const struct problem *p, struct verify_report *r) {
+    double ref[64];
+    for (size_t i = 0; i < p->out[0].n; i++)
+        ref[i] = 2.0 * p->in[0].data[i];
+    verify_close(r, "y", p->out[0].data, ref, NULL, p->out[0].n, 1e-6, 1e-6);
+    return verify_status(r);
+}
+
+static void fake_free(struct problem *p) {
+    problem_free_bufs(p);
+}
+
+static enum status good_run(struct impl_ctx *ctx) {
+    for (size_t i = 0; i < ctx->p->out[0].n; i++)
+        ctx->p->out[0].data[i] = 2.0f * ctx->p->in[0].data[i];
+    return ST_OK;
+}
+
+/* 20 ms a run: 6 runs take 0.12 s, past a --max-time of 0.05 s */
+static enum status slow_run(struct impl_ctx *ctx) {
+    struct timespec ts = {0, 20 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    return good_run(ctx);
+}
+
+static const struct impl fast = {.name = "fast", .kind = DEV_CPU, .run = good_run};
+static const struct impl slow = {.name = "slow", .kind = DEV_CPU, .run = slow_run};
+
+static const struct workload fake = {.name = "fake",
+                                     .summary = "y = 2x",
+                                     .keys = keys,
+                                     .default_shapes = shapes,
+                                     .quick_shapes = shapes,
+                                     .sweep_shapes = shapes,
+                                     .flops = fake_flops,
+                                     .bytes = fake_bytes,
+                                     .host_bytes = fake_bytes,
+                                     .make_problem = fake_make,
+                                     .verify = fake_verify,
+                                     .free_problem = fake_free};
+
+static void measure(const struct options *o, const struct device *dev, const struct impl *im,
+                    struct result *r) {
+    struct problem p;
+    char err[128];
+    memset(&p, 0, sizeof p);
+    p.shape.v[0] = 64;
+    p.seed = 7;
+    CHECK(fake_make(&p, err, sizeof err) == 0);
+    memset(r, 0, sizeof *r);
+    r->dev = dev;
+    r->w = &fake;
+    r->im = im;
+    r->flops = fake_flops(&p.shape);
+    r->bytes = fake_bytes(&p.shape);
+    runner_measure(o, dev, &fake, im, &p, r);
+    fake_free(&p);
+}
+
+#define HAS(s, sub) (strstr((s), (sub)) != NULL)
+
+/* --reps is "at least N": --max-time stops a row only once it has them, and says so. */
+static void test_floor(const struct device *cpu) {
+    struct options o = {.min_time = 0, .max_time = 0.05, .min_reps = 6, .warmup = 0, .seed = 7};
+    struct result r;
+    measure(&o, cpu, &slow, &r);
+    CHECK_MSG(r.status == ST_OK && r.st.n == 6, "reps %zu, want the floor of 6 (status %s)", r.st.n,
+              status_name(r.status));
+    CHECK_MSG(HAS(r.note, "--reps is a floor: 6 timed repetitions took") &&
+                  HAS(r.note, "past --max-time 0.05 s"),
+              "note: %s", r.note);
+    /* a row that reached its floor within --max-time has no such note */
+    o.max_time = 5;
+    measure(&o, cpu, &fast, &r);
+    CHECK_MSG(r.st.n >= 6 && !HAS(r.note, "floor"), "reps %zu, note: %s", r.st.n, r.note);
+}
+
+/* 3 repetitions: [min, max] covers 75% of the time, not 95%: no interval, and the note says
+ * how many the level needs; 6 give one. */
+static void test_ci_note(const struct device *cpu) {
+    struct options o = {.min_time = 0, .max_time = 5, .min_reps = 3, .warmup = 0, .seed = 7};
+    struct result r;
+    measure(&o, cpu, &fast, &r);
+    CHECK(r.status == ST_OK && r.st.n == 3);
+    CHECK_MSG(isnan(r.st.ci_lo) && isnan(r.st.ci_hi), "ci %g-%g from 3 reps", r.st.ci_lo,
+              r.st.ci_hi);
+    CHECK_MSG(HAS(r.note, "no 95% CI: 3 repetitions") && HAS(r.note, "needs at least 6"),
+              "note: %s", r.note);
+    char buf[4096];
+    struct run_info ri = {.run_id = "t", .utc = "2026-01-01T00:00:00Z", .host = "h"};
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    csv_write_result(f, &ri, &r);
+    fclose(f);
+    /* the CSV's ci95_lo_ms and ci95_hi_ms cells (fields 24 and 25) are empty */
+    int field = 0, inq = 0;
+    size_t len[40] = {0};
+    for (const char *p = buf; *p && *p != '\n' && field < 40; p++) {
+        if (*p == '"')
+            inq = !inq;
+        else if (*p == ',' && !inq)
+            field++;
+        else
+            len[field]++;
+    }
+    CHECK_MSG(field > 25 && len[23] == 0 && len[24] == 0 && len[22] > 0, "ci95 cells in: %s", buf);
+    o.min_reps = 6;
+    measure(&o, cpu, &fast, &r);
+    CHECK_MSG(r.st.n >= 6 && isfinite(r.st.ci_lo) && r.st.ci_lo <= r.st.median &&
+                  r.st.median <= r.st.ci_hi && !HAS(r.note, "no 95% CI"),
+              "n=%zu ci %g-%g note %s", r.st.n, r.st.ci_lo, r.st.ci_hi, r.note);
+}
+
+/* The working set (512 bytes) fits in a 1 MiB cache: named, and no memory peak for it. */
+static void test_cache_note(const struct device *cpu) {
+    struct device d = *cpu;
+    struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
+    struct result r;
+    d.cache_bytes = 1 << 20;
+    snprintf(d.cache_name, sizeof d.cache_name, "L3");
+    d.peak_gbps = 1e-6; /* any speed reads far above this peak: unless the cache note applies */
+    measure(&o, &d, &fast, &r);
+    CHECK_MSG(HAS(r.note, "working set 0.5 KiB fits in L3 (1 MiB): cache bandwidth, not memory"),
+              "note: %s", r.note);
+    CHECK_MSG(r.peak_pct < 0, "a cache-resident memory-bound row has no peak, got %g%%",
+              r.peak_pct);
+    d.cache_bytes = 256; /* smaller than the working set: memory, as measured */
+    measure(&o, &d, &fast, &r);
+    CHECK_MSG(!HAS(r.note, "fits in"), "note: %s", r.note);
+    CHECK_MSG(r.peak_pct > 100 && HAS(r.note, "peak above 100%"), "peak %g%%, note %s", r.peak_pct,
+              r.note);
+}
+
+/* The calibration mocked at 1 MHz at start-up and 100 GHz after: every row reads above 100% of
+ * the start-up peak, measures it again and says the clock changed. */
+static void test_clock_changed(const struct device *cpu) {
+    CHECK_MSG(HAS(cpu->extra, "clock mocked") && HAS(cpu->extra, "0.001 GHz"),
+              "the device note records the (mocked) clock: %s", cpu->extra);
+    CHECK_MSG(HAS(cpu->extra, "memory 50 GB/s (mocked"), "%s", cpu->extra);
+    struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
+    struct result r;
+    declared_flops = 1e9; /* a fast row for a 1 MHz peak */
+    measure(&o, cpu, &fast, &r);
+    declared_flops = 64;
+    CHECK_MSG(r.peak_pct > 100, "peak %g%%", r.peak_pct);
+    CHECK_MSG(HAS(r.note, "peak above 100%: the clock changed during the run") &&
+                  HAS(r.note, "after this row") && HAS(r.note, "100 GHz"),
+              "note: %s", r.note);
+    CHECK(cpu->be->peak_now != NULL);
+}
+
+int main(void) {
+    setenv("GPUBENCH_TEST_CPU_CLOCK_MHZ", "1,100000", 1);
+    setenv("GPUBENCH_TEST_CPU_STREAM_GBPS", "50", 1);
+    struct device_list devs = {0};
+    char why[256];
+    CHECK(cpu_backend.discover(&devs, 1, why, sizeof why) == 1);
+    const struct device *cpu = &devs.d[0];
+    test_floor(cpu);
+    test_ci_note(cpu);
+    test_cache_note(cpu);
+    test_clock_changed(cpu);
+    cpu_backend.shutdown(cpu);
+    return TEST_END();
+}
