@@ -312,7 +312,8 @@ static size_t link_note(const struct row_telemetry *t, double gbps, char *out, s
     return n > 0 ? (size_t)n : 0;
 }
 
-void tel_note(const struct row_telemetry *t, int over_link, double gbps, char *out, size_t len) {
+void tel_note(const struct row_telemetry *t, int host_transfer, double gbps, char *out,
+              size_t len) {
     size_t n = 0;
     out[0] = '\0';
     if (t->throttle_known && tel_throttling_bits(t->throttle)) {
@@ -321,7 +322,7 @@ void tel_note(const struct row_telemetry *t, int over_link, double gbps, char *o
         int k = snprintf(out, len, "throttled while timed (%s)", words);
         n = k > 0 ? (size_t)k : 0;
     }
-    if (over_link && n + 2 < len) {
+    if (host_transfer && n + 2 < len) {
         size_t at = n ? n + 2 : 0;
         size_t k = link_note(t, gbps, out + at, len - at);
         if (k && n)

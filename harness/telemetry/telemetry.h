@@ -85,8 +85,9 @@ unsigned long long tel_throttling_bits(unsigned long long bits);
 double tel_pcie_gbps(double gen, double width);
 
 /* The row's note text from its telemetry: "throttled while timed (sw_power_cap+hw_thermal)",
- * and for a row over the PCIe link (over_link) with a known rate `gbps`, the link and the
+ * and for a host↔device copy row (host_transfer) with a known rate `gbps`, the link and the
  * fraction of it reached. "" when there is nothing to say. */
-void tel_note(const struct row_telemetry *t, int over_link, double gbps, char *out, size_t len);
+void tel_note(const struct row_telemetry *t, int host_transfer, double gbps, char *out,
+              size_t len);
 
 #endif
