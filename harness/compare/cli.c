@@ -11,38 +11,51 @@
 
 static const char usage[] =
     "usage: gpubench compare [options] FILE.csv...\n"
+    "       gpubench compare [options] --base FILE.csv... --new FILE.csv...\n"
     "\n"
-    "Two modes, from gpubench-1 run CSVs (rows join on workload, impl, shape and dtype):\n"
-    "  slowdown    --baseline DEVICE or FILE:DEVICE (also the default for one file, against\n"
-    "              cpu): each device's median time relative to the baseline, kernel-only and\n"
-    "              end to end, geometric means, and for --sweep runs the size from which a GPU\n"
-    "              (end to end) beats the CPU.\n"
-    "  regression  exactly two files, BASE NEW (same devices, e.g. before and after a driver\n"
-    "              upgrade): per row the change of the median and a verdict same / faster /\n"
-    "              slower from a Mann-Whitney U test on the samples (or, without samples, from\n"
-    "              the rows' 95% confidence intervals) and a minimum effect; a row whose status\n"
-    "              went from ok to wrong/error/..., or that vanished, is a regression too.\n"
+    "Two modes, from gpubench-1 run CSVs (rows join on workload, impl, shape and dtype); the\n"
+    "first line of the report names the mode:\n"
+    "  slowdown    --baseline DEVICE or FILE:DEVICE (also the default for one file, or three or\n"
+    "              more, against cpu): each device's median time relative to the baseline,\n"
+    "              kernel-only and end to end, geometric means, and for --sweep runs the size\n"
+    "              from which a GPU (end to end) beats the CPU.\n"
+    "  regression  --base and --new, or exactly two files (the first is the base): the runs of\n"
+    "              one machine before and after a change (gpubench --runs N on each side). Per\n"
+    "              row, from one median per run: the change, its CI, the minimum detectable\n"
+    "              change and a verdict SLOWER / FASTER / SAME / UNSURE (Welch's t-test on the\n"
+    "              log medians against the margin, a permutation test as a cross-check,\n"
+    "              Benjamini-Hochberg across rows). A row whose status went from ok to\n"
+    "              wrong/error/..., or that vanished, is a regression too. Runs of different\n"
+    "              hosts or devices are refused unless --allow-different-hosts.\n"
     "\n"
     "options:\n"
     "  -b, --baseline SPEC    slowdown mode against device SPEC (cpu, cuda:0) of the first file\n"
     "                         that has it, or FILE:DEVICE (e.g. a100.csv:cuda:0)\n"
-    "  -s, --samples FILE     a samples file (gpubench --samples); repeatable; each is matched to\n"
-    "                         its run CSV by run_id\n"
-    "  -t, --threshold PCT    smallest change that counts as slower/faster (default 5 = 5%)\n"
-    "      --alpha P          significance level of the test (default 0.01)\n"
-    "      --seed N           seed of the bootstrap confidence intervals (default 1)\n"
-    "      --bootstrap N      bootstrap resamples (default 2000)\n"
+    "      --base FILE...     regression mode: the runs before (every file up to the next option)\n"
+    "      --new FILE...      regression mode: the runs after\n"
+    "      --threshold PCT    regression margin: the change that matters (default 5 = 5%)\n"
+    "      --alpha P          false discovery rate across rows (default 0.05)\n"
+    "      --single-run-floor PCT  with one run per side, the smallest change called SLOWER or\n"
+    "                         FASTER (default 25 = 25%: run-to-run noise is unknown then)\n"
+    "      --strict           UNSURE rows fail too (exit 1)\n"
+    "      --allow-different-hosts  a regression check of runs from different hosts or devices\n"
+    "      --samples FILE     a samples file (gpubench --samples); repeatable; matched to its run\n"
+    "                         CSV by run_id; with one run per side, its repetitions tell whether\n"
+    "                         the two runs separate\n"
+    "      --seed N           seed of the permutations drawn at random (default 1)\n"
     "  -f, --format FMT       table (default), markdown, csv or json\n"
     "  -h, --help             this text\n"
     "\n"
-    "exit status: 0 no regression, 1 regression found, 2 bad usage or input (one line naming\n"
-    "the file, line and column)\n"
+    "exit status: 0 no regression (UNSURE rows included, unless --strict), 1 a row SLOWER,\n"
+    "BROKEN or VANISHED (or UNSURE with --strict), 2 bad usage or input (one line naming the\n"
+    "argument, or the file, line and column)\n"
     "\n"
     "examples:\n"
     "  gpubench compare --baseline cpu results/k40m.csv\n"
     "  gpubench compare --baseline a100.csv:cuda:0 a100.csv k40m.csv k2100m.csv\n"
-    "  gpubench compare before.csv after.csv --samples before.samples.csv \\\n"
-    "                   --samples after.samples.csv --threshold 3\n";
+    "  gpubench --runs 5 --out before.csv   (then upgrade, then the same into after.csv)\n"
+    "  gpubench compare before.csv after.csv --threshold 3\n"
+    "  gpubench compare --base old-*.csv --new new-*.csv --strict\n";
 
 static int parse_double(const char *s, double *v) {
     char *end;
@@ -78,49 +91,42 @@ static const char *baseline_file(const char *spec, char *const *files, int nfile
     return NULL;
 }
 
-/* --threshold PCT ("5" or "5%") into o->threshold as a fraction. Returns 0, or 2 with err. */
-static int opt_threshold(const char *arg, struct cmp_opts *o, char *err, size_t errlen) {
+/* A percentage option ("5" or "5%") into *frac as a fraction. Returns 0, or 2 with err. */
+static int opt_pct(const char *name, const char *arg, double max, double *frac, char *err,
+                   size_t errlen) {
     char tmp[64];
     double v;
     snprintf(tmp, sizeof tmp, "%s", arg);
     size_t n = strlen(tmp);
     if (n && tmp[n - 1] == '%')
         tmp[n - 1] = '\0';
-    if (parse_double(tmp, &v) || v < 0 || v >= 1000) {
-        snprintf(err, errlen, "compare: --threshold '%s': want a percentage, e.g. 5", arg);
+    if (parse_double(tmp, &v) || v < 0 || v >= max) {
+        snprintf(err, errlen, "compare: %s '%s': want a percentage below %g, e.g. 5", name, arg,
+                 max);
         return 2;
     }
-    o->threshold = v / 100;
+    *frac = v / 100;
     return 0;
 }
 
-/* --alpha, --seed, --bootstrap (getopt letters a, S, B). Returns 0, or 2 with err. */
+/* --alpha, --seed (getopt codes 'a', 'S'). Returns 0, or 2 with err. */
 static int opt_stats(int opt, const char *arg, struct cmp_opts *o, char *err, size_t errlen) {
     double v;
     uint64_t u;
-    switch (opt) {
-    case 'a':
+    if (opt == 'a') {
         if (parse_double(arg, &v) || !(v > 0 && v < 1)) {
             snprintf(err, errlen, "compare: --alpha '%s': want a number in (0, 1)", arg);
             return 2;
         }
         o->alpha = v;
         return 0;
-    case 'S':
-        if (parse_u64(arg, &u)) {
-            snprintf(err, errlen, "compare: --seed '%s': want a whole number", arg);
-            return 2;
-        }
-        o->seed = u;
-        return 0;
-    default:
-        if (parse_u64(arg, &u) || u < 100 || u > 1000000) {
-            snprintf(err, errlen, "compare: --bootstrap '%s': want 100 to 1000000", arg);
-            return 2;
-        }
-        o->boot_iters = (int)u;
-        return 0;
     }
+    if (parse_u64(arg, &u)) {
+        snprintf(err, errlen, "compare: --seed '%s': want a whole number", arg);
+        return 2;
+    }
+    o->seed = u;
+    return 0;
 }
 
 /* --format FMT. Returns 0, or 2 with err. */
@@ -140,85 +146,184 @@ static int opt_format(const char *arg, struct cmp_opts *o, char *err, size_t err
     return 0;
 }
 
-/* The options of argv into o and samples[] (room for argc). Returns 0 to go on (optind at the
- * first file), 1 when --help was printed to out, or 2 with one line in err. */
+/* The file arguments in order, each with the side it was given on (0 none, 1 base, 2 new). */
+struct file_args {
+    char **path;
+    int *side;
+    int n;
+};
+
+/* The long-only options (getopt codes): short forms are kept for what means the same in every
+ * command (-b here only, -f format, -h help), so -s and -t stay `run`'s --shape and --threads. */
+enum {
+    OPT_SAMPLES = 256,
+    OPT_THRESHOLD,
+    OPT_ALPHA,
+    OPT_SEED,
+    OPT_FLOOR,
+    OPT_STRICT,
+    OPT_HOSTS,
+    OPT_BASE,
+    OPT_NEW
+};
+
+/* One option (not a file). Returns 0, 1 when --help was printed, or 2 with err. */
+static int one_option(int opt, char **argv, struct cmp_opts *o, char **samples, int *nsamples,
+                      int *side, FILE *out, char *err, size_t errlen) {
+    switch (opt) {
+    case 'b': o->baseline = optarg; return 0;
+    case OPT_SAMPLES: samples[(*nsamples)++] = optarg; return 0;
+    case OPT_THRESHOLD: return opt_pct("--threshold", optarg, 1000, &o->threshold, err, errlen);
+    case OPT_FLOOR:
+        return opt_pct("--single-run-floor", optarg, 1000, &o->single_floor, err, errlen);
+    case OPT_ALPHA: return opt_stats('a', optarg, o, err, errlen);
+    case OPT_SEED: return opt_stats('S', optarg, o, err, errlen);
+    case OPT_STRICT: o->strict = 1; return 0;
+    case OPT_HOSTS: o->allow_hosts = 1; return 0;
+    case OPT_BASE:
+    case OPT_NEW: *side = opt == OPT_BASE ? 1 : 2; return 0;
+    case 'f': return opt_format(optarg, o, err, errlen);
+    case 'h': fputs(usage, out); return 1;
+    case ':':
+        snprintf(err, errlen, "compare: %s needs a value (see gpubench compare --help)",
+                 argv[optind - 1]);
+        return 2;
+    default:
+        snprintf(err, errlen, "compare: unknown option '%s' (see gpubench compare --help)",
+                 argv[optind - 1]);
+        return 2;
+    }
+}
+
+/* The options of argv into o, samples[] and the files in order with their side (arrays with
+ * room for argc). --base F1 F2 --new F3: every file after --base or --new, up to the next one,
+ * is of that side ("--base=F" works too). Returns 0, 1 when --help was printed, or 2 with err. */
 static int parse_options(int argc, char **argv, struct cmp_opts *o, char **samples, int *nsamples,
-                         FILE *out, char *err, size_t errlen) {
-    static const struct option longopts[] = {{"baseline", required_argument, NULL, 'b'},
-                                             {"samples", required_argument, NULL, 's'},
-                                             {"threshold", required_argument, NULL, 't'},
-                                             {"alpha", required_argument, NULL, 'a'},
-                                             {"seed", required_argument, NULL, 'S'},
-                                             {"bootstrap", required_argument, NULL, 'B'},
-                                             {"format", required_argument, NULL, 'f'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
-    int opt, rc = 0;
+                         struct file_args *fa, FILE *out, char *err, size_t errlen) {
+    static const struct option longopts[] = {
+        {"baseline", required_argument, NULL, 'b'},
+        {"base", optional_argument, NULL, OPT_BASE},
+        {"new", optional_argument, NULL, OPT_NEW},
+        {"samples", required_argument, NULL, OPT_SAMPLES},
+        {"threshold", required_argument, NULL, OPT_THRESHOLD},
+        {"alpha", required_argument, NULL, OPT_ALPHA},
+        {"single-run-floor", required_argument, NULL, OPT_FLOOR},
+        {"strict", no_argument, NULL, OPT_STRICT},
+        {"allow-different-hosts", no_argument, NULL, OPT_HOSTS},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"format", required_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int opt, rc = 0, side = 0;
     optind = 0; /* a fresh scan: main or an earlier call may have used getopt */
     opterr = 0;
-    while (rc == 0 && (opt = getopt_long(argc, argv, ":b:s:t:f:h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'b': o->baseline = optarg; break;
-        case 's': samples[(*nsamples)++] = optarg; break;
-        case 't': rc = opt_threshold(optarg, o, err, errlen); break;
-        case 'a':
-        case 'S':
-        case 'B': rc = opt_stats(opt, optarg, o, err, errlen); break;
-        case 'f': rc = opt_format(optarg, o, err, errlen); break;
-        case 'h': fputs(usage, out); return 1;
-        case ':':
-            snprintf(err, errlen, "compare: %s needs a value (see gpubench compare --help)",
-                     argv[optind - 1]);
-            return 2;
-        default:
-            snprintf(err, errlen, "compare: unknown option '%s' (see gpubench compare --help)",
-                     argv[optind - 1]);
-            return 2;
+    /* "-": files come back in order (code 1), so that each can take the side named before it */
+    while (rc == 0 && (opt = getopt_long(argc, argv, "-:b:f:h", longopts, NULL)) != -1) {
+        if (opt == 1 || ((opt == OPT_BASE || opt == OPT_NEW) && optarg)) {
+            if (opt != 1)
+                side = opt == OPT_BASE ? 1 : 2;
+            fa->path[fa->n] = optarg;
+            fa->side[fa->n++] = side;
+            continue;
         }
+        rc = one_option(opt, argv, o, samples, nsamples, &side, out, err, errlen);
+    }
+    /* after "--" every argument is a file (of the side named last), even one that starts '-' */
+    for (; rc == 0 && optind < argc; optind++) {
+        fa->path[fa->n] = argv[optind];
+        fa->side[fa->n++] = side;
     }
     return rc;
 }
 
+/* The sides of --base/--new into files[] (base first, o->nbase of them), or the plain files.
+ * Returns the number of files, or -1 with err. */
+static int order_files(const struct file_args *fa, struct cmp_opts *o, char **files, char *err,
+                       size_t errlen) {
+    int n = 0, sides = 0;
+    for (int i = 0; i < fa->n; i++)
+        sides |= fa->side[i];
+    if (!sides) {
+        for (int i = 0; i < fa->n; i++)
+            files[n++] = fa->path[i];
+        return n;
+    }
+    for (int i = 0; i < fa->n; i++)
+        if (!fa->side[i]) {
+            snprintf(err, errlen, "compare: %s: give every file after --base or --new",
+                     fa->path[i]);
+            return -1;
+        }
+    if (o->baseline) {
+        snprintf(err, errlen,
+                 "compare: --baseline (slowdown mode) and --base/--new (regression "
+                 "mode) exclude each other");
+        return -1;
+    }
+    if (sides != 3) {
+        snprintf(err, errlen, "compare: %s: no file given (regression mode needs both sides)",
+                 sides == 1 ? "--new" : "--base");
+        return -1;
+    }
+    for (int want = 1; want <= 2; want++)
+        for (int i = 0; i < fa->n; i++)
+            if (fa->side[i] == want)
+                files[n++] = fa->path[i];
+    o->nbase = 0;
+    for (int i = 0; i < fa->n; i++)
+        o->nbase += fa->side[i] == 1;
+    o->sides_given = 1;
+    return n;
+}
+
 /* The run CSVs to load into files[] (room for argc + 1): a --baseline FILE not among the
- * arguments first, then the arguments from optind. Returns how many. */
-static int input_files(const char *baseline, int argc, char **argv, char **files) {
+ * arguments first, then the files. Returns how many, or -1 with err. */
+static int input_files(struct cmp_opts *o, const struct file_args *fa, char **files, char *err,
+                       size_t errlen) {
     int nfiles = 0;
-    if (baseline) {
-        const char *bf = baseline_file(baseline, argv + optind, argc - optind);
+    if (o->baseline) {
+        const char *bf = baseline_file(o->baseline, fa->path, fa->n);
         if (bf)
             files[nfiles++] = (char *)bf;
     }
-    for (int i = optind; i < argc; i++)
-        files[nfiles++] = argv[i];
-    return nfiles;
+    int n = order_files(fa, o, files + nfiles, err, errlen);
+    return n < 0 ? -1 : nfiles + n;
 }
 
 /* `gpubench compare` into out (the caller prints it only on success). Returns the exit code:
  * 0, 1 (a regression) or 2 with one line in err. */
 static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
     struct cmp_opts o = {
-        .threshold = 0.05, .alpha = 0.01, .seed = 1, .boot_iters = 2000, .format = CMP_TABLE};
+        .threshold = 0.05, .alpha = 0.05, .single_floor = 0.25, .seed = 1, .format = CMP_TABLE};
     char **samples = calloc((size_t)argc + 1, sizeof *samples);
     char **files = calloc((size_t)argc + 2, sizeof *files);
+    struct file_args fa = {calloc((size_t)argc + 1, sizeof(char *)),
+                           calloc((size_t)argc + 1, sizeof(int)), 0};
     int nsamples = 0, nfiles = 0, rc = 2;
     struct cmp_input in = {0};
-    if (!samples || !files) {
+    if (!samples || !files || !fa.path || !fa.side) {
         snprintf(err, errlen, "compare: out of memory");
         goto out;
     }
-    rc = parse_options(argc, argv, &o, samples, &nsamples, out, err, errlen);
+    rc = parse_options(argc, argv, &o, samples, &nsamples, &fa, out, err, errlen);
     if (rc != 0) {
         rc = rc == 1 ? 0 : 2; /* --help is a success */
         goto out;
     }
     rc = 2;
-    nfiles = input_files(o.baseline, argc, argv, files);
+    nfiles = input_files(&o, &fa, files, err, errlen);
+    if (nfiles < 0)
+        goto out;
     if (nfiles == 0) {
         snprintf(err, errlen, "compare: no run CSV given (see gpubench compare --help)");
         goto out;
     }
-    if (!o.baseline && nfiles != 2)
-        o.baseline = "cpu"; /* one run, or many: against the CPU */
+    if (!o.baseline && !o.sides_given) {
+        if (nfiles == 2)
+            o.nbase = 1; /* two files: before and after, if they are of one machine */
+        else
+            o.baseline = "cpu"; /* one run, or many: against the CPU */
+    }
     if (cmp_load(&in, files, nfiles, samples, nsamples, err, errlen))
         goto out;
     rc = o.baseline ? cmp_slowdown(&in, &o, out, err, errlen)
@@ -227,6 +332,8 @@ out:
     cmp_free(&in);
     free(samples);
     free(files);
+    free(fa.path);
+    free(fa.side);
     return rc;
 }
 

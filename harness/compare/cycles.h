@@ -1,4 +1,5 @@
-/* cycles.h — compare's cycle-space check: did two rows run at the same clocks, unthrottled alike?
+/* cycles.h — compare's cycle-space check: did two sides' rows run at the same clocks, throttled
+ * alike?
  *
  * A row that got slower because the card ran at a lower clock (a hot card, a power cap, another
  * job's heat) is a different finding from one whose code or driver got slower: the same number
@@ -12,16 +13,16 @@
 
 #include <stddef.h>
 
-#include "harness/io/csv_read.h"
+#include "harness/compare/internal.h"
 
 /* Clocks that differ by more than this fraction count as different. */
 #define CYCLES_CLOCK_TOL 0.05
 
-/* Whether row b of table bt and row n of table nt differ in clocks or throttling. Returns 1 with
- * what differs in `why` ("SM clock 1530 -> 1100 MHz; throttling none -> sw_power_cap"), or 0 with
- * why = "". */
-int cmp_cycles_differ(const struct csv_table *bt, const struct run_row *b,
-                      const struct csv_table *nt, const struct run_row *n, char *why,
-                      size_t whylen);
+/* Whether the base rows b[0, nb) and the new rows n[0, nn) of one key (one per run) differ in
+ * clocks (each side's mean over its runs of the mean of start and end) or throttling (the union
+ * of the runs' reasons). Returns 1 with what differs in `why` ("SM clock 1410 -> 1095 MHz;
+ * throttling none -> sw_power_cap"), or 0 with why = "". */
+int cmp_cycles_differ(const struct cmp_input *in, const struct run_row *const *b, int nb,
+                      const struct run_row *const *n, int nn, char *why, size_t whylen);
 
 #endif

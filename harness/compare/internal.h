@@ -15,10 +15,14 @@ enum cmp_format { CMP_TABLE, CMP_MARKDOWN, CMP_CSV, CMP_JSON };
 
 struct cmp_opts {
     const char *baseline; /* "cpu", "FILE:cuda:0"; NULL in regression mode */
-    double threshold;     /* minimum effect, as a fraction (0.05) */
-    double alpha;         /* significance level of the test (0.01) */
-    uint64_t seed;        /* bootstrap generator seed */
-    int boot_iters;       /* bootstrap resamples */
+    int nbase;            /* regression: files [0, nbase) are the base side, the rest new */
+    int sides_given;      /* regression: --base/--new named the sides (not two plain files) */
+    double threshold;     /* regression margin, as a fraction (--threshold 5 → 0.05) */
+    double alpha;         /* false discovery rate across rows (0.05) */
+    double single_floor;  /* one run per side: smallest change called SLOWER (0.25) */
+    int strict;           /* UNSURE rows exit 1 */
+    int allow_hosts;      /* compare runs of different hosts or devices as a regression */
+    uint64_t seed;        /* seed of the permutations drawn at random */
     enum cmp_format format;
 };
 

@@ -1,4 +1,4 @@
-/* rankstats.c — Mann-Whitney U, bootstrap CI of a ratio of medians, geometric mean. */
+/* rankstats.c — Mann-Whitney U, medians, geometric means, the seeded generator. */
 #include "harness/compare/rankstats.h"
 
 #include <math.h>
@@ -14,11 +14,6 @@ uint64_t rank_rng_next(uint64_t *state) {
 
 double rank_rng_uniform(uint64_t *state) {
     return (double)(rank_rng_next(state) >> 11) * (1.0 / 9007199254740992.0); /* 53 bits */
-}
-
-/* A uniform index in [0, n) for n < 2^32 (multiply-shift: no modulo bias worth the name). */
-static size_t rng_index(uint64_t *state, size_t n) {
-    return (size_t)(((rank_rng_next(state) >> 32) * (uint64_t)n) >> 32);
 }
 
 static void swapd(double *a, double *b) {
@@ -141,95 +136,4 @@ int rank_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct
     if (r->p > 1)
         r->p = 1;
     return 0;
-}
-
-static int dcmp(const void *pa, const void *pb) {
-    double a = *(const double *)pa, b = *(const double *)pb;
-    return (a > b) - (a < b);
-}
-
-int rank_boot_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int iters,
-                       double level, uint64_t seed, double *lo, double *hi) {
-    if (na == 0 || nb == 0 || iters < 2)
-        return -1;
-    double *ra = malloc(na * sizeof *ra), *rb = malloc(nb * sizeof *rb);
-    double *ratio = malloc((size_t)iters * sizeof *ratio);
-    int rc = -1;
-    if (!ra || !rb || !ratio)
-        goto out;
-    uint64_t st = seed;
-    for (int it = 0; it < iters; it++) {
-        for (size_t i = 0; i < na; i++)
-            ra[i] = a[rng_index(&st, na)];
-        for (size_t i = 0; i < nb; i++)
-            rb[i] = b[rng_index(&st, nb)];
-        double ma = rank_median_inplace(ra, na), mb = rank_median_inplace(rb, nb);
-        if (!(ma > 0))
-            goto out;
-        ratio[it] = mb / ma;
-    }
-    qsort(ratio, (size_t)iters, sizeof *ratio, dcmp);
-    double tail = (1 - level) / 2;
-    size_t ilo = (size_t)floor(tail * (iters - 1)), ihi = (size_t)ceil((1 - tail) * (iters - 1));
-    *lo = ratio[ilo];
-    *hi = ratio[ihi];
-    rc = 0;
-out:
-    free(ra);
-    free(rb);
-    free(ratio);
-    return rc;
-}
-
-/* z with P(|N(0,1)| < z) = level, by bisection on erfc (exact to double precision). */
-static double two_sided_z(double level) {
-    double lo = 0, hi = 40;
-    for (int i = 0; i < 200; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (erfc(mid / sqrt(2.0)) > 1 - level)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return 0.5 * (lo + hi);
-}
-
-/* Median and the log-scale standard error of the median of sorted x[0..n). */
-static int log_median_se(const double *x, size_t n, double z, double *med, double *se) {
-    double half = 0.5 * (double)n, w = 0.5 * z * sqrt((double)n);
-    long lo = (long)floor(half - w), hi = (long)ceil(half + w);
-    if (lo < 0)
-        lo = 0;
-    if (hi > (long)n - 1)
-        hi = (long)n - 1;
-    *med = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-    if (!(x[0] > 0))
-        return -1;
-    *se = (log(x[hi]) - log(x[lo])) / (2 * z);
-    return 0;
-}
-
-int rank_orderstat_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double level,
-                            double *lo, double *hi) {
-    if (na == 0 || nb == 0)
-        return -1;
-    double *sa = malloc(na * sizeof *sa), *sb = malloc(nb * sizeof *sb);
-    int rc = -1;
-    if (!sa || !sb)
-        goto out;
-    memcpy(sa, a, na * sizeof *sa);
-    memcpy(sb, b, nb * sizeof *sb);
-    qsort(sa, na, sizeof *sa, dcmp);
-    qsort(sb, nb, sizeof *sb, dcmp);
-    double z = two_sided_z(level), ma, mb, sea, seb;
-    if (log_median_se(sa, na, z, &ma, &sea) || log_median_se(sb, nb, z, &mb, &seb))
-        goto out;
-    double r = mb / ma, s = sqrt(sea * sea + seb * seb);
-    *lo = r * exp(-z * s);
-    *hi = r * exp(z * s);
-    rc = 0;
-out:
-    free(sa);
-    free(sb);
-    return rc;
 }

@@ -1,9 +1,10 @@
 /* rankstats.h — distribution-free tests for comparing two sets of timings.
  *
- * Timings are skewed (a floor plus occasional slow outliers), so `gpubench compare` judges a
- * change with rank statistics rather than a t-test: the Mann-Whitney U test for "is one set
- * shifted against the other" and a bootstrap confidence interval of the ratio of medians for
- * "by how much". Everything random is seeded, so a verdict is reproducible.
+ * Timings within a run are skewed (a floor plus occasional slow outliers): when `gpubench
+ * compare` has one run per side, the Mann-Whitney U test on their repetitions tells whether the
+ * two runs separate at all (never whether a change is real: that needs runs, verdict.h). Also
+ * the medians and geometric means of both modes, and the one seeded generator, so that
+ * everything random is reproducible.
  */
 #ifndef GPUBENCH_RANKSTATS_H
 #define GPUBENCH_RANKSTATS_H
@@ -22,19 +23,6 @@ struct rank_mwu {
  * side; with fewer it is only indicative. Returns 0, or -1 when a side is empty or memory runs
  * out. */
 int rank_mwu_test(const double *a, size_t na, const double *b, size_t nb, struct rank_mwu *r);
-
-/* Percentile bootstrap confidence interval (`level`, e.g. 0.95) of median(b) / median(a) from
- * `iters` resamples drawn with a generator seeded by `seed`. Returns 0, or -1 when a side is
- * empty, a resampled median of a is 0, or memory runs out. */
-int rank_boot_ratio_ci(const double *a, size_t na, const double *b, size_t nb, int iters,
-                       double level, uint64_t seed, double *lo, double *hi);
-
-/* The same interval for large samples, where resampling would be slow: each median's
- * distribution-free confidence interval from order statistics (ranks n/2 ∓ z·√n/2), turned into
- * a standard error on the log scale, the two combined (delta method). Values must be > 0.
- * Returns 0, or -1 when a side is empty, a value is not > 0, or memory runs out. */
-int rank_orderstat_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double level,
-                            double *lo, double *hi);
 
 /* Median of x[0..n) by selection (reorders x). n must be > 0. */
 double rank_median_inplace(double *x, size_t n);

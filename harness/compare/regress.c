@@ -1,138 +1,73 @@
-/* regress.c — regression mode of `gpubench compare`: two runs of the same devices (say
- * before and after a driver upgrade), joined row by row, each with a verdict same / faster /
- * slower from a rank test on the samples (or the rows' confidence intervals when there are no
- * samples) and a minimum effect. A row that broke (ok → wrong, error, …) or vanished is a
- * regression too. */
+/* regress.c — regression mode of `gpubench compare`: the runs of a base side and a new side
+ * (say before and after a driver upgrade, each `gpubench --runs N`), joined row by row. A row's
+ * evidence is one median per run; the verdict SLOWER / FASTER / SAME / UNSURE comes from
+ * verdict.c. A row that broke (ok → wrong, error, …) or vanished is a regression too. The two
+ * sides must come from the same host and devices, or the user says otherwise: a comparison of
+ * two machines is a slowdown table (--baseline), never a silent regression check. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/compare/cycles.h"
-#include "harness/compare/internal.h"
 #include "harness/compare/rankstats.h"
+#include "harness/compare/regress.h"
 
-/* Below this many samples per side the rank test cannot reach any useful significance; the
- * confidence intervals decide instead. */
-enum { MIN_SAMPLES = 5 };
+/* --- the sides ------------------------------------------------------------------------------ */
 
-/* Resampled values a bootstrap may draw per row (2000 resamples of 10000 timings): about 0.2 s. */
-#define BOOT_BUDGET 2e7
-
-struct rr {
-    const struct run_row *b, *n;
-    double change;    /* new median / base median − 1 */
-    double lo, hi;    /* bootstrap 95% CI of the ratio of medians (NaN without samples) */
-    double p;         /* Mann-Whitney p (NaN without samples) */
-    size_t nb, nn;    /* samples per side */
-    const char *test; /* "mann-whitney", "ci-overlap", "threshold", "" */
-    const char *verdict;
-    int regression;
-    char cycles[200]; /* how the rows' clocks or throttling differ (cycles.h), or "" */
-};
-
-static int same_key(const struct run_row *a, const struct run_row *b) {
-    return !strcmp(a->device, b->device) && !strcmp(a->workload, b->workload) &&
-           !strcmp(a->impl, b->impl) && !strcmp(a->shape, b->shape) && !strcmp(a->dtype, b->dtype);
-}
-
-/* One run per file: regression mode joins on device, not on host or run. */
-static int one_run(const struct csv_table *t, char *err, size_t errlen) {
-    for (size_t r = 1; r < t->nrows; r++)
-        if (strcmp(t->run[r].run_id, t->run[0].run_id)) {
-            snprintf(err, errlen,
-                     "%s:%d: column run_id: a second run (%s after %s): regression "
-                     "mode compares one run per file (use --baseline to compare many)",
-                     t->name, t->run[r].line, t->run[r].run_id, t->run[0].run_id);
-            return -1;
+/* Every row and every run of files [file0, file0 + nfiles). Returns 0, or -1 (out of memory). */
+static int side_build(const struct cmp_input *in, int file0, int nfiles, struct rg_side *s) {
+    size_t total = 0, k = 0;
+    s->file0 = file0;
+    s->nfiles = nfiles;
+    for (int f = file0; f < file0 + nfiles; f++)
+        total += in->runs[f].nrows;
+    s->rows = malloc((total ? total : 1) * sizeof *s->rows);
+    s->runs = malloc((total ? total : 1) * sizeof *s->runs);
+    if (!s->rows || !s->runs)
+        return -1;
+    for (int f = file0; f < file0 + nfiles; f++)
+        for (size_t r = 0; r < in->runs[f].nrows; r++) {
+            const struct run_row *row = &in->runs[f].run[r];
+            int known = 0;
+            s->rows[k++] = row;
+            for (int i = s->nruns - 1; i >= 0 && !known; i--)
+                known = !strcmp(s->runs[i].first->run_id, row->run_id);
+            if (!known)
+                s->runs[s->nruns++] = (struct rg_run){row, f};
         }
+    s->nrows = k;
     return 0;
 }
 
-static void judge(const struct cmp_input *in, const struct cmp_opts *o, struct rr *x,
-                  uint64_t seed) {
-    x->change = x->lo = x->hi = x->p = NAN;
-    x->test = "";
-    x->regression = 0;
-    if (!x->n) {
-        x->verdict = "vanished";
-        x->regression = 1;
-        return;
-    }
-    if (!x->b) {
-        x->verdict = "new";
-        return;
-    }
-    int bok = x->b->status == ST_OK, nok = x->n->status == ST_OK;
-    if (bok && !nok) {
-        x->verdict = "broken";
-        x->regression = 1;
-        return;
-    }
-    if (!bok) {
-        x->verdict = nok ? "fixed" : "not ok";
-        return;
-    }
-    x->change = x->n->median_ms / x->b->median_ms - 1;
-    if (!isfinite(x->change)) {
-        x->verdict = "n/a";
-        return;
-    }
-    const struct cmp_group *gb = cmp_row_samples(in, x->b), *gn = cmp_row_samples(in, x->n);
-    x->nb = gb ? gb->n : 0;
-    x->nn = gn ? gn->n : 0;
-    int differs; /* is the difference real (beyond noise)? */
-    if (x->nb >= MIN_SAMPLES && x->nn >= MIN_SAMPLES) {
-        struct rank_mwu u;
-        x->test = "mann-whitney";
-        differs = 0;
-        if (rank_mwu_test(gb->ms, gb->n, gn->ms, gn->n, &u) == 0) {
-            x->p = u.p;
-            differs = u.p < o->alpha;
-        }
-        /* resampling costs iters × samples: beyond the budget the order-statistic interval
-         * (the same thing for large samples) is used instead */
-        double work = (double)o->boot_iters * (double)(x->nb + x->nn);
-        int ci = work <= BOOT_BUDGET
-                     ? rank_boot_ratio_ci(gb->ms, gb->n, gn->ms, gn->n, o->boot_iters, 0.95, seed,
-                                          &x->lo, &x->hi)
-                     : rank_orderstat_ratio_ci(gb->ms, gb->n, gn->ms, gn->n, 0.95, &x->lo, &x->hi);
-        if (ci)
-            x->lo = x->hi = NAN;
-    } else if (isfinite(x->b->ci95_lo_ms) && isfinite(x->b->ci95_hi_ms) &&
-               isfinite(x->n->ci95_lo_ms) && isfinite(x->n->ci95_hi_ms)) {
-        /* Two 95% intervals that do not overlap: a conservative test (about p < 0.01). */
-        x->test = "ci-overlap";
-        differs = x->n->ci95_lo_ms > x->b->ci95_hi_ms || x->n->ci95_hi_ms < x->b->ci95_lo_ms;
-    } else {
-        x->test = "threshold";
-        differs = 1;
-    }
-    if (differs && x->change >= o->threshold) {
-        x->verdict = "slower";
-        x->regression = 1;
-    } else if (differs && x->change <= -o->threshold) {
-        x->verdict = "faster";
-    } else {
-        x->verdict = "same";
-    }
+static void side_free(struct rg_side *s) {
+    free(s->rows);
+    free(s->runs);
 }
 
-/* --- provenance: what differs between the two runs ------------------------------------- */
-
-enum { DIFF_LEN = 256, NPROV = 7, COL_THREADS = 11 /* fixed column, as in csv_run_columns */ };
-
-struct diff {
-    const char *device, *field;
-    char was[DIFF_LEN], now[DIFF_LEN];
-};
-
-static void set_diff(struct diff *d, const char *device, const char *field, const char *was,
-                     const char *now) {
-    d->device = device;
-    d->field = field;
-    snprintf(d->was, sizeof d->was, "%s", was);
-    snprintf(d->now, sizeof d->now, "%s", now);
+/* A run is evidence once: the same run_id in two files (on one side or both) is refused. */
+static int runs_once(const struct cmp_input *in, const struct rg_side *s, char *err,
+                     size_t errlen) {
+    for (int a = 0; a < RG_SIDES; a++)
+        for (int i = 0; i < s[a].nruns; i++)
+            for (int b = a; b < RG_SIDES; b++)
+                for (int j = (b == a ? i + 1 : 0); j < s[b].nruns; j++) {
+                    const struct rg_run *x = &s[a].runs[i], *y = &s[b].runs[j];
+                    if (strcmp(x->first->run_id, y->first->run_id))
+                        continue;
+                    snprintf(err, errlen,
+                             "%s:%d: column run_id: run %s is also in %s:%d (%s; a run counts "
+                             "once)",
+                             in->runs[y->file].name, y->first->line, y->first->run_id,
+                             in->runs[x->file].name, x->first->line,
+                             a == b ? "the same run twice on one side" : "on both sides");
+                    return -1;
+                }
+    return 0;
 }
+
+/* --- what differs: provenance per device, and the host ------------------------------------ */
+
+enum { NPROV = 7, COL_THREADS = 11 /* fixed column, as in csv_run_columns */ };
 
 /* The provenance a device's rows carry, by number (threads as written: the CPU's count). */
 static const char *const prov_names[NPROV] = {"device_name", "cc",      "driver", "runtime",
@@ -144,84 +79,7 @@ static const char *prov_value(const struct run_row *r, int fi) {
     return v[fi];
 }
 
-static void distinct_host(const struct csv_table *t, char *buf, size_t len) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t r = 0; r < t->nrows; r++) {
-        int dup = 0;
-        for (size_t k = 0; k < r && !dup; k++)
-            dup = !strcmp(t->run[k].host, t->run[r].host);
-        if (dup)
-            continue;
-        int n = snprintf(buf + used, len - used, "%s%s", used ? " / " : "", t->run[r].host);
-        if (n < 0 || (size_t)n >= len - used)
-            break;
-        used += (size_t)n;
-    }
-}
-
-/* The distinct values of field `fi` over device `dev`'s rows of t, in order, " / "-joined (a
- * device's libraries are normally one value; several are shown as they are). */
-static void distinct(const struct csv_table *t, const char *dev, int fi, char *buf, size_t len) {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t r = 0; r < t->nrows; r++) {
-        const struct run_row *a = &t->run[r];
-        if (strcmp(a->device, dev))
-            continue;
-        const char *v = prov_value(a, fi), *dup = NULL;
-        for (size_t k = 0; k < r && !dup; k++)
-            if (!strcmp(t->run[k].device, dev) && !strcmp(prov_value(&t->run[k], fi), v))
-                dup = v;
-        if (dup)
-            continue;
-        int n = snprintf(buf + used, len - used, "%s%s", used ? " / " : "", v);
-        if (n < 0 || (size_t)n >= len - used)
-            break;
-        used += (size_t)n;
-    }
-}
-
-static int differences(const struct csv_table *bt, const struct csv_table *nt, struct diff *d,
-                       int maxd) {
-    int nd = 0;
-    char was[DIFF_LEN], now[DIFF_LEN];
-    distinct_host(bt, was, sizeof was);
-    distinct_host(nt, now, sizeof now);
-    if (strcmp(was, now) && nd < maxd)
-        set_diff(&d[nd++], "", "host", was, now);
-    /* per device present in either run */
-    for (int side = 0; side < 2; side++) {
-        const struct csv_table *t = side ? nt : bt, *u = side ? bt : nt;
-        for (size_t r = 0; r < t->nrows && nd < maxd; r++) {
-            const struct run_row *a = &t->run[r];
-            int firstdev = 1, inu = 0;
-            for (size_t k = 0; k < r && firstdev; k++)
-                firstdev = strcmp(t->run[k].device, a->device) != 0;
-            if (!firstdev)
-                continue;
-            for (size_t k = 0; k < u->nrows && !inu; k++)
-                inu = !strcmp(u->run[k].device, a->device);
-            if (!inu) {
-                set_diff(&d[nd++], a->device, "device", side ? "(absent)" : a->device_name,
-                         side ? a->device_name : "(absent)");
-                continue;
-            }
-            if (side)
-                continue; /* devices in both: compared once, from the base side */
-            for (int fi = 0; fi < NPROV && nd < maxd; fi++) {
-                distinct(bt, a->device, fi, was, sizeof was);
-                distinct(nt, a->device, fi, now, sizeof now);
-                if (strcmp(was, now))
-                    set_diff(&d[nd++], a->device, prov_names[fi], was, now);
-            }
-        }
-    }
-    return nd;
-}
-
-/* Human names of the provenance fields. */
-static const char *field_title(const char *f) {
+const char *rg_field_title(const char *f) {
     if (!strcmp(f, "blas_lib"))
         return "BLAS (cuBLAS/OpenBLAS)";
     if (!strcmp(f, "dnn_lib"))
@@ -233,372 +91,353 @@ static const char *field_title(const char *f) {
     return f;
 }
 
-/* --- output ------------------------------------------------------------------------------ */
-
-static void fmt_p(char *buf, size_t len, double p) {
-    if (!isfinite(p))
-        snprintf(buf, len, "-");
-    else if (p < 0.001)
-        snprintf(buf, len, "<0.001");
-    else
-        snprintf(buf, len, "%.3f", p);
+/* Append v to the " / "-joined list in buf unless it is there. */
+static void add_distinct(char *buf, size_t len, const char *v) {
+    size_t vl = strlen(v), used = strlen(buf);
+    for (const char *p = buf; (p = strstr(p, v)) != NULL; p++)
+        if ((p == buf || !strncmp(p - 3, " / ", 3)) &&
+            (p[vl] == '\0' || !strncmp(p + vl, " / ", 3)))
+            return;
+    snprintf(buf + used, len - used, "%s%s", used ? " / " : "", v);
 }
 
-/* How many rows each test decided: the legend explains only the tests that were used. */
-struct tests_used {
-    int mwu, ci, thr;
-};
-
-static void count_tests(const struct rr *x, size_t nx, struct tests_used *t) {
-    *t = (struct tests_used){0};
-    for (size_t i = 0; i < nx; i++) {
-        t->mwu += !strcmp(x[i].test, "mann-whitney");
-        t->ci += !strcmp(x[i].test, "ci-overlap");
-        t->thr += !strcmp(x[i].test, "threshold");
+/* The distinct hosts of a side, or with dev the distinct values of field fi over dev's rows. */
+static void distinct(const struct rg_side *s, const char *dev, int fi, char *buf, size_t len) {
+    buf[0] = '\0';
+    for (size_t r = 0; r < s->nrows; r++) {
+        if (!dev)
+            add_distinct(buf, len, s->rows[r]->host);
+        else if (!strcmp(s->rows[r]->device, dev))
+            add_distinct(buf, len, prov_value(s->rows[r], fi));
     }
 }
 
-/* The rows that make the exit status 1, by kind. */
-struct regressions {
-    int slow, broke, gone;
-    int slow_cycles; /* slower rows whose clocks or throttling differ */
-};
-
-static void count_regressions(const struct rr *x, size_t nx, struct regressions *n) {
-    *n = (struct regressions){0};
-    for (size_t i = 0; i < nx; i++) {
-        n->slow += !strcmp(x[i].verdict, "slower");
-        n->slow_cycles += !strcmp(x[i].verdict, "slower") && x[i].cycles[0];
-        n->broke += !strcmp(x[i].verdict, "broken");
-        n->gone += !strcmp(x[i].verdict, "vanished");
-    }
-}
-
-/* The two runs and what differs between them; `li` starts each line (markdown: "- "). */
-static void print_runs(const struct cmp_input *in, const struct diff *d, int nd, int md,
-                       FILE *out) {
-    const char *li = md ? "- " : "";
-    const struct run_row *b0 = &in->runs[0].run[0], *n0 = &in->runs[1].run[0];
-    fprintf(out, "%sgpubench compare: regression check\n\n", md ? "## " : "");
-    fprintf(out, "%sbase: %s (run %s, host %s, %s)\n", li, in->runs[0].name, b0->run_id, b0->host,
-            b0->utc);
-    fprintf(out, "%snew:  %s (run %s, host %s, %s)\n", li, in->runs[1].name, n0->run_id, n0->host,
-            n0->utc);
-    if (nd == 0)
-        fprintf(out,
-                "%sdiffers: nothing recorded (same host, devices, driver, runtime and "
-                "libraries)\n",
-                li);
-    for (int i = 0; i < nd; i++)
-        fprintf(out, "%sdiffers: %s%s%s: %s -> %s\n", li, d[i].device, d[i].device[0] ? " " : "",
-                field_title(d[i].field), d[i].was[0] ? d[i].was : "(empty)",
-                d[i].now[0] ? d[i].now : "(empty)");
-}
-
-/* How a verdict is reached, one line per test that decided some row. */
-static void print_legend(const struct cmp_opts *o, const struct tests_used *t, int md, FILE *out) {
-    const char *li = md ? "- " : "", *sub = md ? "  - " : "  ";
-    fprintf(out,
-            "%sverdict: slower/faster needs a change of at least %g%% that is also "
-            "statistically real:\n",
-            li, 100 * o->threshold);
-    if (t->mwu)
-        fprintf(out,
-                "%s%d row%s: Mann-Whitney U test on the samples (two-sided, p < %g); "
-                "CI = bootstrap 95%% interval of the change of the median\n",
-                sub, t->mwu, t->mwu == 1 ? "" : "s", o->alpha);
-    if (t->ci)
-        fprintf(out,
-                "%s%d row%s: without samples (none given with --samples, or fewer than %d "
-                "per side), so from the rows' 95%% confidence intervals of the median: a change "
-                "counts when they do not overlap\n",
-                sub, t->ci, t->ci == 1 ? "" : "s", MIN_SAMPLES);
-    if (t->thr)
-        fprintf(out,
-                "%s%d row%s: neither samples nor confidence intervals: the threshold "
-                "alone decides\n",
-                sub, t->thr, t->thr == 1 ? "" : "s");
-    fputc('\n', out);
-}
-
-/* The cells of table row `row` from r; `tested`: fill the CI and p columns (7, 8) too. */
-static void grid_rr(struct cmp_grid *g, int row, const struct rr *r, int tested, int cv) {
-    const struct run_row *k = r->b ? r->b : r->n;
-    char a[64], b[64];
-    grid_set(g, row, 0, "%s", k->device);
-    grid_set(g, row, 1, "%s", k->workload);
-    grid_set(g, row, 2, "%s", k->impl);
-    if (strcmp(k->dtype, "float32"))
-        grid_set(g, row, 3, "%s (%s)", k->shape, k->dtype);
-    else
-        grid_set(g, row, 3, "%s", k->shape);
-    if (r->b) {
-        fmt_ms(a, sizeof a, r->b->median_ms);
-        grid_set(g, row, 4, "%s", r->b->status == ST_OK ? a : status_name(r->b->status));
-    }
-    if (r->n) {
-        fmt_ms(a, sizeof a, r->n->median_ms);
-        grid_set(g, row, 5, "%s", r->n->status == ST_OK ? a : status_name(r->n->status));
-    }
-    fmt_change(a, sizeof a, r->change);
-    grid_set(g, row, 6, "%s", a);
-    if (tested && isfinite(r->lo)) {
-        fmt_change(a, sizeof a, r->lo - 1);
-        fmt_change(b, sizeof b, r->hi - 1);
-        grid_set(g, row, 7, "%s..%s", a, b);
-    }
-    if (tested) {
-        fmt_p(a, sizeof a, r->p);
-        grid_set(g, row, 8, "%s", a);
-    }
-    if (!strcmp(r->verdict, "broken") || !strcmp(r->verdict, "fixed") ||
-        !strcmp(r->verdict, "not ok"))
-        grid_set(g, row, cv, "%s (%s -> %s)", r->verdict, status_name(r->b->status),
-                 status_name(r->n->status));
-    else
-        grid_set(g, row, cv, "%s", r->verdict);
-}
-
-/* The table of rows; the CI and p columns only when some row was tested on samples. Returns 0,
- * or -1 (nothing printed) when the table cannot be allocated. */
-static int print_rows(const struct rr *x, size_t nx, int tested, int md, FILE *out) {
-    const int ncol = tested ? 10 : 8, cv = ncol - 1;
-    struct cmp_grid g;
-    if (grid_init(&g, ncol))
-        return -1;
-    const char *heads[] = {"device", "workload", "impl",   "shape", "base ms",
-                           "new ms", "change",   "95% CI", "p",     "verdict"};
-    for (int c = 0; c < ncol - 1; c++)
-        grid_head(&g, c, heads[c], c >= 4);
-    grid_head(&g, cv, "verdict", 0);
-    for (size_t i = 0; i < nx; i++) {
-        int row = grid_row(&g, 0);
-        if (row < 0)
-            break;
-        grid_rr(&g, row, &x[i], tested, cv);
-    }
-    grid_print(&g, md, out);
-    grid_free(&g);
+static int has_device(const struct rg_side *s, const char *dev) {
+    for (size_t r = 0; r < s->nrows; r++)
+        if (!strcmp(s->rows[r]->device, dev))
+            return 1;
     return 0;
 }
 
-/* The cycle-space check's findings, one line per row whose clocks or throttling differ. */
-static void print_cycles(const struct rr *x, size_t nx, int md, FILE *out) {
-    int shown = 0;
-    for (size_t i = 0; i < nx; i++) {
-        if (!x[i].cycles[0])
-            continue;
-        if (!shown++)
-            fprintf(out, "\ncycle-space: these rows ran at other clocks or throttled otherwise, "
-                         "so a change may be the card's state (heat, power cap), not the "
-                         "software:\n");
-        fprintf(out, "%s%s %s/%s %s (%s): %s\n", md ? "- " : "  ", x[i].b->device,
-                x[i].b->workload, x[i].b->impl, x[i].b->shape, x[i].verdict, x[i].cycles);
-    }
+static void add_diff(struct rg_report *rp, const char *device, const char *field, const char *was,
+                     const char *now) {
+    if (rp->nd >= RG_MAX_DIFFS)
+        return;
+    struct rg_diff *d = &rp->d[rp->nd++];
+    d->device = device;
+    d->field = field;
+    snprintf(d->was, sizeof d->was, "%s", was);
+    snprintf(d->now, sizeof d->now, "%s", now);
 }
 
-/* The last line: the regressions by kind, or none. */
-static void print_summary(const struct regressions *n, int md, FILE *out) {
-    const char *b = md ? "**" : "";
-    if (n->slow + n->broke + n->gone)
-        fprintf(out, "\n%sREGRESSION: %d slower, %d broken (status no longer ok), %d vanished%s\n",
-                b, n->slow, n->broke, n->gone, b);
-    else
-        fprintf(out, "\n%sno regression%s\n", b, b);
-    if (n->slow_cycles)
-        fprintf(out, "%d of the slower rows ran at other clocks or throttled otherwise (above)\n",
-                n->slow_cycles);
-}
-
-/* The report for a terminal (or markdown): runs, legend, table, summary. */
-static void print_human(const struct cmp_input *in, const struct cmp_opts *o, const struct rr *x,
-                        size_t nx, const struct diff *d, int nd, FILE *out) {
-    int md = o->format == CMP_MARKDOWN;
-    struct tests_used t;
-    struct regressions n;
-    count_tests(x, nx, &t);
-    count_regressions(x, nx, &n);
-    print_runs(in, d, nd, md, out);
-    print_legend(o, &t, md, out);
-    if (print_rows(x, nx, t.mwu != 0, md, out) == 0) {
-        print_cycles(x, nx, md, out);
-        print_summary(&n, md, out);
-    }
-}
-
-static void csv_num(FILE *out, double v, int comma) {
-    if (isfinite(v))
-        fprintf(out, "%.10g", v);
-    if (comma)
-        fputc(',', out);
-}
-
-static void print_csv(const struct rr *x, size_t nx, FILE *out) {
-    fputs("device,workload,impl,shape,dtype,base_status,new_status,base_ms,new_ms,change,"
-          "ratio_ci_lo,ratio_ci_hi,p,base_samples,new_samples,test,verdict,regression,cycles\n",
-          out);
-    for (size_t i = 0; i < nx; i++) {
-        const struct rr *r = &x[i];
-        const struct run_row *k = r->b ? r->b : r->n;
-        const char *f[] = {k->device,
-                           k->workload,
-                           k->impl,
-                           k->shape,
-                           k->dtype,
-                           r->b ? status_name(r->b->status) : "",
-                           r->n ? status_name(r->n->status) : ""};
-        for (int j = 0; j < 7; j++) {
-            csv_field(out, f[j]);
-            fputc(',', out);
+/* The host, then per device of either side (in order of appearance) whether it is absent from
+ * the other side, or each provenance field whose values differ. */
+static void differences(struct rg_report *rp) {
+    char was[RG_DIFF_LEN], now[RG_DIFF_LEN];
+    const struct rg_side *b = &rp->s[RG_BASE], *n = &rp->s[RG_NEW];
+    distinct(b, NULL, 0, was, sizeof was);
+    distinct(n, NULL, 0, now, sizeof now);
+    if (strcmp(was, now))
+        add_diff(rp, "", "host", was, now);
+    for (int side = 0; side < RG_SIDES; side++) {
+        const struct rg_side *t = &rp->s[side], *u = &rp->s[1 - side];
+        for (size_t r = 0; r < t->nrows; r++) {
+            const struct run_row *a = t->rows[r];
+            int firstdev = 1;
+            for (size_t k = 0; k < r && firstdev; k++)
+                firstdev = strcmp(t->rows[k]->device, a->device) != 0;
+            if (!firstdev)
+                continue;
+            if (!has_device(u, a->device)) {
+                add_diff(rp, a->device, "device", side ? "(absent)" : a->device_name,
+                         side ? a->device_name : "(absent)");
+                continue;
+            }
+            for (int fi = 0; fi < NPROV && side == RG_BASE; fi++) {
+                distinct(b, a->device, fi, was, sizeof was);
+                distinct(n, a->device, fi, now, sizeof now);
+                if (strcmp(was, now))
+                    add_diff(rp, a->device, prov_names[fi], was, now);
+            }
         }
-        csv_num(out, r->b ? r->b->median_ms : NAN, 1);
-        csv_num(out, r->n ? r->n->median_ms : NAN, 1);
-        csv_num(out, r->change, 1);
-        csv_num(out, r->lo, 1);
-        csv_num(out, r->hi, 1);
-        csv_num(out, r->p, 1);
-        fprintf(out, "%zu,%zu,%s,%s,%d,", r->nb, r->nn, r->test, r->verdict, r->regression);
-        csv_field(out, r->cycles);
-        fputc('\n', out);
     }
 }
 
-static void jkv(FILE *out, const char *k, const char *v) {
-    json_string(out, k);
-    fputc(':', out);
-    json_string(out, v);
-}
-
-static void jkn(FILE *out, const char *k, double v) {
-    json_string(out, k);
-    fputc(':', out);
-    json_number(out, v);
-}
-
-static void json_run(FILE *out, const struct csv_table *t) {
-    fputc('{', out);
-    jkv(out, "file", t->name);
-    fputc(',', out);
-    jkv(out, "run_id", t->run[0].run_id);
-    fputc(',', out);
-    jkv(out, "host", t->run[0].host);
-    fputc(',', out);
-    jkv(out, "utc", t->run[0].utc);
-    fputc('}', out);
-}
-
-static void print_json(const struct cmp_input *in, const struct cmp_opts *o, const struct rr *x,
-                       size_t nx, const struct diff *d, int nd, int nreg, FILE *out) {
-    json_document_begin(out, "compare");
-    fputs(", \"mode\":\"regression\",\"base\":", out);
-    json_run(out, &in->runs[0]);
-    fputs(",\"new\":", out);
-    json_run(out, &in->runs[1]);
-    fputs(",\"threshold\":", out);
-    json_number(out, o->threshold);
-    fputs(",\"alpha\":", out);
-    json_number(out, o->alpha);
-    fputs(",\n\"differs\":[", out);
-    for (int i = 0; i < nd; i++) {
-        fputs(i ? ",{" : "{", out);
-        jkv(out, "device", d[i].device);
-        fputc(',', out);
-        jkv(out, "field", d[i].field);
-        fputc(',', out);
-        jkv(out, "base", d[i].was);
-        fputc(',', out);
-        jkv(out, "new", d[i].now);
-        fputc('}', out);
+/* Append "; WHAT" to the list in buf, cut short when it does not fit (a message). */
+static void add_reason(char *buf, size_t len, const char *what) {
+    size_t used = strlen(buf), n = strlen(what);
+    if (used && used + 2 < len) {
+        memcpy(buf + used, "; ", 2);
+        used += 2;
     }
-    fputs("],\n\"rows\":[", out);
-    for (size_t i = 0; i < nx; i++) {
-        const struct rr *r = &x[i];
-        const struct run_row *k = r->b ? r->b : r->n;
-        fputs(i ? ",\n{" : "\n{", out);
-        jkv(out, "device", k->device);
-        fputc(',', out);
-        jkv(out, "workload", k->workload);
-        fputc(',', out);
-        jkv(out, "impl", k->impl);
-        fputc(',', out);
-        jkv(out, "shape", k->shape);
-        fputc(',', out);
-        jkv(out, "dtype", k->dtype);
-        fputc(',', out);
-        jkv(out, "base_status", r->b ? status_name(r->b->status) : NULL);
-        fputc(',', out);
-        jkv(out, "new_status", r->n ? status_name(r->n->status) : NULL);
-        fputc(',', out);
-        jkn(out, "base_ms", r->b ? r->b->median_ms : NAN);
-        fputc(',', out);
-        jkn(out, "new_ms", r->n ? r->n->median_ms : NAN);
-        fputc(',', out);
-        jkn(out, "change", r->change);
-        fputc(',', out);
-        jkn(out, "ratio_ci_lo", r->lo);
-        fputc(',', out);
-        jkn(out, "ratio_ci_hi", r->hi);
-        fputc(',', out);
-        jkn(out, "p", r->p);
-        fputc(',', out);
-        jkn(out, "base_samples", (double)r->nb);
-        fputc(',', out);
-        jkn(out, "new_samples", (double)r->nn);
-        fputc(',', out);
-        jkv(out, "test", r->test);
-        fputc(',', out);
-        jkv(out, "verdict", r->verdict);
-        fprintf(out, ",\"regression\":%s,", r->regression ? "true" : "false");
-        jkv(out, "cycles", r->cycles[0] ? r->cycles : NULL);
-        fputc('}', out);
+    if (n > len - used - 1)
+        n = len - used - 1;
+    memcpy(buf + used, what, n);
+    buf[used + n] = '\0';
+}
+
+/* Runs of two machines are not a regression check unless the user says so: a host that differs
+ * (between the sides, or within one) or a device whose name or compute capability differs is
+ * named, and the user is asked for --baseline or --allow-different-hosts. Returns 0 or -1. */
+static int same_machine(const struct rg_report *rp, char *err, size_t errlen) {
+    char what[CSV_ERR_LEN] = "", one[2 * RG_DIFF_LEN + 64];
+    for (int i = 0; i < rp->nd; i++) {
+        const struct rg_diff *d = &rp->d[i];
+        if (strcmp(d->field, "host") && strcmp(d->field, "device_name") && strcmp(d->field, "cc"))
+            continue;
+        snprintf(one, sizeof one, "%s%s%s (%s -> %s)", d->device, d->device[0] ? " " : "",
+                 rg_field_title(d->field), d->was, d->now);
+        add_reason(what, sizeof what, one);
     }
-    fprintf(out, "],\n\"regressions\":%d}\n", nreg);
+    for (int side = 0; side < RG_SIDES && !what[0]; side++) {
+        char hosts[RG_DIFF_LEN];
+        distinct(&rp->s[side], NULL, 0, hosts, sizeof hosts);
+        if (strstr(hosts, " / ")) {
+            snprintf(one, sizeof one, "host (the %s side mixes %s)", side ? "new" : "base", hosts);
+            add_reason(what, sizeof what, one);
+        }
+    }
+    if (!what[0] || rp->o->allow_hosts)
+        return 0;
+    snprintf(err, errlen,
+             "compare: the runs differ in %s: a regression check compares runs of one machine; "
+             "give --baseline DEVICE for a slowdown table, or --allow-different-hosts to check "
+             "anyway",
+             what);
+    return -1;
+}
+
+/* --- joining the rows of both sides ---------------------------------------------------------- */
+
+struct ref {
+    const struct run_row *r;
+    int side, seq;
+};
+
+static int key_cmp(const struct run_row *a, const struct run_row *b) {
+    int c;
+    if ((c = strcmp(a->device, b->device)) || (c = strcmp(a->workload, b->workload)) ||
+        (c = strcmp(a->impl, b->impl)) || (c = strcmp(a->shape, b->shape)))
+        return c;
+    return strcmp(a->dtype, b->dtype);
+}
+
+static int ref_cmp(const void *pa, const void *pb) {
+    const struct ref *a = pa, *b = pb;
+    int c = key_cmp(a->r, b->r);
+    if (c)
+        return c;
+    return a->seq - b->seq; /* base before new (base rows come first), file order within */
+}
+
+static int row_seen_cmp(const void *pa, const void *pb) {
+    return ((const struct rg_row *)pa)->first_seen - ((const struct rg_row *)pb)->first_seen;
+}
+
+/* One rg_row per key of either side, in order of first appearance, pointing into rp->store_
+ * (every row of both sides, grouped by key, base runs first). Returns 0 or -1 (no memory). */
+static int join(struct rg_report *rp) {
+    size_t total = rp->s[0].nrows + rp->s[1].nrows, k = 0;
+    struct ref *v = malloc((total ? total : 1) * sizeof *v);
+    rp->store_ = malloc((total ? total : 1) * sizeof *rp->store_);
+    rp->rows = calloc(total ? total : 1, sizeof *rp->rows);
+    if (!v || !rp->store_ || !rp->rows) {
+        free(v);
+        return -1;
+    }
+    for (int side = 0; side < RG_SIDES; side++)
+        for (size_t r = 0; r < rp->s[side].nrows; r++, k++)
+            v[k] = (struct ref){rp->s[side].rows[r], side, (int)k};
+    qsort(v, total, sizeof *v, ref_cmp);
+    for (size_t i = 0; i < total; i++)
+        rp->store_[i] = v[i].r;
+    for (size_t i = 0; i < total;) {
+        struct rg_row *row = &rp->rows[rp->nrows++];
+        size_t j = i;
+        while (j < total && key_cmp(v[j].r, v[i].r) == 0)
+            j++;
+        row->key = v[i].r;
+        row->first_seen = v[i].seq;
+        for (size_t x = i; x < j; x++)
+            row->n[v[x].side]++;
+        row->side[RG_BASE] = rp->store_ + i;
+        row->side[RG_NEW] = rp->store_ + i + row->n[RG_BASE];
+        row->ms[RG_BASE] = row->ms[RG_NEW] = NAN;
+        i = j;
+    }
+    free(v);
+    qsort(rp->rows, rp->nrows, sizeof *rp->rows, row_seen_cmp);
+    return 0;
+}
+
+/* --- judging a row --------------------------------------------------------------------------- */
+
+static int is_failure(enum status s) {
+    return s == ST_WRONG || s == ST_ERROR;
+}
+
+/* The geometric mean of a side's run medians when every run of it is ok, else NaN. */
+static double side_ms(const struct rg_row *w, int side) {
+    double sum = 0;
+    if (!w->n[side] || w->nbad[side])
+        return NAN;
+    for (int i = 0; i < w->n[side]; i++) {
+        double ms = w->side[side][i]->median_ms;
+        if (!(ms > 0) || !isfinite(ms))
+            return NAN;
+        sum += log(ms);
+    }
+    return exp(sum / w->n[side]);
+}
+
+/* The state of a row from its runs' statuses alone, and each side's time when it has one. */
+static void judge_status(struct rg_row *w) {
+    for (int side = 0; side < RG_SIDES; side++)
+        for (int i = 0; i < w->n[side]; i++)
+            if (w->side[side][i]->status != ST_OK && w->nbad[side]++ == 0)
+                w->bad[side] = w->side[side][i]->status;
+    for (int side = 0; side < RG_SIDES; side++)
+        w->ms[side] = side_ms(w, side);
+    if (!w->n[RG_NEW])
+        w->state = RG_VANISHED;
+    else if (!w->n[RG_BASE])
+        w->state = RG_ADDED;
+    else if (!w->nbad[RG_BASE])
+        w->state = w->nbad[RG_NEW] ? RG_BROKEN : RG_TIMED;
+    else if (!w->nbad[RG_NEW])
+        w->state = RG_FIXED;
+    else /* failing before and after: broken only by a new kind of wrong or error */
+        w->state =
+            is_failure(w->bad[RG_NEW]) && w->bad[RG_NEW] != w->bad[RG_BASE] ? RG_BROKEN : RG_NOT_OK;
+    w->regression = w->state == RG_VANISHED || w->state == RG_BROKEN;
+}
+
+/* With one run per side: do the two runs' own timings separate? The rank test on their samples
+ * when both have at least 5 (--samples), else their 95% intervals of the median, else unknown. */
+static enum vd_within within(const struct cmp_input *in, const struct cmp_opts *o,
+                             const struct run_row *b, const struct run_row *n) {
+    const struct cmp_group *gb = cmp_row_samples(in, b), *gn = cmp_row_samples(in, n);
+    struct rank_mwu u;
+    if (gb && gn && gb->n >= 5 && gn->n >= 5 &&
+        rank_mwu_test(gb->ms, gb->n, gn->ms, gn->n, &u) == 0)
+        return u.p < o->alpha ? VD_WITHIN_SEPARATE : VD_WITHIN_OVERLAP;
+    if (isfinite(b->ci95_lo_ms) && isfinite(b->ci95_hi_ms) && isfinite(n->ci95_lo_ms) &&
+        isfinite(n->ci95_hi_ms))
+        return n->ci95_lo_ms > b->ci95_hi_ms || n->ci95_hi_ms < b->ci95_lo_ms ? VD_WITHIN_SEPARATE
+                                                                              : VD_WITHIN_OVERLAP;
+    return VD_WITHIN_UNKNOWN;
+}
+
+/* The log medians of a timed row into w->logs and its test; RG_NA when a median is not > 0. */
+static int prepare_timed(const struct rg_report *rp, struct rg_row *w, uint64_t seed) {
+    int total = w->n[RG_BASE] + w->n[RG_NEW];
+    w->logs = malloc((size_t)total * sizeof *w->logs);
+    if (!w->logs)
+        return -1;
+    if (isnan(w->ms[RG_BASE]) || isnan(w->ms[RG_NEW])) {
+        w->state = RG_NA; /* ok, but a median that is not a positive number */
+        return 0;
+    }
+    for (int side = 0, k = 0; side < RG_SIDES; side++)
+        for (int i = 0; i < w->n[side]; i++)
+            w->logs[k++] = log(w->side[side][i]->median_ms);
+    w->vd = (struct vd_row){
+        .base = w->logs, .new_ = w->logs + w->n[RG_BASE], .nb = w->n[RG_BASE], .nn = w->n[RG_NEW]};
+    if (w->n[RG_BASE] == 1 && w->n[RG_NEW] == 1)
+        w->vd.within = within(rp->in, rp->o, w->side[RG_BASE][0], w->side[RG_NEW][0]);
+    struct vd_opts vo = {rp->o->threshold, rp->o->alpha, rp->o->single_floor, seed};
+    vd_test_row(&w->vd, &vo);
+    w->test = isnan(w->vd.se) ? "single-run" : "welch-log";
+    return 0;
+}
+
+/* Stage 2 over every timed row at once (the false discovery rate is over rows), then the
+ * counts. Returns 0 or -1 (out of memory). */
+static int decide_all(struct rg_report *rp) {
+    struct vd_row *v = malloc((rp->nrows ? rp->nrows : 1) * sizeof *v);
+    size_t k = 0;
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < rp->nrows; i++)
+        if (rp->rows[i].state == RG_TIMED)
+            v[k++] = rp->rows[i].vd;
+    struct vd_opts vo = {rp->o->threshold, rp->o->alpha, rp->o->single_floor, rp->o->seed};
+    rp->tested = vd_decide(v, (int)k, &vo);
+    rp->level = NAN;
+    k = 0;
+    for (size_t i = 0; i < rp->nrows; i++) {
+        struct rg_row *w = &rp->rows[i];
+        if (w->state != RG_TIMED) {
+            rp->broken += w->state == RG_BROKEN;
+            rp->vanished += w->state == RG_VANISHED;
+            continue;
+        }
+        w->vd = v[k++];
+        if (!isnan(w->vd.se))
+            rp->level = w->vd.level;
+        else
+            rp->single++;
+        w->regression = w->vd.kind == VD_SLOWER;
+        w->unsure = w->vd.kind == VD_UNSURE;
+        rp->slower += w->vd.kind == VD_SLOWER;
+        rp->faster += w->vd.kind == VD_FASTER;
+        rp->same += w->vd.kind == VD_SAME;
+        rp->unsure += w->unsure;
+        cmp_cycles_differ(rp->in, w->side[RG_BASE], w->n[RG_BASE], w->side[RG_NEW],
+                          w->n[RG_NEW], w->cycles, sizeof w->cycles);
+        rp->slower_cycles += w->vd.kind == VD_SLOWER && w->cycles[0];
+    }
+    free(v);
+    return 0;
+}
+
+int rg_exit_code(const struct rg_report *r) {
+    int reg = r->slower + r->broken + r->vanished;
+    return reg || (r->o->strict && r->unsure) ? 1 : 0;
+}
+
+static void report_free(struct rg_report *rp) {
+    for (size_t i = 0; i < rp->nrows; i++)
+        free(rp->rows[i].logs);
+    free(rp->rows);
+    free(rp->store_);
+    side_free(&rp->s[0]);
+    side_free(&rp->s[1]);
 }
 
 int cmp_regress(const struct cmp_input *in, const struct cmp_opts *o, FILE *out, char *err,
                 size_t errlen) {
-    const struct csv_table *bt = &in->runs[0], *nt = &in->runs[1];
-    if (one_run(bt, err, errlen) || one_run(nt, err, errlen))
-        return 2;
-    struct rr *x = calloc(bt->nrows + nt->nrows, sizeof *x);
-    unsigned char *matched = calloc(nt->nrows + 1, 1);
-    enum { MAXD = 64 };
-    struct diff d[MAXD];
-    if (!x || !matched) {
-        free(x);
-        free(matched);
+    struct rg_report rp = {.in = in, .o = o};
+    int rc = 2;
+    if (side_build(in, 0, o->nbase, &rp.s[RG_BASE]) ||
+        side_build(in, o->nbase, in->nfiles - o->nbase, &rp.s[RG_NEW])) {
         snprintf(err, errlen, "compare: out of memory");
-        return 2;
+        goto out;
     }
-    size_t nx = 0;
-    for (size_t i = 0; i < bt->nrows; i++) {
-        x[nx] = (struct rr){.b = &bt->run[i]};
-        for (size_t j = 0; j < nt->nrows; j++)
-            if (!matched[j] && same_key(&bt->run[i], &nt->run[j])) {
-                x[nx].n = &nt->run[j];
-                matched[j] = 1;
-                break;
-            }
-        nx++;
+    if (runs_once(in, rp.s, err, errlen))
+        goto out;
+    differences(&rp);
+    if (same_machine(&rp, err, errlen))
+        goto out;
+    if (join(&rp)) {
+        snprintf(err, errlen, "compare: out of memory");
+        goto out;
     }
-    for (size_t j = 0; j < nt->nrows; j++)
-        if (!matched[j])
-            x[nx++] = (struct rr){.n = &nt->run[j]};
-    int nreg = 0;
-    for (size_t i = 0; i < nx; i++) {
-        judge(in, o, &x[i], o->seed + 0x9E3779B97F4A7C15ull * (i + 1));
-        nreg += x[i].regression;
-        if (x[i].b && x[i].n && x[i].b->status == ST_OK && x[i].n->status == ST_OK)
-            cmp_cycles_differ(bt, x[i].b, nt, x[i].n, x[i].cycles, sizeof x[i].cycles);
+    for (size_t i = 0; i < rp.nrows; i++) {
+        judge_status(&rp.rows[i]);
+        if (rp.rows[i].state == RG_TIMED &&
+            prepare_timed(&rp, &rp.rows[i], o->seed + 0x9E3779B97F4A7C15ull * (i + 1))) {
+            snprintf(err, errlen, "compare: out of memory");
+            goto out;
+        }
     }
-    int nd = differences(bt, nt, d, MAXD);
-    if (o->format == CMP_CSV)
-        print_csv(x, nx, out);
-    else if (o->format == CMP_JSON)
-        print_json(in, o, x, nx, d, nd, nreg, out);
-    else
-        print_human(in, o, x, nx, d, nd, out);
-    free(x);
-    free(matched);
-    return nreg ? 1 : 0;
+    if (decide_all(&rp)) {
+        snprintf(err, errlen, "compare: out of memory");
+        goto out;
+    }
+    rg_print(&rp, out);
+    rc = rg_exit_code(&rp);
+out:
+    report_free(&rp);
+    return rc;
 }

@@ -6,6 +6,11 @@
 #include <string.h>
 
 #include "harness/compare/internal.h"
+#include "harness/core/shape.h"
+
+/* A shape as every human output prints it (the run table too): "stride=1", not
+ * "stride_h=1;stride_w=1"; CSV and JSON keep the canonical form, which joins. */
+#define SHORT(shape, buf) (shape_compact((shape), (buf), sizeof(buf)), (buf))
 #include "harness/compare/rankstats.h"
 
 /* One line of the report: a (workload, shape, dtype, impl) and the row of each series. */
@@ -288,7 +293,7 @@ struct xover {
     const char *workload, *impl;
     const char *kind;  /* "from", "always", "never" */
     const char *shape; /* the first size from which the GPU stays faster (from, always) */
-    char text[400];
+    char text[1024];
 };
 
 /* Find the crossovers of workload lines [c0, c1); appends to x (room for nseries × lines). */
@@ -333,27 +338,27 @@ static int crossovers(const struct sd *d, int c0, int c1, struct xover *x) {
             int from = n;
             while (from > 0 && ratio[from - 1] < 1)
                 from--;
-            char a[64], b[64];
+            char a[64], b[64], sa[256], sb[256];
             if (from == 0) {
                 o->kind = "always";
                 o->shape = pt[0]->shape;
                 fmt_ratio(a, sizeof a, ratio[0]);
                 snprintf(o->text, sizeof o->text, "faster at every size tried (smallest %s: %s)",
-                         pt[0]->shape, a);
+                         SHORT(pt[0]->shape, sa), a);
             } else if (from == n) {
                 o->kind = "never";
                 fmt_ratio(a, sizeof a, ratio[n - 1]);
                 snprintf(o->text, sizeof o->text,
                          "no crossover: slower at the largest size "
                          "tried (%s: %s)",
-                         pt[n - 1]->shape, a);
+                         SHORT(pt[n - 1]->shape, sa), a);
             } else {
                 o->kind = "from";
                 o->shape = pt[from]->shape;
                 fmt_ratio(a, sizeof a, ratio[from - 1]);
                 fmt_ratio(b, sizeof b, ratio[from]);
                 snprintf(o->text, sizeof o->text, "faster from %s on (%s: %s; %s: %s)",
-                         pt[from]->shape, pt[from - 1]->shape, a, pt[from]->shape, b);
+                         SHORT(pt[from]->shape, sa), SHORT(pt[from - 1]->shape, sb), a, sa, b);
             }
         }
     }
@@ -436,10 +441,11 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
             break;
         if (c == c0 || strcmp(cb->shape, d->combo[c - 1].shape) ||
             strcmp(cb->dtype, d->combo[c - 1].dtype)) {
+            char sh[256];
             if (strcmp(cb->dtype, "float32"))
-                grid_set(&g, row, 0, "%s (%s)", cb->shape, cb->dtype);
+                grid_set(&g, row, 0, "%s (%s)", SHORT(cb->shape, sh), cb->dtype);
             else
-                grid_set(&g, row, 0, "%s", cb->shape);
+                grid_set(&g, row, 0, "%s", SHORT(cb->shape, sh));
         }
         grid_set(&g, row, 1, "%s", cb->impl);
         const struct run_row *b = d->ref[c];

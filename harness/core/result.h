@@ -14,6 +14,7 @@ struct run_info {
     char utc[32];  /* 2026-11-21T21:27:50Z */
     char host[128];
     char slurm_job[32], slurm_task[16]; /* empty outside Slurm */
+    int run; /* index of this run among those of one `gpubench --runs N` (0 when alone) */
 };
 
 /* What the device was doing while the row's repetitions were timed (harness/telemetry/): NVML

@@ -134,21 +134,37 @@ void shape_format(const struct workload *w, const struct shape *s, char *out, si
 
 void shape_format_short(const struct workload *w, const struct shape *s, char *out,
                         size_t outlen) {
+    char canonical[512];
+    shape_format(w, s, canonical, sizeof canonical);
+    shape_compact(canonical, out, outlen);
+}
+
+/* Pair p ("K_h=v") and q ("K_w=v"): 1 when they are one per-axis key with equal values. */
+static int same_axes(const char *p, size_t pl, const char *q, size_t ql) {
+    const char *pe = memchr(p, '=', pl), *qe = memchr(q, '=', ql);
+    if (!pe || !qe || pe - p < 3 || pe - p != qe - q || strncmp(pe - 2, "_h", 2) ||
+        strncmp(qe - 2, "_w", 2) || strncmp(p, q, (size_t)(pe - p) - 2))
+        return 0;
+    return pl - (size_t)(pe - p) == ql - (size_t)(qe - q) &&
+           !strncmp(pe, qe, pl - (size_t)(pe - p));
+}
+
+void shape_compact(const char *canonical, char *out, size_t outlen) {
     size_t len = 0;
+    const char *p = canonical;
     out[0] = '\0';
-    for (int i = 0; w->keys[i] && len < outlen; i++) {
-        const char *k = w->keys[i];
-        size_t kl = strlen(k);
-        char folded[64];
-        if (kl > 2 && strcmp(k + kl - 2, "_h") == 0 && w->keys[i + 1] &&
-            strncmp(w->keys[i + 1], k, kl - 1) == 0 && strcmp(w->keys[i + 1] + kl - 1, "w") == 0 &&
-            s->v[i] == s->v[i + 1]) {
-            snprintf(folded, sizeof folded, "%.*s", (int)(kl - 2), k);
-            len += (size_t)snprintf(out + len, outlen - len, "%s%s=%ld", len ? " " : "", folded,
-                                    s->v[i]);
-            i++;
+    while (*p && len < outlen) {
+        size_t pl = strcspn(p, ";,");
+        const char *q = p[pl] ? p + pl + 1 : p + pl;
+        size_t ql = strcspn(q, ";,");
+        const char *eq = memchr(p, '=', pl);
+        if (*q && same_axes(p, pl, q, ql)) { /* "stride_h=1;stride_w=1" → "stride=1" */
+            len += (size_t)snprintf(out + len, outlen - len, "%s%.*s%.*s", len ? " " : "",
+                                    (int)(eq - p - 2), p, (int)(pl - (size_t)(eq - p)), eq);
+            p = q[ql] ? q + ql + 1 : q + ql;
             continue;
         }
-        len += (size_t)snprintf(out + len, outlen - len, "%s%s=%ld", len ? " " : "", k, s->v[i]);
+        len += (size_t)snprintf(out + len, outlen - len, "%s%.*s", len ? " " : "", (int)pl, p);
+        p = q;
     }
 }

@@ -20,9 +20,14 @@ int shape_parse(const struct workload *w, const char *text, struct shape *s, cha
 void shape_format(const struct workload *w, const struct shape *s, char *out, size_t outlen);
 
 /* Short form for the terminal table: like shape_format with ' ' between pairs and per-axis
- * pairs that are equal folded (stride_h=stride_w=1 → stride=1). */
+ * pairs that are equal folded (stride_h=stride_w=1 → stride=1): shape_compact of the canonical
+ * form, so that every human output prints a shape the same way. */
 void shape_format_short(const struct workload *w, const struct shape *s, char *out,
                         size_t outlen);
+
+/* The short form of a canonical shape string, for commands that have the string but not the
+ * workload (compare): "k=v" pairs joined by ' ', a K_h=v;K_w=v pair of equal values as K=v. */
+void shape_compact(const char *canonical, char *out, size_t outlen);
 
 /* Parse a whole number for option `what`: decimal digits only (or 2^N when allow_pow2),
  * within [min, max]. Returns 0, or -1 with a one-line reason in err. */

@@ -1,5 +1,5 @@
 /* gpu_policy.c — pure decisions of the CUDA side: "no kernel image" notes, cuDNN support and
- * algorithm choice. See gpu_policy.h. No CUDA headers. */
+ * algorithm choice, whether an allocation fits the card. See gpu_policy.h. No CUDA headers. */
 #include "harness/gpuinfo/gpu_policy.h"
 
 #include <stdio.h>
@@ -127,4 +127,23 @@ void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_
     char explain[448];
     cuda_explain(err_name, driver_version, runtime_version, explain, sizeof explain);
     snprintf(out, outlen, "%s [cudaGetDeviceCount: %s]", explain, err_name);
+}
+
+enum status gpu_memory_fit(size_t held, size_t bytes, size_t free_b, size_t total, const char *what,
+                           char *note, size_t notelen) {
+    const double mib = 1024.0 * 1024.0;
+    if (held + bytes > total) {
+        snprintf(note, notelen,
+                 "does not fit this card: needs at least %.1f MiB of device memory (%s: %.1f "
+                 "MiB); the card has %.1f MiB",
+                 (double)(held + bytes) / mib, what, (double)bytes / mib, (double)total / mib);
+        return ST_UNSUPPORTED;
+    }
+    if (bytes > free_b) {
+        snprintf(note, notelen,
+                 "out of device memory: %s needs %.1f MiB, %.1f MiB free of %.1f MiB", what,
+                 (double)bytes / mib, (double)free_b / mib, (double)total / mib);
+        return ST_OOM;
+    }
+    return ST_OK;
 }

@@ -561,10 +561,22 @@ static int check_row(const struct csv_table *t, const struct rec *rc, char **raw
     return 0;
 }
 
+/* The extra column `run` of a run row when the file has one (files written before it existed,
+ * and other tools' files, do not): a whole number, or empty (-1). Returns 0 or -1 with err. */
+static int check_run_index(const struct csv_table *t, int col, struct run_row *row, char *err,
+                           size_t errlen) {
+    static const struct fdesc desc = {F_INT, offsetof(struct run_row, run)};
+    row->run = -1;
+    if (col < 0)
+        return 0;
+    return type_field(t->name, row->line, "run", &desc, row->raw[col], row, err, errlen);
+}
+
 /* The rows after the header into t->run or t->samples. Blank lines are allowed only at the end
  * of the file. Returns 0 or -1 with err (t owns what was allocated). */
 static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size_t errlen) {
     const int run = t->kind == CSV_RUN;
+    const int run_col = run ? csv_col_index(t, "run") : -1;
     size_t nrec = tk->nrecs;
     while (nrec > 1 && tk->recs[nrec - 1].blank)
         nrec--;
@@ -581,6 +593,8 @@ static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size
     for (size_t r = 0; r < nrows; r++) {
         const struct rec *rc = &tk->recs[r + 1];
         if (check_row(t, rc, tk->fields + rc->first, (char *)rows + r * rowsize, err, errlen))
+            return -1;
+        if (run && check_run_index(t, run_col, &t->run[r], err, errlen))
             return -1;
     }
     return 0;

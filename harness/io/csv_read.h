@@ -47,6 +47,7 @@ struct run_row {
     double max_rel_err; /* INFINITY when the output held NaN or Inf ("inf" in the file) */
     enum status status;
     const char *note;
+    long run; /* the extra column `run` (the run's index within one --runs N); -1 if absent */
 };
 
 /* One row of a samples CSV: one timed repetition. */

@@ -10,13 +10,14 @@
 
 #include "harness/io/tel_cols.h"
 
-/* Fixed columns (results/README.md) in order, then extra columns (Slurm provenance, timings that
- * came later), then the telemetry columns (tel_cols.h), last. */
+/* Fixed columns (results/README.md) in order, then extra columns: timings that came later, the
+ * run's index among those of one `--runs N` invocation, Slurm provenance, and the telemetry
+ * columns (tel_cols.h), last (the fleet test finds the Slurm pair by name). */
 const char CSV_HEADER[] =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
-    "batch_ms,slurm_job_id,slurm_array_task_id," TEL_HEADER;
+    "batch_ms,run,slurm_job_id,slurm_array_task_id," TEL_HEADER;
 /* The fixed columns, then the GPU's clock and power as the telemetry sampler last read them when
  * the repetition ended (empty where unknown: CPU rows, no NVML): the trace `scripts/plot trace`
  * draws. */
@@ -109,6 +110,7 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
         csv_field(f, tail[i]);
     }
     num(f, "%.6g", r->batch_ms, timed && r->batch_ms >= 0);
+    fprintf(f, ",%d", ri->run);
     const char *slurm[] = {ri->slurm_job, ri->slurm_task};
     for (size_t i = 0; i < 2; i++) {
         fputc(',', f);

@@ -68,6 +68,7 @@ static int json_row(FILE *f, const struct run_info *ri, const struct result *r, 
     json_member_string(f, ", ", "status", status_name(r->status));
     json_member_string(f, ", ", "note", r->note);
     json_member_number(f, ", ", "batch_ms", when(r->batch_ms, t));
+    json_member_number(f, ", ", "run", ri->run);
     json_member_string(f, ", ", "slurm_job_id", ri->slurm_job);
     json_member_string(f, ", ", "slurm_array_task_id", ri->slurm_task);
     struct tel_cell tc[TEL_NCOLS];

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,19 +69,35 @@ static long task_of(const char *name, const char *suffix) {
     return strtol(p, NULL, 10);
 }
 
-/* What an exit code of fleet-task.sbatch means, for records that carry no reason. */
-static const char *exit_meaning(int code) {
+/* What an exit code of fleet-task.sbatch means, for records that carry no reason: the code
+ * itself is gpubench's (or the task script's) real exit status, never a stand-in. */
+static void exit_meaning(int code, char *buf, size_t len) {
     switch (code) {
-    case 1: return "some rows are wrong or error";
-    case 2: return "gpubench rejected its arguments or input";
+    case 0:
+        snprintf(buf, len,
+                 "gpubench reported success but left no CSV (was --help or --version "
+                 "among its arguments?)");
+        return;
+    case 1: snprintf(buf, len, "some rows are wrong or error"); return;
+    case 2: snprintf(buf, len, "gpubench rejected its arguments or input"); return;
     case 3:
-        return "the task could not write to the results folder from its node (is it on a "
-               "file system shared with the compute nodes?)";
-    case 127: return "the gpubench binary was not found on the node";
-    case 130: return "interrupted";
-    case 137: return "killed (SIGKILL: out of memory, or the time limit's grace period ran out)";
-    case 143: return "terminated (SIGTERM: scancel or time limit)";
-    default: return code > 128 ? "killed by a signal" : "gpubench failed";
+        snprintf(buf, len,
+                 "the task could not write to the results folder from its node (is it "
+                 "on a file system shared with the compute nodes?)");
+        return;
+    case 127: snprintf(buf, len, "the gpubench binary was not found on the node"); return;
+    case 130: snprintf(buf, len, "interrupted"); return;
+    case 137:
+        snprintf(buf, len,
+                 "killed (SIGKILL: out of memory, or the time limit's grace period "
+                 "ran out)");
+        return;
+    case 143: snprintf(buf, len, "terminated (SIGTERM: scancel or time limit)"); return;
+    default:
+        if (code > 128)
+            snprintf(buf, len, "killed by signal %d (%s)", code - 128, strsignal(code - 128));
+        else
+            snprintf(buf, len, "gpubench exited with %d", code);
     }
 }
 
@@ -116,6 +133,31 @@ static void log_line(const struct merge_src *m, const char *needle, char *out, s
             copy_cut(out, len, line);
     }
     fclose(f);
+}
+
+/* In a fleet that expects GPUs: did task m's run have a working GPU row, or want none? A run
+ * with cuda rows needs one that is ok; a run without any is fine when it asked for none (-d cpu,
+ * -i of CPU implementations only: gpubench then does not say "no GPU rows"), and failed when
+ * its log says why no GPU could be used. Returns 1 (usable or not wanted), or 0 with why. */
+static int gpu_usable(const struct merge_src *m, char *why, size_t len) {
+    const char *note = NULL;
+    int cuda = 0;
+    for (size_t r = 0; r < m->t.nrows; r++) {
+        const struct run_row *row = &m->t.run[r];
+        if (strncmp(row->device, "cuda", 4) != 0)
+            continue;
+        cuda++;
+        if (row->status == ST_OK)
+            return 1;
+        if (!note && row->note[0])
+            note = row->note;
+    }
+    log_line(m, "no GPU rows: ", why, len);
+    if (!cuda && !why[0])
+        return 1; /* the run asked for no GPU row */
+    if (!why[0])
+        snprintf(why, len, "%s", note ? note : "the run has no working cuda row");
+    return 0;
 }
 
 /* Add every expected task of fleet folder `dir`. Returns 0, or 2 with a message printed. */
@@ -177,9 +219,27 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
             m->exit_code = c < 0 ? 255 : (int)c;
             kv_get(exitp, "node", m->node, sizeof m->node);
             kv_get(exitp, "reason", m->reason, sizeof m->reason);
+            kv_get(exitp, "source", val, sizeof val);
+            m->from_slurm = strcmp(val, "slurm") == 0;
         }
     }
     return 0;
+}
+
+/* m->why for a task whose exit record says it failed: "exit N" when N is an exit status (the
+ * task's own record, or Slurm's record of a signal), Slurm's words alone when Slurm recorded
+ * no status ("exit 0" of a task that never ran is no exit status); then `what` ("no CSV"), the
+ * reason and gpubench's last error line from the log. */
+static void exit_why(struct merge_src *m, const char *what, const char *detail) {
+    char meaning[256], head[64] = "";
+    if (!m->from_slurm || m->exit_code != 0)
+        snprintf(head, sizeof head, "exit %d", m->exit_code);
+    if (what)
+        snprintf(head + strlen(head), sizeof head - strlen(head), "%s%s", head[0] ? ", " : "",
+                 what);
+    exit_meaning(m->exit_code, meaning, sizeof meaning);
+    snprintf(m->why, sizeof m->why, "%s: %s%s%s", head, m->reason[0] ? m->reason : meaning,
+             detail[0] ? ": " : "", detail);
 }
 
 void merge_judge_task(struct merge_src *m) {
@@ -202,9 +262,7 @@ void merge_judge_task(struct merge_src *m) {
         }
         log_line(m, NULL, detail, sizeof detail);
         m->state = SRC_FAILED;
-        snprintf(m->why, sizeof m->why, "exit %d, no CSV: %s%s%s", m->exit_code,
-                 m->reason[0] ? m->reason : exit_meaning(m->exit_code), detail[0] ? ": " : "",
-                 detail);
+        exit_why(m, "no CSV", detail);
         return;
     }
     if (csv_read_file(m->csv, CSV_RUN, &m->t, err, sizeof err) != 0) {
@@ -223,32 +281,13 @@ void merge_judge_task(struct merge_src *m) {
     if (m->has_exit && m->exit_code != 0) {
         log_line(m, NULL, detail, sizeof detail);
         m->state = SRC_FAILED;
-        snprintf(m->why, sizeof m->why, "exit %d: %s%s%s", m->exit_code,
-                 m->reason[0] ? m->reason : exit_meaning(m->exit_code), detail[0] ? ": " : "",
-                 detail);
+        exit_why(m, NULL, detail);
         return;
     }
-    if (m->expect_gpu) {
-        const char *note = NULL;
-        int good = 0;
-        for (size_t r = 0; r < m->t.nrows; r++) {
-            const struct run_row *row = &m->t.run[r];
-            if (strncmp(row->device, "cuda", 4) != 0)
-                continue;
-            if (row->status == ST_OK)
-                good = 1;
-            if (!note && row->note[0])
-                note = row->note;
-        }
-        if (!good) {
-            log_line(m, "no GPU rows: ", detail, sizeof detail);
-            m->state = SRC_FAILED;
-            snprintf(m->why, sizeof m->why, "no usable GPU: %s",
-                     detail[0] ? detail
-                     : note    ? note
-                               : "the run has no working cuda row");
-            return;
-        }
+    if (m->expect_gpu && !gpu_usable(m, detail, sizeof detail)) {
+        m->state = SRC_FAILED;
+        snprintf(m->why, sizeof m->why, "no usable GPU: %s", detail);
+        return;
     }
     m->state = SRC_OK;
     return;

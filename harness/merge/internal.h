@@ -15,6 +15,7 @@ struct merge_src {
     int task;       /* -1 for a file given by name */
     int expect_gpu; /* the fleet wants a working GPU row from this task */
     int has_exit, exit_code;
+    int from_slurm; /* the exit record was written from Slurm's accounting, not by the task */
     char node[256];
     char reason[512]; /* from the exit record */
     enum task_state state;

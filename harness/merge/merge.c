@@ -28,6 +28,10 @@ static void merge_usage(FILE *f) {
           "Merges run CSVs into one: the fixed gpubench-1 columns, then every extra column of any\n"
           "input (slurm_job_id, slurm_array_task_id, ...). A DIR is a fleet results folder\n"
           "(scripts/slurm/fleet): every task in its fleet.conf must have left a CSV and exit 0.\n"
+          "Each task's line names its exit status and why; a failed task that left a complete\n"
+          "CSV (exit 1: rows wrong; a crash after the CSV was written; interrupted) has its rows\n"
+          "merged with --allow-missing, and the line says so; a task killed mid-run left only a\n"
+          "CSV.partial, and nothing of it is merged.\n"
           "\n"
           "options:\n"
           "  -o, --out PATH       the merged CSV (written atomically)\n"
@@ -391,9 +395,15 @@ int merge_main(int argc, char **argv) {
             continue;
         }
         bad++;
-        fprintf(stderr, "gpubench: merge: task %d%s%s: %s: %s (log %s/task-%d.log)\n", m->task,
+        /* a failed task's CSV, when it left one, is complete (gpubench writes it only when the
+         * run ends: a crash in teardown, rows wrong, interrupted with the rows finished) */
+        char rows[128] = "";
+        if (src_merged(m))
+            snprintf(rows, sizeof rows, "; its CSV's %zu rows %s", m->t.nrows,
+                     o.allow_missing ? "are merged" : "would be merged with --allow-missing");
+        fprintf(stderr, "gpubench: merge: task %d%s%s: %s: %s%s (log %s/task-%d.log)\n", m->task,
                 m->node[0] ? " on " : "", m->node, m->state == SRC_MISSING ? "missing" : "failed",
-                m->why, m->dir, m->task);
+                m->why, rows, m->dir, m->task);
     }
     if (bad && !o.allow_missing) {
         fprintf(stderr,

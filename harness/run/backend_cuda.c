@@ -358,6 +358,7 @@ static enum status cuda_activate(const struct device *dev, char *note, size_t no
         (void)cudaGetLastError();
     }
     gb_set_stream(s->stream);
+    gb_row_begin();
     if (s->near_cpus &&
         hwloc_set_cpubind(topology_get(), s->near_cpus, HWLOC_CPUBIND_THREAD) != 0 &&
         !s->bind_warned) {

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench/registry.h"
 #include "build_manifest.h"
@@ -39,7 +40,8 @@ void cli_usage(FILE *f) {
     fputs("usage: gpubench [run] [options]      run benchmarks (the default command)\n"
           "       gpubench list                 workloads, implementations, devices, shapes\n"
           "       gpubench doctor [--assume SPEC] [--assume-build SPEC] [--format text|json]\n"
-          "       gpubench compare FILE... [--baseline DEVICE|FILE:DEVICE] [--samples ...]\n"
+          "       gpubench compare FILE... [--baseline DEVICE|FILE:DEVICE]\n"
+          "       gpubench compare --base BEFORE.csv... --new AFTER.csv...\n"
           "       gpubench merge FILE... --out FLEET.csv\n"
           "\n"
           "run options:\n"
@@ -65,6 +67,8 @@ void cli_usage(FILE *f) {
         "      --json PATH       also write the JSON document (full precision) to PATH\n"
         "      --no-out          write no run file (as -o /dev/null)\n"
         "      --samples PATH    also write every timed sample to PATH (CSV)\n"
+        "      --runs N          N independent runs, one process each, rows shuffled in each;\n"
+        "                        one CSV with a run column (for compare's verdicts; default 1)\n"
         "      --no-telemetry    no clocks, power, energy, throttling or PCIe link columns\n"
         "  -f, --format F        what goes to stdout: table (default), csv, json, markdown,\n"
         "                        gbench (Google Benchmark JSON), bmf (Bencher Metric Format)\n"
@@ -187,10 +191,16 @@ static int opt_timing(int c, const char *arg, struct options *o) {
     }
 }
 
-/* -t, --seed: the other numbers. */
+/* -t, --seed, --runs: the other numbers. */
 static int opt_number(int c, const char *arg, struct options *o) {
     long v;
     int rc;
+    if (c == 'n') {
+        if ((rc = parse_num("--runs", arg, 1, 1000, &v)))
+            return rc;
+        o->runs = (int)v;
+        return 0;
+    }
     if (c == 't') {
         if ((rc = parse_num("--threads", arg, 1, 256, &v)))
             return rc;
@@ -248,6 +258,27 @@ static void options_defaults(struct options *o) {
     o->warmup = 2;
     o->seed = 42;
     o->format = FMT_TABLE;
+    o->runs = 1;
+}
+
+/* --runs N gathers its runs' CSVs into one CSV: each run is its own process with its own stdout,
+ * so N documents there (csv, json, gbench, bmf) would be one broken one, while tables simply
+ * follow each other; and the gathered file is a CSV. Returns 0 or 2 (error printed). */
+static int runs_options(const struct options *o) {
+    static const char *const names[] = {"table", "csv", "json", "markdown", "gbench", "bmf"};
+    size_t n = o->out ? strlen(o->out) : 0;
+    if (o->format != FMT_TABLE && o->format != FMT_MARKDOWN)
+        return usage_error("--format %s: one document per run; with --runs the run CSV (--out) "
+                           "holds every run%s",
+                           names[o->format], "");
+    struct stat st;
+    int device = o->out && stat(o->out, &st) == 0 && !S_ISREG(st.st_mode); /* -o /dev/null */
+    if (o->json || o->no_out || device || (n >= 5 && strcmp(o->out + n - 5, ".json") == 0))
+        return usage_error("--runs: gathers the runs into one CSV (--out PATH.csv); %s%s",
+                           o->no_out || device ? "writing no run file leaves nothing to gather"
+                                               : "JSON output is not supported with --runs",
+                           "");
+    return 0;
 }
 
 /* After the last option: --quick's short timing where not given, and the checks that need
@@ -274,7 +305,7 @@ static int options_finish(struct options *o) {
         return usage_error("--no-out: contradicts --out %s%s", o->out, "");
     if (o->max_time < o->min_time)
         return usage_error("--max-time is shorter than --min-time%s%s", "", "");
-    return 0;
+    return o->runs > 1 ? runs_options(o) : 0;
 }
 
 int cli_parse_run(int argc, char **argv, struct options *o) {
@@ -288,7 +319,8 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"out", required_argument, NULL, 'o'},      {"samples", required_argument, NULL, 'a'},
         {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {"json", required_argument, NULL, 'j'},
-        {"no-out", no_argument, NULL, 'N'},         {"no-telemetry", no_argument, NULL, 'T'},
+        {"no-out", no_argument, NULL, 'N'},         {"runs", required_argument, NULL, 'n'},
+        {"no-telemetry", no_argument, NULL, 'T'},
         {NULL, 0, NULL, 0}};
     int c, rc = 0;
     options_defaults(o);
@@ -307,6 +339,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'r':
         case 'W': rc = opt_timing(c, optarg, o); break;
         case 't':
+        case 'n':
         case 'e': rc = opt_number(c, optarg, o); break;
         case 'o':
         case 'a':

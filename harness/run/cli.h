@@ -30,6 +30,7 @@ struct options {
     int no_out;                /* --no-out: no run file */
     int no_telemetry;          /* --no-telemetry: no clocks, power or energy columns */
     enum out_format format;
+    int runs;                  /* independent runs, each its own process (--runs, default 1) */
     /* Set when the user gave them, so --quick does not override explicit values. */
     int set_min_time, set_max_time, set_reps, set_warmup;
 };

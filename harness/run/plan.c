@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench/registry.h"
+#include "harness/core/inputs.h" /* splitmix64 */
 #include "harness/core/shape.h"
 
 static int fail(const char *fmt, const char *a, const char *b) {
@@ -232,6 +233,75 @@ int plan_build(const struct options *o, const struct device_list *found, const c
     if (pl->total_rows == 0)
         return nothing_to_run(pl, gpu_why);
     return 0;
+}
+
+/* A uniform index in [0, n) from a splitmix64 stream (n is small: the bias is nil). */
+static size_t pick(uint64_t *state, size_t n) {
+    *state = splitmix64(*state);
+    return (size_t)(*state % n);
+}
+
+void plan_shuffle(struct plan *pl, uint64_t seed) {
+    int n = pl->total_rows, nblocks = 0;
+    struct plan_row *out = malloc((size_t)(n ? n : 1) * sizeof *out);
+    int *start = malloc((size_t)(n + 1) * sizeof *start);
+    if (!out || !start) { /* no memory: keep the table order, which is still a valid run */
+        free(out);
+        free(start);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        if (i == 0 || pl->rows[i].shape != pl->rows[i - 1].shape)
+            start[nblocks++] = i;
+    start[nblocks] = n;
+    uint64_t st = seed;
+    int *order = malloc((size_t)(nblocks ? nblocks : 1) * sizeof *order), k = 0;
+    if (!order) {
+        free(out);
+        free(start);
+        return;
+    }
+    for (int b = 0; b < nblocks; b++)
+        order[b] = b;
+    for (int b = nblocks - 1; b > 0; b--) { /* Fisher–Yates over the shapes */
+        size_t j = pick(&st, (size_t)b + 1);
+        int t = order[b];
+        order[b] = order[j];
+        order[j] = t;
+    }
+    for (int b = 0; b < nblocks; b++) {
+        int first = k;
+        for (int i = start[order[b]]; i < start[order[b] + 1]; i++)
+            out[k++] = pl->rows[i];
+        for (int i = k - 1; i > first; i--) { /* and over the rows of the shape */
+            size_t j = (size_t)first + pick(&st, (size_t)(i - first) + 1);
+            struct plan_row t = out[i];
+            out[i] = out[j];
+            out[j] = t;
+        }
+    }
+    memcpy(pl->rows, out, (size_t)n * sizeof *out);
+    free(out);
+    free(start);
+    free(order);
+}
+
+int plan_wants_gpu(const struct options *o) {
+    int any_cuda = 0;
+    if (o->ndevices > 0)
+        return 0;
+    for (int wi = 0; registry_workloads[wi]; wi++) {
+        const struct impl *im;
+        for (int i = 0; (im = registry_impl(registry_workloads[wi], i)) != NULL; i++) {
+            if (im->kind != DEV_CUDA)
+                continue;
+            any_cuda = 1;
+            if (listed(o->workloads, o->nworkloads, registry_workloads[wi]->name) &&
+                plan_impl_selected(o, im))
+                return 1;
+        }
+    }
+    return !any_cuda && o->nimpls == 0; /* a CPU-only build: its reason is worth saying */
 }
 
 int plan_shape_width(const struct plan *pl) {

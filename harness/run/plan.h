@@ -4,6 +4,7 @@
 #define GPUBENCH_PLAN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "harness/core/device.h"
 #include "harness/run/cli.h"
@@ -38,6 +39,17 @@ int plan_impl_selected(const struct options *o, const struct impl *im);
  * bad argument. */
 int plan_build(const struct options *o, const struct device_list *found, const char *gpu_why,
                struct plan *pl);
+
+/* Shuffle the order of the rows, seeded: the shapes in a random order, and within a shape its
+ * rows (devices × implementations) in a random order. The rows of a shape stay together, so its
+ * inputs and reference are still made once. With --runs each run has its own order, so a drift
+ * during a run (clocks warming, a neighbour starting) does not favour the same rows each time. */
+void plan_shuffle(struct plan *pl, uint64_t seed);
+
+/* 1 when the run would want GPU rows (so "no GPU rows: why" is worth saying): no --device was
+ * given, and --impl (if given) names an implementation that does not run on the CPU, or this
+ * build has no CUDA implementation at all. */
+int plan_wants_gpu(const struct options *o);
 
 /* Width of the longest short-form shape of the plan (for the table's shape column). */
 int plan_shape_width(const struct plan *pl);

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,6 +19,7 @@
 #include "harness/run/list.h"
 #include "harness/run/plan.h"
 #include "harness/run/runner.h"
+#include "harness/run/runs.h"
 #include "harness/run/topology.h"
 
 /* Ctrl-C, and SIGTERM (Slurm's time limit, scancel): stop between repetitions, keep the rows
@@ -159,9 +161,10 @@ static int open_outputs(const struct options *o, const struct run_info *ri, stru
     return 0;
 }
 
-/* Commit every file (PATH.partial -> PATH) and say where the results are. Returns rc, or 1 when
- * a file could not be written and rc was 0. */
-static int commit_outputs(struct run_files *rf, int rc) {
+/* Commit every file (PATH.partial -> PATH) and, when `say`, where the results are (one of
+ * several runs leaves that to the parent, which gathers them). Returns rc, or 1 when a file
+ * could not be written and rc was 0. */
+static int commit_outputs(struct run_files *rf, int rc, int say) {
     char err[512];
     const char *opt[] = {"--out", "--json"};
     struct result_file *file[] = {rf->have_out ? &rf->out : NULL,
@@ -172,7 +175,7 @@ static int commit_outputs(struct run_files *rf, int rc) {
         if (result_file_commit(file[i], err, sizeof err) != 0) {
             fprintf(stderr, "gpubench: %s: %s\n", opt[i], err);
             rc = rc ? rc : 1;
-        } else {
+        } else if (say) {
             fprintf(stderr, "gpubench: wrote %s%s\n", file[i]->file.path,
                     rc == 130 ? " (interrupted: rows finished so far)" : "");
         }
@@ -184,11 +187,23 @@ static int commit_outputs(struct run_files *rf, int rc) {
     return rc;
 }
 
-int run_main(int argc, char **argv) {
-    struct options o;
-    int rc = cli_parse_run(argc, argv, &o);
-    if (rc)
-        return rc == 1 ? 0 : rc;
+/* `--runs N` in this process: the parent of the N runs (each a process of its own). */
+static int run_many(int argc, char **argv, const struct options *o) {
+    struct run_info ri;
+    char out_path[4096];
+    make_run_info(&ri);
+    if (o->out)
+        snprintf(out_path, sizeof out_path, "%s", o->out);
+    else if (default_out(&ri, out_path, sizeof out_path))
+        return 2;
+    return runs_parent(argc, argv, o, out_path, made_results_dir);
+}
+
+/* One run: discover, plan, measure, write. run_index >= 0: one of several runs (--runs), whose
+ * files the parent gathers and names. */
+static int run_one(const struct options *opts, int run_index) {
+    const struct options o = *opts;
+    int rc;
     struct device_list devs;
     char gpu_why[512];
     discover(o.threads, &devs, gpu_why, sizeof gpu_why);
@@ -198,9 +213,14 @@ int run_main(int argc, char **argv) {
     if ((rc = plan_build(&o, &devs, gpu_why, &pl)))
         goto out_plan;
     make_run_info(&ri);
+    if (run_index >= 0) { /* one of several runs: its own row order, its index in the CSV */
+        ri.run = run_index;
+        plan_shuffle(&pl, splitmix64(o.seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)run_index)));
+    }
     if ((rc = open_outputs(&o, &ri, &rf)))
         goto out_plan;
-    if (gpu_why[0] && o.ndevices == 0)
+    /* said once: by the first of several runs, and only when the run would want GPU rows */
+    if (gpu_why[0] && run_index <= 0 && plan_wants_gpu(&o))
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
@@ -211,10 +231,33 @@ int run_main(int argc, char **argv) {
                                &sink};
     rc = runner_run(&pl, &ri, &outs);
     sink_end(&sink);
-    rc = commit_outputs(&rf, rc);
+    rc = commit_outputs(&rf, rc, run_index < 0);
 out_plan:
     plan_free(&pl);
     shutdown_devices(&devs);
+    return rc;
+}
+
+int run_main(int argc, char **argv) {
+    struct options o;
+    /* the options as given, for the runs of --runs: parsing splits lists in place */
+    char **given = malloc(((size_t)argc + 1) * sizeof *given);
+    for (int i = 0; given && i < argc; i++)
+        if (!(given[i] = strdup(argv[i]))) {
+            fprintf(stderr, "gpubench: out of memory\n");
+            return 2;
+        }
+    int rc = cli_parse_run(argc, argv, &o);
+    int run_index = rc ? -1 : runs_child_index(&o); /* -1: not one of several runs */
+    if (!rc && o.runs > 1 && run_index < 0)
+        rc = given ? run_many(argc, given, &o) : 2;
+    else if (!rc)
+        rc = run_one(&o, run_index);
+    else if (rc == 1)
+        rc = 0; /* --help, --version */
+    for (int i = 0; given && i < argc; i++)
+        free(given[i]);
+    free(given);
     return rc;
 }
 

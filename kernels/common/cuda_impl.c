@@ -22,19 +22,55 @@ void gb_set_stream(cudaStream_t s) {
     current_stream = s;
 }
 
+/* The device memory in use when the row's first gb_malloc came (row_started set): what is in
+ * use beyond it later is what the row holds now — its buffers, and what the libraries allocated
+ * for it, minus what it freed again (a cuDNN workspace trimmed to the chosen algorithm). */
+static size_t row_base_used;
+static int row_started;
+
+void gb_row_begin(void) {
+    row_started = 0;
+}
+
+/* cudaMemGetInfo, or with GPUBENCH_TEST_DEVICE_MEM_MIB set by a test, a card of that many MiB
+ * (a sweep on a "512 MiB card" without one): empty at the first call, then holding what this
+ * process allocated since. Read only by tests; never set it to measure. */
+static cudaError_t mem_info(size_t *free_b, size_t *total_b) {
+    static size_t used0; /* in use at the first call: the context, not ours to count */
+    static int have_used0;
+    cudaError_t e = cudaMemGetInfo(free_b, total_b);
+    const char *cap = getenv("GPUBENCH_TEST_DEVICE_MEM_MIB");
+    if (e != cudaSuccess || !cap || atol(cap) <= 0)
+        return e;
+    size_t capb = (size_t)atol(cap) << 20, used = *total_b - *free_b;
+    if (!have_used0) {
+        used0 = used;
+        have_used0 = 1;
+    }
+    used = used > used0 ? used - used0 : 0;
+    *total_b = capb;
+    *free_b = used < capb ? capb - used : 0;
+    return e;
+}
+
 enum status gb_malloc(struct impl_ctx *ctx, void **ptr, size_t bytes, const char *what) {
     size_t free_b = 0, total_b = 0;
     const double mib = 1024.0 * 1024.0;
     *ptr = NULL;
-    CU_TRY(cudaMemGetInfo(&free_b, &total_b), ctx);
-    /* Checking first turns "does not fit" into an oom row with numbers, rather than a failed
-     * cudaMalloc that leaves the user guessing which buffer was too big. */
-    if (bytes > free_b) {
-        snprintf(ctx->note, sizeof ctx->note,
-                 "out of device memory: %s needs %.1f MiB, %.1f MiB free of %.1f MiB", what,
-                 bytes / mib, free_b / mib, total_b / mib);
-        return ST_OOM;
+    CU_TRY(mem_info(&free_b, &total_b), ctx);
+    size_t used = total_b - free_b;
+    if (!row_started) {
+        row_base_used = used;
+        row_started = 1;
     }
+    /* Checking first turns "does not fit" into a row status with numbers, rather than a failed
+     * cudaMalloc that leaves the user guessing which buffer was too big; a row that cannot fit
+     * the card at all is unsupported (a --sweep on a small card is not a failed run), one that
+     * does not fit now is oom. */
+    enum status st = gpu_memory_fit(used > row_base_used ? used - row_base_used : 0, bytes, free_b,
+                                    total_b, what, ctx->note, sizeof ctx->note);
+    if (st != ST_OK)
+        return st;
     cudaError_t e = cudaMalloc(ptr, bytes);
     if (e != cudaSuccess) {
         *ptr = NULL;

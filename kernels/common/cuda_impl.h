@@ -60,9 +60,15 @@ cudaStream_t gb_stream(void);
  * when it activates a device. */
 void gb_set_stream(cudaStream_t s);
 
-/* cudaMalloc `bytes` into *ptr after checking cudaMemGetInfo: ST_OOM with a note naming the
- * buffer, the bytes asked and the bytes free when it does not fit; ST_ERROR on other errors. */
+/* cudaMalloc `bytes` into *ptr after checking cudaMemGetInfo: ST_UNSUPPORTED when the row's
+ * allocations so far plus this one exceed the card's total memory (it can never fit: "needs at
+ * least N MiB; the card has M MiB"), ST_OOM with a note naming the buffer, the bytes asked and
+ * the bytes free when it does not fit now; ST_ERROR on other errors. */
 enum status gb_malloc(struct impl_ctx *ctx, void **ptr, size_t bytes, const char *what);
+
+/* A new row begins: gb_malloc's tally of the row's device memory starts at zero. Called by the
+ * CUDA backend when it activates a device for a row (harness/run/backend_cuda.c). */
+void gb_row_begin(void);
 
 /* ST_OK when the current device can run `func` (cudaFuncGetAttributes succeeds); otherwise
  * ST_UNSUPPORTED with a note naming the device's architecture, what this build was compiled

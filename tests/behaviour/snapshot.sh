@@ -3,7 +3,8 @@
 # prove it changed nothing: the CSV header and every row's identity and status of a `--quick`
 # CPU run, `list` (without the machine-specific devices), `doctor --assume` on hypothetical
 # cards and builds (text and JSON), `compare` in both modes and formats and its refusals on the
-# fixed files of tests/data/compare, and `merge` on fixed files.
+# fixed files of tests/data/compare (regression mode on one run and on five runs per side), and
+# `merge` on fixed files.
 #
 # usage: snapshot.sh GPUBENCH OUT_DIR              write one file per case into OUT_DIR
 #        snapshot.sh GPUBENCH --check GOLDEN_DIR   compare with GOLDEN_DIR; exit 1 on a change
@@ -81,13 +82,15 @@ c=$data/compare
 for fmt in table markdown csv json; do
     case_ compare_slowdown_$fmt compare --baseline cpu "$c/sd_a.csv" "$c/sd_b.csv" --format $fmt
     case_ compare_regression_$fmt compare "$c/reg_base.csv" "$c/reg_new.csv" --format $fmt
-    case_ compare_samples_$fmt compare "$c/sd_a.csv" "$c/sd_a_noextra.csv" \
-        --samples "$c/sd_a.samples.csv" --format $fmt
+    case_ compare_runs_$fmt compare "$c/reg_runs_base.csv" "$c/reg_runs_new.csv" --format $fmt
     case_ compare_real_$fmt compare "$c/real/quick_cpu.csv" "$c/real/quick_cpu.csv" \
         --samples "$c/real/quick_cpu.samples.csv" --format $fmt
 done
 case_ compare_file_baseline compare --baseline "$c/sd_b.csv:cuda:0" "$c/sd_a.csv" "$c/sd_b.csv"
 case_ compare_same compare "$c/reg_base.csv" "$c/reg_same.csv"
+case_ compare_runs_sides_strict compare --base "$c/reg_runs_base.csv" --new "$c/reg_runs_new.csv" \
+    --strict --threshold 3
+case_ compare_two_hosts compare "$c/sd_a.csv" "$c/sd_b.csv"
 case_ compare_sweep compare --baseline cpu "$c/real/sweep_vecadd_cpu.csv"
 case_ compare_crlf compare --baseline cpu "$c/crlf_quoted.csv"
 for f in "$c"/bad/*.csv; do

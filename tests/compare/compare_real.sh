@@ -1,7 +1,8 @@
 #!/bin/sh
-# compare_real.sh — `gpubench compare` and scripts/plot on real CSVs: two short CPU runs of this
-# machine (workload W at its three smallest sweep sizes, so there is a sweep to plot, and W2 at
-# its smallest, as `gpubench list` gives them), compared in both modes and plotted.
+# compare_real.sh — `gpubench compare` and scripts/plot on real CSVs: two short CPU invocations
+# of this machine, two runs each (workload W at its three smallest sweep sizes, so there is a
+# sweep to plot, and W2 at its smallest, as `gpubench list` gives them), compared in both modes
+# and plotted.
 # The timings are real and noisy, so the verdicts are not asserted, only that they are made
 # the right way and the exit code means what it says.
 # usage: compare_real.sh GPUBENCH PYTHON PLOT_SCRIPT TEST_COMPARE_PLOT W W2
@@ -33,19 +34,21 @@ check "three sweep shapes of $W and one of $W2 in gpubench list:$shapes" \
     [ "$(echo "$shapes" | wc -w)" = 8 ]
 run() {
     # shellcheck disable=SC2086 # $shapes: -s W:SHAPE pairs, no spaces inside
-    "$G" -d cpu -w "$W,$W2" $shapes --min-time 0.02 --reps 8 --warmup 1 \
+    "$G" -d cpu -w "$W,$W2" $shapes --min-time 0.02 --reps 8 --warmup 1 --runs 2 \
         --out "$1.csv" --samples "$1.samples.csv" >"$1.txt" 2>&1
 }
 check "first run" run a
 check "second run" run b
-rows=$(($(wc -l <a.csv) - 1))
-check "a row for each shape and CPU implementation ($rows)" [ "$rows" -ge 4 ]
+rows=$((($(wc -l <a.csv) - 1) / 2))
+check "a row for each shape and CPU implementation, twice ($rows)" [ "$rows" -ge 4 ]
 
 "$G" compare a.csv b.csv --samples a.samples.csv --samples b.samples.csv >reg.txt 2>&1
 rc=$?
 cat reg.txt
 check "regression mode exits 0 or 1, got $rc" [ "$rc" = 0 -o "$rc" = 1 ]
-check "every row tested on its samples" grep -q "$rows rows: Mann-Whitney U test on the samples" reg.txt
+check "every row tested on its runs" \
+    grep -q "$rows rows with 2 or more runs on a side: Welch" reg.txt
+check "two runs a side" [ "$(grep -c ' 2/2 ' reg.txt)" = "$rows" ]
 if [ "$rc" = 1 ]; then
     check "exit 1 comes with REGRESSION" grep -q "^REGRESSION: " reg.txt
 else
@@ -55,7 +58,7 @@ check "same machine: nothing differs" grep -q "differs: nothing recorded" reg.tx
 
 "$G" compare --baseline cpu a.csv b.csv --format csv >sd.csv 2>sd.err
 check "slowdown mode exits 0" [ $? = 0 ]
-# a.csv's first row (workload, shape, dtype, impl, device) has its ratio line for b.csv
+# a.csv's first row (workload, shape, dtype, impl, device) has its ratio lines for b.csv
 first=$("$PY" -c 'import csv, sys
 r = next(csv.DictReader(open(sys.argv[1])))
 print(",".join(r[k] for k in ("workload", "shape", "dtype", "impl", "device")))' a.csv)

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "harness/compare/compare.h"
-#include "harness/io/csv_read.h"
 #include "harness/compare/rankstats.h"
 #include "harness/core/stats.h"
+#include "harness/io/csv_read.h"
 #include "tests/testhelp.h"
 
 static const char *data_dir;
@@ -222,201 +222,282 @@ static double normal(uint64_t *s) {
     return sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
 }
 
-/* n timings around 10 ms × (1 + shift): log-normal noise, and with probability `outliers` a
- * slow repetition (× 1.5), as a busy machine gives. */
-static void draw(double *x, int n, double shift, double noise, double outliers, uint64_t *s) {
-    for (int i = 0; i < n; i++) {
-        x[i] = 10 * (1 + shift) * exp(noise * normal(s));
-        if (rank_rng_uniform(s) < outliers)
-            x[i] *= 1.5;
-    }
-}
-
 static const char *HEADER =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
-    "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note";
+    "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,run";
 
-/* A run CSV with one row (cuda:0, workload wl, `impl`) summarizing x[0..n), and its samples
- * file. */
-static void write_run(const char *tag, const char *run_id, const char *impl, const double *x, int n,
-                      const char *status, int with_samples) {
+/* Synthetic runs: how the truth and the noise are drawn. */
+struct synth {
+    double shift;         /* the new side's true change (0.10: 10% slower) */
+    double between;       /* run-to-run noise (sd of a run's log level) */
+    double within;        /* repetition noise inside a run (sd of log) */
+    int runs, reps;       /* runs per side, repetitions per run */
+    const char *host_new; /* the new side's host ("h" like the base when NULL) */
+};
+
+/* A run CSV `tag`.csv of sy->runs runs (run ids TAG-K), one row each (cuda:0, workload wl,
+ * `impl`): every run at 10 ms × (1 + shift) × its own level, its reps repetitions around that
+ * level, summarized as gpubench would; with `status` other than ok, the last run's row fails.
+ * Its samples go to `tag`.samples.csv. */
+static void write_runs(const char *tag, const char *impl, const struct synth *sy, double shift,
+                       const char *host, const char *status, uint64_t *s) {
     char name[64];
     snprintf(name, sizeof name, "%s.csv", tag);
     FILE *f = fopen(T(name), "w");
-    struct stats st;
-    stats_compute(x, (size_t)n, &st);
-    fprintf(f, "%s\n", HEADER);
-    if (!strcmp(status, "ok"))
-        fprintf(f,
-                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,wl,%s,"
-                "float32,m=64;n=64;k=64,524288,49152,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,,,,"
-                "1e-06,ok,\n",
-                run_id, impl, n, st.median, st.min, st.mean, st.stddev, st.ci_lo, st.ci_hi,
-                2 * st.median);
-    else
-        fprintf(f,
-                "gpubench-1,%s,2025-01-01T00:00:00Z,h,cuda:0,GPU,3.5,1,12,cuBLAS,,,wl,%s,"
-                "float32,m=64;n=64;k=64,524288,49152,0,,,,,,,,,,,inf,%s,\"c[3]=nan, want 1\"\n",
-                run_id, impl, status);
-    fclose(f);
     snprintf(name, sizeof name, "%s.samples.csv", tag);
-    f = fopen(T(name), "w");
-    fprintf(f, "run_id,device,workload,impl,shape,rep,ms\n");
-    for (int i = 0; with_samples && !strcmp(status, "ok") && i < n; i++)
-        fprintf(f, "%s,cuda:0,wl,%s,m=64;n=64;k=64,%d,%.9g\n", run_id, impl, i, x[i]);
+    FILE *g = fopen(T(name), "w");
+    fprintf(f, "%s\n", HEADER);
+    fprintf(g, "run_id,device,workload,impl,shape,rep,ms\n");
+    double x[4096];
+    for (int k = 0; k < sy->runs; k++) {
+        double level = log(10 * (1 + shift)) + sy->between * normal(s);
+        for (int i = 0; i < sy->reps; i++)
+            x[i] = exp(level + sy->within * normal(s));
+        struct stats st;
+        stats_compute(x, (size_t)sy->reps, &st);
+        const char *pre = "gpubench-1,%s-%d,2025-01-01T00:00:0%dZ,%s,cuda:0,GPU,3.5,1,12,cuBLAS,,,"
+                          "wl,%s,float32,m=64;n=64;k=64,524288,49152,";
+        fprintf(f, pre, tag, k, k % 10, host, impl);
+        if (strcmp(status, "ok") && k == sy->runs - 1) {
+            fprintf(f, "0,,,,,,,,,,,inf,%s,\"c[3]=nan, want 1\",%d\n", status, k);
+            continue;
+        }
+        fprintf(f, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,,,,1e-06,ok,,%d\n", sy->reps, st.median,
+                st.min, st.mean, st.stddev, st.ci_lo, st.ci_hi, 2 * st.median, k);
+        for (int i = 0; i < sy->reps; i++)
+            fprintf(g, "%s-%d,cuda:0,wl,%s,m=64;n=64;k=64,%d,%.9g\n", tag, k, impl, i, x[i]);
+    }
     fclose(f);
+    fclose(g);
 }
 
 struct verdict {
     int rc;
     char verdict[32], test[32];
-    double p, change;
+    double change, lo, hi, mdc;
+    int needed;
 };
 
-/* One seeded trial: base and new runs of n repetitions, new shifted by `shift`. */
-static struct verdict trial(double shift, double noise, double outliers, int n, uint64_t seed,
-                            int with_samples) {
+/* One seeded trial: base and new files of sy->runs runs each, compared (extra arguments after
+ * the files, e.g. "--strict"), the one row's verdict parsed from --format csv. */
+static struct verdict trial(const struct synth *sy, uint64_t seed, const char *extra) {
     uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-    double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)n);
-    draw(a, n, 0, noise, outliers, &s);
-    draw(b, n, shift, noise, outliers, &s);
-    write_run("base", "rb", "cublas", a, n, "ok", with_samples);
-    write_run("new", "rn", "cublas", b, n, "ok", with_samples);
-    struct result r = with_samples
-                          ? CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
-                                "--samples", T("new.samples.csv"), "--format", "csv")
-                          : CMP(T("base.csv"), T("new.csv"), "--format", "csv");
-    struct verdict v = {.rc = r.rc};
+    write_runs("base", "cublas", sy, 0, "h", "ok", &s);
+    write_runs("new", "cublas", sy, sy->shift, sy->host_new ? sy->host_new : "h", "ok", &s);
+    struct result r = extra ? CMP(T("base.csv"), T("new.csv"), "--format", "csv", extra)
+                            : CMP(T("base.csv"), T("new.csv"), "--format", "csv");
+    struct verdict v = {.rc = r.rc, .needed = -1};
     struct tab t;
     if (tab_parse(r.out, &t) == 0 && t.nrows == 1) {
         snprintf(v.verdict, sizeof v.verdict, "%s", tab_get(&t, 0, "verdict"));
         snprintf(v.test, sizeof v.test, "%s", tab_get(&t, 0, "test"));
-        v.p = tab_num(&t, 0, "p");
-        v.change = tab_num(&t, 0, "change");
-    } else {
+        v.change = tab_num(&t, 0, "change_pct");
+        v.lo = tab_num(&t, 0, "ci_lo_pct");
+        v.hi = tab_num(&t, 0, "ci_hi_pct");
+        v.mdc = tab_num(&t, 0, "mdc_pct");
+        const char *n = tab_get(&t, 0, "runs_needed");
+        v.needed = n[0] ? atoi(n) : -1;
+    } else if (r.rc != 2) {
         fprintf(stderr, "unexpected output:\n%s%s", r.out, r.err);
     }
     tab_free(&t);
     result_free(&r);
-    free(a);
-    free(b);
     return v;
 }
 
+/* A 30% slowdown with 5 runs per side and 3% noise is found every time, its CI above the
+ * margin; a 30% speed-up is FASTER and exits 0. */
 static void test_known_shift(void) {
-    int slower = 0, exit1 = 0, mwu = 0;
+    struct synth sy = {.shift = 0.30, .between = 0.03, .within = 0.03, .runs = 5, .reps = 30};
+    int slower = 0, exit1 = 0, welch = 0;
     for (uint64_t seed = 1; seed <= 20; seed++) {
-        struct verdict v = trial(0.10, 0.03, 0.02, 30, seed, 1);
-        slower += !strcmp(v.verdict, "slower");
+        struct verdict v = trial(&sy, seed, NULL);
+        slower += !strcmp(v.verdict, "SLOWER");
         exit1 += v.rc == 1;
-        mwu += !strcmp(v.test, "mann-whitney") && v.p < 0.01 && v.change > 0.05;
+        welch += !strcmp(v.test, "welch-log") && v.lo > 5 && v.lo < 30 && v.hi > 30 && v.mdc > 5 &&
+                 v.mdc < 30;
     }
-    CHECK_MSG(slower == 20 && exit1 == 20 && mwu == 20, "slower %d, exit 1 %d, test %d of 20",
-              slower, exit1, mwu);
-    struct verdict v = trial(-0.10, 0.03, 0.02, 30, 99, 1);
-    CHECK_MSG(!strcmp(v.verdict, "faster") && v.rc == 0, "%s rc %d", v.verdict, v.rc);
-    /* many samples (beyond the bootstrap's budget): the same verdict, an interval still given */
-    v = trial(0.10, 0.03, 0.02, 6000, 3, 1);
-    CHECK_MSG(!strcmp(v.verdict, "slower") && v.rc == 1, "%s rc %d", v.verdict, v.rc);
-    struct result r = CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
-                          "--samples", T("new.samples.csv"), "--format", "csv");
-    struct tab t;
-    CHECK(tab_parse(r.out, &t) == 0 && t.nrows == 1);
-    double lo = tab_num(&t, 0, "ratio_ci_lo"), hi = tab_num(&t, 0, "ratio_ci_hi");
-    CHECK_MSG(lo > 1.08 && lo < 1.1 && hi > 1.1 && hi < 1.12, "[%g, %g]", lo, hi);
-    tab_free(&t);
-    result_free(&r);
+    CHECK_MSG(slower == 20 && exit1 == 20 && welch == 20, "SLOWER %d, exit 1 %d, welch %d of 20",
+              slower, exit1, welch);
+    sy.shift = -0.30;
+    struct verdict v = trial(&sy, 99, NULL);
+    CHECK_MSG(!strcmp(v.verdict, "FASTER") && v.rc == 0, "%s rc %d", v.verdict, v.rc);
 }
 
+/* The flaw this design removes: repetitions tight inside each run (0.5%) while runs differ by
+ * 10%. Testing repetitions called most of these "faster" or "slower"; runs as the evidence
+ * call none of them, and say how many runs would settle it. */
 static void test_pure_noise(void) {
-    /* mild noise: the threshold alone would already protect */
-    int same = 0;
-    for (uint64_t seed = 1; seed <= 100; seed++)
-        same += !strcmp(trial(0, 0.03, 0, 30, seed, 1).verdict, "same");
-    CHECK_MSG(same >= 95, "pure noise: same in %d of 100 trials", same);
-    /* heavy noise with outliers: medians drift past 5% often, the test must hold them back */
-    int same2 = 0, past = 0;
-    for (uint64_t seed = 101; seed <= 200; seed++) {
-        struct verdict v = trial(0, 0.10, 0.10, 30, seed, 1);
-        same2 += !strcmp(v.verdict, "same");
-        past += fabs(v.change) >= 0.05;
+    struct synth sy = {.between = 0.10, .within = 0.005, .runs = 5, .reps = 30};
+    int alarms = 0, unsure = 0, needed = 0;
+    for (uint64_t seed = 1; seed <= 100; seed++) {
+        struct verdict v = trial(&sy, seed, NULL);
+        alarms += v.rc != 0 || !strcmp(v.verdict, "FASTER") || !strcmp(v.verdict, "SLOWER");
+        unsure += !strcmp(v.verdict, "UNSURE");
+        needed += !strcmp(v.verdict, "UNSURE") && v.needed > 5;
     }
-    CHECK_MSG(same2 >= 95, "heavy noise: same in %d of 100 trials", same2);
-    CHECK_MSG(past >= 5, "heavy noise should move some medians past 5%% (%d did)", past);
-}
-
-static void test_below_threshold(void) {
-    /* a real 3% shift, clearly significant, but smaller than the 5% minimum effect */
-    int same = 0, significant = 0;
-    for (uint64_t seed = 1; seed <= 10; seed++) {
-        struct verdict v = trial(0.03, 0.01, 0, 100, seed, 1);
-        same += !strcmp(v.verdict, "same") && v.rc == 0;
-        significant += v.p < 0.01;
-    }
-    CHECK_MSG(same == 10, "3%% shift: same in %d of 10", same);
-    CHECK_MSG(significant >= 9, "3%% shift should be significant (%d of 10)", significant);
-    /* and with --threshold 2 the same shift is a regression */
-    struct verdict v = trial(0.03, 0.01, 0, 100, 1, 1);
-    (void)v;
-    struct result r = CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
-                          "--samples", T("new.samples.csv"), "--threshold", "2%");
-    CHECK_MSG(r.rc == 1 && strstr(r.out, "slower"), "rc %d\n%s", r.rc, r.out);
+    CHECK_MSG(alarms <= 5, "nothing changed: %d false alarms in 100", alarms);
+    CHECK_MSG(unsure >= 80 && needed == unsure, "UNSURE %d (needing more runs: %d)", unsure,
+              needed);
+    /* --strict: an UNSURE row fails the check */
+    struct verdict v = trial(&sy, 3, "--strict");
+    CHECK_MSG(!strcmp(v.verdict, "UNSURE") && v.rc == 1, "%s rc %d", v.verdict, v.rc);
+    struct result r = CMP(T("base.csv"), T("new.csv"), "--strict");
+    CHECK(r.rc == 1 && strstr(r.out, "UNSURE (--strict): 1 row not settled"));
+    result_free(&r);
+    r = CMP(T("base.csv"), T("new.csv"));
+    CHECK(r.rc == 0 && strstr(r.out, "no regression: 0 SAME, 0 FASTER, 1 UNSURE"));
     result_free(&r);
 }
 
-static void test_without_samples(void) {
-    struct verdict v = trial(0.10, 0.01, 0, 30, 5, 0);
-    CHECK_MSG(!strcmp(v.verdict, "slower") && !strcmp(v.test, "ci-overlap") && v.rc == 1,
-              "%s %s rc %d", v.verdict, v.test, v.rc);
-    v = trial(0.0, 0.01, 0, 30, 6, 0);
-    CHECK_MSG(!strcmp(v.verdict, "same") && v.rc == 0, "%s rc %d", v.verdict, v.rc);
+/* A real 3% change on quiet runs is SAME (within the 5% margin); with --threshold 2 it is
+ * SLOWER. */
+static void test_below_threshold(void) {
+    struct synth sy = {.shift = 0.03, .between = 0.003, .within = 0.003, .runs = 8, .reps = 20};
+    int same = 0;
+    for (uint64_t seed = 1; seed <= 10; seed++) {
+        struct verdict v = trial(&sy, seed, NULL);
+        same += !strcmp(v.verdict, "SAME") && v.rc == 0 && v.lo > -5 && v.hi < 5;
+    }
+    CHECK_MSG(same == 10, "3%% change: SAME in %d of 10", same);
+    struct verdict v = trial(&sy, 1, "--threshold=2%");
+    CHECK_MSG(!strcmp(v.verdict, "SLOWER") && v.rc == 1, "%s rc %d", v.verdict, v.rc);
+}
+
+/* One run per side: run-to-run noise unknown, no CI; a regression only from the 25% floor on. */
+static void test_single_run(void) {
+    struct synth sy = {.shift = 0.10, .between = 0.01, .within = 0.01, .runs = 1, .reps = 30};
+    struct verdict v = trial(&sy, 5, NULL);
+    CHECK_MSG(!strcmp(v.verdict, "UNSURE") && !strcmp(v.test, "single-run") && v.rc == 0 &&
+                  isnan(v.lo) && v.mdc == 25,
+              "%s %s rc %d lo %g mdc %g", v.verdict, v.test, v.rc, v.lo, v.mdc);
+    sy.shift = 0.40;
+    v = trial(&sy, 6, NULL);
+    CHECK_MSG(!strcmp(v.verdict, "SLOWER") && v.rc == 1, "%s rc %d", v.verdict, v.rc);
     struct result r = CMP(T("base.csv"), T("new.csv"));
-    CHECK(strstr(r.out, "without samples (none given with --samples") != NULL);
+    CHECK(strstr(r.out, "run-to-run noise is unknown") && strstr(r.out, "from 25% on"));
+    result_free(&r);
+    /* a lower floor is the user's call */
+    sy.shift = 0.10;
+    v = trial(&sy, 5, "--single-run-floor=8");
+    CHECK_MSG(!strcmp(v.verdict, "SLOWER") && v.mdc == 8, "%s mdc %g", v.verdict, v.mdc);
+    /* the runs' own repetitions overlap (samples given): never SLOWER, whatever the change */
+    sy = (struct synth){.shift = 0.40, .between = 0.01, .within = 0.8, .runs = 1, .reps = 30};
+    uint64_t s = 9;
+    write_runs("base", "cublas", &sy, 0, "h", "ok", &s);
+    write_runs("new", "cublas", &sy, sy.shift, "h", "ok", &s);
+    r = CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"), "--samples",
+            T("new.samples.csv"));
+    CHECK_MSG(r.rc == 0 && strstr(r.out, "UNSURE"), "rc %d\n%s", r.rc, r.out);
     result_free(&r);
 }
 
 static void test_status_changes(void) {
-    double x[20];
-    uint64_t s = 7;
-    draw(x, 20, 0, 0.01, 0, &s);
-    write_run("base", "rb", "cublas", x, 20, "ok", 1);
+    struct synth sy = {.between = 0.01, .within = 0.01, .runs = 3, .reps = 20};
     static const char *const bad[] = {"wrong", "error", "timeout"};
+    uint64_t s = 7;
+    write_runs("base", "cublas", &sy, 0, "h", "ok", &s);
     for (int i = 0; i < 3; i++) {
-        write_run("new", "rn", "cublas", x, 20, bad[i], 1);
-        struct result r = CMP(T("base.csv"), T("new.csv"), "--samples", T("base.samples.csv"),
-                              "--samples", T("new.samples.csv"));
+        write_runs("new", "cublas", &sy, 0, "h", bad[i], &s);
+        struct result r = CMP(T("base.csv"), T("new.csv"));
         char want[64];
-        snprintf(want, sizeof want, "broken (ok -> %s)", bad[i]);
+        snprintf(want, sizeof want, "BROKEN: ok -> %s in 1 of 3 runs", bad[i]);
         CHECK_MSG(r.rc == 1 && strstr(r.out, want) && strstr(r.out, "REGRESSION"), "rc %d\n%s%s",
                   r.rc, r.out, r.err);
         result_free(&r);
     }
-    /* fixed: wrong → ok is not a regression */
+    /* fixed: failing before, ok in every new run, is not a regression */
     struct result r = CMP(T("new.csv"), T("base.csv"));
-    CHECK_MSG(r.rc == 0 && strstr(r.out, "fixed (timeout -> ok)"), "rc %d\n%s", r.rc, r.out);
+    CHECK_MSG(r.rc == 0 && strstr(r.out, "FIXED: timeout -> ok"), "rc %d\n%s", r.rc, r.out);
     result_free(&r);
-    /* vanished: the new run lacks the row (it measured another implementation) */
-    write_run("new", "rn", "cuda", x, 20, "ok", 1);
+    /* vanished: the new runs lack the row (they measured another implementation) */
+    write_runs("new", "cuda", &sy, 0, "h", "ok", &s);
     r = CMP(T("base.csv"), T("new.csv"), "--format", "json");
-    CHECK_MSG(r.rc == 1 && strstr(r.out, "\"verdict\":\"vanished\",\"regression\":true") &&
-                  strstr(r.out, "\"verdict\":\"new\",\"regression\":false"),
-              "rc %d\n%s", r.rc, r.out);
+    CHECK_MSG(
+        r.rc == 1 &&
+            strstr(r.out, "\"verdict\": \"VANISHED\",\"runs_needed\": null,"
+                          "\"regression\": true") &&
+            strstr(r.out, "\"verdict\": \"NEW\",\"runs_needed\": null,\"regression\": false") &&
+            strstr(r.out, "\"base_ms\": 10"),
+        "rc %d\n%s", r.rc, r.out);
+    result_free(&r);
+}
+
+/* Several files per side (--base/--new), and the refusals around them. */
+static void test_sides(void) {
+    struct synth sy = {.shift = 0.30, .between = 0.02, .within = 0.01, .runs = 2, .reps = 20};
+    uint64_t s = 11;
+    write_runs("a1", "cublas", &sy, 0, "h", "ok", &s);
+    write_runs("a2", "cublas", &sy, 0, "h", "ok", &s);
+    write_runs("b1", "cublas", &sy, sy.shift, "h", "ok", &s);
+    write_runs("b2", "cublas", &sy, sy.shift, "h", "ok", &s);
+    struct result r = CMP("--base", T("a1.csv"), T("a2.csv"), "--new", T("b1.csv"), T("b2.csv"));
+    CHECK_MSG(r.rc == 1 && strstr(r.out, "regression check (--base and --new)") &&
+                  strstr(r.out, "base: 4 runs of ") && strstr(r.out, " 4/4 ") &&
+                  strstr(r.out, "SLOWER"),
+              "rc %d\n%s%s", r.rc, r.out, r.err);
+    result_free(&r);
+    char base_eq[1100], new_eq[1100];
+    snprintf(base_eq, sizeof base_eq, "--base=%s", T("a1.csv"));
+    snprintf(new_eq, sizeof new_eq, "--new=%s", T("b1.csv"));
+    r = CMP(base_eq, T("a2.csv"), new_eq);
+    CHECK_MSG(r.rc == 1 && strstr(r.out, "base: 4 runs of ") && strstr(r.out, "new:  2 runs of "),
+              "rc %d\n%s%s", r.rc, r.out, r.err);
+    result_free(&r);
+    /* after "--" the rest are files, of the side named last (scripts/plot passes "--") */
+    r = CMP("--base", T("a1.csv"), "--new", "--", T("b1.csv"), T("b2.csv"));
+    CHECK_MSG(r.rc == 1 && strstr(r.out, "base: 2 runs of ") && strstr(r.out, "new:  4 runs of "),
+              "rc %d\n%s%s", r.rc, r.out, r.err);
+    result_free(&r);
+    /* the same run on both sides, or twice on one, is one piece of evidence, not two */
+    r = CMP("--base", T("a1.csv"), "--new", T("b1.csv"), T("a1.csv"));
+    CHECK_MSG(r.rc == 2 && strstr(r.err, "given twice"), "%s", r.err);
+    result_free(&r);
+    FILE *f = fopen(T("a1copy.csv"), "w"), *g = fopen(T("a1.csv"), "r");
+    for (int c; (c = getc(g)) != EOF;)
+        putc(c, f);
+    fclose(f);
+    fclose(g);
+    r = CMP("--base", T("a1.csv"), "--new", T("a1copy.csv"));
+    CHECK_MSG(r.rc == 2 && strstr(r.err, "column run_id: run a1-0 is also in") &&
+                  strstr(r.err, "on both sides"),
+              "%s", r.err);
+    result_free(&r);
+}
+
+/* No silent mode switch: two files of two hosts are refused as a regression check, with what
+ * differs and the two ways on; each way works. */
+static void test_hosts(void) {
+    struct synth sy = {.between = 0.01, .within = 0.01, .runs = 3, .reps = 10, .host_new = "h2"};
+    struct verdict v = trial(&sy, 1, NULL);
+    CHECK(v.rc == 2);
+    struct result r = CMP(T("base.csv"), T("new.csv"));
+    CHECK_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, "the runs differ in host (h -> h2)") &&
+                  strstr(r.err, "--baseline") && strstr(r.err, "--allow-different-hosts"),
+              "%s", r.err);
+    result_free(&r);
+    r = CMP(T("base.csv"), T("new.csv"), "--allow-different-hosts");
+    CHECK_MSG(r.rc == 0 && strstr(r.out, "differs: host: h -> h2"), "rc %d %s", r.rc, r.err);
+    result_free(&r);
+    r = CMP(T("base.csv"), T("new.csv"), "--baseline", "cuda:0");
+    CHECK_MSG(r.rc == 0 && !strncmp(r.out, "gpubench compare: slowdown", 26), "%.80s", r.out);
     result_free(&r);
 }
 
 /* --- regression mode on the hand-made files --------------------------------------------- */
 
 static void test_regression_files(void) {
+    /* one run per side: only status changes and changes past the floor decide */
     struct result r = CMP(D("reg_base.csv"), D("reg_new.csv"), "--format", "csv");
     CHECK_MSG(r.rc == 1, "rc %d: %s", r.rc, r.err);
     struct tab t;
     CHECK(tab_parse(r.out, &t) == 0);
     static const char *const want[][3] = {
-        {"cublas", MNK512, "slower"},       {"cuda", MNK512, "same"},
-        {"openblas", MNK512, "faster"},     {"cuda", "n=1024", "broken"},
-        {"cublas", "n=1024", "vanished"},   {"cudnn", CONV, "fixed"},
-        {"h2d_pinned", "n=1048576", "new"},
+        {"cublas", MNK512, "UNSURE"},       {"cuda", MNK512, "UNSURE"},
+        {"openblas", MNK512, "UNSURE"},     {"cuda", "n=1024", "BROKEN"},
+        {"cublas", "n=1024", "VANISHED"},   {"cudnn", CONV, "FIXED"},
+        {"h2d_pinned", "n=1048576", "NEW"},
     };
     CHECK(t.nrows == 7);
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
@@ -427,16 +508,18 @@ static void test_regression_files(void) {
     }
     check_workloads(&t, NULL);
     int row = FIND(&t, "impl", "cublas", "shape", MNK512);
-    CHECK(fabs(tab_num(&t, row, "change") - 0.1) < 1e-12);
-    CHECK(!strcmp(tab_get(&t, row, "test"), "ci-overlap"));
+    CHECK(fabs(tab_num(&t, row, "change_pct") - 10) < 1e-9);
+    CHECK(!strcmp(tab_get(&t, row, "test"), "single-run"));
     tab_free(&t);
     result_free(&r);
 
     r = CMP(D("reg_base.csv"), D("reg_new.csv"));
     CHECK(strstr(r.out, "differs: cuda:0 driver: 570.86.15 -> 580.65.06") != NULL);
     CHECK(strstr(r.out, "differs: cuda:0 BLAS (cuBLAS/OpenBLAS): cuBLAS 12.8.3 -> cuBLAS 13.0.0"));
-    CHECK(strstr(r.out, "REGRESSION: 1 slower, 1 broken (status no longer ok), 1 vanished"));
-    CHECK(strstr(r.out, "base ms") && strstr(r.out, "new ms"));
+    CHECK(strstr(r.out, "REGRESSION: 0 SLOWER, 1 BROKEN (status no longer ok), 1 VANISHED"));
+    CHECK(strstr(r.out, "base ms") && strstr(r.out, "new ms") && strstr(r.out, "MDC"));
+    /* shapes as the run table prints them, not the canonical form */
+    CHECK(strstr(r.out, "n=1 c=3 h=32 w=32 k=8 r=3 s=3 stride=1 pad=1") && !strstr(r.out, "pad_h"));
     result_free(&r);
 
     /* the same run with its rows in reverse order: nothing changed */
@@ -446,14 +529,55 @@ static void test_regression_files(void) {
               "rc %d\n%s", r.rc, r.out);
     result_free(&r);
 
-    /* extra columns after note do not matter */
+    /* extra columns after note do not matter: the same report from the file without them */
+    r = CMP(D("sd_a.csv"), "--baseline", "cpu");
+    struct result r2 = CMP(D("sd_a_noextra.csv"), "--baseline", "cpu");
+    char *tail1 = strstr(r.out, "\ncells:"), *tail2 = strstr(r2.out, "\ncells:");
+    CHECK_MSG(r.rc == 0 && r2.rc == 0 && tail1 && tail2 && !strcmp(tail1, tail2), "rc %d %d %s",
+              r.rc, r2.rc, r2.err);
+    result_free(&r);
+    result_free(&r2);
+    /* a run is evidence once: the same run on both sides is refused */
     r = CMP(D("sd_a.csv"), D("sd_a_noextra.csv"));
-    CHECK_MSG(r.rc == 0, "rc %d %s", r.rc, r.err);
+    CHECK_MSG(r.rc == 2 && strstr(r.err, "on both sides; a run counts once"), "%s", r.err);
     result_free(&r);
 
     r = CMP(D("reg_base.csv"), D("reg_new.csv"), "--format", "markdown");
-    CHECK(strstr(r.out, "| device | workload | impl | shape | base ms | new ms | change |"));
+    CHECK(strstr(r.out, "| device | workload | impl | shape | runs | base ms | new ms | change |"));
     CHECK(strstr(r.out, "**REGRESSION"));
+    result_free(&r);
+}
+
+/* Five runs per side (with the run column): every verdict, from the runs' medians. */
+static void test_regression_runs(void) {
+    struct result r = CMP(D("reg_runs_base.csv"), D("reg_runs_new.csv"), "--format", "csv");
+    CHECK_MSG(r.rc == 1, "rc %d: %s", r.rc, r.err);
+    struct tab t;
+    CHECK(tab_parse(r.out, &t) == 0 && t.nrows == 5);
+    static const char *const runs_want[][3] = {{"cublas", MNK512, "SLOWER"},
+                                               {"cuda", MNK512, "SAME"},
+                                               {"openblas", MNK512, "UNSURE"},
+                                               {"cublas", "n=1024", "FASTER"},
+                                               {"cuda", "n=1024", "BROKEN"}};
+    for (size_t i = 0; i < sizeof runs_want / sizeof *runs_want; i++) {
+        int row = FIND(&t, "impl", runs_want[i][0], "shape", runs_want[i][1]);
+        CHECK_MSG(row >= 0 && !strcmp(tab_get(&t, row, "verdict"), runs_want[i][2]) &&
+                      !strcmp(tab_get(&t, row, "base_runs"), "5"),
+                  "%s %s: %s, want %s", runs_want[i][0], runs_want[i][1],
+                  tab_get(&t, row, "verdict"), runs_want[i][2]);
+    }
+    int row = FIND(&t, "impl", "cublas", "shape", MNK512);
+    CHECK(fabs(tab_num(&t, row, "change_pct") - 30) < 0.1 && tab_num(&t, row, "ci_lo_pct") > 5);
+    row = FIND(&t, "impl", "openblas", "shape", MNK512);
+    CHECK(atoi(tab_get(&t, row, "runs_needed")) > 5);
+    tab_free(&t);
+    result_free(&r);
+
+    /* JSON: percentages named as such, the threshold among them */
+    r = CMP(D("reg_runs_base.csv"), D("reg_runs_new.csv"), "--format", "json", "--threshold", "3");
+    CHECK_MSG(strstr(r.out, "\"threshold_pct\": 3,") && strstr(r.out, "\"change_pct\": ") &&
+                  strstr(r.out, "\"exit\": 1}"),
+              "%s", r.out);
     result_free(&r);
 }
 
@@ -617,8 +741,6 @@ static void test_bad_input(void) {
     BAD(W("%s:4: column schema: blank line between rows", "bad/blank_line.csv"),
         D("bad/blank_line.csv"));
     BAD(W("%s:6: column workload: empty", "bad/empty_key.csv"), D("bad/empty_key.csv"));
-    BAD(W("%s:5: column run_id: a second run", "bad/two_runs.csv"), D("bad/two_runs.csv"),
-        D("reg_base.csv"));
     BAD(W("%s:3: column ms: 'x' is not a number", "bad/bad_ms.samples.csv"), D("sd_a.csv"),
         "--samples", D("bad/bad_ms.samples.csv"));
     BAD(W("%s:4: column run_id: run 'nope' is in none of the run CSVs given",
@@ -650,6 +772,25 @@ static void test_bad_input(void) {
 #undef W
 }
 
+/* The options of regression mode and the short options compare does not have. */
+static void test_bad_options(void) {
+    char w[4096];
+#define W(fmt, name) (snprintf(w, sizeof w, fmt, D(name)), w)
+    BAD("compare: --single-run-floor '-3': want a percentage", D("sd_a.csv"), "--single-run-floor",
+        "-3");
+    /* short options mean what they mean in `run`, or nothing: -s is --shape, -t --threads */
+    BAD("compare: unknown option '-s'", D("sd_a.csv"), "-s", D("sd_a.samples.csv"));
+    BAD("compare: unknown option '-t'", D("sd_a.csv"), "-t", "5");
+    BAD("compare: unknown option '--bootstrap'", D("sd_a.csv"), "--bootstrap", "200");
+    BAD(W("compare: %s: give every file after --base or --new", "reg_base.csv"), D("reg_base.csv"),
+        "--base", D("reg_new.csv"), "--new", D("sd_a.csv"));
+    BAD("compare: --new: no file given", "--base", D("reg_base.csv"), D("reg_new.csv"));
+    BAD("compare: --baseline (slowdown mode) and --base/--new (regression mode) exclude",
+        "--baseline", "cpu", "--base", D("reg_base.csv"), "--new", D("reg_new.csv"));
+    BAD("the runs differ in host (hosta -> hostb)", D("sd_a.csv"), D("sd_b.csv"));
+#undef W
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s DATA_DIR\n", argv[0]);
@@ -663,13 +804,17 @@ int main(int argc, char **argv) {
     test_known_shift();
     test_pure_noise();
     test_below_threshold();
-    test_without_samples();
+    test_single_run();
     test_status_changes();
+    test_sides();
+    test_hosts();
     test_regression_files();
+    test_regression_runs();
     test_slowdown_exact();
     test_slowdown_join();
     test_formats();
     test_bad_input();
+    test_bad_options();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp_dir);
     if (system(cmd) != 0)

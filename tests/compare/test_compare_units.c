@@ -193,46 +193,49 @@ static void test_mwu(void) {
     CHECK(rank_mwu_test(a, 0, b, 5, &r) == -1);
 }
 
-static void test_bootstrap(void) {
-    /* b is exactly a scaled by 1.1: every resampled ratio of medians is near 1.1 */
-    double a[41], b[41], lo, hi, lo2, hi2;
-    for (int i = 0; i < 41; i++) {
-        a[i] = 10 + 0.05 * (i % 7) + 0.01 * i;
-        b[i] = 1.1 * a[i];
+/* A row of the fixed columns (note empty) and the extra columns of `header` after note, all
+ * empty but `run` (value run_value; NULL: empty), into buf at *n. */
+static void add_row(char *buf, size_t len, int *n, const char *header, const char *run_id,
+                    const char *run_value) {
+    *n += snprintf(buf + *n, len - (size_t)*n,
+                   "gpubench-1,%s,,h,cpu,CPU,,,,,,2,wl,cpu,float32,n=8,8,96,3,1,1,1,0,1,1,1,,,,0,"
+                   "ok,",
+                   run_id);
+    const char *c = strstr(header, ",note") + 5;
+    while (*c == ',') {
+        const char *name = c + 1, *end = strchr(name, ',');
+        size_t nl = end ? (size_t)(end - name) : strlen(name);
+        *n += snprintf(buf + *n, len - (size_t)*n, ",%s",
+                       nl == 3 && !strncmp(name, "run", 3) && run_value ? run_value : "");
+        c = end ? end : name + nl;
     }
-    CHECK(rank_boot_ratio_ci(a, 41, b, 41, 2000, 0.95, 7, &lo, &hi) == 0);
-    CHECK_MSG(lo < 1.1 && hi > 1.1 && lo > 1.05 && hi < 1.15, "[%g, %g]", lo, hi);
-    CHECK(rank_boot_ratio_ci(a, 41, b, 41, 2000, 0.95, 7, &lo2, &hi2) == 0);
-    CHECK(lo == lo2 && hi == hi2); /* seeded: reproducible */
-    CHECK(rank_boot_ratio_ci(a, 41, b, 41, 2000, 0.95, 8, &lo2, &hi2) == 0);
-    CHECK(lo2 > 1.05 && hi2 < 1.15);
-    const double zero[] = {0, 0, 0};
-    CHECK(rank_boot_ratio_ci(zero, 3, b, 3, 100, 0.95, 1, &lo, &hi) == -1);
+    *n += snprintf(buf + *n, len - (size_t)*n, "\n");
 }
 
-/* For large samples the order-statistic interval stands in for the bootstrap: they agree. */
-static void test_orderstat_ci(void) {
-    enum { N = 3001 };
-    static double a[N], b[N];
-    uint64_t s = 11;
-    for (int i = 0; i < N; i++) {
-        double u1 = rank_rng_uniform(&s), u2 = rank_rng_uniform(&s);
-        double g = sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
-        a[i] = 10 * exp(0.05 * g);
-        u1 = rank_rng_uniform(&s);
-        u2 = rank_rng_uniform(&s);
-        g = sqrt(-2 * log(1 - u1)) * cos(6.283185307179586 * u2);
-        b[i] = 11 * exp(0.05 * g);
-    }
-    double lo, hi, blo, bhi;
-    CHECK(rank_orderstat_ratio_ci(a, N, b, N, 0.95, &lo, &hi) == 0);
-    CHECK(rank_boot_ratio_ci(a, N, b, N, 1000, 0.95, 5, &blo, &bhi) == 0);
-    CHECK_MSG(lo < 1.1 && hi > 1.1, "[%g, %g]", lo, hi);
-    double w = bhi - blo;
-    CHECK_MSG(fabs(lo - blo) < 0.25 * w && fabs(hi - bhi) < 0.25 * w,
-              "order statistics [%g, %g], bootstrap [%g, %g]", lo, hi, blo, bhi);
-    const double zero[] = {0, 1, 2};
-    CHECK(rank_orderstat_ratio_ci(zero, 3, b, 3, 0.95, &lo, &hi) == -1);
+/* The extra column `run`: read as a number, -1 when empty or absent, refused when not one. */
+static void test_run_column(void) {
+    char buf[4096], err[CSV_ERR_LEN];
+    struct csv_table t;
+    int n = snprintf(buf, sizeof buf, "%s\n", CSV_HEADER);
+    add_row(buf, sizeof buf, &n, CSV_HEADER, "r1", "3");
+    add_row(buf, sizeof buf, &n, CSV_HEADER, "r2", NULL);
+    CHECK_MSG(csv_read_buffer("run.csv", buf, (size_t)n, CSV_RUN, &t, err, sizeof err) == 0, "%s",
+              err);
+    CHECK(t.nrows == 2 && t.run[0].run == 3 && t.run[1].run == -1);
+    csv_free(&t);
+    n = snprintf(buf, sizeof buf, "%s\n", CSV_HEADER);
+    add_row(buf, sizeof buf, &n, CSV_HEADER, "r1", "x");
+    CHECK(csv_read_buffer("run.csv", buf, (size_t)n, CSV_RUN, &t, err, sizeof err) == -1);
+    CHECK_MSG(strstr(err, "run.csv:2: column run: 'x' is not a whole number") != NULL, "%s", err);
+    /* a file of before the column: every run -1 */
+    char old[1024];
+    snprintf(old, sizeof old, "%.*s", (int)(strstr(CSV_HEADER, ",run,") - CSV_HEADER), CSV_HEADER);
+    n = snprintf(buf, sizeof buf, "%s\n", old);
+    add_row(buf, sizeof buf, &n, old, "r1", "5");
+    CHECK_MSG(csv_read_buffer("old.csv", buf, (size_t)n, CSV_RUN, &t, err, sizeof err) == 0, "%s",
+              err);
+    CHECK(t.nrows == 1 && t.run[0].run == -1);
+    csv_free(&t);
 }
 
 static int dcmp(const void *x, const void *y) {
@@ -275,8 +278,7 @@ int main(int argc, char **argv) {
     test_read_quoting();
     test_read_errors();
     test_mwu();
-    test_bootstrap();
-    test_orderstat_ci();
+    test_run_column();
     test_median_geomean();
     return TEST_END();
 }

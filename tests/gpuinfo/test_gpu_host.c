@@ -384,7 +384,27 @@ static void test_no_device(void) {
     CHECK_HAS(s, "cudaErrorNoDevice");
 }
 
+/* gb_malloc's decision (kernels/common/cuda_impl.c): a row that can never fit the card is
+ * unsupported with both sizes — the sweep on a 512 MiB card of the issue — one that does not
+ * fit now is oom. */
+static void test_memory_fit(void) {
+    const size_t MiB = 1 << 20;
+    char note[512];
+    CHECK(gpu_memory_fit(0, 256 * MiB, 500 * MiB, 512 * MiB, "a", note, sizeof note) == ST_OK);
+    CHECK(gpu_memory_fit(256 * MiB, 256 * MiB, 256 * MiB, 512 * MiB, "b", note, sizeof note) ==
+          ST_OK);
+    CHECK(gpu_memory_fit(512 * MiB, 256 * MiB, 0, 512 * MiB, "c", note, sizeof note) ==
+          ST_UNSUPPORTED);
+    CHECK_MSG(!strcmp(note, "does not fit this card: needs at least 768.0 MiB of device memory "
+                            "(c: 256.0 MiB); the card has 512.0 MiB"),
+              "%s", note);
+    CHECK(gpu_memory_fit(0, 300 * MiB, 200 * MiB, 512 * MiB, "x", note, sizeof note) == ST_OOM);
+    CHECK_MSG(strstr(note, "out of device memory: x needs 300.0 MiB, 200.0 MiB free of 512.0 MiB"),
+              "%s", note);
+}
+
 int main(void) {
+    test_memory_fit();
     test_peaks();
     test_tags();
     test_cudnn_support();

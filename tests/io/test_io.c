@@ -86,7 +86,7 @@ static const struct workload toy = {.name = "toy"};
 static const struct impl im = {.name = "loop", .kind = DEV_CUDA};
 static struct device dev = {.id = "cuda:0", .kind = DEV_CUDA, .name = "Fake GPU", .cc = "3.5"};
 static const struct run_info ri = {
-    .run_id = "r1", .utc = "2026-01-01T00:00:00Z", .host = "h", .slurm_job = "77"};
+    .run_id = "r1", .utc = "2026-01-01T00:00:00Z", .host = "h", .slurm_job = "77", .run = 3};
 static const double samples[] = {2.0, 2.5, 3.0};
 
 static void make_rows(struct result r[2]) {
@@ -136,10 +136,10 @@ static void test_formats(void) {
     CHECK(strncmp(buf, "{\"schema\": \"gpubench-1\", \"command\": \"run\"", 41) == 0);
     CHECK(strstr(buf, "\"threads\": null") && strstr(buf, "\"gbps\": null"));
     CHECK(strstr(buf, "\"median_ms\": 2.5, ") && strstr(buf, "\"flops\": 1000000000, "));
-    CHECK(strstr(buf, "\"batch_ms\": 2.25, \"slurm_job_id\": \"77\", "
+    CHECK(strstr(buf, "\"batch_ms\": 2.25, \"run\": 3, \"slurm_job_id\": \"77\", "
                       "\"slurm_array_task_id\": null, \"sm_clock_start_mhz\": null"));
     CHECK(strstr(buf, "\"ecc\": null, \"persistence\": null}")); /* telemetry: none */
-    CHECK(strstr(buf, "\"batch_ms\": null, \"slurm_job_id\"") != NULL); /* the untimed row */
+    CHECK(strstr(buf, "\"batch_ms\": null, \"run\": 3, \"slurm_job_id\"") != NULL); /* untimed */
     CHECK(strstr(buf, "\"reps\": 0, \"median_ms\": null") != NULL); /* the untimed row */
 
     CHECK(write_rows(&rows_gbench, buf, sizeof buf) == 1); /* the timed row only */

@@ -51,17 +51,38 @@ grep -q "not merging (afterok)" failing.out && pass "says it does not merge" ||
 [ ! -e "$dir/fleet.csv" ] && pass "no fleet.csv" || fail "fleet.csv written although a task failed"
 grep -q "^exit=2$" "$dir/task-0.exit" && pass "task-0.exit records exit 2" || fail "task-0.exit"
 
+echo "=== CPU-only fleets on a node without a usable GPU merge: -d cpu, or CPU implementations"
+for args in "-d cpu" "-i $impl"; do
+  name=cpu_only_${args%% *}
+  # shellcheck disable=SC2086 # two words on purpose
+  run "$name" 0 --local --tasks 1 --results "$work/res" -- --quick -w "$wl" $args
+  grep -q "task 0 on .*: ok" "$name.out" && [ -s "$dir/fleet.csv" ] &&
+    pass "$args: merged, no 'no usable GPU'" || { fail "$args: not merged"; cat "$name.out"; }
+  grep -q "^merged: *$dir/fleet.csv" "$name.out" && pass "$args: names fleet.csv" ||
+    fail "$args: merged file not named"
+done
+
 echo "=== a GPU fleet on a node without a usable GPU, --afterany"
 if "$bin" list 2>&1 | grep -q "no CUDA device"; then
-  run nogpu 1 --local --tasks 1 --afterany --results "$work/res" -- --quick -w "$wl" -i "$impl"
+  run nogpu 1 --local --tasks 1 --afterany --results "$work/res" -- --quick -w "$wl"
   grep -Eq "task 0 on .*: failed: no usable GPU: .*(driver|without CUDA)" nogpu.out &&
     pass "the merge says the node has no usable GPU, and why" ||
     { fail "no 'no usable GPU'"; cat nogpu.out; }
+  grep -q "its CSV's [0-9]* rows are merged" nogpu.out && pass "and that its CPU rows are merged" ||
+    fail "the merge does not say what happens to the task's rows"
   [ -s "$dir/fleet.csv" ] && pass "its CPU rows merged anyway" ||
     fail "nothing merged with --afterany"
 else
   echo "skipped: this machine has a CUDA device"
 fi
+
+echo "=== nothing merged: no path printed for files not written"
+run refused 1 --local --tasks 1 --results "$work/res" -- --quick -w nosuchworkload
+grep -q "^merged:\|^report:" refused.out && fail "names a merged file or report it did not write" ||
+  pass "no merged: or report: line"
+run fail_any 2 --local --tasks 1 --afterany --results "$work/res" -- --quick -w nosuchworkload
+grep -q "^merged:\|^report:" fail_any.out && fail "afterany: names files it did not write" ||
+  pass "afterany, nothing usable: no merged: or report: line"
 
 echo "=== bad input"
 run unwritable 2 --local --results /proc/gpubench-fleet -- --quick

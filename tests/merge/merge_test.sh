@@ -131,6 +131,29 @@ also fleet_bad_tasks "task 1 on n1: failed: exit 1: some rows are wrong or error
 also fleet_bad_tasks "task 2 on n2: failed: no usable GPU: no NVIDIA driver is loaded"
 [ $(($(wc -l <out.csv) - 1)) = $((2 * rows1)) ] || bad "fleet_bad_tasks: tasks 1, 2 not merged"
 
+# Each task's real exit status, and what happens to the rows of a task that failed: task 0
+# exited 0 without a CSV (not "gpubench failed"), task 1 crashed after writing its CSV (139: its
+# rows are merged with --allow-missing, and the line says so), task 2 never ran and Slurm
+# recorded no exit status for it (no made-up "exit 0").
+h=fleet3
+mkdir $h
+printf 'tasks=3\nexpect_gpu=no\n' >$h/fleet.conf
+printf 'task=0\nnode=n0\nexit=0\nreason=\n' >$h/task-0.exit
+cp r1.csv $h/task-1.csv
+printf 'task=1\nnode=n1\nexit=139\nreason=gpubench killed by signal 11\n' >$h/task-1.exit
+printf 'task=2\nexit=0\nsource=slurm\nreason=Slurm says NODE_FAIL, exit code 0:0\n' >$h/task-2.exit
+check fleet_exit_status 1 "task 0 on n0: failed: exit 0, no CSV: .*left no CSV" no $h --out out.csv
+also fleet_exit_status "task 1 on n1: failed: exit 139: gpubench killed by signal 11; its CSV's \
+$rows1 rows would be merged with --allow-missing"
+also fleet_exit_status "task 2: failed: no CSV: Slurm says NODE_FAIL"
+grep -q "exit 0, no CSV: Slurm" stderr.txt && bad "fleet_exit_status: Slurm's record read as exit 0"
+check fleet_crash_merged 1 "task 1 on n1: failed: exit 139: .*its CSV's $rows1 rows are merged" \
+  yes $h --out out.csv --allow-missing
+[ $(($(wc -l <out.csv) - 1)) = "$rows1" ] || bad "fleet_crash_merged: task 1's rows not merged"
+rm -f $h/task-1.exit && printf 'task=1\nnode=n1\nexit=139\n' >$h/task-1.exit
+check fleet_signal_named 1 "task 1 on n1: failed: exit 139: killed by signal 11 \(" no \
+  $h --out out.csv
+
 # A fleet folder with a duplicate of another task's run is bad input, not a failed task.
 cp -r $f dup && cp dup/task-0.csv dup/task-3.csv
 check fleet_duplicate 2 "dup/task-3.csv:2: column run_id: run .* is also in dup/task-0.csv:2" no \

@@ -146,6 +146,46 @@ def trace_samples(rows):
     return out.getvalue()
 
 
+# Five runs per side (gpubench --runs 5) of machine a before and after the upgrade, for the
+# verdicts from runs: each run's median is the row's time times that run's factor (fixed, so the
+# verdicts are exact): a row 30% slower, one 1% slower on quiet runs (SAME), one 3% faster on
+# noisy runs (UNSURE), one 30% faster, and one that is wrong in one run of five (BROKEN).
+RUN_FACTORS = {
+    "quiet": ([1.000, 1.004, 0.997, 1.002, 0.999], [1.001, 0.998, 1.003, 0.999, 1.002]),
+    "noisy": ([1.00, 1.21, 0.88, 1.09, 0.93], [0.90, 1.12, 1.25, 0.86, 1.02]),
+}
+RUNS_ROWS = [  # device, workload, impl, shape, base ms, new ms, noise
+    ("cuda:0", "gemm", "cublas", "m=512;n=512;k=512", 10.0, 13.0, "quiet"),
+    ("cuda:0", "gemm", "cuda", "m=512;n=512;k=512", 10.0, 10.1, "quiet"),
+    ("cpu", "gemm", "openblas", "m=512;n=512;k=512", 10.0, 9.7, "noisy"),
+    ("cuda:0", "vecadd", "cublas", "n=1024", 1.0, 0.7, "quiet"),
+    ("cuda:0", "vecadd", "cuda", "n=1024", 1.0, 1.0, "quiet"),
+]
+
+
+def runs_pair():
+    """reg_runs_base.csv and reg_runs_new.csv: five runs each, with the `run` column."""
+    a = MACHINES["a"]
+    sides = []
+    for side, (drv, blas, day) in enumerate([("570.86.15", "cuBLAS 12.8.3", "01"),
+                                             ("580.65.06", "cuBLAS 13.0.0", "02")]):
+        rows = []
+        for k in range(5):
+            m = dict(a, run_id="2025%s0%dT000000Z-hosta-%d" % (day, k + 1, side),
+                     utc="2025-%s-0%dT00:00:00Z" % (day, k + 1),
+                     gpu=("A100-TEST", "8.0", drv, "13.0" if side else "12.8"), blas=blas)
+            for dev, wl, impl, shape, b, n, noise in RUNS_ROWS:
+                ms = round((n if side else b) * RUN_FACTORS[noise][side][k], 6)
+                broken = side == 1 and impl == "cuda" and wl == "vecadd" and k == 2
+                r = row(m, dev, wl, impl, shape, 0 if broken else ms,
+                        status="wrong" if broken else "ok",
+                        note="c[17]=nan want 0.25" if broken else "")
+                r["run"] = k
+                rows.append(r)
+        sides.append(rows)
+    return sides
+
+
 def write_text(name, text):
     with open(os.path.join(HERE, name), "w", newline="") as f:
         f.write(text)
@@ -251,6 +291,14 @@ def main():
     write("reg_tel_same.csv", with_telemetry(same, 1400, "idle", 62), cols=tel_cols)
     write_text("reg_tel_new.samples.csv", trace_samples(new))
     write_text("sd_a.samples.csv", samples_text(a))
+    rb, rn = runs_pair()
+    cols = COLS + ["run"] + EXTRA
+    write("reg_runs_base.csv", rb, cols=cols)
+    write("reg_runs_new.csv", rn, cols=cols)
+    # the five runs per side with telemetry: the new card hot and held by its power cap
+    write("reg_runs_tel_base.csv", with_telemetry(rb, 1410, "none", 60), cols=cols + TEL)
+    write("reg_runs_tel_new.csv", with_telemetry(rn, 1095, "sw_power_cap+hw_thermal", 91),
+          cols=cols + TEL)
     with open(os.path.join(HERE, "sd_a.csv")) as f:
         bad_files(f.read(), samples_text(a))
 
