@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness/compare/internal.h"
+#include "harness/core/device.h"
 
 int cmp_is_cpu(const char *device) {
     return strcmp(device, "cpu") == 0;
@@ -199,6 +200,57 @@ out:
     return rc;
 }
 
+/* Rows of a simulated device (gpubench-sim) are CPU-emulation times: a run that has them is
+ * never compared with a run that has none. Runs are told apart by run_id (a CPU row of a
+ * simulated run belongs to it); -1 with the first such pair named in err. */
+static int refuse_simulated_mix(const struct cmp_input *in, char *err, size_t errlen) {
+    const struct run_row **sim, *real = NULL; /* one row of each simulated run */
+    size_t total = 0, nsim = 0;
+    int sim_file = 0, real_file = 0, rc = 0;
+    for (int f = 0; f < in->nfiles; f++)
+        total += in->runs[f].nrows;
+    if (!(sim = malloc((total ? total : 1) * sizeof *sim))) {
+        snprintf(err, errlen, "compare: out of memory");
+        return -1;
+    }
+    for (int f = 0; f < in->nfiles; f++)
+        for (size_t r = 0; r < in->runs[f].nrows; r++) {
+            const struct run_row *row = &in->runs[f].run[r];
+            int known = 0;
+            if (!device_is_simulated(row->device_name))
+                continue;
+            for (size_t i = 0; i < nsim && !known; i++)
+                known = !strcmp(sim[i]->run_id, row->run_id);
+            if (!known) {
+                if (nsim == 0)
+                    sim_file = f;
+                sim[nsim++] = row;
+            }
+        }
+    for (int f = 0; f < in->nfiles && nsim && !real; f++)
+        for (size_t r = 0; r < in->runs[f].nrows && !real; r++) {
+            const struct run_row *row = &in->runs[f].run[r];
+            int simulated = device_is_simulated(row->device_name);
+            for (size_t i = 0; i < nsim && !simulated; i++)
+                simulated = !strcmp(sim[i]->run_id, row->run_id);
+            if (!simulated) {
+                real = row;
+                real_file = f;
+            }
+        }
+    if (real) {
+        snprintf(err, errlen,
+                 "compare: %s:%d: run %s has rows of a simulated device (%s: CPU-emulation times, "
+                 "gpubench-sim) and %s:%d: run %s has none; simulated and real runs are never "
+                 "compared",
+                 in->runs[sim_file].name, sim[0]->line, sim[0]->run_id, sim[0]->device_name,
+                 in->runs[real_file].name, real->line, real->run_id);
+        rc = -1;
+    }
+    free(sim);
+    return rc;
+}
+
 int cmp_load(struct cmp_input *in, char *const *files, int nfiles, char *const *samples,
              int nsamples, char *err, size_t errlen) {
     memset(in, 0, sizeof *in);
@@ -232,6 +284,8 @@ int cmp_load(struct cmp_input *in, char *const *files, int nfiles, char *const *
             return -1;
         in->nsamples++;
     }
+    if (refuse_simulated_mix(in, err, errlen))
+        return -1;
     /* series: each (file, run, device) in order of first appearance */
     size_t maxs = 0;
     for (int f = 0; f < nfiles; f++)

@@ -5,9 +5,19 @@
 #ifndef GPUBENCH_DEVICE_H
 #define GPUBENCH_DEVICE_H
 
+#include <string.h>
+
 #include "harness/core/workload.h"
 
 enum { DEVICE_MAX = 17, DEV_STR = 160 };
+
+/* The simulated CUDA runtime of the tests (tests/sim/, gpubench-sim) names its devices
+ * "simulated <card>": their times are CPU-emulation times, never measurements of the card, so
+ * the rows say so and compare and merge refuse to combine them with rows of real runs. */
+#define DEVICE_SIMULATED_PREFIX "simulated "
+static inline int device_is_simulated(const char *name) {
+    return name && strncmp(name, DEVICE_SIMULATED_PREFIX, sizeof DEVICE_SIMULATED_PREFIX - 1) == 0;
+}
 
 struct backend; /* harness/run/backend.h */
 

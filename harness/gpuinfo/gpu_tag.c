@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "harness/core/device.h"
 #include "harness/gpuinfo/cuda_facts.h"
 #include "harness/gpuinfo/gpu_props.h"
 
@@ -103,4 +104,8 @@ void gpu_extra_string(const struct gpu_props *p, const char *binding, char *out,
              p->sm_count, p->core_clock_khz / 1000, p->mem_clock_khz / 1000, p->mem_bus_bits, gib,
              p->ecc ? "on" : "off", p->pci_bus_id[0] ? p->pci_bus_id : "?",
              p->kernel_timeout ? "yes" : "no", binding && binding[0] ? binding : "none");
+    if (device_is_simulated(p->name)) {
+        size_t len = strlen(out);
+        snprintf(out + len, outlen - len, "; simulated device: times are CPU-emulation times");
+    }
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/core/device.h"
 #include "harness/io/csv_write.h"
 #include "harness/io/csv_read.h"
 #include "harness/merge/internal.h"
@@ -167,6 +168,55 @@ static int check_duplicate_runs(const struct merge_set *s) {
     }
     free(v);
     return rc;
+}
+
+/* Rows of a simulated device (gpubench-sim) are CPU-emulation times: a fleet file never mixes a
+ * run that has them with a run that has none (a CPU row of a simulated run belongs to it).
+ * Returns 2 (message printed) or 0. */
+static int refuse_simulated_mix(const struct merge_set *s) {
+    const struct run_row **sim, *real = NULL; /* one row of each simulated run */
+    const char *sim_name = NULL, *real_name = NULL;
+    size_t total = 0, nsim = 0;
+    for (int i = 0; i < s->n; i++)
+        total += src_merged(&s->v[i]) ? s->v[i].t.nrows : 0;
+    if (!(sim = malloc((total ? total : 1) * sizeof *sim))) {
+        fprintf(stderr, "gpubench: merge: out of memory\n");
+        return 2;
+    }
+    for (int i = 0; i < s->n; i++)
+        for (size_t r = 0; src_merged(&s->v[i]) && r < s->v[i].t.nrows; r++) {
+            const struct run_row *row = &s->v[i].t.run[r];
+            int known = 0;
+            if (!device_is_simulated(row->device_name))
+                continue;
+            for (size_t k = 0; k < nsim && !known; k++)
+                known = !strcmp(sim[k]->run_id, row->run_id);
+            if (!known) {
+                if (nsim == 0)
+                    sim_name = s->v[i].t.name;
+                sim[nsim++] = row;
+            }
+        }
+    for (int i = 0; i < s->n && nsim && !real; i++)
+        for (size_t r = 0; src_merged(&s->v[i]) && r < s->v[i].t.nrows && !real; r++) {
+            const struct run_row *row = &s->v[i].t.run[r];
+            int simulated = device_is_simulated(row->device_name);
+            for (size_t k = 0; k < nsim && !simulated; k++)
+                simulated = !strcmp(sim[k]->run_id, row->run_id);
+            if (!simulated) {
+                real = row;
+                real_name = s->v[i].t.name;
+            }
+        }
+    if (real)
+        fprintf(stderr,
+                "gpubench: merge: %s:%d: run %s has rows of a simulated device (%s: CPU-emulation "
+                "times, gpubench-sim) and %s:%d: run %s has none; simulated and real runs are "
+                "never merged\n",
+                sim_name, sim[0]->line, sim[0]->run_id, sim[0]->device_name, real_name, real->line,
+                real->run_id);
+    free(sim);
+    return real ? 2 : 0;
 }
 
 /* The output columns: the fixed ones, then each extra column in the order first seen. */
@@ -376,6 +426,8 @@ int merge_main(int argc, char **argv) {
         rc = load_src(&set.v[i]);
     if (rc == 0)
         rc = check_duplicate_runs(&set);
+    if (rc == 0)
+        rc = refuse_simulated_mix(&set);
     if (rc) {
         merge_set_free(&set);
         return rc;

@@ -349,6 +349,10 @@ static enum status cuda_activate(const struct device *dev, char *note, size_t no
         if (st != ST_OK)
             return st;
         s->ready = 1;
+        /* The last-error slot belongs to the host thread, not to a device: an error another
+         * device's row left there (a sticky one included) must not fail this device's first
+         * launch check (cudaGetLastError). */
+        (void)cudaGetLastError();
     } else {
         /* A sticky error of the previous row shows up on any call; a non-sticky one left in
          * the runtime's last-error slot is cleared so that it is not blamed on this row. */

@@ -35,10 +35,19 @@ static const char *const oom_names[] = {
     NULL,
 };
 
+static int ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
 enum status gpu_error_status(const char *err_name) {
     if (!err_name || !err_name[0])
         return ST_ERROR;
-    if (name_in(err_name, oom_names))
+    /* cuDNN 9 made CUDNN_STATUS_ALLOC_FAILED a deprecated alias of
+     * CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED, and cudnnGetErrorString names it the
+     * new way; device allocations fail as …_DEVICE_ALLOCATION_FAILED (cudnn_graph.h). */
+    if (name_in(err_name, oom_names) ||
+        (starts_with(err_name, "CUDNN_STATUS_") && ends_with(err_name, "_ALLOCATION_FAILED")))
         return ST_OOM;
     /* cuDNN 9 split NOT_SUPPORTED into sub-statuses (CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH,
      * …_SHAPE, …); every one of them is "cannot run here". */

@@ -11,18 +11,7 @@
  * so in its second flag, and that sample includes the host's time.
  */
 #include "kernels/common/cuda_impl.h"
-
-/* Spin until *release is nonzero, or `timeout` clock cycles have passed (then *timed_out = 1).
- * clock64 exists on every architecture from sm_20. volatile: re-read host memory each time. */
-__global__ void gb_hold_kernel(const volatile int *release, volatile int *timed_out,
-                               long long timeout) {
-    long long t0 = clock64();
-    while (*release == 0)
-        if (clock64() - t0 > timeout) {
-            *timed_out = 1;
-            return;
-        }
-}
+#include "kernels/common/hold.cuh"
 
 int gb_hold_kernels(const struct gb_kernel_ref **refs) {
     static const struct gb_kernel_ref k[] = {{(const void *)gb_hold_kernel, "gb_hold_kernel"}};

@@ -71,6 +71,15 @@
             __syncthreads();                                                                       \
     } while (0)
 
+/* One line after each __global__ function: GB_SIM_KERNEL(kernel, its parameter types…). The
+ * simulated CUDA device of the tests (tests/sim/) runs launches on the CPU emulation and needs
+ * the types to call the kernel from a launch's `void **args`; tests/sim/sim_kernel.h defines it
+ * there as a type-checked adapter (a mismatch with the kernel is a compile error). Nothing for
+ * nvcc and for the emulation tests. */
+#ifndef GB_SIM_KERNEL
+#define GB_SIM_KERNEL(kernel, ...)
+#endif
+
 /* Grid-stride loops: Fermi limits gridDim.x to 65535 and later cards gain nothing from more
  * blocks than a few waves, so element-wise launchers cap the grid here and loop. */
 enum { GB_EW_THREADS = 256, GB_EW_MAX_BLOCKS = 4096 };

@@ -205,6 +205,8 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
     gb_conv2d_store(y, d.k, pq, npq, m0, n0, tx, ty, acc, &v);
 }
 
+GB_SIM_KERNEL(gb_conv2d_kernel, struct gb_conv2d_dims, const float *, const float *, float *)
+
 /* Grid of the launch for d: 0, or -1 when it exceeds the device's limits (gridDim.y ≤ 65535;
  * gridDim.x ≤ 65535 before sm_30). */
 static inline int gb_conv2d_grid(const struct gb_conv2d_dims *d, int sm, dim3 *grid) {

@@ -258,7 +258,9 @@ GB_GT_FN(body)(int M, int N, int K, const float *__restrict__ A, int lda, int a_
             __trap(); /* see GB_GT_MIN_ARCH: never launched here */                                \
         else                                                                                       \
             GB_GT_FN(body)(M, N, K, A, lda, a_kc, B, ldb, b_kc, C, ldc);                           \
-    }
+    }                                                                                              \
+    GB_SIM_KERNEL(GB_GT_FN(suffix), int, int, int, const float *, int, const float *, int,         \
+                  float *, int)
 GB_GT_ENTRY(nn, 1, 0)
 GB_GT_ENTRY(tn, 0, 0)
 GB_GT_ENTRY(nt, 1, 1)

@@ -31,6 +31,7 @@ __global__ void gb_bias_relu_kernel(float *__restrict__ z, const float *__restri
         z[i] = v > 0.0f ? v : 0.0f;
     }
 }
+GB_SIM_KERNEL(gb_bias_relu_kernel, float *, const float *, int, int)
 
 /* Backward ReLU, in place: dh[i] = h[i] > 0 ? dh[i] : 0, where h is the ReLU output (h > 0
  * exactly where the pre-activation was > 0). Grid-stride. */
@@ -41,6 +42,7 @@ __global__ void gb_relu_backward_kernel(float *__restrict__ dh, const float *__r
         if (!(h[i] > 0.0f))
             dh[i] = 0.0f;
 }
+GB_SIM_KERNEL(gb_relu_backward_kernel, float *, const float *, size_t)
 
 /* red[0] = op over red[0 .. blockDim.x) (op: max when is_max, else +), by a shared-memory tree.
  * Every thread has stored its partial in red[threadIdx.x]; blockDim.x is a power of two.
@@ -99,6 +101,8 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
         __syncthreads(); /* red[0] is read above before the next row overwrites red */
     }
 }
+GB_SIM_KERNEL(gb_softmax_xent_kernel, const float *, const float *, const float *, float *, float *,
+              int, int, float)
 
 /* Column sums (the bias gradient): out[j] = scale · Σ_i x[i][j] for a rows × cols x.
  * Block (GB_COLSUM_X, GB_COLSUM_Y): threadIdx.x picks a column (a warp reads one contiguous row
@@ -128,6 +132,7 @@ __global__ void gb_colsum_kernel(const float *__restrict__ x, float *__restrict_
         __syncthreads(); /* part[tx] is read above before the next group overwrites it */
     }
 }
+GB_SIM_KERNEL(gb_colsum_kernel, const float *, float *, int, int, float)
 
 /* SGD update, in place: w[i] -= lr · g[i]. Grid-stride. */
 __global__ void gb_sgd_kernel(float *__restrict__ w, const float *__restrict__ g, size_t n,
@@ -136,6 +141,7 @@ __global__ void gb_sgd_kernel(float *__restrict__ w, const float *__restrict__ g
     for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         w[i] -= lr * g[i];
 }
+GB_SIM_KERNEL(gb_sgd_kernel, float *, const float *, size_t, float)
 
 /* Grid of the softmax launch: one block per row up to the 65535 every architecture allows. */
 static inline unsigned gb_softmax_blocks(int rows) {

@@ -1,5 +1,6 @@
 /* cublas.c — startup/cublas_create: cublasCreate after the context, in a fresh process per
- * repetition; the handle then computes a·b (cublasSdot) to show it works. */
+ * repetition; the handle then computes a·b (a 1×1×n cublasSgemm, the call the other rows use)
+ * to show it works. */
 #include <stdio.h>
 
 #include "kernels/common/child.h"
@@ -7,12 +8,13 @@
 #include "kernels/startup/device.h"
 #include "kernels/startup/layout.h"
 
-/* a·b through the handle, into p->out. */
+/* a·b through the handle, into p->out: C (1×1) = aᵀ (1×n) · b (n×1). */
 static enum status handle_dot(struct impl_ctx *ctx, cublasHandle_t h) {
     struct problem *p = ctx->p;
     size_t n = p->in[STARTUP_IN_A].n;
     float *d = NULL;
-    CU_TRY(cudaMalloc((void **)&d, 2 * n * sizeof(float)), ctx);
+    const float one = 1.0f, zero = 0.0f;
+    CU_TRY(cudaMalloc((void **)&d, (2 * n + 1) * sizeof(float)), ctx);
     enum status st = ST_OK;
     cudaError_t e = cudaMemcpy(d, p->in[STARTUP_IN_A].data, n * sizeof(float),
                                cudaMemcpyHostToDevice);
@@ -23,10 +25,15 @@ static enum status handle_dot(struct impl_ctx *ctx, cublasHandle_t h) {
         snprintf(ctx->note, sizeof ctx->note, "cudaMemcpy: %s", cudaGetErrorName(e));
         st = gpu_error_status(cudaGetErrorName(e));
     } else {
-        cublasStatus_t bs = cublasSdot(h, (int)n, d, 1, d + n, 1, p->out[STARTUP_OUT_DOT].data);
+        cublasStatus_t bs = cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, (int)n, &one, d, 1,
+                                        d + n, (int)n, &zero, d + 2 * n, 1);
         if (bs != CUBLAS_STATUS_SUCCESS) {
-            snprintf(ctx->note, sizeof ctx->note, "cublasSdot: %s", gb_cublas_status_name(bs));
+            snprintf(ctx->note, sizeof ctx->note, "cublasSgemm: %s", gb_cublas_status_name(bs));
             st = gpu_error_status(gb_cublas_status_name(bs));
+        } else if ((e = cudaMemcpy(p->out[STARTUP_OUT_DOT].data, d + 2 * n, sizeof(float),
+                                   cudaMemcpyDeviceToHost)) != cudaSuccess) {
+            snprintf(ctx->note, sizeof ctx->note, "cudaMemcpy: %s", cudaGetErrorName(e));
+            st = gpu_error_status(cudaGetErrorName(e));
         }
     }
     CU_WARN(cudaFree(d));

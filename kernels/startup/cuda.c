@@ -49,6 +49,9 @@ struct jit_cache {
 };
 
 static enum status jit_warm_prepare(struct impl_ctx *ctx) {
+    enum status st = startup_check(ctx);
+    if (st != ST_OK)
+        return st;
     struct jit_cache *c = calloc(1, sizeof *c);
     if (!c)
         return ST_OOM;
@@ -84,17 +87,17 @@ static void jit_warm_release(struct impl_ctx *ctx) {
 const struct impl startup_context_impl = {
     .name = "context", .kind = DEV_CUDA,
     .summary = "CUDA context: the first runtime call of a fresh process",
-    .run = context_run, .child = context_child};
+    .prepare = startup_check, .run = context_run, .child = context_child};
 
 const struct impl startup_first_launch_impl = {
     .name = "first_launch", .kind = DEV_CUDA,
     .summary = "first kernel launch after the context (lazy module load included)",
-    .run = launch_run, .child = launch_child};
+    .prepare = startup_check, .run = launch_run, .child = launch_child};
 
 const struct impl startup_ptx_jit_cold_impl = {
     .name = "ptx_jit_cold", .kind = DEV_CUDA,
     .summary = "first launch with the PTX JIT forced and its cache off",
-    .run = jit_cold_run, .child = launch_child};
+    .prepare = startup_check, .run = jit_cold_run, .child = launch_child};
 
 const struct impl startup_ptx_jit_warm_impl = {
     .name = "ptx_jit_warm", .kind = DEV_CUDA,

@@ -1,8 +1,8 @@
 /* cudnn.c — in a fresh process per repetition, after the context:
  *   cudnn_create  cudnnCreate (cuDNN loads its sub-libraries then)
- *   cudnn_find    cudnnFindConvolutionForwardAlgorithm for the default conv2d shape, with the
- *                 handle made and untimed: the search an application pays on its first
- *                 convolution (it runs every algorithm on buffers of its own)
+ *   cudnn_find    cudnnFindConvolutionForwardAlgorithmEx for the default conv2d shape, with the
+ *                 handle and the buffers made and untimed: the search an application pays on
+ *                 its first convolution (cuDNN runs every algorithm)
  * Our kernel then shows the device works. */
 #include <stdio.h>
 
@@ -33,7 +33,7 @@ static enum status create_run(struct impl_ctx *ctx) {
 const struct impl startup_cudnn_create_impl = {
     .name = "cudnn_create", .kind = DEV_CUDA,
     .summary = "cudnnCreate after the context, in a fresh process",
-    .run = create_run, .child = create_child};
+    .prepare = startup_check, .run = create_run, .child = create_child};
 
 /* --- the algorithm search for the default conv2d shape */
 
@@ -41,6 +41,7 @@ struct conv_desc {
     cudnnTensorDescriptor_t x, y;
     cudnnFilterDescriptor_t w;
     cudnnConvolutionDescriptor_t c;
+    size_t nx, nw, ny; /* elements of x, w and y */
 };
 
 /* The descriptors of conv2d's first default shape (bench/conv2d.c). */
@@ -75,6 +76,9 @@ static enum status conv_descriptors(struct impl_ctx *ctx, struct conv_desc *d) {
     CUDNN_TRY(cudnnGetConvolution2dForwardOutputDim(d->c, d->x, d->w, &on, &oc, &op, &oq), ctx);
     CUDNN_TRY(cudnnSetTensor4dDescriptor(d->y, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, on, oc, op, oq),
               ctx);
+    d->nx = (size_t)(v[CONV2D_KEY_N] * v[CONV2D_KEY_C] * v[CONV2D_KEY_H] * v[CONV2D_KEY_W]);
+    d->nw = (size_t)(v[CONV2D_KEY_K] * v[CONV2D_KEY_C] * v[CONV2D_KEY_R] * v[CONV2D_KEY_S]);
+    d->ny = (size_t)on * (size_t)oc * (size_t)op * (size_t)oq;
     return ST_OK;
 }
 
@@ -89,17 +93,33 @@ static void conv_destroy(struct conv_desc *d) {
         CUDNN_WARN(cudnnDestroyConvolutionDescriptor(d->c));
 }
 
-/* The timed search: every forward algorithm cuDNN has, run by cudnnFind… on its own buffers. */
+/* Device buffers for x, w and y of the descriptors (contents do not matter to the search). */
+static enum status conv_buffers(struct impl_ctx *ctx, const struct conv_desc *d, float **buf,
+                                size_t off[3]) {
+    off[0] = 0;
+    off[1] = d->nx;
+    off[2] = d->nx + d->nw;
+    CU_TRY(cudaMalloc((void **)buf, (d->nx + d->nw + d->ny) * sizeof(float)), ctx);
+    return ST_OK;
+}
+
+/* The timed search: every forward algorithm cuDNN has, run by cudnnFind…Ex on our buffers
+ * (no workspace: what fits without one). */
 static enum status timed_find(struct impl_ctx *ctx, cudnnHandle_t h, double *ms) {
     struct conv_desc d = {0};
+    float *buf = NULL;
+    size_t off[3];
     enum status st = conv_descriptors(ctx, &d);
+    if (st == ST_OK)
+        st = conv_buffers(ctx, &d, &buf, off);
     if (st == ST_OK) {
         enum { MAX_ALGOS = 16 };
         cudnnConvolutionFwdAlgoPerf_t perf[MAX_ALGOS];
         int got = 0;
         double t0 = startup_now_ms();
-        cudnnStatus_t fs = cudnnFindConvolutionForwardAlgorithm(h, d.x, d.w, d.c, d.y, MAX_ALGOS,
-                                                                &got, perf);
+        cudnnStatus_t fs = cudnnFindConvolutionForwardAlgorithmEx(
+            h, d.x, buf + off[0], d.w, buf + off[1], d.c, d.y, buf + off[2], MAX_ALGOS, &got, perf,
+            NULL, 0);
         *ms = startup_now_ms() - t0;
         if (fs != CUDNN_STATUS_SUCCESS || got < 1) {
             snprintf(ctx->note, sizeof ctx->note,
@@ -109,6 +129,8 @@ static enum status timed_find(struct impl_ctx *ctx, cudnnHandle_t h, double *ms)
                                             : ST_ERROR;
         }
     }
+    if (buf)
+        CU_WARN(cudaFree(buf));
     conv_destroy(&d);
     return st;
 }
@@ -133,4 +155,4 @@ static enum status find_run(struct impl_ctx *ctx) {
 const struct impl startup_cudnn_find_impl = {
     .name = "cudnn_find", .kind = DEV_CUDA,
     .summary = "cuDNN's algorithm search for conv2d's default shape, in a fresh process",
-    .run = find_run, .child = find_child};
+    .prepare = startup_check, .run = find_run, .child = find_child};

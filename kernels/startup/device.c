@@ -15,6 +15,10 @@ double startup_now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
+enum status startup_check(struct impl_ctx *ctx) {
+    return gb_check_kernels(ctx, gb_startup_kernels);
+}
+
 enum status startup_context(struct impl_ctx *ctx) {
     CU_TRY(cudaSetDevice(ctx->dev->ordinal), ctx);
     CU_TRY(cudaFree(0), ctx);

@@ -7,6 +7,10 @@
 
 double startup_now_ms(void);
 
+/* In the parent, before any child: an `unsupported` row naming the rebuild when this build has
+ * no code for the device (gb_check_kernels on the startup kernel). */
+enum status startup_check(struct impl_ctx *ctx);
+
 /* Select the row's GPU and create its context (cudaSetDevice, cudaFree(0)): not timed by the
  * rows that measure something after it. */
 enum status startup_context(struct impl_ctx *ctx);

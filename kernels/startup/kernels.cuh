@@ -3,6 +3,8 @@
 #ifndef GPUBENCH_STARTUP_KERNELS_CUH
 #define GPUBENCH_STARTUP_KERNELS_CUH
 
+#include "kernels/common/kernel_common.cuh"
+
 #define GB_STARTUP_THREADS 256
 
 /* a, b: n floats; out: 1 float. Launch with 1 block of GB_STARTUP_THREADS threads. */
@@ -21,5 +23,6 @@ __global__ void gb_startup_dot_kernel(const float *a, const float *b, int n, flo
     if (threadIdx.x == 0)
         out[0] = part[0];
 }
+GB_SIM_KERNEL(gb_startup_dot_kernel, const float *, const float *, int, float *)
 
 #endif

@@ -34,5 +34,6 @@ __global__ void gb_vecadd_kernel(const float *__restrict__ a, const float *__res
     for (i = done + first; i < n; i += stride)
         c[i] = a[i] + b[i];
 }
+GB_SIM_KERNEL(gb_vecadd_kernel, const float *, const float *, float *, size_t)
 
 #endif

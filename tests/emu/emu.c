@@ -12,12 +12,38 @@
 #undef _FORTIFY_SOURCE
 #include "tests/emu/emu.h"
 
+#include <sched.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
+
+/* Under AddressSanitizer every switch between the scheduler's stack and a fiber's is announced
+ * (sanitizer/common_interface_defs.h), so that ASan knows which stack is running and does not
+ * take a fiber's frames for overflows of the thread's stack. Nothing otherwise. */
+#if defined(__SANITIZE_ADDRESS__)
+#define EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMU_ASAN 1
+#endif
+#endif
+#ifdef EMU_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+static const void *emu_sched_bottom; /* the scheduler's stack, learnt on the first switch */
+static size_t emu_sched_size;
+#define EMU_TO_STACK(save, bottom, size) __sanitizer_start_switch_fiber((save), (bottom), (size))
+#define EMU_ON_STACK(save, from_sched)                                                             \
+    __sanitizer_finish_switch_fiber((save), (from_sched) ? &emu_sched_bottom : NULL,              \
+                                    (from_sched) ? &emu_sched_size : NULL)
+#else
+#define EMU_TO_STACK(save, bottom, size) ((void)0)
+#define EMU_ON_STACK(save, from_sched) ((void)0)
+#endif
 
 enum { EMU_MAX_THREADS = 1024, EMU_STACK = 128 * 1024 };
 
@@ -33,6 +59,7 @@ struct emu_thread {
     enum emu_state state;
     const char *bar_file; /* where it waits */
     int bar_line;
+    void *asan_save; /* ASan's fake-stack handle while the fiber is parked */
 };
 
 uint3 emu_thread_idx, emu_block_idx, emu_block_dim, emu_grid_dim;
@@ -41,6 +68,9 @@ static struct emu_thread emu_threads[EMU_MAX_THREADS];
 static struct emu_thread *emu_self;
 static jmp_buf emu_sched;
 static char *emu_stacks; /* EMU_MAX_THREADS stacks, mapped once, touched lazily */
+#ifdef EMU_ASAN
+static void *emu_sched_save;
+#endif
 static unsigned char *emu_dyn;
 static size_t emu_dyn_bytes;
 static void (*emu_body)(void *);
@@ -49,6 +79,9 @@ static void (*emu_body)(void *);
 extern unsigned char __start_gb_emu_shared[] __attribute__((weak));
 extern unsigned char __stop_gb_emu_shared[] __attribute__((weak));
 static void *emu_args;
+static enum emu_failure emu_failure_last;
+static const char *emu_trap_file; /* where the running launch trapped, or NULL */
+static int emu_trap_line;
 
 const char *emu_order_name(enum emu_order order) {
     static const char *const names[] = {"forward", "reverse", "shuffle"};
@@ -68,21 +101,55 @@ void emu_syncthreads(const char *file, int line) {
     t->state = T_AT_BARRIER;
     t->bar_file = file;
     t->bar_line = line;
-    if (_setjmp(t->resume) == 0)
+    if (_setjmp(t->resume) == 0) {
+        EMU_TO_STACK(&t->asan_save, emu_sched_bottom, emu_sched_size);
         _longjmp(emu_sched, 1);
+    }
+    EMU_ON_STACK(emu_self->asan_save, 1);
 }
 
 void *emu_dynamic_shared(void) {
     return emu_dyn;
 }
 
+long emu_clock_khz = 1000000;
+
+long long emu_clock64(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    sched_yield();
+    return ((long long)ts.tv_sec * 1000000000LL + ts.tv_nsec) / 1000000 * emu_clock_khz +
+           ((long long)ts.tv_nsec % 1000000) * emu_clock_khz / 1000000;
+}
+
+enum emu_failure emu_last_failure(void) {
+    return emu_failure_last;
+}
+
+/* The thread is finished for this launch: park it as done and go back to the scheduler, which
+ * stops the launch. Its abandoned frames lie above the fiber's loop, which a later block
+ * re-enters at `start`. */
+void emu_trap(const char *file, int line) {
+    if (!emu_trap_file) {
+        emu_trap_file = file;
+        emu_trap_line = line;
+    }
+    emu_self->state = T_DONE;
+    EMU_TO_STACK(&emu_self->asan_save, emu_sched_bottom, emu_sched_size);
+    _longjmp(emu_sched, 1);
+}
+
 /* The life of a fiber: park; when resumed at `start`, run the kernel body as the thread
  * emu_self; mark it done; park again. Only globals are used across the jumps (emu_self is the
  * running thread whenever this fiber runs). */
 static void emu_fiber_main(void) {
+    EMU_ON_STACK(NULL, 1); /* entered from the scheduler by setcontext */
     for (;;) {
-        if (_setjmp(emu_self->start) == 0)
+        if (_setjmp(emu_self->start) == 0) {
+            EMU_TO_STACK(&emu_self->asan_save, emu_sched_bottom, emu_sched_size);
             _longjmp(emu_sched, 1);
+        }
+        EMU_ON_STACK(emu_self->asan_save, 1);
         emu_body(emu_args);
         emu_self->state = T_DONE;
     }
@@ -94,6 +161,7 @@ static __attribute__((noinline)) void emu_switch_to(struct emu_thread *t) {
     emu_self = t;
     emu_thread_idx = t->idx;
     if (_setjmp(emu_sched) == 0) {
+        EMU_TO_STACK(&emu_sched_save, t->ctx.uc_stack.ss_sp, t->ctx.uc_stack.ss_size);
         if (!t->made) { /* first use of this slot: enter the fiber, which parks at once */
             t->made = 1;
             setcontext(&t->ctx);
@@ -106,6 +174,7 @@ static __attribute__((noinline)) void emu_switch_to(struct emu_thread *t) {
         }
         _longjmp(t->resume, 1);
     }
+    EMU_ON_STACK(emu_sched_save, 0);
 }
 
 /* xorshift64*: the shuffle's generator (a test needs the same order for the same seed). */
@@ -165,7 +234,7 @@ static int emu_make_threads(unsigned nthreads) {
 /* Let every live thread of the block run to its next barrier or its end, in perm's order. */
 static void emu_run_round(const unsigned *perm, unsigned nthreads) {
     unsigned i;
-    for (i = 0; i < nthreads; i++) {
+    for (i = 0; i < nthreads && !emu_trap_file; i++) {
         struct emu_thread *t = &emu_threads[perm[i]];
         if (t->state == T_DONE)
             continue;
@@ -192,6 +261,12 @@ static int emu_run_block(unsigned nthreads, enum emu_order order, uint64_t *rng)
         unsigned done = 0, waiting = 0;
         emu_permute(perm, nthreads, order, rng);
         emu_run_round(perm, nthreads);
+        if (emu_trap_file) {
+            fprintf(stderr, "emu: block (%u,%u,%u): __trap() at %s:%d\n", emu_block_idx.x,
+                    emu_block_idx.y, emu_block_idx.z, emu_trap_file, emu_trap_line);
+            emu_failure_last = EMU_TRAP;
+            return -1;
+        }
         for (i = 0; i < nthreads; i++) {
             const struct emu_thread *t = &emu_threads[i], *t0 = &emu_threads[0];
             if (t->state == T_DONE) {
@@ -206,6 +281,7 @@ static int emu_run_block(unsigned nthreads, enum emu_order order, uint64_t *rng)
                         "(barrier %u)\n",
                         emu_block_idx.x, emu_block_idx.y, emu_block_idx.z, i, t->bar_file,
                         t->bar_line, t0->bar_file, t0->bar_line, round + 1);
+                emu_failure_last = EMU_BARRIER;
                 return -1;
             }
         }
@@ -215,6 +291,7 @@ static int emu_run_block(unsigned nthreads, enum emu_order order, uint64_t *rng)
             fprintf(stderr,
                     "emu: block (%u,%u,%u): %u threads wait at barrier %u while %u have exited\n",
                     emu_block_idx.x, emu_block_idx.y, emu_block_idx.z, waiting, round + 1, done);
+            emu_failure_last = EMU_BARRIER;
             return -1;
         }
     }
@@ -228,9 +305,12 @@ int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, u
     size_t nblocks = (size_t)grid.x * grid.y * grid.z, b;
     uint64_t rng = seed * 0x9E3779B97F4A7C15ULL + 1; /* never 0: xorshift would stay at 0 */
     int rc = 0;
+    emu_failure_last = EMU_OK;
+    emu_trap_file = NULL;
     if (nthreads == 0 || nthreads > EMU_MAX_THREADS || nblocks == 0 || nblocks > (1u << 24)) {
         fprintf(stderr, "emu: bad launch: grid (%u,%u,%u) block (%u,%u,%u)\n", grid.x, grid.y,
                 grid.z, block.x, block.y, block.z);
+        emu_failure_last = EMU_BAD_LAUNCH;
         return -1;
     }
     if (!emu_stacks) {
@@ -238,6 +318,7 @@ int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, u
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) {
             perror("emu: mmap of the fiber stacks");
+            emu_failure_last = EMU_NO_MEMORY;
             return -1;
         }
         emu_stacks = m;
@@ -248,6 +329,7 @@ int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, u
         bperm = malloc(nblocks * sizeof *bperm);
     if ((dyn_shared && !emu_dyn) || !bperm) {
         fprintf(stderr, "emu: out of memory\n");
+        emu_failure_last = EMU_NO_MEMORY;
         rc = -1;
         goto out;
     }
@@ -264,6 +346,10 @@ int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, u
         rc = emu_run_block((unsigned)nthreads, order, &rng);
     }
 out:
+#ifdef EMU_ASAN
+    if (rc != 0 && emu_stacks) /* frames abandoned mid-call keep their poisoned redzones */
+        ASAN_UNPOISON_MEMORY_REGION(emu_stacks, (size_t)EMU_MAX_THREADS * EMU_STACK);
+#endif
     if (bperm != bperm_fixed)
         free(bperm);
     free(emu_dyn);

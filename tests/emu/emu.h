@@ -51,7 +51,8 @@ typedef struct {
 #define GB_EXTERN_SHARED(type, name) type *name = (type *)emu_dynamic_shared()
 #define __syncthreads() emu_syncthreads(__FILE__, __LINE__)
 #define __ldg(p) (*(p)) /* sm_35's read-only cache load: a plain load */
-#define __trap() abort()
+#define __trap() emu_trap(__FILE__, __LINE__)
+#define clock64() emu_clock64()
 
 /* Compile the kernels' per-architecture code paths as for this __CUDA_ARCH__ (the build sets
  * it: 750 for the paths of current cards, 200 for Fermi's). */
@@ -74,6 +75,17 @@ void emu_syncthreads(const char *file, int line);
 /* The running block's dynamic shared memory (as many bytes as the launch asked for). */
 void *emu_dynamic_shared(void);
 
+/* __trap(): the running thread stops here and the launch fails (emu_launch returns -1 after
+ * reporting file:line), as a trapping kernel fails its launch on a GPU. */
+void emu_trap(const char *file, int line);
+
+/* clock64(): a per-launch cycle counter, here the monotonic clock at emu_clock_khz (1 GHz, i.e.
+ * nanoseconds, unless the caller set the card's clock rate). Each call also yields the CPU: the
+ * only kernel that reads it in a loop is the stream hold (kernels/common/hold.cuh), which spins
+ * until another host thread writes a flag, and on a loaded 2-core machine that thread must run. */
+long long emu_clock64(void);
+extern long emu_clock_khz;
+
 /* --- launching ----------------------------------------------------------------------------- */
 enum emu_order { EMU_FORWARD = 0, EMU_REVERSE, EMU_SHUFFLE };
 enum { EMU_ORDERS = 3 };
@@ -84,9 +96,14 @@ const char *emu_order_name(enum emu_order order);
 /* Run `body(args)` — a wrapper that calls one kernel with its arguments — over a grid of
  * `grid` blocks of `block` threads with `dyn_shared` bytes of dynamic shared memory, threads and
  * blocks scheduled in `order` (the shuffle drawn from `seed`). Returns 0, or -1 after printing
- * what went wrong (bad configuration, a barrier not reached by every thread) on stderr. */
+ * what went wrong (bad configuration, a barrier not reached by every thread, a __trap()) on
+ * stderr; emu_last_failure() then says which. */
 int emu_launch(dim3 grid, dim3 block, size_t dyn_shared, enum emu_order order, uint64_t seed,
                void (*body)(void *args), void *args);
+
+/* Why the last emu_launch failed (EMU_OK after a launch that succeeded). */
+enum emu_failure { EMU_OK = 0, EMU_BAD_LAUNCH, EMU_NO_MEMORY, EMU_BARRIER, EMU_TRAP };
+enum emu_failure emu_last_failure(void);
 
 /* The scheduling of every launch of a test case. */
 struct emu_run {

@@ -169,12 +169,38 @@ static void test_divergence(void) {
               "2048 threads per block accepted");
 }
 
+/* --- __trap(): the launch fails, the runtime stays usable -------------------------------- */
+static int trap_ran;
+static void trap_kernel(void *p) {
+    (void)p;
+    if (threadIdx.x == 3 && blockIdx.x == 1)
+        __trap();
+    __syncthreads(); /* the other threads wait here when thread 3 traps */
+    trap_ran++;
+}
+
+static void test_trap(void) {
+    fprintf(stderr, "(one emulation error expected below)\n");
+    trap_ran = 0;
+    EMU_CHECK(emu_launch(emu_dim3(2, 1, 1), emu_dim3(8, 1, 1), 0, EMU_FORWARD, 1, trap_kernel,
+                         NULL) != 0 &&
+                  emu_last_failure() == EMU_TRAP,
+              "a __trap() was not reported as a failed launch");
+    EMU_CHECK(trap_ran == 8, "block 0 should complete and block 1 stop: %d threads ran", trap_ran);
+    log_len = 0;
+    EMU_CHECK(emu_launch(emu_dim3(1, 1, 1), emu_dim3(8, 1, 1), 0, EMU_SHUFFLE, 2, order_kernel,
+                         NULL) == 0 &&
+                  log_len == 16 && emu_last_failure() == EMU_OK,
+              "launch after a trap");
+}
+
 int main(void) {
     test_indices();
     test_orders();
     test_block_order();
     test_shared();
     test_divergence();
+    test_trap();
     printf("emulation runtime: %d failures\n", emu_failures);
     return emu_failures ? 1 : 0;
 }

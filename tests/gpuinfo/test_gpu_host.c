@@ -194,6 +194,12 @@ static void test_tags(void) {
     snprintf(p.pci_bus_id, sizeof p.pci_bus_id, "00000000:1B:00.0");
     gpu_extra_string(&p, "0-27,56-83", s, sizeof s);
     CHECK_MSG(strlen(s) < 160, "extra is %zu chars: %s", strlen(s), s);
+    /* a simulated device (tests/sim) says so on every row it measures */
+    snprintf(p.name, sizeof p.name, "simulated NVIDIA H100 80GB HBM3");
+    gpu_extra_string(&p, "0-27,56-83", s, sizeof s);
+    CHECK_HAS(s, "bind=0-27,56-83; simulated device: times are CPU-emulation times");
+    CHECK_MSG(strlen(s) < 320, "extra is %zu chars, more than struct device holds: %s", strlen(s),
+              s);
 }
 
 /* cudnnGetVersion numbers and cudnnGetCudartVersion of real releases. */
@@ -309,6 +315,9 @@ static void test_errors(void) {
         {"cudaErrorMemoryAllocation", ST_OOM, 0},
         {"CUBLAS_STATUS_ALLOC_FAILED", ST_OOM, 0},
         {"CUDNN_STATUS_ALLOC_FAILED", ST_OOM, 0},
+        {"CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED", ST_OOM, 0},   /* cuDNN 9 */
+        {"CUDNN_STATUS_INTERNAL_ERROR_DEVICE_ALLOCATION_FAILED", ST_OOM, 0}, /* cuDNN 9 */
+        {"CUDNN_STATUS_INTERNAL_ERROR", ST_ERROR, 0},
         {"cudaErrorNoKernelImageForDevice", ST_UNSUPPORTED, 0},
         {"cudaErrorInvalidDeviceFunction", ST_UNSUPPORTED, 0}, /* CUDA < 10.1 wording */
         {"cudaErrorUnsupportedPtxVersion", ST_UNSUPPORTED, 0},

@@ -1,0 +1,23 @@
+"""What the simulated CUDA device's tests expect of this workload's GPU rows (the interface:
+kernels/vecadd/sim.py)."""
+TINY = "m=70,n=60,k=50"
+# 25 tiles of 128×128: the launcher picks 128×128 on cards with at most 25 SMs (K40m, K80)
+QUICK_EXTRA = ["m=256,n=256,k=256", "m=520,n=520,k=24"]
+
+
+def expect(card, impl):
+    return card.own_kernels() if impl == "cuda" else card.cublas()
+
+
+def tile(card, m, n):
+    """The SGEMM tile the launcher should pick (kernels.cuh, gb_sgemm_pick)."""
+    tiles = ((m + 127) // 128) * ((n + 127) // 128)
+    return 128 if card.code() >= 35 and tiles >= card.p["sms"] else 64
+
+
+def check_row(card, row, shape, check):
+    if row["impl"] != "cuda":
+        return
+    t = tile(card, shape["m"], shape["n"])
+    check(f"own SGEMM {t}x{t} tiles" in row["note"],
+          f"{card.spec} {row['shape']}: want {t}x{t} tiles: {row['note'][:120]}")

@@ -1,0 +1,15 @@
+"""What the simulated CUDA device's tests expect of this workload's GPU rows (the interface:
+kernels/vecadd/sim.py)."""
+TINY = "batch=8,in=20,hidden=16,out=5"
+QUICK_EXTRA = []
+
+
+def expect(card, impl):
+    if impl == "cuda":
+        return card.own_kernels()
+    # cuBLAS GEMMs with cuDNN's bias/ReLU/softmax where cuDNN runs, else with our own kernels
+    if card.cudnn_ok():
+        return card.cublas("cuDNN")
+    if card.code() is None:
+        return card.own_kernels()
+    return card.cublas("own elementwise kernels")

@@ -1,0 +1,24 @@
+"""What the simulated CUDA device's tests (tests/sim/sim_check.py) expect of this workload's GPU
+rows. The interface every kernels/<w>/sim.py has (sim_check.py's `Card` gives the card's side):
+  TINY                a --shape value that makes the same calls as the quick shape, on less
+                      emulation (the fault sweep's runs)
+  QUICK_EXTRA         more shapes for the --quick test (may be empty)
+  expect(card, impl)  (status, a phrase the note must hold) for a row of `impl` on `card`
+  check_row(card, row, shape, check)   optional: more checks of an ok row
+  sweep_need(impl, shape)              optional: device bytes a --sweep row needs (the 512 MiB
+                      card's sweep test runs the workloads that define it)
+  TRACED              optional, default True: False for a workload whose rows start processes
+                      of their own, left out of the call-trace runs (multi-GPU, faults)
+`shape` is the row's shape as a dict of ints."""
+TINY = "n=5000"
+QUICK_EXTRA = []
+
+
+def expect(card, impl):
+    return card.own_kernels() if impl == "cuda" else card.cublas()
+
+
+def sweep_need(impl, shape):
+    n = shape["n"]
+    # a, b, c; cuBLAS's y = x + y needs two vectors and its 4 MiB workspace before Hopper
+    return 12 * n if impl == "cuda" else 8 * n + 4 * 2**20

@@ -1,0 +1,419 @@
+/* kernels.c — the device code of the binary: its fat binaries as nvcc's registration calls hand
+ * them over (which SASS and PTX architectures it really carries), its kernels by name, the
+ * "is there code for this card" decision, and launches run on the CPU emulation of the kernels.
+ * Test-only code.
+ *
+ * The emulation is built once per architecture group the kernel sources branch on (the
+ * GB_ARCH thresholds; CMake finds them), each as a module libgbsim_kernels_sm<ARCH>.so next to
+ * this library, loaded privately (RTLD_LOCAL) on first use. A launch runs the module whose
+ * group matches the code the card would run: the SASS architecture it picks, or the PTX it
+ * would JIT (cudaFuncGetAttributes' ptxVersion), so that a K40m running sm_35 code takes the
+ * kernels' sm_35 paths.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gbsim_config.h" /* GBSIM_ARCH_GROUPS, generated */
+#include "tests/sim/sim.h"
+#include "tests/sim/sim_kernel.h"
+
+/* --- fat binaries -------------------------------------------------------------------------------
+ * The wrapper nvcc registers (fatbinary_section.h: __fatBinC_Wrapper_t, magic 0x466243B1) points
+ * at a fat binary: a 16-byte header (magic 0xBA55ED50, version, header size, size of the
+ * entries) followed by entries, each a header (kind 1 = PTX, 2 = ELF/SASS, its own size, the
+ * payload size, the architecture at byte 28) and its payload. The layout is NVIDIA's, not
+ * documented; it is what cuobjdump reads (and the test sim_fatbin checks our reading against
+ * cuobjdump's). */
+enum { FATBINC_MAGIC = 0x466243B1, FATBIN_MAGIC = 0xBA55ED50, MAX_CODES = 32 };
+
+struct fatbin {
+    int sass[MAX_CODES], nsass;
+    int ptx[MAX_CODES], nptx;
+    int parsed; /* 0: not a fat binary we could read (every card then gets "no image") */
+    struct fatbin *next;
+};
+
+struct func {
+    const void *host; /* the host stub's address: what <<<>>> and cudaFuncGetAttributes pass */
+    char name[128];   /* demangled kernel name */
+    struct fatbin *fb;
+    struct func *next;
+};
+
+static struct fatbin *fatbins;
+static struct func *funcs;
+
+static uint32_t rd32(const unsigned char *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static uint64_t rd64(const unsigned char *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static void parse_fatbin(struct fatbin *fb, const void *wrapper) {
+    const unsigned char *w = wrapper, *data, *e, *end;
+    if (!w || rd32(w) != FATBINC_MAGIC)
+        return;
+    memcpy(&data, w + 8, sizeof data);
+    if (!data || rd32(data) != FATBIN_MAGIC)
+        return;
+    e = data + (data[6] | data[7] << 8); /* header size, 16 */
+    end = e + rd64(data + 8);
+    while (e + 32 <= end) {
+        unsigned kind = e[0] | e[1] << 8;
+        uint32_t hsize = rd32(e + 4), arch = rd32(e + 28);
+        uint64_t psize = rd64(e + 8);
+        if (hsize < 32 || (uint64_t)(end - e) < hsize + psize)
+            break;
+        if (kind == 1 && fb->nptx < MAX_CODES)
+            fb->ptx[fb->nptx++] = (int)arch;
+        else if (kind == 2 && fb->nsass < MAX_CODES)
+            fb->sass[fb->nsass++] = (int)arch;
+        e += hsize + psize;
+    }
+    fb->parsed = 1;
+    if (getenv("GBSIM_DEBUG")) {
+        fprintf(stderr, "gbsim: fat binary:");
+        for (int i = 0; i < fb->nsass; i++)
+            fprintf(stderr, " sm_%d", fb->sass[i]);
+        for (int i = 0; i < fb->nptx; i++)
+            fprintf(stderr, " compute_%d", fb->ptx[i]);
+        fputc('\n', stderr);
+    }
+}
+
+GBSIM_API void **__cudaRegisterFatBinary(void *fatCubin) {
+    struct fatbin *fb = calloc(1, sizeof *fb);
+    if (!fb) {
+        fprintf(stderr, "gbsim: out of memory registering a fat binary\n");
+        abort();
+    }
+    parse_fatbin(fb, fatCubin);
+    gbsim_lock();
+    fb->next = fatbins;
+    fatbins = fb;
+    gbsim_unlock();
+    return (void **)fb;
+}
+
+GBSIM_API void __cudaRegisterFatBinaryEnd(void **handle) {
+    (void)handle;
+}
+
+GBSIM_API void __cudaUnregisterFatBinary(void **handle) {
+    struct fatbin *fb = (struct fatbin *)handle, **p;
+    struct func **q;
+    gbsim_lock();
+    for (q = &funcs; *q;)
+        if ((*q)->fb == fb) {
+            struct func *dead = *q;
+            *q = dead->next;
+            free(dead);
+        } else {
+            q = &(*q)->next;
+        }
+    for (p = &fatbins; *p; p = &(*p)->next)
+        if (*p == fb) {
+            *p = fb->next;
+            free(fb);
+            break;
+        }
+    gbsim_unlock();
+}
+
+/* "_Z16gb_vecadd_kernelPKfS0_Pfm" → "gb_vecadd_kernel"; an unmangled name as it is. */
+static void demangle(const char *mangled, char *out, size_t outlen) {
+    const char *s = mangled;
+    long len;
+    char *end;
+    if (strncmp(s, "_Z", 2) == 0) {
+        len = strtol(s + 2, &end, 10);
+        if (end != s + 2 && len > 0 && (size_t)len < outlen && strlen(end) >= (size_t)len) {
+            memcpy(out, end, (size_t)len);
+            out[len] = '\0';
+            return;
+        }
+    }
+    snprintf(out, outlen, "%s", mangled);
+}
+
+GBSIM_API void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun,
+                                      const char *deviceName, int thread_limit, uint3 *tid,
+                                      uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize) {
+    struct func *f = calloc(1, sizeof *f);
+    (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
+    if (!f) {
+        fprintf(stderr, "gbsim: out of memory registering %s\n", deviceName);
+        abort();
+    }
+    f->host = hostFun;
+    f->fb = (struct fatbin *)handle;
+    demangle(deviceName, f->name, sizeof f->name);
+    gbsim_lock();
+    f->next = funcs;
+    funcs = f;
+    gbsim_unlock();
+}
+
+static struct func *func_of(const void *host) {
+    struct func *f;
+    gbsim_lock();
+    for (f = funcs; f; f = f->next)
+        if (f->host == host)
+            break;
+    gbsim_unlock();
+    return f;
+}
+
+/* The code d would run for a kernel of fb: SASS of the same major and a minor not above the
+ * card's (binary compatibility), else PTX of an architecture not above the card's (JIT); with
+ * built-for-card, SASS for the card itself (Fermi 2.1 as CMake builds it, sm_20). Returns 0 when
+ * there is none; *binary and *ptx as cudaFuncGetAttributes reports them (10·major + minor). */
+static int code_for(const struct fatbin *fb, const struct gbsim_device *d, int *binary, int *ptx) {
+    int best = -1;
+    if (d->built_for_card) {
+        *binary = *ptx = d->sm == 21 ? 20 : d->sm;
+        return 1;
+    }
+    for (int i = 0; i < fb->nsass; i++)
+        if (fb->sass[i] / 10 == d->sm / 10 && fb->sass[i] <= d->sm && fb->sass[i] > best)
+            best = fb->sass[i];
+    if (best > 0) {
+        *binary = *ptx = best;
+        return 1;
+    }
+    for (int i = 0; i < fb->nptx; i++)
+        if (fb->ptx[i] <= d->sm && fb->ptx[i] > best)
+            best = fb->ptx[i];
+    if (best > 0) {
+        *binary = d->sm;
+        *ptx = best;
+        return 1;
+    }
+    return 0;
+}
+
+/* --- emulation modules --------------------------------------------------------------------- */
+struct edim3 {
+    unsigned x, y, z;
+};
+typedef const struct gbsim_kernel_entry *const *(*kernels_fn)(size_t *n);
+typedef int (*launch_fn)(struct edim3 grid, struct edim3 block, size_t shmem, int order,
+                         uint64_t seed, long clock_khz, void (*body)(void *), void *args);
+typedef int (*failure_fn)(void);
+
+static const int groups[] = {GBSIM_ARCH_GROUPS};
+enum { NGROUPS = sizeof groups / sizeof groups[0] };
+
+struct module {
+    int tried;
+    void *dl;
+    const struct gbsim_kernel_entry *const *k;
+    size_t nk;
+    launch_fn launch;
+    failure_fn failure;
+};
+
+static struct module modules[NGROUPS];
+/* emu_lock: the emulation is one machine, one launch runs at a time. module_lock: loading and
+ * looking up modules, apart, because a running kernel may wait for the host (the stream hold
+ * spins until the host releases it) and the host must still be able to queue launches. */
+static pthread_mutex_t emu_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t module_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The module of group g, loaded from this library's folder; NULL (after a message) when it
+ * cannot be. Under module_lock. */
+static struct module *module_get(int g) {
+    struct module *m = &modules[g];
+    if (!m->tried) {
+        Dl_info self;
+        char path[4096];
+        const char *slash;
+        kernels_fn list;
+        m->tried = 1;
+        if (!dladdr((void *)module_get, &self) || !self.dli_fname ||
+            !(slash = strrchr(self.dli_fname, '/'))) {
+            fprintf(stderr, "gbsim: cannot find the folder of the simulated runtime\n");
+            return NULL;
+        }
+        snprintf(path, sizeof path, "%.*s/libgbsim_kernels_sm%d.so", (int)(slash - self.dli_fname),
+                 self.dli_fname, groups[g]);
+        m->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!m->dl) {
+            fprintf(stderr, "gbsim: %s\n", dlerror());
+            return NULL;
+        }
+        list = (kernels_fn)dlsym(m->dl, "gbsim_module_kernels");
+        m->launch = (launch_fn)dlsym(m->dl, "gbsim_module_launch");
+        m->failure = (failure_fn)dlsym(m->dl, "gbsim_module_failure");
+        if (!list || !m->launch || !m->failure) {
+            fprintf(stderr, "gbsim: %s is not a kernel module\n", path);
+            dlclose(m->dl);
+            m->dl = NULL;
+            return NULL;
+        }
+        m->k = list(&m->nk);
+    }
+    return m->dl ? m : NULL;
+}
+
+__attribute__((destructor)) static void close_modules(void) {
+    for (int g = 0; g < NGROUPS; g++)
+        if (modules[g].dl)
+            dlclose(modules[g].dl);
+}
+
+/* The group for code of architecture `ptx` (10·major + minor): the newest group not above it. */
+static int group_of(int ptx) {
+    int g = 0;
+    for (int i = 0; i < NGROUPS; i++)
+        if (groups[i] <= ptx * 10)
+            g = i;
+    return g;
+}
+
+/* --- the runtime's kernel functions -------------------------------------------------------- */
+cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d,
+                                  struct cudaFuncAttributes *attr) {
+    struct func *f = func_of(host);
+    int binary, ptx;
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    if (!code_for(f->fb, d, &binary, &ptx))
+        return cudaErrorNoKernelImageForDevice;
+    memset(attr, 0, sizeof *attr);
+    attr->binaryVersion = binary;
+    attr->ptxVersion = ptx;
+    attr->maxThreadsPerBlock = 1024;
+    attr->numRegs = 32; /* not known without the SASS: a typical figure */
+    attr->maxDynamicSharedSizeBytes = 48 * 1024;
+    return cudaSuccess;
+}
+
+struct launch {
+    struct gbsim_op op;
+    int hold; /* a GBSIM_HOLD_KERNEL launch: counted in `holding` until it ends */
+    const struct gbsim_kernel_entry *k;
+    struct module *m;
+    struct edim3 grid, block;
+    size_t shmem;
+    uint64_t seed;
+    void *argv[12];
+    _Alignas(16) unsigned char store[];
+};
+
+static int holding;
+
+int gbsim_holding(void) {
+    return __atomic_load_n(&holding, __ATOMIC_SEQ_CST);
+}
+
+static cudaError_t run_launch(struct gbsim_op *op, int broken) {
+    struct launch *l = (struct launch *)op;
+    int rc, why;
+    if (broken) {
+        if (l->hold)
+            __atomic_sub_fetch(&holding, 1, __ATOMIC_SEQ_CST);
+        return cudaSuccess;
+    }
+    pthread_mutex_lock(&emu_lock);
+    rc = l->m->launch(l->grid, l->block, l->shmem, 2 /* shuffled */, l->seed, op->dev->p->clock_khz,
+                      l->k->body, l->argv);
+    why = l->m->failure();
+    pthread_mutex_unlock(&emu_lock);
+    if (l->hold)
+        __atomic_sub_fetch(&holding, 1, __ATOMIC_SEQ_CST);
+    if (rc == 0)
+        return cudaSuccess;
+    fprintf(stderr,
+            "gbsim: cuda:%d: kernel %s, grid (%u,%u,%u) block (%u,%u,%u), failed on the "
+            "emulation (%s)\n",
+            op->dev->ordinal, l->k->name, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y,
+            l->block.z,
+            why == 4   ? "__trap()"
+            : why == 3 ? "barrier"
+                       : "launch");
+    /* __trap() is "an illegal instruction" from Volta on, "unspecified launch failure" before */
+    if (why == 4 && op->dev->sm >= 70)
+        return cudaErrorIllegalInstruction;
+    return cudaErrorLaunchFailure;
+}
+
+static uint64_t launches;
+
+cudaError_t gbsim_launch(const void *host, dim3 grid, dim3 block, void **args, size_t shmem,
+                         cudaStream_t stream) {
+    struct gbsim_device *d = gbsim_current();
+    struct func *f = func_of(host);
+    struct gbsim_stream *st;
+    const struct gbsim_kernel_entry *k = NULL;
+    struct module *m;
+    struct launch *l;
+    cudaError_t err;
+    size_t off = 0, need;
+    int binary, ptx, g;
+    const unsigned long long max_x = d->sm >= 30 ? 2147483647ULL : 65535ULL;
+    if (!f)
+        return cudaErrorInvalidDeviceFunction;
+    if (!code_for(f->fb, d, &binary, &ptx))
+        return cudaErrorNoKernelImageForDevice;
+    /* the limits of every profile (profiles.c) */
+    if (block.x < 1 || block.y < 1 || block.z < 1 || block.x > 1024 || block.y > 1024 ||
+        block.z > 64 || (unsigned long long)block.x * block.y * block.z > 1024 || grid.x < 1 ||
+        grid.y < 1 || grid.z < 1 || grid.x > max_x || grid.y > 65535 || grid.z > 65535)
+        return cudaErrorInvalidConfiguration;
+    if (shmem > 48 * 1024)
+        return cudaErrorInvalidValue;
+    st = gbsim_stream_of(stream, d, &err);
+    if (!st)
+        return err;
+    if (gbsim_stream_device(st) != d)
+        return cudaErrorInvalidResourceHandle;
+    g = group_of(ptx);
+    pthread_mutex_lock(&module_lock);
+    m = module_get(g);
+    for (size_t i = 0; m && i < m->nk; i++)
+        if (strcmp(m->k[i]->name, f->name) == 0)
+            k = m->k[i];
+    pthread_mutex_unlock(&module_lock);
+    if (!k) {
+        fprintf(stderr,
+                "gbsim: kernel %s has no emulation (a GB_SIM_KERNEL line after its definition "
+                "in kernels/<workload>/kernels.cuh, module sm%d)\n",
+                f->name, groups[g]);
+        return cudaErrorInvalidDeviceFunction;
+    }
+    need = 0;
+    for (int i = 0; i < k->nargs; i++)
+        need = (need + k->aligns[i] - 1) / k->aligns[i] * k->aligns[i] + k->sizes[i];
+    l = calloc(1, sizeof *l + need);
+    if (!l)
+        return cudaErrorMemoryAllocation;
+    for (int i = 0; i < k->nargs; i++) { /* the stub's locals are gone when the stream runs it */
+        off = (off + k->aligns[i] - 1) / k->aligns[i] * k->aligns[i];
+        memcpy(l->store + off, args[i], k->sizes[i]);
+        l->argv[i] = l->store + off;
+        off += k->sizes[i];
+    }
+    l->op.run = run_launch;
+    l->k = k;
+    l->m = m;
+    l->grid = (struct edim3){grid.x, grid.y, grid.z};
+    l->block = (struct edim3){block.x, block.y, block.z};
+    l->shmem = shmem;
+    l->hold = strcmp(k->name, GBSIM_HOLD_KERNEL) == 0;
+    if (l->hold)
+        __atomic_add_fetch(&holding, 1, __ATOMIC_SEQ_CST);
+    gbsim_lock();
+    l->seed = ++launches;
+    gbsim_unlock();
+    gbsim_enqueue(st, &l->op, 0);
+    return cudaSuccess;
+}

@@ -1,0 +1,343 @@
+/* stream.c — streams as FIFOs run by worker threads, and events. Test-only code; see sim.h.
+ *
+ * Each stream has one worker thread that runs its operations in order; the host thread that
+ * queued them goes on at once, as with a GPU. A broken device (sticky error) skips the work of
+ * later operations but still runs their markers, so that nobody waits forever on an event.
+ * Everything shared is under the big lock; operations run without it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/sim/sim.h"
+
+static pthread_cond_t progress = PTHREAD_COND_INITIALIZER; /* an operation finished */
+static struct gbsim_stream *streams;                       /* every stream not yet reaped */
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+pthread_cond_t *gbsim_progress(void) {
+    return &progress;
+}
+
+/* GPUBENCH_SIM_OP_MS=<ms>: every operation takes exactly that long as the events see it: a
+ * per-stream clock that each operation (not an event marker) advances, instead of the host's
+ * clock. Timing is then the same in every run, and so are the runner's time-dependent choices
+ * (how many runs a batch has): the fault sweep needs the same calls in every run. 0: off. */
+static double op_ms = -1;
+
+static double fixed_op_ms(void) {
+    if (op_ms < 0) { /* first use is under the big lock */
+        const char *v = getenv("GPUBENCH_SIM_OP_MS");
+        op_ms = v && *v ? atof(v) : 0;
+        op_ms = op_ms > 0 ? op_ms : 0;
+    }
+    return op_ms;
+}
+
+static cudaError_t run_record(struct gbsim_op *op, int broken);
+
+void gbsim_stream_tick(struct gbsim_stream *st) {
+    gbsim_lock();
+    st->vclock_ms += fixed_op_ms();
+    gbsim_unlock();
+}
+
+static void *worker(void *arg) {
+    struct gbsim_stream *st = arg;
+    gbsim_lock();
+    for (;;) {
+        struct gbsim_op *op;
+        cudaError_t err, broken;
+        while (!st->head && !st->quit)
+            pthread_cond_wait(&st->wake, gbsim_big_lock());
+        if (!st->head)
+            break;
+        op = st->head;
+        st->head = op->next;
+        if (!st->head)
+            st->tail = NULL;
+        st->busy = 1;
+        broken = st->dev->sticky;
+        gbsim_unlock();
+        err = op->run(op, broken != cudaSuccess);
+        if (err != cudaSuccess && broken == cudaSuccess)
+            gbsim_break(st->dev, err);
+        gbsim_lock();
+        if (op->run != run_record)
+            st->vclock_ms += fixed_op_ms();
+        st->busy = 0;
+        if (op->waited) {
+            op->done = 1; /* the waiting host thread frees it */
+        } else if (op->free) {
+            op->free(op);
+        } else {
+            free(op);
+        }
+        pthread_cond_broadcast(&progress);
+    }
+    st->exited = 1;
+    pthread_cond_broadcast(&progress);
+    gbsim_unlock();
+    return NULL;
+}
+
+/* At exit: stop every worker (they are idle when the program synchronized before exiting). */
+static void stop_workers(void) {
+    struct gbsim_stream *st;
+    gbsim_lock();
+    for (st = streams; st; st = st->next_all) {
+        st->quit = 1;
+        pthread_cond_signal(&st->wake);
+    }
+    gbsim_unlock();
+    for (st = streams; st; st = st->next_all)
+        if (!st->joined) {
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_sec += 2; /* a worker stuck in a spinning kernel is left behind */
+            if (pthread_timedjoin_np(st->thread, NULL, &t) == 0)
+                st->joined = 1;
+        }
+    gbsim_lock();
+    while (streams && streams->joined) {
+        struct gbsim_stream *next = streams->next_all;
+        pthread_cond_destroy(&streams->wake);
+        free(streams);
+        streams = next;
+    }
+    gbsim_unlock();
+}
+
+static void register_exit(void) {
+    atexit(stop_workers);
+}
+
+struct gbsim_stream *gbsim_stream_new(struct gbsim_device *d, unsigned flags, cudaError_t *err) {
+    struct gbsim_stream *st = calloc(1, sizeof *st);
+    pthread_once(&exit_once, register_exit);
+    if (!st) {
+        *err = cudaErrorMemoryAllocation;
+        return NULL;
+    }
+    st->dev = d;
+    st->flags = flags;
+    st->magic = GBSIM_STREAM_MAGIC;
+    pthread_cond_init(&st->wake, NULL);
+    if (pthread_create(&st->thread, NULL, worker, st) != 0) {
+        pthread_cond_destroy(&st->wake);
+        free(st);
+        *err = cudaErrorMemoryAllocation;
+        return NULL;
+    }
+    gbsim_lock();
+    st->next_all = streams;
+    streams = st;
+    gbsim_unlock();
+    *err = cudaSuccess;
+    return st;
+}
+
+/* Destroyed streams keep their worker until the queue drains; the structure stays listed (and is
+ * freed at exit) so that a stale handle is recognised as dead rather than read after free. */
+void gbsim_stream_destroy(struct gbsim_stream *st) {
+    gbsim_lock();
+    st->magic = GBSIM_STREAM_DEAD;
+    st->quit = 1;
+    pthread_cond_signal(&st->wake);
+    gbsim_unlock();
+}
+
+struct gbsim_stream *gbsim_stream_of(cudaStream_t s, struct gbsim_device *cur, cudaError_t *err) {
+    struct gbsim_stream *st;
+    *err = cudaSuccess;
+    /* 0, cudaStreamLegacy and cudaStreamPerThread: the device's default stream */
+    if (s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread) {
+        gbsim_lock();
+        st = cur->null_stream;
+        gbsim_unlock();
+        if (!st) {
+            st = gbsim_stream_new(cur, 0, err);
+            if (!st)
+                return NULL;
+            gbsim_lock();
+            if (cur->null_stream) { /* another thread was first: keep one */
+                st->magic = GBSIM_STREAM_DEAD;
+                st->quit = 1;
+                pthread_cond_signal(&st->wake);
+                st = cur->null_stream;
+            } else {
+                cur->null_stream = st;
+            }
+            gbsim_unlock();
+        }
+        return st;
+    }
+    gbsim_lock();
+    for (st = streams; st; st = st->next_all)
+        if ((cudaStream_t)st == s)
+            break;
+    if (!st || st->magic != GBSIM_STREAM_MAGIC) {
+        gbsim_unlock();
+        *err = cudaErrorInvalidResourceHandle;
+        return NULL;
+    }
+    gbsim_unlock();
+    return st;
+}
+
+struct gbsim_device *gbsim_stream_device(const struct gbsim_stream *st) {
+    return st->dev;
+}
+
+void gbsim_enqueue(struct gbsim_stream *st, struct gbsim_op *op, int wait) {
+    op->next = NULL;
+    op->done = 0;
+    op->waited = wait;
+    op->dev = st->dev;
+    gbsim_lock();
+    if (st->tail)
+        st->tail->next = op;
+    else
+        st->head = op;
+    st->tail = op;
+    pthread_cond_signal(&st->wake);
+    if (wait) {
+        while (!op->done)
+            pthread_cond_wait(&progress, gbsim_big_lock());
+        gbsim_unlock();
+        if (op->free)
+            op->free(op);
+        else
+            free(op);
+        return;
+    }
+    gbsim_unlock();
+}
+
+static int idle(const struct gbsim_stream *st) {
+    return !st->head && !st->busy;
+}
+
+void gbsim_stream_drain(struct gbsim_stream *st) {
+    gbsim_lock();
+    while (!idle(st))
+        pthread_cond_wait(&progress, gbsim_big_lock());
+    gbsim_unlock();
+}
+
+static void drain_where(const struct gbsim_device *d) {
+    gbsim_lock();
+    for (;;) {
+        struct gbsim_stream *st;
+        int busy = 0;
+        for (st = streams; st && !busy; st = st->next_all)
+            if ((!d || st->dev == d) && !st->exited && !idle(st))
+                busy = 1;
+        if (!busy)
+            break;
+        pthread_cond_wait(&progress, gbsim_big_lock());
+    }
+    gbsim_unlock();
+}
+
+void gbsim_device_drain(struct gbsim_device *d) {
+    drain_where(d);
+}
+
+void gbsim_all_drain(void) {
+    drain_where(NULL);
+}
+
+int gbsim_stream_idle(struct gbsim_stream *st) {
+    int r;
+    gbsim_lock();
+    r = idle(st);
+    gbsim_unlock();
+    return r;
+}
+
+/* --- events ----------------------------------------------------------------------------------- */
+static struct gbsim_event *events;
+
+struct gbsim_event *gbsim_event_new(struct gbsim_device *d, unsigned flags) {
+    struct gbsim_event *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->dev = d;
+    e->flags = flags;
+    e->magic = GBSIM_EVENT_MAGIC;
+    gbsim_lock();
+    e->next_all = events;
+    events = e;
+    gbsim_unlock();
+    return e;
+}
+
+struct gbsim_event *gbsim_event_of(cudaEvent_t h) {
+    struct gbsim_event *e;
+    gbsim_lock();
+    for (e = events; e; e = e->next_all)
+        if ((cudaEvent_t)e == h && e->magic == GBSIM_EVENT_MAGIC)
+            break;
+    gbsim_unlock();
+    return e;
+}
+
+/* Destroyed events stay listed, marked dead (a queued marker may still complete them). */
+void gbsim_event_destroy(struct gbsim_event *e) {
+    gbsim_lock();
+    e->magic = GBSIM_EVENT_DEAD;
+    gbsim_unlock();
+}
+
+struct record_op {
+    struct gbsim_op op;
+    struct gbsim_event *e;
+    struct gbsim_stream *st;
+    long seq;
+};
+
+static cudaError_t run_record(struct gbsim_op *op, int broken) {
+    struct record_op *r = (struct record_op *)op;
+    double now = gbsim_now_ms();
+    (void)broken; /* markers complete even on a broken device: nobody may wait forever */
+    gbsim_lock();
+    if (fixed_op_ms() > 0)
+        now = r->st->vclock_ms;
+    if (r->seq > r->e->completed) {
+        r->e->completed = r->seq;
+        r->e->t_ms = now;
+    }
+    gbsim_unlock();
+    return cudaSuccess;
+}
+
+cudaError_t gbsim_event_record(struct gbsim_event *e, struct gbsim_stream *st) {
+    struct record_op *r = calloc(1, sizeof *r);
+    if (!r)
+        return cudaErrorMemoryAllocation;
+    r->op.run = run_record;
+    r->e = e;
+    r->st = st;
+    gbsim_lock();
+    r->seq = ++e->recorded;
+    gbsim_unlock();
+    gbsim_enqueue(st, &r->op, 0);
+    return cudaSuccess;
+}
+
+int gbsim_event_complete(struct gbsim_event *e) {
+    int c;
+    gbsim_lock();
+    c = e->completed >= e->recorded;
+    gbsim_unlock();
+    return c;
+}
+
+void gbsim_event_wait(struct gbsim_event *e) {
+    gbsim_lock();
+    while (e->completed < e->recorded)
+        pthread_cond_wait(&progress, gbsim_big_lock());
+    gbsim_unlock();
+}
