@@ -7,10 +7,11 @@ set(GB_LAYER_RULES
   "harness/core|harness/core/"
   "harness/io|harness/core/ harness/io/"
   "harness/gpuinfo|harness/core/ harness/gpuinfo/ build_manifest.h"
+  "harness/telemetry|harness/core/ harness/telemetry/"
   "kernels/common|harness/core/ harness/gpuinfo/ kernels/common/ build_manifest.h"
   "bench|harness/core/ bench/ kernels/"
   "kernels/*|harness/core/ harness/gpuinfo/ kernels/"
-  "harness/run|harness/core/ harness/io/ harness/gpuinfo/ harness/run/ kernels/common/ bench/registry.h build_manifest.h"
+  "harness/run|harness/core/ harness/io/ harness/gpuinfo/ harness/telemetry/ harness/run/ kernels/common/ bench/registry.h build_manifest.h"
   "harness/compare|harness/core/ harness/io/ harness/compare/"
   "harness/doctor|harness/core/ harness/io/ harness/gpuinfo/ harness/run/topology.h harness/doctor/ build_manifest.h"
   "harness/merge|harness/core/ harness/io/ harness/merge/")

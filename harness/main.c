@@ -21,6 +21,8 @@ int main(int argc, char **argv) {
             return doctor_main(argc - 1, argv + 1);
         if (strcmp(cmd, "merge") == 0)
             return merge_main(argc - 1, argv + 1);
+        if (strcmp(cmd, "__child") == 0) /* a run's process per repetition (start-up rows) */
+            return child_main(argc - 1, argv + 1);
         fprintf(stderr,
                 "gpubench: unknown command '%s' (run, list, doctor, compare, merge; see "
                 "gpubench --help)\n",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/compare/cycles.h"
 #include "harness/compare/rankstats.h"
 #include "harness/compare/regress.h"
 
@@ -382,6 +383,9 @@ static int decide_all(struct rg_report *rp) {
         rp->faster += w->vd.kind == VD_FASTER;
         rp->same += w->vd.kind == VD_SAME;
         rp->unsure += w->unsure;
+        cmp_cycles_differ(rp->in, w->side[RG_BASE], w->n[RG_BASE], w->side[RG_NEW],
+                          w->n[RG_NEW], w->cycles, sizeof w->cycles);
+        rp->slower_cycles += w->vd.kind == VD_SLOWER && w->cycles[0];
     }
     free(v);
     return 0;

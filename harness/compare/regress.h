@@ -49,6 +49,7 @@ struct rg_row {
     struct vd_row vd;       /* the statistics and verdict when state is RG_TIMED */
     const char *test;       /* "welch-log", "single-run" or "" */
     int regression, unsure; /* counts toward exit 1; UNSURE (exit 1 with --strict) */
+    char cycles[200];       /* how the sides' clocks or throttling differ (cycles.h), or "" */
 };
 
 /* What differs between the sides: a field of a device (or the host), base and new values. */
@@ -70,6 +71,7 @@ struct rg_report {
     int single;   /* rows judged with one run per side */
     double level; /* confidence level of the tested rows' intervals */
     int slower, faster, same, unsure, broken, vanished;
+    int slower_cycles; /* SLOWER rows whose clocks or throttling differ */
     const struct run_row **store_; /* private: every row of both sides, grouped by key */
 };
 

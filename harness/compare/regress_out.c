@@ -212,12 +212,34 @@ static int print_rows(const struct rg_report *r, int md, FILE *out) {
     return 0;
 }
 
+/* The cycle-space check's findings (cycles.h), one line per timed row whose sides' clocks or
+ * throttling differ. */
+static void print_cycles(const struct rg_report *r, int md, FILE *out) {
+    int shown = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const struct rg_row *w = &r->rows[i];
+        if (!w->cycles[0])
+            continue;
+        if (!shown++)
+            fprintf(out, "\ncycle-space: these rows ran at other clocks or throttled otherwise, "
+                         "so a change may be the card's state (heat, power cap), not the "
+                         "software:\n");
+        fprintf(out, "%s%s %s/%s %s (%s): %s\n", md ? "- " : "  ", w->key->device,
+                w->key->workload, w->key->impl, w->key->shape, verdict_word(w), w->cycles);
+    }
+}
+
 /* The last line: the regressions by kind, or the verdicts of a clean check. */
 static void print_summary(const struct rg_report *r, int md, FILE *out) {
     const char *b = md ? "**" : "";
+    print_cycles(r, md, out);
     if (r->slower + r->broken + r->vanished) {
         fprintf(out, "\n%sREGRESSION: %d SLOWER, %d BROKEN (status no longer ok), %d VANISHED%s\n",
                 b, r->slower, r->broken, r->vanished, b);
+        if (r->slower_cycles)
+            fprintf(out, "%d of the SLOWER rows ran at other clocks or throttled otherwise "
+                         "(above)\n",
+                    r->slower_cycles);
         return;
     }
     if (r->o->strict && r->unsure) {
@@ -262,7 +284,7 @@ static struct pct row_pct(const struct rg_row *w) {
 static void print_csv(const struct rg_report *r, FILE *out) {
     fputs("device,workload,impl,shape,dtype,base_status,new_status,base_runs,new_runs,base_ms,"
           "new_ms,change_pct,ci_lo_pct,ci_hi_pct,ci_level_pct,mdc_pct,p,p_perm,test,verdict,"
-          "runs_needed,regression\n",
+          "runs_needed,regression,cycles\n",
           out);
     for (size_t i = 0; i < r->nrows; i++) {
         const struct rg_row *w = &r->rows[i];
@@ -286,7 +308,9 @@ static void print_csv(const struct rg_report *r, FILE *out) {
         fprintf(out, ",%s,%s,", w->test ? w->test : "", verdict_word(w));
         if (x.needed >= 0)
             fprintf(out, "%d", x.needed);
-        fprintf(out, ",%d\n", w->regression);
+        fprintf(out, ",%d,", w->regression);
+        csv_field(out, w->cycles);
+        fputc('\n', out);
     }
 }
 
@@ -338,6 +362,7 @@ static void json_row(FILE *out, const struct rg_row *w) {
     json_member_string(out, ",", "verdict", verdict_word(w));
     json_member_number(out, ",", "runs_needed", x.needed >= 0 ? x.needed : NAN);
     fprintf(out, ",\"regression\": %s", w->regression ? "true" : "false");
+    json_member_string(out, ",", "cycles", w->cycles[0] ? w->cycles : NULL);
 }
 
 static void print_json(const struct rg_report *r, FILE *out) {

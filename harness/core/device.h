@@ -28,6 +28,7 @@ struct device {
     int ordinal;                /* CUDA device number; 0 for the CPU */
     char name[DEV_STR];         /* "Intel Xeon …", "Tesla K40m" */
     char cc[8];                 /* "3.5"; empty for the CPU */
+    char pci_bus_id[32];        /* "0000:3b:00.0" (NVML finds the GPU by it); empty for the CPU */
     char driver[32];            /* "570.86.15" style, empty for the CPU */
     char runtime[32];           /* CUDA runtime "12.8"; empty for the CPU */
     char blas_lib[DEV_STR];     /* "OpenBLAS 0.3.21 SkylakeX threads=2 …" or "cuBLAS 13.0.0" */

@@ -17,6 +17,23 @@ struct run_info {
     int run; /* index of this run among those of one `gpubench --runs N` (0 when alone) */
 };
 
+/* What the device was doing while the row's repetitions were timed (harness/telemetry/): NVML
+ * on a GPU, powercap (RAPL) on the CPU. A number is known when > 0 and written empty otherwise,
+ * so a zeroed struct is "nothing known" (never a 0 in a file). */
+struct row_telemetry {
+    double sm_mhz_start, sm_mhz_end, sm_mhz_max;    /* SM clock, MHz */
+    double mem_mhz_start, mem_mhz_end, mem_mhz_max; /* memory clock, MHz */
+    double power_avg_w, power_peak_w;               /* over the timed repetitions, W */
+    double energy_j;                                /* per repetition: power_avg_w × median, J */
+    double temp_c;                                  /* at the end of timing, °C */
+    double pcie_gen, pcie_width;                    /* the link at the end of timing */
+    double pcie_gen_max, pcie_width_max;            /* what the card and slot could do */
+    int ecc, persistence;                           /* 0 unknown, 1 off, 2 on */
+    int throttle_known;                             /* 1 when `throttle` was read */
+    unsigned long long throttle;                    /* NVML clock-event reason bits seen */
+    char throttle_words[96];                        /* the same as words: "sw_power_cap+…" */
+};
+
 struct result {
     const struct device *dev;
     const struct workload *w;
@@ -33,6 +50,8 @@ struct result {
     enum status status;
     char note[1024];
     const double *samples; /* st.n timed samples, ms */
+    const float *trace_mhz, *trace_w; /* per sample: SM clock and power then (0 unknown), or NULL */
+    struct row_telemetry tel;
 };
 
 #endif

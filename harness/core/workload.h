@@ -63,6 +63,7 @@ struct impl_ctx {
     int threads;
     void *state;
     char note[NOTE_LEN];
+    double child_ms; /* a `child` implementation's run: the cost its fresh process measured */
 };
 
 /* An implementation. Every function returns a status; on failure it writes ctx->note.
@@ -82,7 +83,8 @@ struct impl {
     enum status (*download)(struct impl_ctx *ctx);
     void (*release)(struct impl_ctx *ctx);
     /* 1 when `run` copies between host and device memory (memcpy's h2d and d2h rows): the bus
-     * bounds it, so the device's caches say nothing about its speed. */
+     * bounds it, so the device's caches say nothing about its speed, and the row's note compares
+     * its GB/s with the PCIe link's (harness/telemetry). */
     int host_transfer;
     /* 1 when run itself makes the host wait for the device (a copy from or to pageable host
      * memory): the backend cannot hold the device's queue while it enqueues the timed work, so
@@ -96,6 +98,13 @@ struct impl {
      * may still refuse a tier the device cannot do (the harness first checks the card's
      * compute capability against the tier's, harness/gpuinfo/gpu_tier.c). */
     unsigned dtypes;
+    /* A cost paid once per process (the start-up rows), which no timer outside the process can
+     * isolate: `child` runs inside a fresh process (`gpubench __child …`, harness/run/child.c),
+     * pays the cost around its own clock, writes the outputs and returns the milliseconds in
+     * *ms. Such an implementation's `run` starts that process (kernels/common/child.h), copies
+     * its outputs back and leaves its figure in ctx->child_ms, which the harness takes as the
+     * repetition's time: every repetition is a new process. NULL for all others. */
+    enum status (*child)(struct impl_ctx *ctx, double *ms);
 };
 
 /* Verification report, filled by verify_close (harness/core/verify.c). */

@@ -8,17 +8,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "harness/io/tel_cols.h"
+
 /* Fixed columns (results/README.md) in order, then extra columns: timings that came later, the
- * run's index among those of one `--runs N` invocation, and Slurm provenance (kept last: fleet
- * scripts read them from the end of the line). */
+ * run's index among those of one `--runs N` invocation, Slurm provenance, and the telemetry
+ * columns (tel_cols.h), last (the fleet test finds the Slurm pair by name). */
 const char CSV_HEADER[] =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
-    "batch_ms,run,slurm_job_id,slurm_array_task_id";
-/* The seven fixed columns, then the row's tier (a run has an f32 and an f64 row of the same
- * shape; files written before tiers have no dtype column and are float32). */
-const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms,dtype";
+    "batch_ms,run,slurm_job_id,slurm_array_task_id," TEL_HEADER;
+/* The seven fixed columns, the row's tier (a run has an f32 and an f64 row of the same shape;
+ * files written before tiers have no dtype column and are float32), then the GPU's clock and
+ * power as the telemetry sampler last read them when the repetition ended (empty where unknown:
+ * CPU rows, no NVML): the trace `scripts/plot trace` draws. */
+const char SAMPLES_HEADER[] = "run_id,device,workload,impl,shape,rep,ms,dtype,sm_clock_mhz,power_w";
 
 int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen) {
     memset(c, 0, sizeof *c);
@@ -113,6 +117,16 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
         fputc(',', f);
         csv_field(f, slurm[i]);
     }
+    struct tel_cell tc[TEL_NCOLS];
+    tel_cells(r, tc);
+    for (int i = 0; i < TEL_NCOLS; i++) {
+        if (tc[i].is_text) {
+            fputc(',', f);
+            csv_field(f, tc[i].text);
+        } else {
+            num(f, tc[i].fmt, tc[i].num, isfinite(tc[i].num));
+        }
+    }
     fputc('\n', f);
 }
 
@@ -126,6 +140,9 @@ void csv_write_samples(FILE *f, const struct run_info *ri, const struct result *
         }
         fprintf(f, ",%zu,%.6g,", i, r->samples[i]);
         csv_field(f, dtype_name(r->dtype));
+        float mhz = r->trace_mhz ? r->trace_mhz[i] : 0, w = r->trace_w ? r->trace_w[i] : 0;
+        num(f, "%.0f", mhz, mhz > 0);
+        num(f, "%.4g", w, w > 0);
         fputc('\n', f);
     }
 }

@@ -11,6 +11,7 @@
 
 #include "harness/io/json.h"
 #include "harness/io/rows.h"
+#include "harness/io/tel_cols.h"
 
 static void json_begin(FILE *f, const struct run_info *ri) {
     json_document_begin(f, "run");
@@ -70,6 +71,14 @@ static int json_row(FILE *f, const struct run_info *ri, const struct result *r, 
     json_member_number(f, ", ", "run", ri->run);
     json_member_string(f, ", ", "slurm_job_id", ri->slurm_job);
     json_member_string(f, ", ", "slurm_array_task_id", ri->slurm_task);
+    struct tel_cell tc[TEL_NCOLS];
+    tel_cells(r, tc);
+    for (int i = 0; i < TEL_NCOLS; i++) {
+        if (tc[i].is_text)
+            json_member_string(f, ", ", tc[i].name, tc[i].text);
+        else
+            json_member_number(f, ", ", tc[i].name, tc[i].num);
+    }
     fputc('}', f);
     return 1;
 }

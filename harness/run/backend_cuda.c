@@ -210,6 +210,7 @@ static int cuda_discover(struct device_list *list, int threads, char *why, size_
         d->ordinal = i;
         snprintf(d->name, sizeof d->name, "%s", p.name);
         gpu_cc_string(p.cc_major, p.cc_minor, d->cc, sizeof d->cc);
+        snprintf(d->pci_bus_id, sizeof d->pci_bus_id, "%s", p.pci_bus_id);
         gpu_driver_string(module, p.driver_version, d->driver, sizeof d->driver);
         gpu_cuda_version_string(p.runtime_version, d->runtime, sizeof d->runtime);
         snprintf(d->blas_lib, sizeof d->blas_lib, "%s", blas);

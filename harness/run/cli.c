@@ -72,6 +72,7 @@ void cli_usage(FILE *f) {
         "      --samples PATH    also write every timed sample to PATH (CSV)\n"
         "      --runs N          N independent runs, one process each, rows shuffled in each;\n"
         "                        one CSV with a run column (for compare's verdicts; default 1)\n"
+        "      --no-telemetry    no clocks, power, energy, throttling or PCIe link columns\n"
         "  -f, --format F        what goes to stdout: table (default), csv, json, markdown,\n"
         "                        gbench (Google Benchmark JSON), bmf (Bencher Metric Format)\n"
         "  -h, --help            this text\n"
@@ -344,6 +345,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"version", no_argument, NULL, 'V'},        {"json", required_argument, NULL, 'j'},
         {"no-out", no_argument, NULL, 'N'},         {"runs", required_argument, NULL, 'n'},
         {"dtype", required_argument, NULL, 'D'},
+        {"no-telemetry", no_argument, NULL, 'T'},
         {NULL, 0, NULL, 0}};
     int c, rc = 0;
     options_defaults(o);
@@ -370,6 +372,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'j':
         case 'N': rc = opt_output(c, optarg, o); break;
         case 'f': rc = opt_format(optarg, o); break;
+        case 'T': o->no_telemetry = 1; break;
         case 'h': cli_usage(stdout); return 1;
         case 'V': print_version(); return 1;
         case ':': return usage_error("%s: missing value%s", argv[optind - 1], "");

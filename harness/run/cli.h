@@ -29,6 +29,7 @@ struct options {
     const char *out, *samples;
     const char *json;          /* --json PATH: the JSON document beside the --out file */
     int no_out;                /* --no-out: no run file */
+    int no_telemetry;          /* --no-telemetry: no clocks, power or energy columns */
     enum out_format format;
     int runs;                  /* independent runs, each its own process (--runs, default 1) */
     /* Set when the user gave them, so --quick does not override explicit values. */

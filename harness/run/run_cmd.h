@@ -9,4 +9,8 @@ int run_main(int argc, char **argv);
 /* `gpubench list`: workloads, implementations, shapes and devices. Returns the exit code. */
 int list_cmd(int argc, char **argv);
 
+/* `gpubench __child …`: one repetition of a per-process cost in this fresh process (child.c,
+ * kernels/common/child.h). Internal: started by a run, never by a user. */
+int child_main(int argc, char **argv);
+
 #endif

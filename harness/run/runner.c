@@ -17,6 +17,7 @@
 #include "harness/core/shape.h"
 #include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
+#include "harness/telemetry/telemetry.h"
 
 volatile sig_atomic_t runner_interrupted;
 
@@ -26,20 +27,35 @@ static double host_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-/* Growable sample storage, reused across rows. */
+/* Growable sample storage, reused across rows: the times, and beside each the GPU's clock and
+ * power the telemetry sampler last read (0 when unknown). */
 static double *samples;
+static float *trace_mhz, *trace_w;
 static size_t samples_cap;
 
-static int push_sample(size_t n, double ms) {
-    if (n == samples_cap) {
-        size_t cap = samples_cap ? 2 * samples_cap : 1024;
-        double *s = realloc(samples, cap * sizeof *s);
-        if (!s)
-            return -1;
+static int grow_samples(void) {
+    size_t cap = samples_cap ? 2 * samples_cap : 1024;
+    double *s = realloc(samples, cap * sizeof *s);
+    if (s)
         samples = s;
-        samples_cap = cap;
-    }
+    float *m = realloc(trace_mhz, cap * sizeof *m);
+    if (m)
+        trace_mhz = m;
+    float *w = realloc(trace_w, cap * sizeof *w);
+    if (w)
+        trace_w = w;
+    if (!s || !m || !w)
+        return -1;
+    samples_cap = cap;
+    return 0;
+}
+
+static int push_sample(size_t n, double ms, struct tel_latest now) {
+    if (n == samples_cap && grow_samples() != 0)
+        return -1;
     samples[n] = ms;
+    trace_mhz[n] = (float)now.sm_mhz;
+    trace_w[n] = (float)now.power_w;
     return 0;
 }
 
@@ -134,13 +150,24 @@ static enum status verified_run(const struct device *dev, const struct workload 
     return st;
 }
 
+/* One timed repetition: the backend's timer, or for a per-process cost (im->child) the figure
+ * the fresh process measured around its own call. */
+static enum status time_one(const struct device *dev, const struct impl *im,
+                            struct impl_ctx *ctx, double *ms) {
+    if (!im->child)
+        return dev->be->time_runs(im, ctx, 1, ms);
+    enum status st = im->run(ctx);
+    *ms = ctx->child_ms;
+    return st;
+}
+
 /* The untimed runs before timing (JIT, caches, clocks). */
 static enum status warm_up(const struct options *o, const struct device *dev, const struct impl *im,
                            struct impl_ctx *ctx) {
     enum status st;
     double ms;
     for (long i = 0; i < o->warmup && !runner_interrupted; i++)
-        if ((st = dev->be->time_runs(im, ctx, 1, &ms)) != ST_OK)
+        if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
             return st;
     return ST_OK;
 }
@@ -148,7 +175,7 @@ static enum status warm_up(const struct options *o, const struct device *dev, co
 /* The timed repetitions, kernel only (the backend's timer), into samples[0, *n). */
 static enum status timed_loop(const struct options *o, const struct device *dev,
                               const struct impl *im, struct impl_ctx *ctx, struct result *r,
-                              size_t *n) {
+                              struct tel_row *tel, size_t *n) {
     enum status st;
     double ms;
     double t0 = host_ms(), el;
@@ -156,9 +183,9 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
     *n = 0;
     while (keep_going(*n, el = (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
         past |= floor_only(*n, el, o->min_reps, o->max_time);
-        if ((st = dev->be->time_runs(im, ctx, 1, &ms)) != ST_OK)
+        if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
             return st;
-        if (push_sample(*n, ms) != 0) {
+        if (push_sample(*n, ms, tel_row_latest(tel)) != 0) {
             append_note(r, "out of host memory for samples");
             return ST_OOM;
         }
@@ -172,9 +199,23 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
     return ST_OK;
 }
 
+/* The timed loop with the device's telemetry around it (clocks, power, throttling: the
+ * repetitions' own, not the warm-up's or the batches'). */
+static enum status timed_observed(const struct options *o, const struct device *dev,
+                                  const struct impl *im, struct impl_ctx *ctx, struct result *r,
+                                  size_t *n) {
+    struct tel_row tel;
+    tel_row_begin(&tel, dev);
+    enum status st = timed_loop(o, dev, im, ctx, r, &tel, n);
+    tel_row_end(&tel, &r->tel);
+    return st;
+}
+
 /* The statistics of samples[0, n) into r (samples may have moved: push_sample reallocates). */
 static enum status row_stats(size_t n, struct result *r) {
     r->samples = samples;
+    r->trace_mhz = trace_mhz;
+    r->trace_w = trace_w;
     if (stats_compute(samples, n, &r->st) != 0) {
         append_note(r, "out of host memory for the statistics");
         return ST_OOM;
@@ -203,7 +244,7 @@ static enum status batch_loop(const struct options *o, const struct device *dev,
                               struct result *r) {
     double one = r->st.median;
     r->batch_ms = -1;
-    if (!(one > 0) || runner_interrupted)
+    if (!(one > 0) || runner_interrupted || im->child) /* a process per run: no batches */
         return ST_OK;
     long reps = (long)ceil(BATCH_MS / one);
     reps = reps < 2 ? 2 : reps > BATCH_MAX_REPS ? BATCH_MAX_REPS : reps;
@@ -333,6 +374,7 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
                  dev->peak_gbps);
         append_note(r, msg);
     }
+    r->tel.energy_j = tel_energy(&r->tel, r->st.median);
 }
 
 /* Everything between activate and release: verified run, warm-up, timed loop, statistics,
@@ -347,7 +389,7 @@ static enum status measure(const struct options *o, const struct device *dev,
     if ((st = warm_up(o, dev, im, ctx)) != ST_OK)
         return st;
     double t0 = host_ms();
-    if ((st = timed_loop(o, dev, im, ctx, r, &n)) != ST_OK)
+    if ((st = timed_observed(o, dev, im, ctx, r, &n)) != ST_OK)
         return st;
     if (runner_interrupted)
         return ST_OK;
@@ -400,8 +442,14 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     }
     r->status = st;
     append_note(r, ctx.note);
-    if (st == ST_OK)
+    if (st == ST_OK) {
+        char tel[400];
+        tel_note(&r->tel, im->host_transfer, r->gbps, tel, sizeof tel);
+        append_note(r, tel);
         append_note(r, dev->extra);
+    } else {
+        memset(&r->tel, 0, sizeof r->tel); /* a failed row's figures describe nothing */
+    }
     if (st != ST_OK && st != ST_WRONG)
         memset(&r->st, 0, sizeof r->st); /* no trustworthy times from a failed row */
 }
@@ -447,6 +495,7 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     struct problem p;
     char perr[256] = "";
     memset(&p, 0, sizeof p);
+    tel_init(!o->no_telemetry);
     for (int i = 0; i < pl->total_rows && !runner_interrupted; i++) {
         const struct plan_row *pr = &pl->rows[i];
         const struct workload *w = pl->shapes[pr->shape].w;
@@ -481,7 +530,10 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     if (cur >= 0)
         pl->shapes[cur].w->free_problem(&p);
     free(samples);
+    free(trace_mhz);
+    free(trace_w);
     samples = NULL;
+    trace_mhz = trace_w = NULL;
     samples_cap = 0;
     return runner_interrupted ? 130 : rc;
 }

@@ -7,6 +7,8 @@ rows. The interface every kernels/<w>/sim.py has (sim_check.py's `Card` gives th
   check_row(card, row, shape, check)   optional: more checks of an ok row
   sweep_need(impl, shape)              optional: device bytes a --sweep row needs (the 512 MiB
                       card's sweep test runs the workloads that define it)
+  TRACED              optional, default True: False for a workload whose rows start processes
+                      of their own, left out of the call-trace runs (multi-GPU, faults)
 `shape` is the row's shape as a dict of ints."""
 TINY = "n=5000"
 QUICK_EXTRA = []

@@ -181,8 +181,9 @@ static void test_csv(void) {
         "ci95_lo_ms,ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note";
     CHECK(strncmp(CSV_HEADER, fixed, strlen(fixed)) == 0);
     CHECK(CSV_HEADER[strlen(fixed)] == ',' || CSV_HEADER[strlen(fixed)] == '\0');
-    /* the seven fixed samples columns, then the row's tier */
-    CHECK(strcmp(SAMPLES_HEADER, "run_id,device,workload,impl,shape,rep,ms,dtype") == 0);
+    /* the seven fixed samples columns, the row's tier, then the telemetry trace */
+    CHECK(strcmp(SAMPLES_HEADER,
+                 "run_id,device,workload,impl,shape,rep,ms,dtype,sm_clock_mhz,power_w") == 0);
 
     /* A row has as many fields as the header, with quoting where the note needs it. */
     struct device d = {.id = "cpu", .kind = DEV_CPU, .name = "Test, CPU", .threads = 2};

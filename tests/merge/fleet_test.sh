@@ -132,18 +132,24 @@ show_dir() {
   done
 }
 
-# The distinct values of the last two columns (slurm_job_id, slurm_array_task_id) and of
-# run_id and host of a merged CSV, one "job task run host" line per run. Those four never hold
-# quotes or commas, and they sit before the first free-text column and after the last one.
-runs_of() { tail -n +2 "$1" | awk -F, '{ print $(NF-1), $NF, $2, $4 }' | sort -u; }
+# The distinct values of slurm_job_id, slurm_array_task_id, run_id and host of a merged CSV, one
+# "job task run host" line per run. Those four never hold quotes or commas, and they sit before
+# the first free-text column (note) and after the last one: the Slurm pair is counted from the
+# end, past the columns after it (telemetry: numbers and words without commas).
+runs_of() {
+  local after
+  after=$(head -n 1 "$1" | awk -F, '{ for (i = 1; i <= NF; i++)
+                                        if ($i == "slurm_array_task_id") print NF - i }')
+  tail -n +2 "$1" | awk -F, -v a="$after" '{ print $(NF-1-a), $(NF-a), $2, $4 }' | sort -u
+}
 
 echo "=== 1. three tasks, afterok"
 if submit 3 --gpubench "$bin" -- --quick -d cpu; then
   wait_jobs "$job" "$mjob"
   csv=$dir/fleet.csv
   if [ -s "$csv" ]; then
-    head -n 1 "$csv" | grep -q ',slurm_job_id,slurm_array_task_id$' ||
-      fail "fleet.csv header does not end with the Slurm columns: $(head -n 1 "$csv")"
+    head -n 1 "$csv" | grep -Eq ',slurm_job_id,slurm_array_task_id(,|$)' ||
+      fail "fleet.csv header lacks the Slurm columns: $(head -n 1 "$csv")"
     runs=$(runs_of "$csv")
     echo "$runs"
     [ "$(wc -l <<<"$runs")" = 3 ] && pass "fleet.csv holds 3 runs" ||

@@ -116,25 +116,30 @@ def main():
             check(int(d["threads"]) >= 1, "threads")
             check(shape_of(d["shape"]) == keys.get(d["workload"]),
                   f"canonical shape {d['shape']}: keys {keys.get(d['workload'])}")
-            num = {k: float(d[k]) for k in ("flops", "bytes", "reps", "median_ms", "min_ms", "mean_ms",
-                                            "stddev_ms", "ci95_lo_ms", "ci95_hi_ms", "e2e_median_ms",
-                                            "gflops", "gbps", "max_rel_err")}
+            # a row with neither FLOPs nor bytes is a time alone (start-up costs): no rates
+            num = {k: float(d[k]) if d[k] != "" or k not in ("gflops", "gbps") else 0.0
+                   for k in ("flops", "bytes", "reps", "median_ms", "min_ms", "mean_ms",
+                             "stddev_ms", "ci95_lo_ms", "ci95_hi_ms", "e2e_median_ms",
+                             "gflops", "gbps", "max_rel_err")}
+            time_only = num["flops"] == 0 and num["bytes"] == 0
             check(num["reps"] >= 3, f"{key} reps {num['reps']} >= --quick minimum 3")
             check(0 < num["min_ms"] <= num["median_ms"] <= num["ci95_hi_ms"], f"{key} min<=median<=hi")
             check(num["ci95_lo_ms"] <= num["median_ms"], f"{key} lo<=median")
             check(num["stddev_ms"] >= 0 and num["mean_ms"] >= num["min_ms"], f"{key} mean, stddev")
             gf = num["flops"] / (num["median_ms"] / 1e3) / 1e9
-            check(math.isclose(gf, num["gflops"], rel_tol=1e-3), f"{key} gflops {gf} vs {num['gflops']}")
+            check(math.isclose(gf, num["gflops"], rel_tol=1e-3) or time_only,
+                  f"{key} gflops {gf} vs {num['gflops']}")
             check(0 <= num["max_rel_err"] < 1e-2, f"{key} max_rel_err {num['max_rel_err']}")
             check(num["e2e_median_ms"] == num["median_ms"], f"{key} CPU e2e equals median")
             # back-to-back batches fit in --quick's time: a positive time per run
-            check(d.get("batch_ms", "") != "" and float(d["batch_ms"]) > 0,
+            # (a time-only row is a fresh process per run: no batches)
+            check(time_only or d.get("batch_ms", "") != "" and float(d["batch_ms"]) > 0,
                   f"{key} batch_ms {d.get('batch_ms')!r} is a time per run")
         check(expected <= seen, f"every CPU implementation ran: missing {expected - seen}")
         with open(samples, newline="") as f:
             srows = list(csv.reader(f))
-        check(srows[0] == "run_id,device,workload,impl,shape,rep,ms,dtype".split(","),
-              "samples header")
+        check(srows[0] == ("run_id,device,workload,impl,shape,rep,ms,dtype,"
+                           "sm_clock_mhz,power_w").split(","), "samples header")
         counts = {}
         for r in srows[1:]:
             k = (r[1], r[2], r[3], r[4], r[7])

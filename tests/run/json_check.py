@@ -56,9 +56,17 @@ def read_json(args, want_rc=(0,), cwd=None):
 # The run CSV writer's format of each number column but the %.6g ones (harness/io/csv_write.c).
 CSV_FORMAT = {"threads": ".0f", "flops": ".0f", "bytes": ".0f", "reps": ".0f", "peak_pct": ".4g",
               "max_rel_err": ".3g"}
+# The telemetry columns' formats (harness/io/tel_cols.c): whole MHz, °C and link numbers; the
+# power, energy and efficiency figures to 4 significant digits.
+CSV_FORMAT.update({c: ".0f" for c in (
+    "sm_clock_start_mhz", "sm_clock_end_mhz", "sm_clock_max_mhz", "mem_clock_start_mhz",
+    "mem_clock_end_mhz", "mem_clock_max_mhz", "temp_c", "pcie_gen", "pcie_width", "pcie_gen_max",
+    "pcie_width_max")})
+CSV_FORMAT.update({c: ".4g" for c in ("power_avg_w", "power_peak_w", "energy_per_rep_j",
+                                       "gflops_per_j", "gb_per_j")})
 TEXT = ("schema", "run_id", "utc", "host", "device", "device_name", "cc", "driver", "runtime",
         "blas_lib", "dnn_lib", "workload", "impl", "dtype", "shape", "status", "note",
-        "slurm_job_id", "slurm_array_task_id")
+        "slurm_job_id", "slurm_array_task_id", "throttle_reasons", "ecc", "persistence")
 
 
 def same_cell(column, cell, value):

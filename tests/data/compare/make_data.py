@@ -17,6 +17,11 @@ COLS = ("schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dn
         "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,"
         "ci95_lo_ms,ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note").split(",")
 EXTRA = ["slurm_job_id", "slurm_array_task_id"]  # what the writer appends after note
+# The telemetry columns the writer appends last (harness/io/tel_cols.h), for the cycle-space files.
+TEL = ("sm_clock_start_mhz,sm_clock_end_mhz,sm_clock_max_mhz,mem_clock_start_mhz,"
+       "mem_clock_end_mhz,mem_clock_max_mhz,power_avg_w,power_peak_w,energy_per_rep_j,"
+       "gflops_per_j,gb_per_j,temp_c,throttle_reasons,pcie_gen,pcie_width,pcie_gen_max,"
+       "pcie_width_max,ecc,persistence").split(",")
 
 MACHINES = {
     "a": dict(run_id="20250101T000000Z-hosta-1", utc="2025-01-01T00:00:00Z", host="hosta",
@@ -96,6 +101,49 @@ def regression_pair():
     # the same run again, nothing changed: no regression
     same = [dict(r, run_id="20250301T000000Z-hosta-1", utc="2025-03-01T00:00:00Z") for r in base]
     return base, new, same
+
+
+def with_telemetry(rows, sm, reasons, temp):
+    """rows with the telemetry of a card at SM clock `sm` (MHz) that saw `reasons`; CPU rows get
+    only power, as RAPL gives them."""
+    out = []
+    for r in rows:
+        t = dict(r)
+        if r["status"] == "ok" and r["device"] != "cpu":
+            t.update(sm_clock_start_mhz=sm, sm_clock_end_mhz=sm, sm_clock_max_mhz=1410,
+                     mem_clock_start_mhz=1215, mem_clock_end_mhz=1215, mem_clock_max_mhz=1215,
+                     power_avg_w=250, power_peak_w=260, temp_c=temp, throttle_reasons=reasons,
+                     pcie_gen=4, pcie_width=16, pcie_gen_max=4, pcie_width_max=16, ecc="on",
+                     persistence="on")
+        elif r["status"] == "ok":
+            t.update(power_avg_w=65)
+        if r["status"] == "ok" and r["median_ms"]:
+            w = t["power_avg_w"]
+            t.update(energy_per_rep_j=w * r["median_ms"] / 1e3)
+            if r["gflops"]:
+                t.update(gflops_per_j=r["gflops"] / w)
+            else:
+                t.update(gb_per_j=round(1.0 / r["median_ms"] / w, 6))
+        out.append(t)
+    return out
+
+
+def trace_samples(rows):
+    """A samples file with the telemetry trace: each GPU row's clock falls from 1410 to 1095 MHz
+    and its power from 262 to 200 W, where it stays (a card held at its power cap)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["run_id", "device", "workload", "impl", "shape", "rep", "ms", "sm_clock_mhz",
+                "power_w"])
+    for r in rows:
+        if r["status"] != "ok" or not r["median_ms"]:
+            continue
+        gpu = r["device"] != "cpu"
+        for i in range(8):
+            w.writerow([r["run_id"], r["device"], r["workload"], r["impl"], r["shape"], i,
+                        r["median_ms"], 1410 - 45 * i if gpu else "",
+                        max(200, 262 - 16 * i) if gpu else ""])
+    return out.getvalue()
 
 
 # Five runs per side (gpubench --runs 5) of machine a before and after the upgrade, for the
@@ -235,11 +283,22 @@ def main():
     write("reg_base.csv", base)
     write("reg_new.csv", new)
     write("reg_same.csv", same, order=[5, 4, 3, 2, 1, 0])
+    # the same pair with telemetry: the new run's card was hot and held by its power cap
+    tel_cols = COLS + EXTRA + TEL
+    write("reg_tel_base.csv", with_telemetry(base, 1410, "none", 60), cols=tel_cols)
+    write("reg_tel_new.csv", with_telemetry(new, 1095, "sw_power_cap+hw_thermal", 91),
+          cols=tel_cols)
+    write("reg_tel_same.csv", with_telemetry(same, 1400, "idle", 62), cols=tel_cols)
+    write_text("reg_tel_new.samples.csv", trace_samples(new))
     write_text("sd_a.samples.csv", samples_text(a))
     rb, rn = runs_pair()
     cols = COLS + ["run"] + EXTRA
     write("reg_runs_base.csv", rb, cols=cols)
     write("reg_runs_new.csv", rn, cols=cols)
+    # the five runs per side with telemetry: the new card hot and held by its power cap
+    write("reg_runs_tel_base.csv", with_telemetry(rb, 1410, "none", 60), cols=cols + TEL)
+    write("reg_runs_tel_new.csv", with_telemetry(rn, 1095, "sw_power_cap+hw_thermal", 91),
+          cols=cols + TEL)
     with open(os.path.join(HERE, "sd_a.csv")) as f:
         bad_files(f.read(), samples_text(a))
 

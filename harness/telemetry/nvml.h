@@ -1,0 +1,71 @@
+/* nvml.h — the few NVML functions gpubench uses, declared here and resolved at run time.
+ *
+ * libnvidia-ml.so.1 ships with the driver, not the toolkit, so gpubench never links it: it is
+ * opened with dlopen and every function is looked up with dlsym. A driver without NVML, or an
+ * old one without a function (nvmlDeviceGetTotalEnergyConsumption came with Volta-era drivers,
+ * the _v2 entry points with 2012's), leaves that pointer NULL and the metric "not available".
+ * The types are NVML's own ABI (nvml.h of every driver since 2011): plain ints, unsigned ints and
+ * an opaque device pointer, so the declarations below need no NVIDIA header.
+ */
+#ifndef GPUBENCH_NVML_H
+#define GPUBENCH_NVML_H
+
+#include <stddef.h>
+
+typedef int gb_nvml_return;                  /* nvmlReturn_t: 0 is NVML_SUCCESS */
+typedef struct gb_nvml_device_ *gb_nvml_dev; /* nvmlDevice_t */
+
+enum {
+    GB_NVML_SUCCESS = 0,
+    GB_NVML_CLOCK_SM = 1,  /* nvmlClockType_t NVML_CLOCK_SM */
+    GB_NVML_CLOCK_MEM = 2, /* NVML_CLOCK_MEM */
+    GB_NVML_TEMP_GPU = 0,  /* nvmlTemperatureSensors_t NVML_TEMPERATURE_GPU */
+};
+
+/* nvmlClocksEventReasons (formerly ClocksThrottleReasons) bits. */
+#define GB_NVML_REASON_IDLE 0x1ULL
+#define GB_NVML_REASON_APP_CLOCKS 0x2ULL
+#define GB_NVML_REASON_SW_POWER_CAP 0x4ULL
+#define GB_NVML_REASON_HW_SLOWDOWN 0x8ULL
+#define GB_NVML_REASON_SYNC_BOOST 0x10ULL
+#define GB_NVML_REASON_SW_THERMAL 0x20ULL
+#define GB_NVML_REASON_HW_THERMAL 0x40ULL
+#define GB_NVML_REASON_HW_POWER_BRAKE 0x80ULL
+#define GB_NVML_REASON_DISPLAY_CLOCKS 0x100ULL
+
+/* The resolved entry points; any may be NULL (not in this driver). */
+struct gb_nvml {
+    gb_nvml_return (*init)(void); /* nvmlInit_v2, else nvmlInit */
+    gb_nvml_return (*shutdown)(void);
+    const char *(*error_string)(gb_nvml_return);
+    /* nvmlDeviceGetHandleByPciBusId_v2, else nvmlDeviceGetHandleByPciBusId */
+    gb_nvml_return (*handle_by_pci)(const char *bus_id, gb_nvml_dev *dev);
+    gb_nvml_return (*clock)(gb_nvml_dev, int type, unsigned *mhz);     /* GetClockInfo */
+    gb_nvml_return (*max_clock)(gb_nvml_dev, int type, unsigned *mhz); /* GetMaxClockInfo */
+    gb_nvml_return (*power)(gb_nvml_dev, unsigned *mw);                /* GetPowerUsage */
+    gb_nvml_return (*energy)(gb_nvml_dev, unsigned long long *mj); /* GetTotalEnergyConsumption */
+    gb_nvml_return (*temperature)(gb_nvml_dev, int sensor, unsigned *c);
+    /* GetCurrentClocksEventReasons, else GetCurrentClocksThrottleReasons */
+    gb_nvml_return (*reasons)(gb_nvml_dev, unsigned long long *bits);
+    gb_nvml_return (*pcie_gen)(gb_nvml_dev, unsigned *gen);         /* GetCurrPcieLinkGeneration */
+    gb_nvml_return (*pcie_width)(gb_nvml_dev, unsigned *lanes);     /* GetCurrPcieLinkWidth */
+    gb_nvml_return (*pcie_gen_max)(gb_nvml_dev, unsigned *gen);     /* GetMaxPcieLinkGeneration */
+    gb_nvml_return (*pcie_width_max)(gb_nvml_dev, unsigned *lanes); /* GetMaxPcieLinkWidth */
+    gb_nvml_return (*ecc)(gb_nvml_dev, int *current, int *pending); /* GetEccMode */
+    gb_nvml_return (*persistence)(gb_nvml_dev, int *mode);          /* GetPersistenceMode */
+};
+
+/* Open libnvidia-ml.so.1 (through the loader path), resolve what it has and call its init, once
+ * per process. Returns the table, or NULL with one line in `why` ("libnvidia-ml.so.1: cannot
+ * open …", "nvmlInit: …"); later calls return the same answer. */
+const struct gb_nvml *gb_nvml_load(char *why, size_t whylen);
+
+/* The NVML handle of the GPU at PCI bus id `bus_id` (cudaDeviceGetPCIBusId's
+ * "0000:01:00.0"). Returns 0, or -1 with one line in `why`. */
+int gb_nvml_device(const struct gb_nvml *n, const char *bus_id, gb_nvml_dev *dev, char *why,
+                   size_t whylen);
+
+/* The names of the functions this NVML lacks ("" when it has them all), comma-separated. */
+void gb_nvml_missing(const struct gb_nvml *n, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,55 @@
+/* device.c — the GPU startup rows' shared steps (device.h). */
+#include "kernels/startup/device.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "harness/core/device.h"
+#include "kernels/common/cuda_check.h"
+#include "kernels/startup/cuda.h"
+#include "kernels/startup/layout.h"
+
+double startup_now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+enum status startup_check(struct impl_ctx *ctx) {
+    return gb_check_kernels(ctx, gb_startup_kernels);
+}
+
+enum status startup_context(struct impl_ctx *ctx) {
+    CU_TRY(cudaSetDevice(ctx->dev->ordinal), ctx);
+    CU_TRY(cudaFree(0), ctx);
+    return ST_OK;
+}
+
+/* Copy a and b in, launch (timed when asked), copy the result back. */
+static enum status dot_on(struct impl_ctx *ctx, float *d, double *launch_ms) {
+    struct problem *p = ctx->p;
+    size_t n = p->in[STARTUP_IN_A].n;
+    CU_TRY(cudaMemcpy(d, p->in[STARTUP_IN_A].data, n * sizeof(float), cudaMemcpyHostToDevice),
+           ctx);
+    CU_TRY(cudaMemcpy(d + n, p->in[STARTUP_IN_B].data, n * sizeof(float),
+                      cudaMemcpyHostToDevice),
+           ctx);
+    double t0 = startup_now_ms();
+    CU_TRY(gb_startup_dot(0, d, d + n, (int)n, d + 2 * n), ctx);
+    CU_TRY(cudaDeviceSynchronize(), ctx);
+    if (launch_ms)
+        *launch_ms = startup_now_ms() - t0;
+    CU_TRY(cudaMemcpy(p->out[STARTUP_OUT_DOT].data, d + 2 * n, sizeof(float),
+                      cudaMemcpyDeviceToHost),
+           ctx);
+    return ST_OK;
+}
+
+enum status startup_device_dot(struct impl_ctx *ctx, double *launch_ms) {
+    size_t n = ctx->p->in[STARTUP_IN_A].n;
+    float *d = NULL;
+    CU_TRY(cudaMalloc((void **)&d, (2 * n + 1) * sizeof(float)), ctx);
+    enum status st = dot_on(ctx, d, launch_ms);
+    CU_WARN(cudaFree(d));
+    return st;
+}

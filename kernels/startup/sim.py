@@ -1,0 +1,17 @@
+"""What the simulated CUDA device's tests expect of this workload's GPU rows (the interface:
+kernels/vecadd/sim.py). Every start-up row ends by running our kernel (or, for cublas_create, a
+cuBLAS call) in its fresh process, so it is ok where that runs."""
+TINY = "n=5"
+QUICK_EXTRA = []
+TRACED = False  # a process per repetition: not in the one-process call traces
+
+
+def expect(card, impl):
+    if impl == "cublas_create":
+        return card.cublas()
+    if impl.startswith("cudnn"):  # our kernel checked first, then cudnnCreate
+        if card.own_kernels()[0] != "ok":
+            return card.own_kernels()
+        return ("ok", "") if card.cudnn_ok() else \
+            ("unsupported", "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH")
+    return card.own_kernels()

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""rapl_run.py — CPU rows of a real run get joules and GFLOP/J from a powercap tree.
+
+usage: rapl_run.py GPUBENCH WORKLOAD
+
+Builds a fake powercap tree (one package zone whose energy_uj a thread advances at 40 W, wrapping
+at max_energy_range_uj every ~2.5 s, so a row's counter wraps now and then), runs `gpubench
+--quick -d cpu -w WORKLOAD` with GPUBENCH_TEST_POWERCAP pointing at it, and checks every CPU row:
+power_avg_w near 40 W, energy_per_rep_j = power × median, gflops_per_j (or gb_per_j) = rate ÷
+power, and the GPU-only columns empty. Then the same with --no-telemetry: every telemetry cell
+empty.
+"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+WATTS = 40.0
+WRAP_UJ = 100_000_000  # 100 J: wraps every 2.5 s at 40 W
+GPU_ONLY = ("sm_clock_start_mhz", "sm_clock_end_mhz", "sm_clock_max_mhz", "mem_clock_start_mhz",
+            "mem_clock_end_mhz", "mem_clock_max_mhz", "power_peak_w", "temp_c",
+            "throttle_reasons", "pcie_gen", "pcie_width", "pcie_gen_max", "pcie_width_max", "ecc",
+            "persistence")
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    if not ok:
+        failures += 1
+        print(f"FAIL: {what}")
+
+
+def counter(path, stop):
+    """Advance energy_uj at WATTS, wrapping, every 2 ms (written whole: a reader never sees half)."""
+    t0 = time.monotonic()
+    while not stop.is_set():
+        uj = int((time.monotonic() - t0) * WATTS * 1e6) % WRAP_UJ
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(f"{uj}\n")
+        os.replace(tmp, path)
+        time.sleep(0.002)
+
+
+def run(gpubench, workload, tree, extra):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "run.csv")
+        env = dict(os.environ, GPUBENCH_TEST_POWERCAP=tree)
+        p = subprocess.run([gpubench, "--quick", "--min-time", "0.5", "-d", "cpu", "-w", workload,
+                            "--out", out] + extra,
+                           env=env, capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, f"gpubench exited {p.returncode}: {p.stderr.strip()}")
+        with open(out, newline="") as f:
+            return list(csv.DictReader(f))
+
+
+def check_rows(rows):
+    check(rows, "no rows")
+    for r in rows:
+        key = f"{r['workload']}/{r['impl']} {r['shape']}"
+        if r["status"] != "ok":
+            continue
+        w = float(r["power_avg_w"] or 0)
+        check(0.5 * WATTS < w < 1.5 * WATTS, f"{key}: power_avg_w {r['power_avg_w']!r}, ~{WATTS}")
+        j = float(r["energy_per_rep_j"] or 0)
+        want = w * float(r["median_ms"]) / 1e3
+        check(abs(j - want) <= 1e-3 * want + 1e-9, f"{key}: energy_per_rep_j {j} != {want}")
+        for rate, per_j in (("gflops", "gflops_per_j"), ("gbps", "gb_per_j")):
+            if r[rate]:
+                got = float(r[per_j] or 0)
+                check(abs(got - float(r[rate]) / w) <= 2e-3 * got, f"{key}: {per_j} {got}")
+            else:
+                check(r[per_j] == "", f"{key}: {per_j} {r[per_j]!r} without {rate}")
+        for c in GPU_ONLY:
+            check(r[c] == "", f"{key}: GPU-only {c} = {r[c]!r} on the CPU")
+
+
+def main():
+    gpubench, workload = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tree:
+        zone = os.path.join(tree, "intel-rapl:0")
+        os.mkdir(zone)
+        for name, text in (("name", "package-0"), ("max_energy_range_uj", str(WRAP_UJ)),
+                           ("energy_uj", "0")):
+            with open(os.path.join(zone, name), "w") as f:
+                f.write(text + "\n")
+        stop = threading.Event()
+        t = threading.Thread(target=counter, args=(os.path.join(zone, "energy_uj"), stop))
+        t.start()
+        try:
+            check_rows(run(gpubench, workload, tree, []))
+            for r in run(gpubench, workload, tree, ["--no-telemetry"]):
+                check(r["power_avg_w"] == "" and r["energy_per_rep_j"] == "",
+                      f"--no-telemetry: {r['impl']} has power {r['power_avg_w']!r}")
+        finally:
+            stop.set()
+            t.join()
+    print("ok" if not failures else f"{failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
