@@ -63,13 +63,6 @@ static const char *const tests[] = {"n=1,c=1,h=1,w=1,k=1,r=1,s=1",
                                     "n=3,c=7,h=6,w=6,k=9,r=1,s=1",
                                     NULL};
 
-/* The checked output entries (idx NULL: all of them) and their reference values. */
-struct conv2d_ref_data {
-    size_t count;
-    size_t *idx;
-    double *val;
-};
-
 /* --- the reference: the direct sum in double ------------------------------------------------- */
 /* The direct sum at one output entry, taps outside the input skipped (zero padding). */
 static double conv2d_ref_entry(const struct conv2d_dims *d, const float *x, const float *wt,
@@ -224,11 +217,6 @@ static double conv2d_host_bytes(const struct shape *s) {
            4.0 * (double)conv2d_cpu_scratch_floats(&d);
 }
 
-static int cmp_size(const void *a, const void *b) {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The sampled entries: sample_indices' spread, then the border pixels of every filter's plane
  * in the last image. */
 static size_t *conv2d_sample(const struct conv2d_dims *d, uint64_t seed, size_t count) {
@@ -250,19 +238,8 @@ static size_t *conv2d_sample(const struct conv2d_dims *d, uint64_t seed, size_t 
             all[j++] = plane + pi * d->q + d->q - 1; /* last column */
         }
     }
-    qsort(all, count, sizeof *all, cmp_size);
+    sort_indices(all, count);
     return all;
-}
-
-static void conv2d_free(struct problem *p) {
-    struct conv2d_ref_data *ref = p->ref;
-    if (ref) {
-        free(ref->idx);
-        free(ref->val);
-        free(ref);
-        p->ref = NULL;
-    }
-    problem_free_bufs(p);
 }
 
 static int conv2d_make(struct problem *p, char *err, size_t errlen) {
@@ -272,7 +249,7 @@ static int conv2d_make(struct problem *p, char *err, size_t errlen) {
     size_t ny = (size_t)(d.n * d.k * d.p * d.q);
     p->nin = 2;
     p->nout = 1;
-    struct conv2d_ref_data *ref = calloc(1, sizeof *ref);
+    struct sampled_ref *ref = calloc(1, sizeof *ref);
     p->ref = ref;
     enum dtype t = p->dtype;
     if (!ref || buf_alloc_dt(&p->in[IN_X], "x", nx, t) || buf_alloc_dt(&p->in[IN_WT], "w", nw, t) ||
@@ -295,7 +272,7 @@ static int conv2d_make(struct problem *p, char *err, size_t errlen) {
     return 0;
 oom:
     snprintf(err, errlen, "out of host memory for conv2d");
-    conv2d_free(p);
+    problem_free_sampled(p);
     return -1;
 }
 
@@ -304,7 +281,7 @@ oom:
  * 1.9e-6·c·r·s, a wide margin for any summation order that still catches one missing or doubled
  * tap; f64 about 2^29 times tighter). rtol stays 1e-5 for f32 as before tiers. */
 static enum status conv2d_verify(const struct problem *p, struct verify_report *r) {
-    const struct conv2d_ref_data *ref = p->ref;
+    const struct sampled_ref *ref = p->ref;
     const struct shape *s = &p->shape;
     double terms = (double)s->v[C] * (double)s->v[R] * (double)s->v[S];
     struct tol tl = verify_tol(p->dtype, terms, 1.0, 0);
@@ -327,6 +304,6 @@ const struct workload conv2d_workload = {
     .host_bytes = conv2d_host_bytes,
     .make_problem = conv2d_make,
     .verify = conv2d_verify,
-    .free_problem = conv2d_free,
+    .free_problem = problem_free_sampled,
     .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
 };

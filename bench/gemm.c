@@ -40,13 +40,6 @@ static const char *const sweep[] = {"m=128,n=128,k=128",
                                     "m=4096,n=4096,k=4096",
                                     NULL};
 
-/* The checked output entries (idx NULL: all of them) and their reference values. */
-struct gemm_ref {
-    size_t count;
-    size_t *idx;
-    double *val;
-};
-
 /* --- the reference: each checked entry as a dot product in double -------------------------- */
 size_t gemm_ref_scratch_bytes(size_t m, size_t n, size_t k) {
     (void)m;
@@ -162,11 +155,6 @@ static double gemm_host_bytes(const struct shape *s) {
     return gemm_bytes(s) + refs * (sampled ? 16.0 : 8.0) + (double)gemm_ref_scratch_bytes(m, n, k);
 }
 
-static int cmp_size(const void *a, const void *b) {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The sampled entries: sample_indices' spread, then the last row and the last column. */
 static size_t *gemm_sample(size_t m, size_t n, uint64_t seed, size_t count) {
     size_t *idx = sample_indices(m * n, GEMM_SAMPLES, seed), *all;
@@ -179,23 +167,12 @@ static size_t *gemm_sample(size_t m, size_t n, uint64_t seed, size_t count) {
         all[j++] = (m - 1) * n + c;
     for (size_t r = 0; r < m; r++)
         all[j++] = r * n + n - 1;
-    qsort(all, count, sizeof *all, cmp_size);
+    sort_indices(all, count);
     return all;
 }
 
-static void gemm_free(struct problem *p) {
-    struct gemm_ref *ref = p->ref;
-    if (ref) {
-        free(ref->idx);
-        free(ref->val);
-        free(ref);
-        p->ref = NULL;
-    }
-    problem_free_bufs(p);
-}
-
 /* The reference of the checked entries, in double, from the problem's operands. */
-static int gemm_make_ref(struct problem *p, struct gemm_ref *ref, size_t m, size_t n, size_t k) {
+static int gemm_make_ref(struct problem *p, struct sampled_ref *ref, size_t m, size_t n, size_t k) {
     const struct buf *a = &p->in[IN_A], *b = &p->in[IN_B];
     if (!(ref->val = malloc(ref->count * sizeof *ref->val)))
         return -1;
@@ -209,7 +186,7 @@ static int gemm_make(struct problem *p, char *err, size_t errlen) {
     enum dtype t = p->dtype, out_t = t == DT_F64 ? DT_F64 : DT_F32; /* C is FP32 but in f64 */
     p->nin = 2;
     p->nout = 1;
-    struct gemm_ref *ref = calloc(1, sizeof *ref);
+    struct sampled_ref *ref = calloc(1, sizeof *ref);
     p->ref = ref;
     if (!ref || buf_alloc_dt(&p->in[IN_A], "A", m * k, t) ||
         buf_alloc_dt(&p->in[IN_B], "B", k * n, t) ||
@@ -226,7 +203,7 @@ static int gemm_make(struct problem *p, char *err, size_t errlen) {
     return 0;
 oom:
     snprintf(err, errlen, "out of host memory for gemm m=%zu n=%zu k=%zu", m, n, k);
-    gemm_free(p);
+    problem_free_sampled(p);
     return -1;
 }
 
@@ -236,7 +213,7 @@ oom:
  * and a TF32 result in an f32 row — kernels/gemm/test_cpu.c proves both). C is float32 in every
  * tier but f64, so the output adds no rounding of the tier's own. */
 static enum status gemm_verify(const struct problem *p, struct verify_report *r) {
-    const struct gemm_ref *ref = p->ref;
+    const struct sampled_ref *ref = p->ref;
     struct tol tl = verify_tol(p->dtype, (double)p->shape.v[K], 1.0, 0);
     verify_buf(r, &p->out[OUT_C], ref->val, ref->idx, ref->count, tl.atol, tl.rtol);
     return verify_status(r);
@@ -256,6 +233,6 @@ const struct workload gemm_workload = {
     .host_bytes = gemm_host_bytes,
     .make_problem = gemm_make,
     .verify = gemm_verify,
-    .free_problem = gemm_free,
+    .free_problem = problem_free_sampled,
     .dtypes = DT_ALL,
 };

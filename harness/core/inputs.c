@@ -98,6 +98,19 @@ size_t *sample_indices(size_t n, size_t count, uint64_t seed) {
         else
             idx[j] = (size_t)(splitmix64(seed * 31 + j) % n);
     }
-    qsort(idx, count, sizeof *idx, cmp_size);
+    sort_indices(idx, count);
     return idx;
+}
+
+void sort_indices(size_t *idx, size_t count) { qsort(idx, count, sizeof *idx, cmp_size); }
+
+void problem_free_sampled(struct problem *p) {
+    struct sampled_ref *ref = p->ref;
+    if (ref) {
+        free(ref->idx);
+        free(ref->val);
+        free(ref);
+        p->ref = NULL;
+    }
+    problem_free_bufs(p);
 }

@@ -41,4 +41,20 @@ uint64_t splitmix64(uint64_t x);
  * large outputs. Returns a malloc'ed array (NULL when out of memory). */
 size_t *sample_indices(size_t n, size_t count, uint64_t seed);
 
+/* Sort indices ascending, as sample_indices returns them (for a workload that appends its own
+ * edge indices to the sample). */
+void sort_indices(size_t *idx, size_t count);
+
+/* The checked output entries and their reference values, kept in problem->ref: idx sorted, or
+ * NULL for all of them (outputs small enough to recompute whole); val the reference at each. */
+struct sampled_ref {
+    size_t count;
+    size_t *idx;
+    double *val;
+};
+
+/* A workload's free_problem when its p->ref is a struct sampled_ref or NULL: free that, then
+ * the buffers (problem_free_bufs). */
+void problem_free_sampled(struct problem *p);
+
 #endif

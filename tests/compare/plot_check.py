@@ -21,17 +21,8 @@ import os
 import subprocess
 import sys
 
-fails = []
-passed = 0
-
-
-def check(ok, what):
-    global passed
-    if ok:
-        passed += 1
-    else:
-        fails.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testhelp import check, summary  # noqa: E402
 
 
 def load_plot(path):
@@ -219,8 +210,7 @@ def main():
     # 4. legible at 640x400
     check_legible(plot, gpubench, "speedup", files, os.path.join(out_dir, "small_speedup.png"))
     check_legible(plot, gpubench, "sweep", files, os.path.join(out_dir, "small_sweep.png"))
-    print(f"{passed} passed, {len(fails)} failed")
-    return 1 if fails else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -17,16 +17,8 @@ import subprocess
 import sys
 import tempfile
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testhelp import check, summary  # noqa: E402
 
 
 def run(gpubench, tmp, name):
@@ -82,8 +74,7 @@ def main():
             check(abs(float(text) - want) <= 0.00005 + 1e-9 * abs(want),
                   f"{name}: {col} change {text}, want {want:+.4f} from the runs' medians")
     check("OVERALL_GEOMEAN" in table, "no OVERALL_GEOMEAN row")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

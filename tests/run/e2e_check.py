@@ -22,20 +22,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "lib"))
 import gpubench_list  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testhelp import check, summary  # noqa: E402
+
 FIXED = ("schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
          "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,"
          "ci95_lo_ms,ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note"
          ).split(",")
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
 
 
 def usage_error(gpubench, args, cwd):
@@ -163,8 +156,7 @@ def main():
             with open(again, newline="") as f:
                 back = sorted({(r["workload"], r["shape"]) for r in csv.DictReader(f)})
             check(back == shapes, f"round trip of the canonical shapes: {shapes} gave {back}")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

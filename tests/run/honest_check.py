@@ -23,17 +23,8 @@ import subprocess
 import sys
 import tempfile
 
-fails = []
-passed = 0
-
-
-def check(ok, what):
-    global passed
-    if ok:
-        passed += 1
-    else:
-        fails.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testhelp import check, summary  # noqa: E402
 
 
 def run(gpubench, args, rc=0):
@@ -138,8 +129,7 @@ def main():
                   why.group(1)[:40] in lines[0], f"{args}: says why: {lines}")
     else:
         print("(no GPU-only implementation in this build, or a GPU is here: case 5 not run)")
-    print(f"{passed} passed, {len(fails)} failed")
-    return 1 if fails else 0
+    return summary()
 
 
 if __name__ == "__main__":

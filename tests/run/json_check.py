@@ -24,16 +24,8 @@ import subprocess
 import sys
 import tempfile
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testhelp import check, summary  # noqa: E402
 
 
 def strict(token):
@@ -216,8 +208,7 @@ def main():
                 check(ok and v.get("assumed") is assumed and
                       len(v["gpus"]) == args.count("--assume"),
                       f"doctor {args}: assumed, one GPU per --assume")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

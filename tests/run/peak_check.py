@@ -21,17 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-fails = []
-passed = 0
-
-
-def check(ok, what):
-    global passed
-    if ok:
-        passed += 1
-    else:
-        fails.append(what)
-        print("FAIL:", what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testhelp import check, summary  # noqa: E402
 
 
 def run(gpubench, args, env=None):
@@ -116,8 +107,7 @@ def main():
         check(re.search(r"(FMA loop|add loop|not measured): [0-9.]+ GHz", r["note"]),
               f"the clock is measured at start-up: {r['note'][:300]}")
         honest(r, "measured")
-    print(f"{passed} passed, {len(fails)} failed")
-    return 1 if fails else 0
+    return summary()
 
 
 if __name__ == "__main__":
