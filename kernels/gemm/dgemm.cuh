@@ -82,6 +82,7 @@ __global__ void GB_DG_NAME(int M, int N, int K, const double *__restrict__ A, in
         }
     }
 }
+GB_SIM_KERNEL(GB_DG_NAME, int, int, int, const double *, int, const double *, int, double *, int)
 
 #undef GB_DG_TY
 #undef GB_DG_TX

@@ -45,5 +45,6 @@ __global__ void gb_vecadd64_kernel(const double *__restrict__ a, const double *_
     for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         c[i] = a[i] + b[i];
 }
+GB_SIM_KERNEL(gb_vecadd64_kernel, const double *, const double *, double *, size_t)
 
 #endif

@@ -298,11 +298,8 @@ static cudaError_t run_blas(struct gbsim_op *op, int broken) {
     return cudaSuccess;
 }
 
-/* After the argument checks: the architecture, the device's state, the stream; then queue. */
-static cublasStatus_t submit(cublasHandle_t h, struct blas_op *o, const float *alpha,
-                             const float *beta) {
-    struct gbsim_stream *st;
-    struct blas_op *q;
+/* After the argument checks: the architecture, the device's state; the stream to queue on. */
+static cublasStatus_t queue_of(cublasHandle_t h, struct gbsim_stream **st) {
     cudaError_t err, sticky;
     if (gbsim_device_below(h->dev, CUBLAS_MIN_SM))
         return CUBLAS_STATUS_ARCH_MISMATCH;
@@ -311,9 +308,19 @@ static cublasStatus_t submit(cublasHandle_t h, struct blas_op *o, const float *a
     gbsim_unlock();
     if (sticky != cudaSuccess)
         return CUBLAS_STATUS_EXECUTION_FAILED;
-    st = gbsim_stream_of(h->stream, h->dev, &err);
-    if (!st || gbsim_stream_device(st) != h->dev)
+    *st = gbsim_stream_of(h->stream, h->dev, &err);
+    if (!*st || gbsim_stream_device(*st) != h->dev)
         return CUBLAS_STATUS_EXECUTION_FAILED;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+static cublasStatus_t submit(cublasHandle_t h, struct blas_op *o, const float *alpha,
+                             const float *beta) {
+    struct gbsim_stream *st;
+    struct blas_op *q;
+    cublasStatus_t cs = queue_of(h, &st);
+    if (cs != CUBLAS_STATUS_SUCCESS)
+        return cs;
     if (!(q = malloc(sizeof *q)))
         return CUBLAS_STATUS_ALLOC_FAILED;
     *q = *o;
@@ -399,4 +406,204 @@ cublasStatus_t cublasSaxpy_v2(cublasHandle_t handle, int n, const float *alpha, 
     o.n = n;
     o.b = x, o.incx = incx, o.c = y, o.incy = incy;
     return submit(handle, &o, alpha, NULL);
+}
+
+/* --- f64 and mixed precision: cublasDgemm, cublasDaxpy, cublasGemmEx ----------------------- */
+/* One queued call whose operands are not all float: computed in double from the operands'
+ * values (after TF32 rounding when the compute type asks for it) and stored in C's type. Scalars
+ * in host pointer mode only (gpubench's); device pointer mode answers NOT_SUPPORTED here. */
+struct blas_x_op {
+    struct gbsim_op op;
+    int gemm; /* 1 C = alpha·op(A)·op(B) + beta·C; 0 y += alpha·x */
+    int ta, tb, m, n, k, lda, ldb, ldc, incx, incy;
+    cudaDataType_t ab, c; /* element types of A/B (x) and C (y) */
+    int tf32;             /* CUBLAS_COMPUTE_32F_FAST_TF32: A and B rounded to 10 mantissa bits */
+    double alpha, beta;
+    const void *a, *b;
+    void *cp;
+};
+
+static size_t esize(cudaDataType_t t) {
+    return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
+}
+
+static float f32_of_bits(unsigned u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* IEEE half → float, subnormals and specials included. */
+static float half_value(unsigned short h) {
+    unsigned sign = (h >> 15) & 1, e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
+                                                      : ldexpf((float)(m | 1024), (int)e - 25);
+    return sign ? -v : v;
+}
+
+/* Round a float to TF32 (nearest, ties away: what the tensor cores' conversion does). */
+static float tf32_round(float x) {
+    unsigned u;
+    memcpy(&u, &x, sizeof u);
+    if ((u & 0x7f800000u) != 0x7f800000u)
+        u = (u + 0x1000u) & ~0x1fffu;
+    return f32_of_bits(u);
+}
+
+static double elem(const void *p, size_t i, cudaDataType_t t, int tf32) {
+    if (t == CUDA_R_64F)
+        return ((const double *)p)[i];
+    if (t == CUDA_R_16F)
+        return half_value(((const unsigned short *)p)[i]);
+    if (t == CUDA_R_16BF)
+        return f32_of_bits((unsigned)((const unsigned short *)p)[i] << 16);
+    return tf32 ? tf32_round(((const float *)p)[i]) : ((const float *)p)[i];
+}
+
+static int x_in_device(const void *p, size_t elems, cudaDataType_t t) {
+    return elems == 0 || gbsim_device_range(p, elems * esize(t), -1);
+}
+
+/* op(X)[r][c] of a column-major operand with leading dimension ld. */
+static double at(const void *p, int trans, int r, int c, int ld, cudaDataType_t t, int tf32) {
+    size_t i = trans == CUBLAS_OP_N ? (size_t)c * (size_t)ld + (size_t)r
+                                    : (size_t)r * (size_t)ld + (size_t)c;
+    return elem(p, i, t, tf32);
+}
+
+static cudaError_t run_blas_x(struct gbsim_op *op, int broken) {
+    struct blas_x_op *o = (struct blas_x_op *)op;
+    if (broken)
+        return cudaSuccess;
+    if (!o->gemm) {
+        if (!x_in_device(o->b, vspan(o->n, o->incx), o->ab) ||
+            !x_in_device(o->cp, vspan(o->n, o->incy), o->c))
+            return cudaErrorIllegalAddress;
+        cblas_daxpy(o->n, o->alpha, o->b, o->incx, o->cp, o->incy);
+        return cudaSuccess;
+    }
+    int ar = o->ta == CUBLAS_OP_N ? o->m : o->k, ac = o->ta == CUBLAS_OP_N ? o->k : o->m;
+    int br = o->tb == CUBLAS_OP_N ? o->k : o->n, bc = o->tb == CUBLAS_OP_N ? o->n : o->k;
+    if (!x_in_device(o->a, o->k ? span(ar, ac, o->lda) : 0, o->ab) ||
+        !x_in_device(o->b, o->k ? span(br, bc, o->ldb) : 0, o->ab) ||
+        !x_in_device(o->cp, span(o->m, o->n, o->ldc), o->c))
+        return cudaErrorIllegalAddress;
+    for (int j = 0; j < o->n; j++)
+        for (int i = 0; i < o->m; i++) {
+            double s = 0;
+            size_t ci = (size_t)j * (size_t)o->ldc + (size_t)i;
+            for (int l = 0; l < o->k && o->alpha != 0.0; l++)
+                s += at(o->a, o->ta, i, l, o->lda, o->ab, o->tf32) *
+                     at(o->b, o->tb, l, j, o->ldb, o->ab, o->tf32);
+            /* C is not read when beta is 0 (NaN in it must not survive) */
+            double old = o->beta == 0.0 ? 0.0 : elem(o->cp, ci, o->c, 0);
+            double v = o->alpha * s + o->beta * old;
+            if (o->c == CUDA_R_64F)
+                ((double *)o->cp)[ci] = v;
+            else
+                ((float *)o->cp)[ci] = (float)v;
+        }
+    return cudaSuccess;
+}
+
+static cublasStatus_t submit_x(cublasHandle_t h, const struct blas_x_op *o) {
+    struct gbsim_stream *st;
+    struct blas_x_op *q;
+    cublasStatus_t cs;
+    if (h->pmode != CUBLAS_POINTER_MODE_HOST)
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    if ((cs = queue_of(h, &st)) != CUBLAS_STATUS_SUCCESS)
+        return cs;
+    if (!(q = malloc(sizeof *q)))
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    *q = *o;
+    q->op.run = run_blas_x;
+    q->op.free = NULL;
+    gbsim_enqueue(st, &q->op, 0);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The argument checks cublasSgemm makes (above), shared by Dgemm and GemmEx. */
+static int gemm_args_ok(cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k, int lda,
+                        int ldb, int ldc, const void *alpha, const void *beta) {
+    return m >= 0 && n >= 0 && k >= 0 && op_ok(ta) && op_ok(tb) &&
+           lda >= imax1(ta == CUBLAS_OP_N ? m : k) && ldb >= imax1(tb == CUBLAS_OP_N ? k : n) &&
+           ldc >= imax1(m) && alpha && beta;
+}
+
+static cublasStatus_t gemm_x(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
+                             int n, int k, double alpha, const void *A, int lda, const void *B,
+                             int ldb, double beta, void *C, int ldc, cudaDataType_t ab,
+                             cudaDataType_t c, int tf32) {
+    struct blas_x_op o;
+    if (m == 0 || n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    memset(&o, 0, sizeof o);
+    o.gemm = 1, o.ta = ta, o.tb = tb, o.m = m, o.n = n, o.k = k;
+    o.a = A, o.lda = lda, o.b = B, o.ldb = ldb, o.cp = C, o.ldc = ldc;
+    o.ab = ab, o.c = c, o.tf32 = tf32, o.alpha = alpha, o.beta = beta;
+    return submit_x(h, &o);
+}
+
+cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
+                              cublasOperation_t transb, int m, int n, int k, const double *alpha,
+                              const double *A, int lda, const double *B, int ldb,
+                              const double *beta, double *C, int ldc) {
+    COUNT(dev_of(handle));
+    if (!valid(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!gemm_args_ok(transa, transb, m, n, k, lda, ldb, ldc, alpha, beta))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (m == 0 || n == 0 || handle->pmode != CUBLAS_POINTER_MODE_HOST)
+        return m == 0 || n == 0 ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_SUPPORTED;
+    return gemm_x(handle, transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc,
+                  CUDA_R_64F, CUDA_R_64F, 0);
+}
+
+cublasStatus_t cublasDaxpy_v2(cublasHandle_t handle, int n, const double *alpha, const double *x,
+                              int incx, double *y, int incy) {
+    struct blas_x_op o;
+    COUNT(dev_of(handle));
+    if (!valid(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!alpha)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    if (handle->pmode != CUBLAS_POINTER_MODE_HOST)
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    memset(&o, 0, sizeof o);
+    o.n = n, o.b = x, o.incx = incx, o.cp = y, o.incy = incy;
+    o.ab = o.c = CUDA_R_64F, o.alpha = *alpha;
+    return submit_x(handle, &o);
+}
+
+/* The combinations gpubench asks for (cuBLAS documents more): A and B of one type among 32F,
+ * 16F, 16BF, C 32F, FP32 compute (or FAST_TF32 on 32F operands), scalars float; others answer
+ * NOT_SUPPORTED, as cuBLAS does for a combination it lacks. Tensor-op math needs compute
+ * capability 5.3 for 16F, 8.0 for 16BF and TF32 (ARCH_MISMATCH below). */
+cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa,
+                            cublasOperation_t transb, int m, int n, int k, const void *alpha,
+                            const void *A, cudaDataType_t Atype, int lda, const void *B,
+                            cudaDataType_t Btype, int ldb, const void *beta, void *C,
+                            cudaDataType_t Ctype, int ldc, cublasComputeType_t computeType,
+                            cublasGemmAlgo_t algo) {
+    (void)algo;
+    COUNT(dev_of(handle));
+    if (!valid(handle))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!gemm_args_ok(transa, transb, m, n, k, lda, ldb, ldc, alpha, beta))
+        return CUBLAS_STATUS_INVALID_VALUE;
+    int tf32 = computeType == CUBLAS_COMPUTE_32F_FAST_TF32;
+    if (Atype != Btype || Ctype != CUDA_R_32F ||
+        (Atype != CUDA_R_32F && Atype != CUDA_R_16F && Atype != CUDA_R_16BF) ||
+        (computeType != CUBLAS_COMPUTE_32F && !(tf32 && Atype == CUDA_R_32F)))
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    int need = Atype == CUDA_R_16F ? 53 : Atype == CUDA_R_16BF || tf32 ? 80 : 0;
+    if (need && gbsim_device_below(handle->dev, need))
+        return CUBLAS_STATUS_ARCH_MISMATCH;
+    if (m == 0 || n == 0 || handle->pmode != CUBLAS_POINTER_MODE_HOST)
+        return m == 0 || n == 0 ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_SUPPORTED;
+    return gemm_x(handle, transa, transb, m, n, k, *(const float *)alpha, A, lda, B, ldb,
+                  *(const float *)beta, C, ldc, Atype, Ctype, tf32);
 }

@@ -170,6 +170,24 @@ class Card:
         """(status, a phrase its note must hold) for a row of this card (kernels/<w>/sim.py)."""
         return self.b.expects[workload].expect(self, impl)
 
+    def expect_row(self, d):
+        """expect() for a CSV row of any precision tier. kernels/<w>/sim.py speaks of float32;
+        a row of another tier is unsupported where float32 is, and where float32 runs it is ok
+        or refused for its tier with the reason (no such version, or the card's or toolkit's
+        tier table, harness/gpuinfo/gpu_tier.c)."""
+        status, phrase = self.expect(d["workload"], d["impl"])
+        if d.get("dtype", "float32") in ("", "float32"):
+            return status, phrase
+        if status != "ok":
+            return status, ""
+        if d["status"] == "unsupported" and TIER_REFUSAL.search(d["note"]):
+            return "unsupported", ""
+        return "ok", ""
+
+
+TIER_REFUSAL = re.compile(r"has no \S+ version|no \S+ \S+ in gpubench yet|"
+                          r"needs compute capability|needs CUDA")
+
 
 def shape_dict(shape):
     """{"m": 70, "n": 60, …} of a CSV shape ("m=70;n=60;…") or a --shape value."""
@@ -310,7 +328,7 @@ def check_exit(run, what):
 
 
 def key(d):
-    return (d["device"], d["workload"], d["impl"], d["shape"])
+    return (d["device"], d["workload"], d["impl"], d.get("dtype", ""), d["shape"])
 
 
 # --- symbols, fat binaries ------------------------------------------------------------------------
@@ -388,8 +406,8 @@ def mode_quick(build, a):
             seen.add((w, i))
             if w not in build.expects:
                 continue
-            status, phrase = card.expect(w, i)
-            what = f"{card.spec} {w}/{i} {d['shape']}"
+            status, phrase = card.expect_row(d)
+            what = f"{card.spec} {w}/{i} {d['dtype']} {d['shape']}"
             check(d["status"] == status,
                   f"{what}: {d['status']} ({d['note'][:300]}), want {status}")
             check(phrase in d["note"], f"{what}: note lacks {phrase!r}: {d['note'][:300]}")
@@ -398,7 +416,7 @@ def mode_quick(build, a):
             if d["status"] == "ok":
                 check(d["max_rel_err"] not in ("", "-1"), f"{what}: not verified")
             more = getattr(build.expects.get(w), "check_row", None)
-            if more and d["status"] == "ok":
+            if more and d["status"] == "ok" and d["dtype"] == "float32":  # sim.py: float32
                 more(card, d, shape_dict(d["shape"]), check)
         for w in build.workloads:
             for i in w.impls("cuda"):
@@ -421,7 +439,7 @@ def mode_defaults(build, a):
         check(len(rows) >= 13, f"defaults: {len(rows)} rows")
         for d in rows:
             what = f"defaults {d['workload']}/{d['impl']} {d['shape']}"
-            status, phrase = card.expect(d["workload"], d["impl"])
+            status, phrase = card.expect_row(d)
             check(d["status"] != "oom" and "does not fit" not in d["note"],
                   f"{what}: does not fit: {d['note']}")
             check(d["status"] == status and phrase in d["note"],
@@ -600,7 +618,9 @@ def judge(base, run, func, err, dev):
     for d in rows[hit + 1:]:
         same_dev = d["device"] == a["device"]
         if sticky and same_dev:
-            if d["status"] != "error":
+            # a tier the plan refuses never reaches the device: it stays unsupported
+            planned_out = d["status"] == "unsupported" and TIER_REFUSAL.search(d["note"])
+            if d["status"] != "error" and not planned_out:
                 problems.append(f"row {key(d)} after a sticky error is {d['status']}")
         elif d["status"] != bm[key(d)]["status"]:
             problems.append(f"row {key(d)} after the fault changed: {d['status']} "
@@ -704,7 +724,7 @@ def mode_multi(build, a):
             mine = [d for d in rows if d["device"] == dev]
             check(len(mine) >= 13, f"{dev}: {len(mine)} rows")
             for d in mine:
-                st, phrase = card.expect(d["workload"], d["impl"])
+                st, phrase = card.expect_row(d)
                 check(d["status"] == st, f"{dev} {d['workload']}/{d['impl']}: {d['status']}")
                 if st == "ok":
                     m = re.search(r"bind=(\S+?)(;|$| )", d["note"])

@@ -313,9 +313,9 @@ static int test_words(void) {
     FILE *f = open_memstream(&buf, &len);
     csv_write_samples(f, &ri, &r);
     fclose(f);
-    CHECK_MSG(strcmp(buf, "r1,cpu,fake_workload,fake_impl,,0,1.5,1410,250.5\n"
-                          "r1,cpu,fake_workload,fake_impl,,1,1.25,1095,200\n"
-                          "r1,cpu,fake_workload,fake_impl,,2,1,,\n") == 0,
+    CHECK_MSG(strcmp(buf, "r1,cpu,fake_workload,fake_impl,,0,1.5,float32,1410,250.5\n"
+                          "r1,cpu,fake_workload,fake_impl,,1,1.25,float32,1095,200\n"
+                          "r1,cpu,fake_workload,fake_impl,,2,1,float32,,\n") == 0,
               "%s", buf);
     free(buf);
     return TEST_END();
