@@ -397,6 +397,31 @@ static int parse_args(int argc, char **argv, struct merge_opts *o, int *first) {
     return 0;
 }
 
+/* Every input (a fleet directory's tasks, or run CSVs) read and checked: no run twice, no
+ * simulated rows beside real ones. Returns 0, or the exit code with the reason on stderr. */
+static int load_inputs(struct merge_set *set, char **paths, int n) {
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            rc = merge_add_fleet_dir(set, paths[i]);
+            continue;
+        }
+        struct merge_src *m = merge_set_add(set);
+        if (!m || !(m->csv = strdup(paths[i]))) {
+            fprintf(stderr, "gpubench: merge: out of memory\n");
+            rc = 2;
+        }
+    }
+    for (int i = 0; i < set->n && rc == 0; i++)
+        rc = load_src(&set->v[i]);
+    if (rc == 0)
+        rc = check_duplicate_runs(set);
+    if (rc == 0)
+        rc = refuse_simulated_mix(set);
+    return rc;
+}
+
 int merge_main(int argc, char **argv) {
     struct merge_opts o;
     int first;
@@ -410,25 +435,7 @@ int merge_main(int argc, char **argv) {
         return usage_error("--list: %s", why);
 
     struct merge_set set = {0};
-    for (int i = first; i < argc && rc == 0; i++) {
-        struct stat st;
-        if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-            rc = merge_add_fleet_dir(&set, argv[i]);
-            continue;
-        }
-        struct merge_src *m = merge_set_add(&set);
-        if (!m || !(m->csv = strdup(argv[i]))) {
-            fprintf(stderr, "gpubench: merge: out of memory\n");
-            rc = 2;
-        }
-    }
-    for (int i = 0; i < set.n && rc == 0; i++)
-        rc = load_src(&set.v[i]);
-    if (rc == 0)
-        rc = check_duplicate_runs(&set);
-    if (rc == 0)
-        rc = refuse_simulated_mix(&set);
-    if (rc) {
+    if ((rc = load_inputs(&set, argv + first, argc - first)) != 0) {
         merge_set_free(&set);
         return rc;
     }
