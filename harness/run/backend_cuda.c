@@ -243,6 +243,19 @@ static int cuda_discover(struct device_list *list, int threads, char *why, size_
 
 /* Destroy what exists of the device's stream and events, each on its own: one failure neither
  * stops the others nor goes unreported. Returns the number of failures. */
+/* The hold's flags are portable page-locked host memory: freed whichever device is current.
+ * Returns 1 when cudaFreeHost failed (reported), else 0. */
+static int free_hold_flags(struct cuda_dev_state *s, const char *id) {
+    int failed = 0;
+    if (s->hold_host && cudaFreeHost((void *)s->hold_host) != cudaSuccess) {
+        fprintf(stderr, "gpubench: warning: %s: cudaFreeHost(hold flags) failed\n", id);
+        failed = 1;
+    }
+    s->hold_host = NULL;
+    s->hold_dev = NULL;
+    return failed;
+}
+
 static int dev_resources_destroy(struct cuda_dev_state *s, const char *id) {
     struct {
         const char *what;
@@ -250,13 +263,7 @@ static int dev_resources_destroy(struct cuda_dev_state *s, const char *id) {
     } r[3] = {{"cudaEventDestroy(start)", cudaSuccess},
               {"cudaEventDestroy(stop)", cudaSuccess},
               {"cudaStreamDestroy", cudaSuccess}};
-    int failed = 0;
-    if (s->hold_host && cudaFreeHost((void *)s->hold_host) != cudaSuccess) {
-        fprintf(stderr, "gpubench: warning: %s: cudaFreeHost(hold flags) failed\n", id);
-        failed++;
-    }
-    s->hold_host = NULL;
-    s->hold_dev = NULL;
+    int failed = free_hold_flags(s, id);
     if (s->start)
         r[0].e = cudaEventDestroy(s->start);
     if (s->stop)
@@ -448,8 +455,18 @@ static void cuda_shutdown(const struct device *dev) {
     if (!s)
         return;
     /* A broken context fails every call: skip the teardown rather than print its errors. */
-    if (s->ready && !s->dead[0] && cudaSetDevice(dev->ordinal) == cudaSuccess)
-        dev_resources_destroy(s, dev->id);
+    if (s->ready && !s->dead[0]) {
+        cudaError_t e = cudaSetDevice(dev->ordinal);
+        if (e == cudaSuccess) {
+            dev_resources_destroy(s, dev->id);
+        } else {
+            fprintf(stderr,
+                    "gpubench: warning: %s: cudaSetDevice at teardown: %s; its stream and events "
+                    "are left to the driver\n",
+                    dev->id, cudaGetErrorString(e));
+            free_hold_flags(s, dev->id);
+        }
+    }
     if (s->near_cpus)
         hwloc_bitmap_free(s->near_cpus);
     memset(s, 0, sizeof *s);
