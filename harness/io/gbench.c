@@ -43,9 +43,7 @@ static int gbench_row(FILE *f, const struct run_info *ri, const struct result *r
     (void)ri;
     if (r->st.n == 0)
         return 0;
-    /* float32 rows keep the name they had before tiers; other tiers add theirs */
-    snprintf(name, sizeof name, "%s/%s/%s/%s%s%s", r->w->name, r->im->name, r->dev->id, r->shape,
-             r->dtype == DT_F32 ? "" : "/", r->dtype == DT_F32 ? "" : dtype_name(r->dtype));
+    rows_bench_name(r, name, sizeof name);
     fputs(written ? ",\n    {" : "\n    {", f);
     json_member_string(f, "", "name", name);
     json_member_number(f, ", ", "family_index", written);

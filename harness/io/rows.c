@@ -56,3 +56,9 @@ int result_file_commit(struct result_file *rf, char *err, size_t errlen) {
 void result_file_discard(struct result_file *rf) {
     csv_discard(&rf->file);
 }
+
+void rows_bench_name(const struct result *r, char *name, size_t len) {
+    int f32 = r->dtype == DT_F32;
+    snprintf(name, len, "%s/%s/%s/%s%s%s", r->w->name, r->im->name, r->dev->id, r->shape,
+             f32 ? "" : "/", f32 ? "" : dtype_name(r->dtype));
+}

@@ -29,6 +29,10 @@ struct row_format {
 
 extern const struct row_format rows_csv, rows_json, rows_gbench, rows_bmf;
 
+/* A timed row's name in the benchmark-tool formats (gbench, bmf):
+ * workload/impl/device/shape, then /tier for rows not float32 (their names before tiers). */
+void rows_bench_name(const struct result *r, char *name, size_t len);
+
 /* The format named `name`, or NULL. */
 const struct row_format *rows_find(const char *name);
 
