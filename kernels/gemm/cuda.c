@@ -1,14 +1,18 @@
-/* cuda.c — gemm/cuda: C = A·B with our tiled, register-blocked SGEMM (f32) or DGEMM (f64)
- * (kernels.cuh), on the run's stream.
+/* cuda.c — gemm/cuda: C = A·B with our tiled, register-blocked SGEMM (f32), DGEMM (f64) or
+ * FP16 GEMM (f16: half2 loads, FP32 accumulation) (kernels.cuh), on the run's stream.
  *
  * Problem layout (kernels/gemm/layout.h): in A (m×k), B (k×n), out C (m×n), all
- * row-major and dense (doubles for f64). The tile configuration follows the device: SGEMM
- * 128×128 on sm_35 and newer when the product has enough tiles, 64×64 otherwise; DGEMM 64×64 from
- * sm_35, 32×32 before; the row note says which.
+ * row-major and dense (doubles for f64; for f16 the problem's float32 operands are values of the
+ * tier, copied to FP16 here, and C is FP32). The tile configuration follows the device: SGEMM and
+ * FP16 GEMM 128×128 on sm_35 and newer when the product has enough tiles, 64×64 otherwise; DGEMM
+ * 64×64 from sm_35, 32×32 before; the row note says which. The f16 tier needs compute
+ * capability 5.3 and CUDA 7.5, which the runner checks before (harness/gpuinfo/gpu_tier.c).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "harness/core/dtype.h"
 #include "kernels/gemm/layout.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
@@ -20,23 +24,60 @@ enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
 struct gemm_cuda_state {
     struct gb_arch arch;
     int m, n, k;
-    int f64;
-    size_t size; /* bytes per element */
+    int f64, f16;
+    size_t in_size, out_size;  /* bytes per element of A and B, of C */
+    uint16_t *half_a, *half_b; /* f16: the FP16 host copies upload sends */
     void *a, *b, *c;
 };
+
+/* The FP16 copy of a float32 buffer whose values are already of the tier (exact), or NULL. */
+static uint16_t *to_f16(const struct buf *x) {
+    uint16_t *h = malloc(x->n * sizeof *h);
+    if (h)
+        for (size_t i = 0; i < x->n; i++)
+            h[i] = dtype_f32_to_f16(x->data[i]);
+    return h;
+}
+
+/* The kernel family of the problem's tier, its FP16 host copies, and the row note. */
+static enum status gemm_cuda_tier(struct impl_ctx *ctx, struct gemm_cuda_state *s) {
+    const struct problem *p = ctx->p;
+    const char *kind = s->f64 ? "DGEMM" : s->f16 ? "half2 GEMM" : "SGEMM";
+    int t = s->f64   ? gb_dgemm_tile_for(&s->arch)
+            : s->f16 ? gb_hgemm_tile_for(&s->arch, s->m, s->n)
+                     : gb_sgemm_tile_for(&s->arch, s->m, s->n);
+    if (s->f16) {
+        const struct gb_kernel_ref *refs;
+        if (gb_hgemm_kernels(&refs) == 0) {
+            snprintf(ctx->note, sizeof ctx->note, "FP16 needs CUDA 7.5 or newer");
+            return ST_UNSUPPORTED;
+        }
+        if (!(s->half_a = to_f16(&p->in[IN_A])) || !(s->half_b = to_f16(&p->in[IN_B]))) {
+            snprintf(ctx->note, sizeof ctx->note, "out of host memory for the FP16 operands");
+            return ST_OOM;
+        }
+    }
+    snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles%s", kind, t, t,
+             s->f16 ? ", FP32 accumulation" : "");
+    return ST_OK;
+}
 
 static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     const struct problem *p = ctx->p;
     struct gemm_cuda_state *s;
     size_t m, n, k;
     enum status st;
-    int f64 = p->dtype == DT_F64;
-    if ((st = gb_check_kernels(ctx, f64 ? gb_dgemm_kernels : gb_sgemm_kernels)) != ST_OK ||
+    int f64 = p->dtype == DT_F64, f16 = p->dtype == DT_F16;
+    if ((st = gb_check_kernels(ctx, f64   ? gb_dgemm_kernels
+                                    : f16 ? gb_hgemm_kernels
+                                          : gb_sgemm_kernels)) != ST_OK ||
         (st = gb_impl_state(ctx, sizeof *s)) != ST_OK)
         return st;
     s = ctx->state;
     s->f64 = f64;
-    s->size = f64 ? sizeof(double) : sizeof(float);
+    s->f16 = f16;
+    s->out_size = f64 ? sizeof(double) : sizeof(float);
+    s->in_size = f16 ? sizeof(uint16_t) : s->out_size;
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK)
         return st;
     /* bench/gemm.c's complete() keeps every size within int */
@@ -44,26 +85,28 @@ static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     s->n = (int)p->shape.v[N];
     s->k = (int)p->shape.v[K];
     m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
-    if ((st = gb_malloc(ctx, &s->a, m * k * s->size, "A")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->b, k * n * s->size, "B")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->c, m * n * s->size, "C")) != ST_OK)
+    if ((st = gb_malloc(ctx, &s->a, m * k * s->in_size, "A")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->b, k * n * s->in_size, "B")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->c, m * n * s->out_size, "C")) != ST_OK)
         return st;
-    {
-        int t = f64 ? gb_dgemm_tile_for(&s->arch) : gb_sgemm_tile_for(&s->arch, s->m, s->n);
-        snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles", f64 ? "DGEMM" : "SGEMM", t, t);
-    }
-    return ST_OK;
+    return gemm_cuda_tier(ctx, s);
 }
 
 static enum status gemm_cuda_upload(struct impl_ctx *ctx) {
     struct gemm_cuda_state *s = ctx->state;
     const struct problem *p = ctx->p;
-    const void *a = s->f64 ? (const void *)p->in[IN_A].data64 : (const void *)p->in[IN_A].data;
-    const void *b = s->f64 ? (const void *)p->in[IN_B].data64 : (const void *)p->in[IN_B].data;
-    CU_TRY(cudaMemcpyAsync(s->a, a, p->in[IN_A].n * s->size, cudaMemcpyHostToDevice, gb_stream()),
-           ctx);
-    CU_TRY(cudaMemcpyAsync(s->b, b, p->in[IN_B].n * s->size, cudaMemcpyHostToDevice, gb_stream()),
-           ctx);
+    const void *a = s->f64   ? (const void *)p->in[IN_A].data64
+                    : s->f16 ? (const void *)s->half_a
+                             : (const void *)p->in[IN_A].data;
+    const void *b = s->f64   ? (const void *)p->in[IN_B].data64
+                    : s->f16 ? (const void *)s->half_b
+                             : (const void *)p->in[IN_B].data;
+    CU_TRY(
+        cudaMemcpyAsync(s->a, a, p->in[IN_A].n * s->in_size, cudaMemcpyHostToDevice, gb_stream()),
+        ctx);
+    CU_TRY(
+        cudaMemcpyAsync(s->b, b, p->in[IN_B].n * s->in_size, cudaMemcpyHostToDevice, gb_stream()),
+        ctx);
     return ST_OK;
 }
 
@@ -72,6 +115,10 @@ static enum status gemm_cuda_run(struct impl_ctx *ctx) {
     if (s->f64)
         CU_TRY(gb_dgemm(gb_stream(), &s->arch, s->m, s->n, s->k, (const double *)s->a, s->k,
                         (const double *)s->b, s->n, (double *)s->c, s->n),
+               ctx);
+    else if (s->f16)
+        CU_TRY(gb_hgemm(gb_stream(), &s->arch, s->m, s->n, s->k, s->a, s->k, s->b, s->n,
+                        (float *)s->c, s->n),
                ctx);
     else
         CU_TRY(gb_sgemm(gb_stream(), &s->arch, 0, 0, s->m, s->n, s->k, (const float *)s->a, s->k,
@@ -84,7 +131,7 @@ static enum status gemm_cuda_download(struct impl_ctx *ctx) {
     struct gemm_cuda_state *s = ctx->state;
     struct problem *p = ctx->p;
     void *c = s->f64 ? (void *)p->out[OUT_C].data64 : (void *)p->out[OUT_C].data;
-    CU_TRY(cudaMemcpyAsync(c, s->c, p->out[OUT_C].n * s->size, cudaMemcpyDeviceToHost,
+    CU_TRY(cudaMemcpyAsync(c, s->c, p->out[OUT_C].n * s->out_size, cudaMemcpyDeviceToHost,
                            gb_stream()),
            ctx);
     return ST_OK;
@@ -97,6 +144,8 @@ static void gemm_cuda_release(struct impl_ctx *ctx) {
     CU_WARN(cudaStreamSynchronize(gb_stream()));
     void *bufs[] = {s->a, s->b, s->c};
     gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
+    free(s->half_a);
+    free(s->half_b);
     free(s);
     ctx->state = NULL;
 }
@@ -104,11 +153,12 @@ static void gemm_cuda_release(struct impl_ctx *ctx) {
 const struct impl gemm_cuda_impl = {
     .name = "cuda",
     .kind = DEV_CUDA,
-    .summary = "own SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2), smem tiles",
+    .summary = "own SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2) / FP16 GEMM "
+               "(half2 loads, FP32 accumulation), smem tiles",
     .prepare = gemm_cuda_prepare,
     .upload = gemm_cuda_upload,
     .run = gemm_cuda_run,
     .download = gemm_cuda_download,
     .release = gemm_cuda_release,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
 };

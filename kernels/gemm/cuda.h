@@ -1,5 +1,5 @@
-/* cuda.h — the launcher of our SGEMM kernels (kernels.cuh), callable from C; the MLP step uses
- * it too.
+/* cuda.h — the launchers of our SGEMM, DGEMM and FP16 GEMM kernels (kernels.cuh), callable from
+ * C; the MLP step uses the SGEMM's too.
  *
  * Every launcher enqueues its kernel(s) on `stream` and returns cudaGetLastError(): a bad
  * configuration or a sticky error of an earlier launch is reported where it happens. A launcher
@@ -47,6 +47,22 @@ cudaError_t gb_dgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int
 
 /* The edge of the square DGEMM tile on arch: 64 or 32 (for the row note). */
 int gb_dgemm_tile_for(const struct gb_arch *arch);
+
+/* The kernels gb_hgemm launches (for gb_check_kernels); none in a build whose toolkit has no
+ * FP16 types (before CUDA 7.5). */
+int gb_hgemm_kernels(const struct gb_kernel_ref **refs);
+
+/* C (M×N, ldc, FP32) = A (M×K, lda ≥ K) · B (K×N, ldb ≥ N), A and B FP16 (IEEE binary16 bits,
+ * __half), FP32 products and accumulation, row-major, any M, N, K ≥ 0, any alignment of A and B
+ * (2-byte) and leading dimension. Compute capability 5.3 and newer (the caller checks: below,
+ * the kernels trap). Tiles and checks as gb_sgemm's; cudaErrorInvalidValue as well in a build
+ * without FP16 types. */
+cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                     const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+
+/* The edge of the square block tile gb_hgemm uses for an M×N product on arch (for the row
+ * note). */
+int gb_hgemm_tile_for(const struct gb_arch *arch, int M, int N);
 
 #ifdef __cplusplus
 }

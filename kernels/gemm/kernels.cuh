@@ -45,6 +45,36 @@
 #define GB_GT_PREFETCH (GB_ARCH == 0 || GB_ARCH >= 350) /* no registers to spare below sm_35 */
 #include "kernels/gemm/tile.cuh"
 
+/* FP16 A and B, FP32 C and accumulation (the f16 tier; tile.cuh with GB_GT_HALF): the SGEMM's two
+ * tiles and choice between them, from sm_53 (half.cuh), only where the toolkit has cuda_fp16.h
+ * (CUDA 7.5). Registers as the SGEMM's: the prefetched slice is held as floats. */
+#include "kernels/gemm/half.cuh"
+#if GB_HAVE_HALF
+#define GB_GT_NAME gb_hgemm_128x128
+#define GB_GT_BM 128
+#define GB_GT_BN 128
+#define GB_GT_BK 8
+#define GB_GT_TM 8
+#define GB_GT_TN 8
+#define GB_GT_MIN_ARCH GB_HALF_MIN_ARCH
+#define GB_GT_PREFETCH 1
+#define GB_GT_MIN_BLOCKS ((GB_ARCH >= 750 && GB_ARCH < 1000) ? 2 : 1) /* as the SGEMM's */
+#define GB_GT_HALF 1
+#include "kernels/gemm/tile.cuh"
+
+#define GB_GT_NAME gb_hgemm_64x64
+#define GB_GT_BM 64
+#define GB_GT_BN 64
+#define GB_GT_BK 16
+#define GB_GT_TM 4
+#define GB_GT_TN 4
+#define GB_GT_MIN_ARCH GB_HALF_MIN_ARCH
+#define GB_GT_PREFETCH 1
+#define GB_GT_MIN_BLOCKS 1
+#define GB_GT_HALF 1
+#include "kernels/gemm/tile.cuh"
+#endif
+
 /* DGEMM (dgemm.cuh), its own tile per architecture: 64×64×8 with 4×4 doubles per thread (16
  * FP64 accumulators, 32 registers) from sm_35, whose 255 registers per thread hold them; 32×32×16
  * with 2×2 per thread on Fermi and sm_30 (63 registers per thread: the 4×4 tile's accumulators

@@ -12,10 +12,18 @@
  * The DGEMM kernels likewise (C = A·B in doubles, both tiles where they exist: 64×64 from sm_35,
  * 32×32 everywhere), against a long-double reference.
  *
+ * The FP16 kernels (gb_hgemm_*_nn, from sm_53: the 750 build) likewise, on FP16 operands of the
+ * f16 tier (tests/emu/emu_half.h converts), with bases off by one half and odd leading
+ * dimensions (every half2 path: 8-byte, aligned pairs, the shifted pair of odd rows, a pair
+ * straddling the edge), every half outside the matrices NaN (a read past an edge poisons C),
+ * against a double reference with the f16 row's own tolerance (verify_tol); the same check must
+ * reject a C accumulated in half.
+ *
  * Emulation builds: arch 750 200; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
 
+#include "harness/core/verify.h"
 #include "kernels/gemm/kernels.cuh"
 #include "kernels/gemm/test_emu.h"
 #include "tests/emu/emu_test.h"
@@ -195,6 +203,157 @@ static int dgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
     return runs;
 }
 
+/* --- FP16 GEMM --------------------------------------------------------------------------- */
+typedef void (*hgemm_kernel)(int M, int N, int K, const __half *A, int lda, const __half *B,
+                             int ldb, float *C, int ldc);
+
+struct hgemm_args {
+    hgemm_kernel fn;
+    int M, N, K, lda, ldb, ldc;
+    const __half *A, *B;
+    float *C;
+};
+
+static void hgemm_body(void *p) {
+    const struct hgemm_args *a = p;
+    a->fn(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+}
+
+/* n values of the f16 tier as the harness draws them (harness/core/inputs.c): uniform in
+ * [-1, 1), rounded to FP16, none below 2^-6 in magnitude. */
+static void hfill(__half *h, size_t n, uint64_t seed) {
+    float *x = emu_alloc(n * sizeof *x);
+    size_t i;
+    emu_fill(x, n, seed, -1.0f, 1.0f);
+    for (i = 0; i < n; i++) {
+        float v = __half2float(__float2half_rn(x[i]));
+        h[i] = __float2half_rn(fabsf(v) < 0x1p-6f ? (v < 0 ? -0x1p-6f : 0x1p-6f) : v);
+    }
+    free(x);
+}
+
+/* Every half of buf (n of them) outside the rows×cols matrix at buf + off with leading dimension
+ * ld becomes NaN: a kernel that reads past an edge — even to multiply by a zero fill — then
+ * writes NaN into C. */
+static void hpoison_outside(__half *buf, size_t n, size_t off, int rows, int cols, int ld) {
+    size_t i;
+    for (i = 0; i < n; i++) {
+        size_t r = ld ? (i - off) / (size_t)ld : 0, c = ld ? (i - off) % (size_t)ld : 0;
+        if (i < off || ld == 0 || r >= (size_t)rows || c >= (size_t)cols)
+            buf[i].bits = 0x7e00; /* NaN */
+    }
+}
+
+/* C accumulated in half (each partial sum rounded to FP16): what the tier must not accept. */
+static void half_accumulated(int M, int N, int K, const __half *A, int lda, const __half *B,
+                             int ldb, float *C) {
+    int i, j, l;
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            float acc = 0.0f;
+            for (l = 0; l < K; l++)
+                acc = __half2float(__float2half_rn(acc + __half2float(A[(size_t)i * lda + l]) *
+                                                             __half2float(B[(size_t)l * ldb + j])));
+            C[(size_t)i * N + j] = acc;
+        }
+}
+
+/* Entries of got (M×N, ld) outside |got − ref| ≤ atol + rtol·|ref| (NaN fails). */
+static long count_bad(const float *got, int ld, const double *ref, int M, int N, struct tol t,
+                      int report) {
+    long bad = 0;
+    int i, j;
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            double g = got[(size_t)i * ld + j], r = ref[(size_t)i * N + j];
+            if (!(fabs(g - r) <= t.atol + t.rtol * fabs(r))) {
+                if (report && bad < 3)
+                    fprintf(stderr, "  C[%d][%d] = %.9g, want %.9g\n", i, j, g, r);
+                bad++;
+            }
+        }
+    return bad;
+}
+
+/* One FP16 case with tile edge t; returns the wrong elements of C (or -1: emulation failed).
+ * misalign shifts A and B by one half (2 bytes): no 8-byte load, pairs shifted. */
+static long run_hcase(int t, const struct gemm_case *c, enum emu_order order, int report) {
+    const int M = c->M, N = c->N, K = c->K;
+    const int lda = K + c->pad, ldb = N + c->pad, ldc = N + c->pad;
+    __half *abuf = emu_alloc(((size_t)M * lda + 4) * sizeof(__half));
+    __half *bbuf = emu_alloc(((size_t)K * ldb + 4) * sizeof(__half));
+    float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
+    float *halfacc = emu_alloc(((size_t)M * N + 1) * sizeof(float));
+    double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
+    const __half *A = abuf + c->misalign, *B = bbuf + c->misalign;
+    struct hgemm_args args = {
+        t == 128 ? gb_hgemm_128x128_nn : gb_hgemm_64x64_nn, M, N, K, lda, ldb, ldc, A, B, C};
+    struct tol tol = verify_tol(DT_F16, K, 1.0, 0); /* |a·b| ≤ 1 */
+    dim3 grid;
+    long bad = 0;
+    int i, j, l;
+    hfill(abuf, (size_t)M * lda + 4, 31);
+    hfill(bbuf, (size_t)K * ldb + 4, 32);
+    hpoison_outside(abuf, (size_t)M * lda + 4, (size_t)c->misalign, M, K, lda);
+    hpoison_outside(bbuf, (size_t)K * ldb + 4, (size_t)c->misalign, K, N, ldb);
+    emu_poison(C, (size_t)M * ldc + 1);
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            double r = 0;
+            for (l = 0; l < K; l++)
+                r += (double)__half2float(A[(size_t)i * lda + l]) *
+                     __half2float(B[(size_t)l * ldb + j]);
+            ref[(size_t)i * N + j] = r;
+        }
+    if (gb_sgemm_grid(t == 128 ? GB_GEMM_128 : GB_GEMM_64, 53, M, N, &grid) != 0 ||
+        emu_launch(grid, emu_dim3(GB_GEMM_THREADS, 1, 1), 0, order, 99, hgemm_body, &args))
+        bad = -1;
+    else {
+        bad = count_bad(C, ldc, ref, M, N, tol, report);
+        for (i = 0; i < M && bad == 0; i++) /* the padding between rows stays untouched */
+            for (j = N; j < ldc; j++)
+                bad += !isnan(C[(size_t)i * ldc + j]);
+        /* the tolerance has the power to tell: a half accumulator fails it (K ≥ 16 and enough
+         * entries that some partial sum loses bits) */
+        if (bad == 0 && K >= 16 && M * N >= 64 && order == EMU_FORWARD && !GB_TEST_DROP_BARRIER) {
+            half_accumulated(M, N, K, A, lda, B, ldb, halfacc);
+            EMU_CHECK(count_bad(halfacc, N, ref, M, N, tol, 0) > 0,
+                      "%dx%dx%d: C accumulated in half passes the f16 tolerance", M, N, K);
+        }
+    }
+    free(abuf), free(bbuf), free(C), free(halfacc), free(ref);
+    return bad;
+}
+
+/* Both FP16 tiles on every case in every order (from sm_53; below, the kernels are traps); with
+ * a barrier dropped, every case that uses it must fail. Returns the number of launches. */
+static int hgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
+    int ti, ci, o, runs = 0;
+    for (ti = 0; ti < (GB_ARCH >= GB_HALF_MIN_ARCH ? 2 : 0); ti++) {
+        const int t = ti ? 128 : 64, bk = ti ? 8 : 16;
+        for (ci = 0; ci < ncases; ci++) {
+            const struct gemm_case *c = &cases[ci];
+            if (drop && (c->M < 32 || c->N < 32))
+                continue;
+            for (o = 0; o < EMU_ORDERS; o++) {
+                long bad = run_hcase(t, c, (enum emu_order)o, !drop);
+                runs++;
+                EMU_CHECK(bad >= 0, "emulation failed");
+                if (drop == 0)
+                    EMU_CHECK(bad == 0,
+                              "gb_hgemm_%dx%d_nn %dx%dx%d pad %d misalign %d %s: %ld wrong", t, t,
+                              c->M, c->N, c->K, c->pad, c->misalign,
+                              emu_order_name((enum emu_order)o), bad);
+                else if (drop == 1 || c->K > bk)
+                    EMU_CHECK(bad > 0,
+                              "gb_hgemm_%dx%d_nn %dx%dx%d %s: barrier %d removed, yet right", t, t,
+                              c->M, c->N, c->K, emu_order_name((enum emu_order)o), drop);
+            }
+        }
+    }
+    return runs;
+}
+
 int main(void) {
     /* None a multiple of 64 or 128 in M or N, nor of 8 or 16 in K. pad 0 with K % 4 == 0 and
      * aligned bases takes the float4 paths for A (and B when N % 4 == 0); misalign forces the
@@ -239,7 +398,18 @@ int main(void) {
                 }
             }
     runs += dgemm_cases(cases, ncases, drop);
-    printf("%d emulated SGEMM and DGEMM launches as for sm_%d (barrier removed: %d), %.0f ms, %d "
+    {
+        /* odd everything: 1×1×1, ragged single tiles, odd k and n (half2 pairs straddling the
+         * edge, odd rows of B shifted), 2×2 tiles of 128, 8-byte loads with partial tiles,
+         * misaligned bases with odd padded leading dimensions, K = 0 */
+        static const struct gemm_case hcases[] = {
+            {1, 1, 1, 0, 0},    {33, 17, 65, 0, 0}, {127, 129, 31, 0, 0}, {130, 133, 19, 0, 0},
+            {36, 44, 52, 0, 0}, {67, 70, 36, 3, 1}, {40, 37, 33, 0, 1},   {3, 70, 0, 0, 0},
+        };
+        runs += hgemm_cases(hcases, (int)(sizeof hcases / sizeof hcases[0]), drop);
+    }
+    printf("%d emulated SGEMM, DGEMM and FP16 GEMM launches as for sm_%d (barrier removed: %d), "
+           "%.0f ms, %d "
            "failures\n",
            runs, GB_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,
            emu_failures);

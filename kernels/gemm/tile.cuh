@@ -12,6 +12,13 @@
  *   GB_GT_PREFETCH  1: load the next slice into registers before computing the current one
  *                   (hides global latency, costs 4 registers per float4 in flight); 0: load it
  *                   after the compute, where there are registers to spare only for the tile
+ *   GB_GT_HALF      optional, 1: A and B are FP16 (__half, half.cuh; the f16 tier), C and the
+ *                   accumulation FP32. Each group of 4 halves is read with half2 (or 8-byte)
+ *                   loads — half the bytes of the FP32 tile — and converted to FP32 once, on
+ *                   its way into shared memory: a value is used there by BM/TM or BN/TN threads,
+ *                   so converting after the shared load would cost that many conversions. From
+ *                   there on the tile is the SGEMM's. Only the nn entry point; its body exists
+ *                   from sm_53 (GB_HALF_BODY), a trap below.
  * Threads per block: (BM/TM)·(BN/TN) = GB_GEMM_THREADS (256) for every configuration.
  *
  * Scheme (the classic register-blocked SGEMM):
@@ -39,11 +46,40 @@
 #define GB_GT_NVB (GB_GT_BN * GB_GT_BK / (4 * GB_GEMM_THREADS)) /* float4s of B per thread */
 #define GB_GT_GM (GB_GT_TM / 4)                                 /* row groups of a thread */
 #define GB_GT_GN (GB_GT_TN / 4)                                 /* column groups of a thread */
+#ifndef GB_GT_HALF
+#define GB_GT_HALF 0
+#endif
+#if GB_GT_HALF
+#define GB_GT_IN __half /* the element type of A and B in global memory */
+#else
+#define GB_GT_IN float
+#endif
 
 /* Fetch float4 number q of a BX×BK operand slice from global memory, zero-filled outside the
  * matrix. The operand's element (x, k) — x a row of C for A, a column of C for B — lives at
  * src[x·ld + k] when kc (k contiguous: A as stored, or B transposed) and at src[k·ld + x]
  * otherwise. vec: ld % 4 == 0 and src 16-byte aligned (uniform over the launch). */
+#if GB_GT_HALF
+/* The FP16 version: the same 4 elements (a run along k when kc, along x otherwise), read by
+ * gb_load_half4, which checks the alignment of each run (an odd leading dimension aligns every
+ * other row) and zero-fills past the edge; vec is not needed. */
+static __device__ __forceinline__ float4 GB_GT_FN(fetch)(const __half *__restrict__ src, int ld,
+                                                         int kc, int vec, int bx, int xext,
+                                                         int kext, int x0, int k0, int q) {
+    int x, k, avail;
+    (void)vec;
+    if (kc) {
+        x = x0 + q / (GB_GT_BK / 4);
+        k = k0 + (q % (GB_GT_BK / 4)) * 4;
+        avail = x < xext ? kext - k : 0;
+        return gb_load_half4(src + (size_t)x * ld + k, avail);
+    }
+    k = k0 + q / (bx / 4);
+    x = x0 + (q % (bx / 4)) * 4;
+    avail = k < kext ? xext - x : 0;
+    return gb_load_half4(src + (size_t)k * ld + x, avail);
+}
+#else
 static __device__ __forceinline__ float4 GB_GT_FN(fetch)(const float *__restrict__ src, int ld,
                                                          int kc, int vec, int bx, int xext,
                                                          int kext, int x0, int k0, int q) {
@@ -74,6 +110,7 @@ static __device__ __forceinline__ float4 GB_GT_FN(fetch)(const float *__restrict
     v.w = t[3];
     return v;
 }
+#endif
 
 /* Store float4 number q (as fetched above) into the k-major shared slice xs[k·pitch + x]. */
 static __device__ __forceinline__ void GB_GT_FN(stash)(float *xs, int pitch, int kc, int bx, int q,
@@ -92,9 +129,9 @@ static __device__ __forceinline__ void GB_GT_FN(stash)(float *xs, int pitch, int
 
 /* Fetch this thread's share of slice k0 of both operands into registers. */
 static __device__ __forceinline__ void
-GB_GT_FN(fetch_slice)(const float *__restrict__ A, int lda, int a_kc, int veca,
-                      const float *__restrict__ B, int ldb, int b_kc, int vecb, int M, int N, int K,
-                      int m0, int n0, int k0, int tid, float4 *pa, float4 *pb) {
+GB_GT_FN(fetch_slice)(const GB_GT_IN *__restrict__ A, int lda, int a_kc, int veca,
+                      const GB_GT_IN *__restrict__ B, int ldb, int b_kc, int vecb, int M, int N,
+                      int K, int m0, int n0, int k0, int tid, float4 *pa, float4 *pb) {
     int i;
     GB_UNROLL
     for (i = 0; i < GB_GT_NVA; i++)
@@ -209,8 +246,8 @@ static __device__ __forceinline__ void GB_GT_FN(store_tile)(float *__restrict__ 
  * (A as stored: a_kc = 1; Aᵀ stored K×M: a_kc = 0; B as stored: b_kc = 0; Bᵀ stored N×K:
  * b_kc = 1). Block (blockIdx.y, blockIdx.x) computes the BM×BN tile of C at that position. */
 static __device__ __forceinline__ void
-GB_GT_FN(body)(int M, int N, int K, const float *__restrict__ A, int lda, int a_kc,
-               const float *__restrict__ B, int ldb, int b_kc, float *__restrict__ C, int ldc) {
+GB_GT_FN(body)(int M, int N, int K, const GB_GT_IN *__restrict__ A, int lda, int a_kc,
+               const GB_GT_IN *__restrict__ B, int ldb, int b_kc, float *__restrict__ C, int ldc) {
     __shared__ __align__(16) float As[GB_GT_BK * GB_GT_PM];
     __shared__ __align__(16) float Bs[GB_GT_BK * GB_GT_PN];
     float acc[GB_GT_TM][GB_GT_TN];
@@ -261,9 +298,28 @@ GB_GT_FN(body)(int M, int N, int K, const float *__restrict__ A, int lda, int a_
     }                                                                                              \
     GB_SIM_KERNEL(GB_GT_FN(suffix), int, int, int, const float *, int, const float *, int,         \
                   float *, int)
+#if GB_GT_HALF
+/* FP16 A and B, C = A·B only (what the f16 tier runs). The body is compiled where it can run
+ * (GB_HALF_BODY: a preprocessor guard, so an old card's code holds no half at all). */
+__global__ void GB_LAUNCH_BOUNDS_MIN(GB_GEMM_THREADS, GB_GT_MIN_BLOCKS)
+    GB_GT_FN(nn)(int M, int N, int K, const __half *__restrict__ A, int lda,
+                 const __half *__restrict__ B, int ldb, float *__restrict__ C, int ldc) {
+#if GB_HALF_BODY
+    if (GB_ARCH > 0 && GB_ARCH < GB_GT_MIN_ARCH)
+        __trap(); /* see GB_GT_MIN_ARCH: never launched here */
+    else
+        GB_GT_FN(body)(M, N, K, A, lda, 1, B, ldb, 0, C, ldc);
+#else
+    (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)C, (void)ldc;
+    __trap(); /* no f16 tier below sm_53: never launched here */
+#endif
+}
+GB_SIM_KERNEL(GB_GT_FN(nn), int, int, int, const __half *, int, const __half *, int, float *, int)
+#else
 GB_GT_ENTRY(nn, 1, 0)
 GB_GT_ENTRY(tn, 0, 0)
 GB_GT_ENTRY(nt, 1, 1)
+#endif
 #undef GB_GT_ENTRY
 
 #undef GB_GT_GN
@@ -284,3 +340,5 @@ GB_GT_ENTRY(nt, 1, 1)
 #undef GB_GT_MIN_ARCH
 #undef GB_GT_PREFETCH
 #undef GB_GT_MIN_BLOCKS
+#undef GB_GT_HALF
+#undef GB_GT_IN
