@@ -1,12 +1,14 @@
 /* cuda.c — gemm/cuda: C = A·B with our tiled, register-blocked SGEMM (f32), DGEMM (f64) or
- * FP16 GEMM (f16: half2 loads, FP32 accumulation) (kernels.cuh), on the run's stream.
+ * FP16 GEMM (f16: tensor cores through WMMA from compute capability 7.0, half2 loads and FP32
+ * FMAs from 5.3; FP32 accumulation either way) (kernels.cuh), on the run's stream.
  *
  * Problem layout (kernels/gemm/layout.h): in A (m×k), B (k×n), out C (m×n), all
  * row-major and dense (doubles for f64; for f16 the problem's float32 operands are values of the
  * tier, copied to FP16 here, and C is FP32). The tile configuration follows the device: SGEMM and
- * FP16 GEMM 128×128 on sm_35 and newer when the product has enough tiles, 64×64 otherwise; DGEMM
- * 64×64 from sm_35, 32×32 before; the row note says which. The f16 tier needs compute
- * capability 5.3 and CUDA 7.5, which the runner checks before (harness/gpuinfo/gpu_tier.c).
+ * FP16 GEMM 128×128 on sm_35 and newer when the product has enough tiles, 64×64 otherwise (the
+ * WMMA kernel: 64×64); DGEMM 64×64 from sm_35, 32×32 before; the row note says which kernel and
+ * tile ran. The f16 tier needs compute capability 5.3 and CUDA 7.5, which the runner checks
+ * before (harness/gpuinfo/gpu_tier.c); WMMA needs CUDA 9 as well (else half2 runs on 7.0+).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -42,7 +44,10 @@ static uint16_t *to_f16(const struct buf *x) {
 /* The kernel family of the problem's tier, its FP16 host copies, and the row note. */
 static enum status gemm_cuda_tier(struct impl_ctx *ctx, struct gemm_cuda_state *s) {
     const struct problem *p = ctx->p;
-    const char *kind = s->f64 ? "DGEMM" : s->f16 ? "half2 GEMM" : "SGEMM";
+    const char *kind = s->f64                    ? "DGEMM"
+                       : !s->f16                 ? "SGEMM"
+                       : gb_hgemm_wmma(&s->arch) ? "WMMA f16"
+                                                 : "half2 GEMM";
     int t = s->f64   ? gb_dgemm_tile_for(&s->arch)
             : s->f16 ? gb_hgemm_tile_for(&s->arch, s->m, s->n)
                      : gb_sgemm_tile_for(&s->arch, s->m, s->n);
@@ -57,7 +62,8 @@ static enum status gemm_cuda_tier(struct impl_ctx *ctx, struct gemm_cuda_state *
             return ST_OOM;
         }
     }
-    snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles%s", kind, t, t,
+    snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles%s%s", kind, t, t,
+             s->f16 && gb_hgemm_wmma(&s->arch) ? " (16x16x16 fragments)" : "",
              s->f16 ? ", FP32 accumulation" : "");
     return ST_OK;
 }
@@ -154,7 +160,7 @@ const struct impl gemm_cuda_impl = {
     .name = "cuda",
     .kind = DEV_CUDA,
     .summary = "own SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2) / FP16 GEMM "
-               "(half2 loads, FP32 accumulation), smem tiles",
+               "(half2 loads, or WMMA tensor cores from 7.0; FP32 accumulation), smem tiles",
     .prepare = gemm_cuda_prepare,
     .upload = gemm_cuda_upload,
     .run = gemm_cuda_run,

@@ -78,6 +78,9 @@ int gb_hgemm_kernels(const struct gb_kernel_ref **refs) {
     static const struct gb_kernel_ref k[] = {
         {(const void *)gb_hgemm_64x64_nn, "gb_hgemm_64x64_nn"},
         {(const void *)gb_hgemm_128x128_nn, "gb_hgemm_128x128_nn"},
+#if GB_HAVE_WMMA
+        {(const void *)gb_hgemm_wmma_64x64, "gb_hgemm_wmma_64x64"},
+#endif
     };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
@@ -87,9 +90,29 @@ int gb_hgemm_kernels(const struct gb_kernel_ref **refs) {
 #endif
 }
 
-int gb_hgemm_tile_for(const struct gb_arch *arch, int M, int N) {
-    return gb_sgemm_tile_for(arch, M, N); /* the same choice (gb_sgemm_pick) */
+int gb_hgemm_wmma(const struct gb_arch *arch) {
+    return GB_HAVE_WMMA && arch->sm >= 70;
 }
+
+int gb_hgemm_tile_for(const struct gb_arch *arch, int M, int N) {
+    if (gb_hgemm_wmma(arch))
+        return GB_WM_BM;
+    return gb_sgemm_tile_for(arch, M, N); /* the SGEMM's choice (gb_sgemm_pick) */
+}
+
+#if GB_HAVE_WMMA
+/* The tensor-core kernel (wmma.cuh): its grid and launch. */
+static cudaError_t gb_hgemm_wmma_launch(cudaStream_t stream, int M, int N, int K, const void *A,
+                                        int lda, const void *B, int ldb, float *C, int ldc) {
+    dim3 grid;
+    if (gb_wm_grid(M, N, &grid.x, &grid.y) != 0)
+        return cudaErrorInvalidConfiguration;
+    grid.z = 1;
+    gb_hgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
+                                                            (const __half *)B, ldb, C, ldc);
+    return cudaGetLastError();
+}
+#endif
 
 cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
@@ -104,6 +127,10 @@ cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int
     case -1: return cudaErrorInvalidValue;
     default: return cudaErrorInvalidConfiguration;
     }
+#if GB_HAVE_WMMA
+    if (gb_hgemm_wmma(arch))
+        return gb_hgemm_wmma_launch(stream, M, N, K, A, lda, B, ldb, C, ldc);
+#endif
     if (cfg == GB_GEMM_128)
         gb_hgemm_128x128_nn<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
                                                                   (const __half *)B, ldb, C, ldc);

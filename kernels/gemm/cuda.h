@@ -55,10 +55,15 @@ int gb_hgemm_kernels(const struct gb_kernel_ref **refs);
 /* C (M×N, ldc, FP32) = A (M×K, lda ≥ K) · B (K×N, ldb ≥ N), A and B FP16 (IEEE binary16 bits,
  * __half), FP32 products and accumulation, row-major, any M, N, K ≥ 0, any alignment of A and B
  * (2-byte) and leading dimension. Compute capability 5.3 and newer (the caller checks: below,
- * the kernels trap). Tiles and checks as gb_sgemm's; cudaErrorInvalidValue as well in a build
- * without FP16 types. */
+ * the kernels trap). Tensor cores from 7.0 (gb_hgemm_wmma, 64×64 tiles), else tiles as
+ * gb_sgemm's; checks as gb_sgemm's; cudaErrorInvalidValue as well in a build without FP16
+ * types. */
 cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+
+/* Does gb_hgemm use tensor cores (WMMA, 16×16×16 fragments) on arch: from compute capability
+ * 7.0 in a build with CUDA 9 or newer; half2 loads and FP32 FMAs otherwise. */
+int gb_hgemm_wmma(const struct gb_arch *arch);
 
 /* The edge of the square block tile gb_hgemm uses for an M×N product on arch (for the row
  * note). */

@@ -75,6 +75,10 @@
 #include "kernels/gemm/tile.cuh"
 #endif
 
+/* FP16 on tensor cores from sm_70 (CUDA 9): gb_hgemm_wmma_64x64, its own file (wmma.cuh says why
+ * it holds the project's only C++). */
+#include "kernels/gemm/wmma.cuh"
+
 /* DGEMM (dgemm.cuh), its own tile per architecture: 64×64×8 with 4×4 doubles per thread (16
  * FP64 accumulators, 32 registers) from sm_35, whose 255 registers per thread hold them; 32×32×16
  * with 2×2 per thread on Fermi and sm_30 (63 registers per thread: the 4×4 tile's accumulators

@@ -23,3 +23,13 @@ def check_row(card, row, shape, check):
     t = tile(card, shape["m"], shape["n"])
     check(f"own SGEMM {t}x{t} tiles" in row["note"],
           f"{card.spec} {row['shape']}: want {t}x{t} tiles: {row['note'][:120]}")
+
+
+def check_tier_row(card, row, shape, check):
+    """gemm/cuda f16: tensor cores (the WMMA kernel's emulated twin) from 7.0, half2 before."""
+    if row["impl"] != "cuda" or row["dtype"] != "float16":
+        return
+    t = tile(card, shape["m"], shape["n"])
+    want = "own WMMA f16 64x64 tiles" if card.sm >= 70 else f"own half2 GEMM {t}x{t} tiles"
+    check(want in row["note"], f"{card.spec} {row['shape']} f16: want {want!r}: "
+          f"{row['note'][:160]}")

@@ -17,7 +17,10 @@
  * dimensions (every half2 path: 8-byte, aligned pairs, the shifted pair of odd rows, a pair
  * straddling the edge), every half outside the matrices NaN (a read past an edge poisons C),
  * against a double reference with the f16 row's own tolerance (verify_tol); the same check must
- * reject a C accumulated in half.
+ * reject a C accumulated in half. The tensor-core kernel (wmma.cuh) cannot run here — the
+ * emulation has no warp-level fragments —, so its twin does (the same loads, zero padding,
+ * shared-memory tiles and stores, FP32 FMAs in place of the fragments' mma, from sm_70: the 750
+ * build), and its index arithmetic is checked on its own (wmma_index_checks).
  *
  * Emulation builds: arch 750 200; drop-barrier 1 2
  */
@@ -275,9 +278,23 @@ static long count_bad(const float *got, int ld, const double *ref, int M, int N,
     return bad;
 }
 
-/* One FP16 case with tile edge t; returns the wrong elements of C (or -1: emulation failed).
+/* The FP16 kernels: the two half2 tiles and the tensor-core kernel's twin (wmma.cuh). */
+struct hkernel {
+    const char *name;
+    hgemm_kernel fn;
+    int tile, bk, threads, min_arch;
+};
+static const struct hkernel hkernels[] = {
+    {"gb_hgemm_64x64_nn", gb_hgemm_64x64_nn, 64, 16, GB_GEMM_THREADS, GB_HALF_MIN_ARCH},
+    {"gb_hgemm_128x128_nn", gb_hgemm_128x128_nn, 128, 8, GB_GEMM_THREADS, GB_HALF_MIN_ARCH},
+    {"gb_hgemm_wmma_64x64 (twin)", gb_hgemm_wmma_64x64, GB_WM_BM, GB_WM_BK, GB_WM_THREADS,
+     GB_WMMA_MIN_ARCH},
+};
+
+/* One FP16 case of kernel hk; returns the wrong elements of C (or -1: emulation failed).
  * misalign shifts A and B by one half (2 bytes): no 8-byte load, pairs shifted. */
-static long run_hcase(int t, const struct gemm_case *c, enum emu_order order, int report) {
+static long run_hcase(const struct hkernel *hk, const struct gemm_case *c, enum emu_order order,
+                      int report) {
     const int M = c->M, N = c->N, K = c->K;
     const int lda = K + c->pad, ldb = N + c->pad, ldc = N + c->pad;
     __half *abuf = emu_alloc(((size_t)M * lda + 4) * sizeof(__half));
@@ -286,8 +303,7 @@ static long run_hcase(int t, const struct gemm_case *c, enum emu_order order, in
     float *halfacc = emu_alloc(((size_t)M * N + 1) * sizeof(float));
     double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
     const __half *A = abuf + c->misalign, *B = bbuf + c->misalign;
-    struct hgemm_args args = {
-        t == 128 ? gb_hgemm_128x128_nn : gb_hgemm_64x64_nn, M, N, K, lda, ldb, ldc, A, B, C};
+    struct hgemm_args args = {hk->fn, M, N, K, lda, ldb, ldc, A, B, C};
     struct tol tol = verify_tol(DT_F16, K, 1.0, 0); /* |a·b| ≤ 1 */
     dim3 grid;
     long bad = 0;
@@ -305,8 +321,11 @@ static long run_hcase(int t, const struct gemm_case *c, enum emu_order order, in
                      __half2float(B[(size_t)l * ldb + j]);
             ref[(size_t)i * N + j] = r;
         }
-    if (gb_sgemm_grid(t == 128 ? GB_GEMM_128 : GB_GEMM_64, 53, M, N, &grid) != 0 ||
-        emu_launch(grid, emu_dim3(GB_GEMM_THREADS, 1, 1), 0, order, 99, hgemm_body, &args))
+    grid = emu_dim3(1, 1, 1);
+    if ((hk->threads == GB_WM_THREADS
+             ? gb_wm_grid(M, N, &grid.x, &grid.y)
+             : gb_sgemm_grid(hk->tile == 128 ? GB_GEMM_128 : GB_GEMM_64, 53, M, N, &grid)) != 0 ||
+        emu_launch(grid, emu_dim3((unsigned)hk->threads, 1, 1), 0, order, 99, hgemm_body, &args))
         bad = -1;
     else {
         bad = count_bad(C, ldc, ref, M, N, tol, report);
@@ -325,33 +344,109 @@ static long run_hcase(int t, const struct gemm_case *c, enum emu_order order, in
     return bad;
 }
 
-/* Both FP16 tiles on every case in every order (from sm_53; below, the kernels are traps); with
- * a barrier dropped, every case that uses it must fail. Returns the number of launches. */
+/* Every FP16 kernel this architecture has (half2 from sm_53, the WMMA twin from sm_70; below,
+ * they are traps) on every case in every order; with a barrier dropped, every case that uses it
+ * must fail. Returns the number of launches. */
 static int hgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
-    int ti, ci, o, runs = 0;
-    for (ti = 0; ti < (GB_ARCH >= GB_HALF_MIN_ARCH ? 2 : 0); ti++) {
-        const int t = ti ? 128 : 64, bk = ti ? 8 : 16;
+    int hi, ci, o, runs = 0;
+    for (hi = 0; hi < (int)(sizeof hkernels / sizeof hkernels[0]); hi++) {
+        const struct hkernel *hk = &hkernels[hi];
+        if (GB_ARCH < hk->min_arch)
+            continue;
         for (ci = 0; ci < ncases; ci++) {
             const struct gemm_case *c = &cases[ci];
             if (drop && (c->M < 32 || c->N < 32))
                 continue;
             for (o = 0; o < EMU_ORDERS; o++) {
-                long bad = run_hcase(t, c, (enum emu_order)o, !drop);
+                long bad = run_hcase(hk, c, (enum emu_order)o, !drop);
                 runs++;
                 EMU_CHECK(bad >= 0, "emulation failed");
                 if (drop == 0)
-                    EMU_CHECK(bad == 0,
-                              "gb_hgemm_%dx%d_nn %dx%dx%d pad %d misalign %d %s: %ld wrong", t, t,
+                    EMU_CHECK(bad == 0, "%s %dx%dx%d pad %d misalign %d %s: %ld wrong", hk->name,
                               c->M, c->N, c->K, c->pad, c->misalign,
                               emu_order_name((enum emu_order)o), bad);
-                else if (drop == 1 || c->K > bk)
-                    EMU_CHECK(bad > 0,
-                              "gb_hgemm_%dx%d_nn %dx%dx%d %s: barrier %d removed, yet right", t, t,
+                else if (drop == 1 || c->K > hk->bk)
+                    EMU_CHECK(bad > 0, "%s %dx%dx%d %s: barrier %d removed, yet right", hk->name,
                               c->M, c->N, c->K, emu_order_name((enum emu_order)o), drop);
             }
         }
     }
     return runs;
+}
+
+/* The tensor-core kernel's index arithmetic (wmma.cuh), which the emulation cannot check through
+ * real fragments: the 4 warps' 2×2 fragments tile the 64×64 block once; the 128 threads' 8 pairs
+ * cover each 64×32 slice of A and 32×64 slice of B once; the 32 lanes' 8 elements cover a 16×16
+ * fragment once; the pair test pads exactly the outside; the grid covers M×N with no block
+ * wholly outside. */
+static void wmma_index_checks(void) {
+    static unsigned char seen[GB_WM_BM][GB_WM_BN];
+    int w, i, j, r, c, q, t, rr, cc, bad = 0;
+    memset(seen, 0, sizeof seen);
+    for (w = 0; w < GB_WM_WARPS; w++)
+        for (i = 0; i < 2; i++)
+            for (j = 0; j < 2; j++) {
+                gb_wm_frag_origin(w, i, j, &r, &c);
+                for (rr = 0; rr < GB_WM_F; rr++)
+                    for (cc = 0; cc < GB_WM_F; cc++)
+                        if (r + rr < GB_WM_BM && c + cc < GB_WM_BN)
+                            seen[r + rr][c + cc]++;
+                        else
+                            bad++;
+            }
+    for (r = 0; r < GB_WM_BM; r++)
+        for (c = 0; c < GB_WM_BN; c++)
+            bad += seen[r][c] != 1;
+    EMU_CHECK(bad == 0, "wmma: fragments do not tile the block once (%d)", bad);
+    for (t = 0; t < 2; t++) { /* A's slice (64×32), then B's (32×64) */
+        const int rows = t ? GB_WM_BK : GB_WM_BM, cols = t ? GB_WM_BN : GB_WM_BK;
+        memset(seen, 0, sizeof seen);
+        bad = 0;
+        for (i = 0; i < GB_WM_THREADS; i++)
+            for (q = 0; q < GB_WM_PAIRS; q++) {
+                gb_wm_pair(i + q * GB_WM_THREADS, cols, &r, &c);
+                if (r < rows && c + 1 < cols && c % 2 == 0)
+                    seen[r][c]++, seen[r][c + 1]++;
+                else
+                    bad++;
+            }
+        for (r = 0; r < rows; r++)
+            for (c = 0; c < cols; c++)
+                bad += seen[r][c] != 1;
+        EMU_CHECK(bad == 0, "wmma: the pairs do not cover the %s slice once (%d)", t ? "B" : "A",
+                  bad);
+    }
+    memset(seen, 0, sizeof seen);
+    bad = 0;
+    for (i = 0; i < 32; i++)
+        for (q = 0; q < GB_WM_PER_LANE; q++) {
+            gb_wm_frag_elem(i, q, &r, &c);
+            if (r < GB_WM_F && c < GB_WM_F)
+                seen[r][c]++;
+            else
+                bad++;
+        }
+    for (r = 0; r < GB_WM_F; r++)
+        for (c = 0; c < GB_WM_F; c++)
+            bad += seen[r][c] != 1;
+    EMU_CHECK(bad == 0, "wmma: the lanes do not copy a fragment once (%d)", bad);
+    /* 7 columns: (0,1) and (2,3), (4,5) inside, (6,7) straddles, (8,9) outside; row 5 of 5 out */
+    EMU_CHECK(gb_wm_pair_inside(4, 0, 5, 7) == 2 && gb_wm_pair_inside(4, 6, 5, 7) == 1 &&
+                  gb_wm_pair_inside(4, 8, 5, 7) == 0 && gb_wm_pair_inside(5, 0, 5, 7) == 0,
+              "wmma: gb_wm_pair_inside pads the wrong elements");
+    {
+        static const int shapes[][2] = {{1, 1}, {64, 64}, {65, 63}, {127, 129}, {1000, 3}};
+        for (i = 0; i < 5; i++) {
+            unsigned gx = 0, gy = 0;
+            const int M = shapes[i][0], N = shapes[i][1];
+            EMU_CHECK(gb_wm_grid(M, N, &gx, &gy) == 0 && (long)gx * GB_WM_BN >= N &&
+                          (long)(gx - 1) * GB_WM_BN < N && (long)gy * GB_WM_BM >= M &&
+                          (long)(gy - 1) * GB_WM_BM < M,
+                      "wmma: grid %ux%u for %dx%d", gx, gy, M, N);
+        }
+        EMU_CHECK(gb_wm_grid(65536 * GB_WM_BM, 1, &(unsigned){0}, &(unsigned){0}) == -1,
+                  "wmma: a grid beyond 65535 rows of blocks is accepted");
+    }
 }
 
 int main(void) {
@@ -408,7 +503,9 @@ int main(void) {
         };
         runs += hgemm_cases(hcases, (int)(sizeof hcases / sizeof hcases[0]), drop);
     }
-    printf("%d emulated SGEMM, DGEMM and FP16 GEMM launches as for sm_%d (barrier removed: %d), "
+    wmma_index_checks();
+    printf("%d emulated SGEMM, DGEMM and FP16 GEMM (half2, WMMA twin) launches as for sm_%d "
+           "(barrier removed: %d), "
            "%.0f ms, %d "
            "failures\n",
            runs, GB_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,
