@@ -3,8 +3,6 @@ kernels/vecadd/sim.py)."""
 TINY = "m=70,n=60,k=50"
 # 25 tiles of 128×128: the launcher picks 128×128 on cards with at most 25 SMs (K40m, K80)
 QUICK_EXTRA = ["m=256,n=256,k=256", "m=520,n=520,k=24"]
-# gemm/cuda's own FP16 kernels (half2 from cc 5.3): ok on the t4 and newer, refused before
-QUICK_DTYPES = ["f16"]
 
 
 def expect(card, impl):

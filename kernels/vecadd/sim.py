@@ -9,8 +9,6 @@ rows. The interface every kernels/<w>/sim.py has (sim_check.py's `Card` gives th
                       card's sweep test runs the workloads that define it)
   TRACED              optional, default True: False for a workload whose rows start processes
                       of their own, left out of the call-trace runs (multi-GPU, faults)
-  QUICK_DTYPES        optional: --dtype tiers beyond f32 and f64 the --quick test adds (e.g.
-                      ["f16"]); the run's option, so every workload's rows of them are checked
   check_tier_row(card, row, shape, check)  optional: check_row for an ok row of another tier
 `shape` is the row's shape as a dict of ints."""
 TINY = "n=5000"

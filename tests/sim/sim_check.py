@@ -385,13 +385,9 @@ def mode_quick(build, a):
               f"kernels/{w.name}/sim.py saying what the simulated cards should give")
     extra = [x for name, m in build.expects.items() for shape in m.QUICK_EXTRA
              for x in ("--shape", f"{name}:{shape}")]
-    # tiers beyond the default f32,f64 that a workload's own kernels run (sim.py QUICK_DTYPES);
-    # --dtype is the run's, so every workload gets them: rows ok or refused for the tier
-    tiers = sorted({t for m in build.expects.values() for t in getattr(m, "QUICK_DTYPES", [])})
-    if tiers:
-        extra += ["--dtype", ",".join(["f32", "f64"] + tiers)]
     with tempfile.TemporaryDirectory() as tmp:
-        run = run_sim(build, card.spec, ["--quick", "-d", "cuda"] + FAST + extra, tmp)
+        run = run_sim(build, card.spec, ["--quick", "-d", "cuda", "--dtype", "all"] + FAST + extra,
+                      tmp)
         print(run.out)
         print(run.err[-4000:], file=sys.stderr)
         check_process(run, card.spec)
