@@ -2,8 +2,9 @@
  * on the run's stream, in float32 and (the f64 tier) float64.
  *
  * Problem layout (kernels/conv2d/layout.h): in x (n×c×h×w) and the filters
- * (k×c×r×s), out y (n×k×p×q), floats (doubles for f64); any stride and padding per axis. The kernel indexes with int,
- * so a tensor of 2^31 elements or more is an `unsupported` row (the note says which).
+ * (k×c×r×s), out y (n×k×p×q), floats (doubles for f64); any stride and padding per axis. The
+ * kernel indexes with int, so a tensor of 2^31 elements or more is an `unsupported` row (the note
+ * says which).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +73,7 @@ static enum status conv2d_cuda_upload(struct impl_ctx *ctx) {
     const void *hx = s->f64 ? (const void *)x->data64 : (const void *)x->data;
     const void *hw = s->f64 ? (const void *)wt->data64 : (const void *)wt->data;
     CU_TRY(cudaMemcpyAsync(s->x, hx, x->n * s->size, cudaMemcpyHostToDevice, gb_stream()), ctx);
-    CU_TRY(cudaMemcpyAsync(s->wt, hw, wt->n * s->size, cudaMemcpyHostToDevice, gb_stream()),
-           ctx);
+    CU_TRY(cudaMemcpyAsync(s->wt, hw, wt->n * s->size, cudaMemcpyHostToDevice, gb_stream()), ctx);
     return ST_OK;
 }
 

@@ -202,8 +202,8 @@ static enum status pick_algo(struct impl_ctx *ctx, struct conv_state *s,
         snprintf(ctx->note, sizeof ctx->note,
                  "%s, %s, algo %s (%s of %d), FP32 compute, ws=%.1fMiB",
                  s->fmt == CUDNN_TENSOR_NHWC ? "NHWC" : "NCHW",
-                 s->tensor_ops ? "tensor ops" : "no tensor ops", gpu_cudnn_fwd_algo_name((int)s->algo),
-                 how, got, (double)*need / (1 << 20));
+                 s->tensor_ops ? "tensor ops" : "no tensor ops",
+                 gpu_cudnn_fwd_algo_name((int)s->algo), how, got, (double)*need / (1 << 20));
         return ST_OK;
     }
     snprintf(ctx->note, sizeof ctx->note, "algo=%s (%s of %d) ws=%.1fMiB math=%s",
@@ -269,11 +269,9 @@ static enum status half_inputs(struct impl_ctx *ctx, struct conv_state *s) {
         return ST_OOM;
     }
     for (size_t i = 0; i < p->in[IN_X].n; i++)
-        s->half_x[nhwc ? to_nhwc(i, d->c, d->h * d->w) : i] =
-            dtype_f32_to_f16(p->in[IN_X].data[i]);
+        s->half_x[nhwc ? to_nhwc(i, d->c, d->h * d->w) : i] = dtype_f32_to_f16(p->in[IN_X].data[i]);
     for (size_t i = 0; i < p->in[IN_W].n; i++)
-        s->half_w[nhwc ? to_nhwc(i, d->c, d->r * d->s) : i] =
-            dtype_f32_to_f16(p->in[IN_W].data[i]);
+        s->half_w[nhwc ? to_nhwc(i, d->c, d->r * d->s) : i] = dtype_f32_to_f16(p->in[IN_W].data[i]);
     s->host_x = s->half_x;
     s->host_w = s->half_w;
     return ST_OK;

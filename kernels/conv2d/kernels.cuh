@@ -1,5 +1,5 @@
-/* kernels.cuh — NCHW float32 and float64 forward convolution as an implicit GEMM (C subset of CUDA C),
- * correct for any filter size, stride and padding (per axis).
+/* kernels.cuh — NCHW float32 and float64 forward convolution as an implicit GEMM (C subset of CUDA
+ * C), correct for any filter size, stride and padding (per axis).
  *
  * The GEMM view, never materialised: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q), where
  * column (img, oh, ow) of X̂ holds, for each filter tap (ci, ri, si), the input value

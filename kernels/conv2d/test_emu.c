@@ -13,9 +13,9 @@
  */
 #include "tests/emu/emu.h"
 
+#include "harness/core/verify.h"
 #include "kernels/conv2d/kernels.cuh"
 #include "tests/emu/emu_test.h"
-#include "harness/core/verify.h"
 
 #include <time.h>
 

@@ -609,8 +609,9 @@ static int conv_compute(const struct conv_shape *s, float alpha, const float *x,
 /* IEEE half → float, subnormals and specials included. */
 static float half_to_float(unsigned short h) {
     unsigned sign = (h >> 15) & 1, e = (h >> 10) & 31, m = h & 1023;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY)
-                                                      : ldexpf((float)(m | 1024), (int)e - 25);
+    float v = e == 0    ? ldexpf((float)m, -24)
+              : e == 31 ? (m ? NAN : INFINITY)
+                        : ldexpf((float)(m | 1024), (int)e - 25);
     return sign ? -v : v;
 }
 
@@ -625,8 +626,8 @@ static unsigned short float_to_half(float x) {
         return sign | 0x7c00;
     if (a < 0x1p-14f) /* subnormal: a multiple of 2^-24 (rounding up to 2^-14 gives 0x0400) */
         return sign | (unsigned short)rintf(a * 0x1p24f);
-    frexpf(a, &e);                 /* a in [2^(e-1), 2^e) */
-    m = rintf(ldexpf(a, 11 - e));  /* 11 significant bits, in [1024, 2048] */
+    frexpf(a, &e);                /* a in [2^(e-1), 2^e) */
+    m = rintf(ldexpf(a, 11 - e)); /* 11 significant bits, in [1024, 2048] */
     if (m == 2048.0f)
         m = 1024.0f, e++;
     return sign | (unsigned short)((unsigned)(e - 1 + 15) << 10) | ((unsigned short)m & 1023);
@@ -709,12 +710,12 @@ static int conv_wide(const struct conv_shape *s, double alpha, const void *x, co
     if (col && yi && widen(s, x, w, &xd, &wd) == 0) {
         for (int img = 0; img < s->n; img++) {
             im2col_d(s, xd + (size_t)img * s->c * s->h * s->w, col);
-            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s->k, (int)pq, (int)crs, 1.0,
-                        wd, (int)crs, col, (int)pq, 0.0, yi, (int)pq);
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s->k, (int)pq, (int)crs, 1.0, wd,
+                        (int)crs, col, (int)pq, 0.0, yi, (int)pq);
             for (int k = 0; k < s->k; k++)
                 for (size_t e = 0; e < pq; e++) {
-                    size_t o = at4(s->y_nhwc, s->k, s->p, s->q, img, k, (int)(e / s->q),
-                                   (int)(e % s->q));
+                    size_t o =
+                        at4(s->y_nhwc, s->k, s->p, s->q, img, k, (int)(e / s->q), (int)(e % s->q));
                     double v = alpha * yi[(size_t)k * pq + e];
                     store_rounded(y, s->type, o,
                                   beta == 0.0 ? v : v + beta * load_as_double(y, s->type, o));
@@ -752,9 +753,9 @@ struct dnn_op {
     int nperf;
     size_t ws_bytes;
     cudnnMathType_t math;
-    int sm;       /* the card's compute capability, 10·major + minor */
+    int sm;                 /* the card's compute capability, 10·major + minor */
     double alpha64, beta64; /* convolutions: the scalars (double for DOUBLE data) */
-    size_t esize; /* bytes of an element of x, w, y, dy; 0 means float */
+    size_t esize;           /* bytes of an element of x, w, y, dy; 0 means float */
 };
 
 static int dev_ok(const void *p, size_t n, size_t esize) {
@@ -804,7 +805,7 @@ static size_t elems(const struct cudnnTensorStruct *t) {
 
 static cudaError_t do_conv(struct dnn_op *o) {
     return conv_any(&o->s, o->alpha64, o->x, o->w, o->beta64, o->y) ? cudaErrorLaunchFailure
-                                                                     : cudaSuccess;
+                                                                    : cudaSuccess;
 }
 
 /* Every algorithm runs the same code here, so raw timings would rank them by noise (and make
