@@ -10,7 +10,7 @@ modes:
   quick PROFILE      `gpubench-sim --quick -d cuda` on one profile (PROFILE may carry
                      :built-for-card): every row ok or unsupported/oom for the reason the real
                      card would give, or, when the card's last driver cannot run this runtime,
-                     no CUDA device and that reason; --dtype LIST runs those tiers
+                     no CUDA device and that reason
   defaults           the default shapes on the 512 MiB profile: every row fits (none is oom)
   sweep              --sweep on the 512 MiB profile reaches the sizes that do not fit
                      (unsupported beyond the card, oom beyond its free memory)
@@ -391,8 +391,8 @@ def mode_quick(build, a):
     extra = [x for name, m in build.expects.items() for shape in m.QUICK_EXTRA
              for x in ("--shape", f"{name}:{shape}")]
     with tempfile.TemporaryDirectory() as tmp:
-        tiers = ["--dtype", a.dtype] if a.dtype else []
-        run = run_sim(build, card.spec, ["--quick", "-d", "cuda"] + tiers + FAST + extra, tmp)
+        run = run_sim(build, card.spec, ["--quick", "-d", "cuda", "--dtype", "all"] + FAST + extra,
+                      tmp)
         print(run.out)
         print(run.err[-4000:], file=sys.stderr)
         check_process(run, card.spec)
@@ -801,7 +801,6 @@ def main():
     ap.add_argument("--profiles-src", required=True)
     ap.add_argument("--cuobjdump", default="cuobjdump")
     ap.add_argument("--limit", type=int, default=0, help="faults: at most this many per profile")
-    ap.add_argument("--dtype", default="", help="quick: the tiers to run (default: gpubench's)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=120, help="faults: seconds before a run hangs")
     ap.add_argument("--verbose", action="store_true", help="faults: the category of every fault")
