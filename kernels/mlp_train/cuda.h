@@ -43,6 +43,19 @@ cudaError_t gb_colsum(cudaStream_t stream, const float *x, float *out, int rows,
 /* w[i] -= lr · g[i], i in [0, n). */
 cudaError_t gb_sgd(cudaStream_t stream, float *w, const float *g, size_t n, float lr);
 
+/* The f64 tier: the kernels of the launchers below (for gb_check_kernels), and the launchers,
+ * each the float one above with double data (labels stay float32 class numbers). */
+int gb_mlp_kernels64(const struct gb_kernel_ref **refs);
+cudaError_t gb_bias_relu64(cudaStream_t stream, double *z, const double *bias, int rows,
+                           int cols);
+cudaError_t gb_relu_backward64(cudaStream_t stream, double *dh, const double *h, size_t n);
+cudaError_t gb_softmax_xent64(cudaStream_t stream, const double *logits, const double *bias,
+                              const float *labels, double *dlogits, double *rowloss, int rows,
+                              int cols, double scale);
+cudaError_t gb_colsum64(cudaStream_t stream, const double *x, double *out, int rows, int cols,
+                        double scale);
+cudaError_t gb_sgd64(cudaStream_t stream, double *w, const double *g, size_t n, double lr);
+
 #ifdef __cplusplus
 }
 #endif

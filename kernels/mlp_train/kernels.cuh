@@ -143,6 +143,118 @@ __global__ void gb_sgd_kernel(float *__restrict__ w, const float *__restrict__ g
 }
 GB_SIM_KERNEL(gb_sgd_kernel, float *, const float *, size_t, float)
 
+/* --- the f64 tier: the same kernels in doubles ------------------------------------------------
+ * Each one is its float twin above with double data and the double maths (exp, log, fmax): the
+ * C subset has no templates, so the pair is written out, as vecadd's and gemm's are. Same
+ * launch configurations; the shared-memory trees hold doubles (1 KiB for softmax, 2 KiB for
+ * the column sums). */
+
+/* z[i][j] = max(z[i][j] + bias[j], 0), rows·cols < 2^31. Grid-stride. */
+__global__ void gb_bias_relu64_kernel(double *__restrict__ z, const double *__restrict__ bias,
+                                      int rows, int cols) {
+    const unsigned n = (unsigned)rows * (unsigned)cols, stride = gridDim.x * blockDim.x;
+    unsigned i;
+    for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        double v = z[i] + bias[i % (unsigned)cols];
+        z[i] = v > 0.0 ? v : 0.0;
+    }
+}
+GB_SIM_KERNEL(gb_bias_relu64_kernel, double *, const double *, int, int)
+
+/* dh[i] = h[i] > 0 ? dh[i] : 0, in place. Grid-stride. */
+__global__ void gb_relu_backward64_kernel(double *__restrict__ dh, const double *__restrict__ h,
+                                          size_t n) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        if (!(h[i] > 0.0))
+            dh[i] = 0.0;
+}
+GB_SIM_KERNEL(gb_relu_backward64_kernel, double *, const double *, size_t)
+
+/* gb_block_reduce in doubles. */
+static __device__ __forceinline__ void gb_block_reduce64(double *red, int is_max) {
+    int half;
+    const int t = threadIdx.x;
+    __syncthreads();
+    for (half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half)
+            red[t] = is_max ? fmax(red[t], red[t + half]) : red[t] + red[t + half];
+        __syncthreads();
+    }
+}
+
+/* gb_softmax_xent_kernel in doubles (labels stay float32 class numbers). */
+__global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
+    gb_softmax_xent64_kernel(const double *logits, const double *__restrict__ bias,
+                             const float *__restrict__ labels, double *dlogits,
+                             double *__restrict__ rowloss, int rows, int cols, double scale) {
+    __shared__ double red[GB_SMX_THREADS];
+    const int t = threadIdx.x, nt = blockDim.x;
+    int row, j;
+    for (row = blockIdx.x; row < rows; row += gridDim.x) { /* uniform over the block */
+        const double *l = logits + (size_t)row * cols;
+        double *dl = dlogits + (size_t)row * cols;
+        const float yr = rintf(labels[row]);
+        const int label = !(yr > 0.0f) ? 0 : yr >= (float)cols ? cols - 1 : (int)yr;
+        const double zlabel = t == 0 ? l[label] + bias[label] : 0.0; /* before any barrier */
+        double m = -DBL_MAX, s = 0.0, inv;
+        for (j = t; j < cols; j += nt)
+            m = fmax(m, l[j] + bias[j]);
+        red[t] = m;
+        gb_block_reduce64(red, 1);
+        m = red[0];
+        __syncthreads();
+        for (j = t; j < cols; j += nt)
+            s += exp(l[j] + bias[j] - m);
+        red[t] = s;
+        gb_block_reduce64(red, 0);
+        s = red[0];
+        inv = 1.0 / s;
+        if (t == 0)
+            rowloss[row] = log(s) - (zlabel - m);
+        for (j = t; j < cols; j += nt)
+            dl[j] = (exp(l[j] + bias[j] - m) * inv - (j == label ? 1.0 : 0.0)) * scale;
+        __syncthreads();
+    }
+}
+GB_SIM_KERNEL(gb_softmax_xent64_kernel, const double *, const double *, const float *, double *,
+              double *, int, int, double)
+
+/* gb_colsum_kernel in doubles: dynamic shared memory of blockDim.x·blockDim.y doubles. */
+__global__ void gb_colsum64_kernel(const double *__restrict__ x, double *__restrict__ out,
+                                   int rows, int cols, double scale) {
+    GB_EXTERN_SHARED(double, part64);
+    const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
+    int c0, i, half;
+    for (c0 = blockIdx.x * bx; c0 < cols; c0 += gridDim.x * bx) { /* uniform over the block */
+        const int col = c0 + tx;
+        double s = 0.0;
+        if (col < cols)
+            for (i = ty; i < rows; i += by)
+                s += x[(size_t)i * cols + col];
+        part64[ty * bx + tx] = s;
+        __syncthreads();
+        for (half = by / 2; half > 0; half /= 2) {
+            if (ty < half)
+                part64[ty * bx + tx] += part64[(ty + half) * bx + tx];
+            __syncthreads();
+        }
+        if (ty == 0 && col < cols)
+            out[col] = scale * part64[tx];
+        __syncthreads();
+    }
+}
+GB_SIM_KERNEL(gb_colsum64_kernel, const double *, double *, int, int, double)
+
+/* w[i] -= lr · g[i]. Grid-stride. */
+__global__ void gb_sgd64_kernel(double *__restrict__ w, const double *__restrict__ g, size_t n,
+                                double lr) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        w[i] -= lr * g[i];
+}
+GB_SIM_KERNEL(gb_sgd64_kernel, double *, const double *, size_t, double)
+
 /* Grid of the softmax launch: one block per row up to the 65535 every architecture allows. */
 static inline unsigned gb_softmax_blocks(int rows) {
     return (unsigned)(rows < 1 ? 1 : rows > 65535 ? 65535 : rows);
