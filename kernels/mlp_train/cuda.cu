@@ -73,6 +73,7 @@ int gb_mlp_kernels64(const struct gb_kernel_ref **refs) {
         {(const void *)gb_softmax_xent64_kernel, "gb_softmax_xent64_kernel"},
         {(const void *)gb_colsum64_kernel, "gb_colsum64_kernel"},
         {(const void *)gb_sgd64_kernel, "gb_sgd64_kernel"},
+        {(const void *)gb_transpose64_kernel, "gb_transpose64_kernel"},
     };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
@@ -127,5 +128,22 @@ cudaError_t gb_sgd64(cudaStream_t stream, double *w, const double *g, size_t n, 
     if (n == 0)
         return cudaGetLastError();
     gb_sgd64_kernel<<<gb_ew_blocks(n), GB_EW_THREADS, 0, stream>>>(w, g, n, lr);
+    return cudaGetLastError();
+}
+
+cudaError_t gb_transpose64(cudaStream_t stream, const double *in, int rows, int cols, int ld,
+                           double *out) {
+    dim3 grid, block;
+    if (rows < 0 || cols < 0 || ld < cols)
+        return cudaErrorInvalidValue;
+    if (rows == 0 || cols == 0)
+        return cudaGetLastError();
+    grid.x = gb_transpose_blocks(cols);
+    grid.y = gb_transpose_blocks(rows);
+    grid.z = 1;
+    block.x = GB_TR_TILE;
+    block.y = GB_TR_ROWS;
+    block.z = 1;
+    gb_transpose64_kernel<<<grid, block, 0, stream>>>(in, rows, cols, ld, out);
     return cudaGetLastError();
 }

@@ -56,6 +56,11 @@ cudaError_t gb_colsum64(cudaStream_t stream, const double *x, double *out, int r
                         double scale);
 cudaError_t gb_sgd64(cudaStream_t stream, double *w, const double *g, size_t n, double lr);
 
+/* out (cols × rows, dense) = inᵀ, in rows × cols with leading dimension ld ≥ cols: the
+ * transposed operands of the own DGEMM (gb_dgemm takes none). in and out must not overlap. */
+cudaError_t gb_transpose64(cudaStream_t stream, const double *in, int rows, int cols, int ld,
+                           double *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -255,6 +255,38 @@ __global__ void gb_sgd64_kernel(double *__restrict__ w, const double *__restrict
 }
 GB_SIM_KERNEL(gb_sgd64_kernel, double *, const double *, size_t, double)
 
+/* Transpose for the own DGEMM, which takes no transposed operands (kernels/gemm/cuda.h):
+ * out (cols × rows, dense) = inᵀ for a rows × cols `in` with leading dimension ld ≥ cols.
+ * Blocks of GB_TR_TILE × GB_TR_ROWS threads move GB_TR_TILE² tiles through shared memory, so that
+ * reads and writes are both whole rows (coalesced); the tile's row is padded by one double so the
+ * column reads spread over the banks. Grid-stride in both directions (any grid fits any shape). */
+#define GB_TR_TILE 32
+#define GB_TR_ROWS 8
+__global__ void gb_transpose64_kernel(const double *__restrict__ in, int rows, int cols, int ld,
+                                      double *__restrict__ out) {
+    __shared__ double tile[GB_TR_TILE][GB_TR_TILE + 1];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    int r0, c0, k;
+    for (r0 = blockIdx.y * GB_TR_TILE; r0 < rows; r0 += gridDim.y * GB_TR_TILE)
+        for (c0 = blockIdx.x * GB_TR_TILE; c0 < cols; c0 += gridDim.x * GB_TR_TILE) {
+            for (k = ty; k < GB_TR_TILE; k += GB_TR_ROWS) /* uniform over the block */
+                if (r0 + k < rows && c0 + tx < cols)
+                    tile[k][tx] = in[(size_t)(r0 + k) * ld + c0 + tx];
+            __syncthreads();
+            for (k = ty; k < GB_TR_TILE; k += GB_TR_ROWS)
+                if (c0 + k < cols && r0 + tx < rows)
+                    out[(size_t)(c0 + k) * rows + r0 + tx] = tile[tx][k];
+            __syncthreads(); /* the tile is read before the next one overwrites it */
+        }
+}
+GB_SIM_KERNEL(gb_transpose64_kernel, const double *, int, int, int, double *)
+
+/* Grid of the transpose: one block per tile, at most 65535 per direction. */
+static inline unsigned gb_transpose_blocks(int n) {
+    long b = ((long)n + GB_TR_TILE - 1) / GB_TR_TILE;
+    return (unsigned)(b < 1 ? 1 : b > 65535 ? 65535 : b);
+}
+
 /* Grid of the softmax launch: one block per row up to the 65535 every architecture allows. */
 static inline unsigned gb_softmax_blocks(int rows) {
     return (unsigned)(rows < 1 ? 1 : rows > 65535 ? 65535 : rows);

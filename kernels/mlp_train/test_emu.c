@@ -372,17 +372,60 @@ static void test_softmax64(int o) {
     }
 }
 
-/* C = op(A) op(B) in doubles, row-major. */
+/* The transpose of the own DGEMM's operands: odd shapes, a leading dimension beyond the row,
+ * the launcher's grid and grids that make every block stride over several tiles. */
+static void test_transpose64(int o) {
+    /* rows, cols, ld, grid x, grid y (0: the launcher's) */
+    static const int shapes[][5] = {
+        {1, 1, 1, 0, 0}, {33, 70, 75, 0, 0}, {70, 33, 33, 1, 2}, {100, 5, 9, 1, 1}};
+    size_t s;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const int rows = shapes[s][0], cols = shapes[s][1], ld = shapes[s][2];
+        double *in = emu_alloc((size_t)rows * ld * sizeof(double));
+        double *out = emu_alloc((size_t)rows * cols * sizeof(double));
+        double *ref = emu_alloc((size_t)rows * cols * sizeof(double));
+        struct emu_run r = run_of(o);
+        int rc, i, j;
+        emu_fill64(in, (size_t)rows * ld, 61 + s, -1, 1);
+        for (i = 0; i < rows; i++)
+            for (j = 0; j < cols; j++)
+                ref[(size_t)j * rows + i] = in[(size_t)i * ld + j], out[(size_t)j * rows + i] = NAN;
+        rc = emu_transpose64(&r, (unsigned)shapes[s][3], (unsigned)shapes[s][4], in, rows, cols,
+                             ld, out);
+        CASE_CHECK(rc, emu_mismatches64("out", out, ref, NULL, (size_t)rows * cols, 0),
+                   "transpose64 %dx%d ld %d %s", rows, cols, ld, emu_order_name(r.order));
+        free(in), free(out), free(ref);
+    }
+}
+
+/* The f64 step's ops as mlp_train/cuda runs them: a transposed operand goes through the
+ * transpose kernel into `tr` first, then an untransposed product (here a host loop: the DGEMM
+ * kernel has its own emulation test in its workload's folder). `r` first: the other ops take
+ * the context as the emu_run. */
+struct step64_ctx {
+    struct emu_run r;
+    double *tr;
+};
+
 static int op_dgemm(void *c, int ta, int tb, int M, int N, int K, const double *A, int lda,
                     const double *B, int ldb, double *C, int ldc) {
+    struct step64_ctx *x = c;
     int i, j, k;
-    (void)c;
+    if (ta && tb)
+        return 1;
+    if (ta && emu_transpose64(&x->r, 0, 0, A, K, M, lda, x->tr))
+        return 1;
+    if (tb && emu_transpose64(&x->r, 0, 0, B, N, K, ldb, x->tr))
+        return 1;
+    if (ta)
+        A = x->tr, lda = K;
+    if (tb)
+        B = x->tr, ldb = N;
     for (i = 0; i < M; i++)
         for (j = 0; j < N; j++) {
             double s = 0;
             for (k = 0; k < K; k++)
-                s += (ta ? A[(size_t)k * lda + i] : A[(size_t)i * lda + k]) *
-                     (tb ? B[(size_t)j * ldb + k] : B[(size_t)k * ldb + j]);
+                s += A[(size_t)i * lda + k] * B[(size_t)k * ldb + j];
             C[(size_t)i * ldc + j] = s;
         }
     return 0;
@@ -457,8 +500,8 @@ static void test_step64(int o, const struct gb_mlp_dims *d) {
     double *scratch = emu_alloc(gb_mlp_scratch_floats(d) * sizeof(double)), *p[4];
     float *init[4];
     struct gb_mlp_bufs64 bufs;
-    struct emu_run r = run_of(o);
-    size_t i;
+    struct step64_ctx c = {run_of(o), NULL};
+    size_t i, ntr = (size_t)(H * I > H * B ? H * I : H * B) + (size_t)O * (H > B ? H : B);
     int k, rc;
     emu_fill(x, (size_t)B * I, 21, -1, 1);
     emu_fill(lab, (size_t)B, 22, 0, (float)O);
@@ -480,10 +523,12 @@ static void test_step64(int o, const struct gb_mlp_dims *d) {
     gb_mlp_carve64(d, scratch, &bufs);
     bufs.x = x64, bufs.labels = lab, bufs.loss = &loss;
     bufs.w1 = p[0], bufs.b1 = p[1], bufs.w2 = p[2], bufs.b2 = p[3];
-    rc = gb_mlp_step64(&emu_ops64, &r, d, &bufs);
+    c.tr = emu_alloc(ntr * sizeof(double));
+    rc = gb_mlp_step64(&emu_ops64, &c, d, &bufs);
     long bad = check_step64(&md, (double)d->lr, x, lab, init, p, loss);
     EMU_CHECK(rc == 0 && bad == 0, "f64 mlp step batch=%d in=%d hidden=%d out=%d %s: %ld wrong",
-              B, I, H, O, emu_order_name(r.order), bad);
+              B, I, H, O, emu_order_name(c.r.order), bad);
+    free(c.tr);
     for (k = 0; k < 4; k++)
         free(p[k]), free(init[k]);
     free(x), free(lab), free(x64), free(scratch);
@@ -504,6 +549,7 @@ int main(void) {
         test_elementwise64(o);
         test_colsum64(o);
         test_softmax64(o);
+        test_transpose64(o);
         for (s = 0; s < sizeof steps / sizeof steps[0]; s++) {
             test_step(o, &steps[s]);
             test_step64(o, &steps[s]);

@@ -211,6 +211,25 @@ static inline int emu_sgd64(const struct emu_run *r, unsigned blocks, double *w,
                       emu_sgd64_body, &a);
 }
 
+struct emu_tr_args {
+    const double *in;
+    double *out;
+    int rows, cols, ld;
+};
+static void emu_transpose64_body(void *p) {
+    const struct emu_tr_args *a = p;
+    gb_transpose64_kernel(a->in, a->rows, a->cols, a->ld, a->out);
+}
+/* gb_transpose64 on the emulation; gx, gy: the grid, or 0 for the launcher's. */
+static inline int emu_transpose64(const struct emu_run *r, unsigned gx, unsigned gy,
+                                  const double *in, int rows, int cols, int ld, double *out) {
+    struct emu_tr_args a = {in, out, rows, cols, ld};
+    return emu_launch(emu_dim3(gx ? gx : gb_transpose_blocks(cols),
+                               gy ? gy : gb_transpose_blocks(rows), 1),
+                      emu_dim3(GB_TR_TILE, GB_TR_ROWS, 1), 0, r->order, r->seed,
+                      emu_transpose64_body, &a);
+}
+
 /* Doubles with 53 random bits, deterministic in (seed, i), in [lo, hi) (about): two float
  * draws, the second one 2^-24 below the first, so that a kernel that rounds to float32 on the
  * way is off by far more than double rounding. */
