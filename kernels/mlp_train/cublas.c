@@ -25,6 +25,7 @@
 #include "kernels/mlp_train/layout.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/mlp_train/amp.h"
 #include "kernels/mlp_train/cuda.h"
 #include "kernels/mlp_train/step.h"
 
@@ -363,6 +364,8 @@ static enum status prepare64(struct impl_ctx *ctx, struct mlp_state *s) {
 }
 
 static enum status mlp_prepare(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        return mlp_amp_prepare(ctx);
     const long *v = ctx->p->shape.v;
     struct mlp_state *s = calloc(1, sizeof *s);
     if (!s) {
@@ -416,6 +419,8 @@ static enum status upload64(struct impl_ctx *ctx, struct mlp_state *s) {
 }
 
 static enum status mlp_upload(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        return mlp_amp_upload(ctx);
     struct mlp_state *s = ctx->state;
     struct problem *p = ctx->p;
     cudaStream_t st = gb_stream();
@@ -441,6 +446,8 @@ static enum status mlp_upload(struct impl_ctx *ctx) {
 }
 
 static enum status mlp_run(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        return mlp_amp_run(ctx);
     struct mlp_state *s = ctx->state;
 #ifdef GPUBENCH_HAVE_CUDNN
     if (s->use_cudnn)
@@ -476,6 +483,8 @@ static enum status download64(struct impl_ctx *ctx, struct mlp_state *s) {
 }
 
 static enum status mlp_download(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        return mlp_amp_download(ctx);
     struct mlp_state *s = ctx->state;
     struct problem *p = ctx->p;
     cudaStream_t st = gb_stream();
@@ -493,6 +502,10 @@ static enum status mlp_download(struct impl_ctx *ctx) {
 }
 
 static void mlp_release(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16) {
+        mlp_amp_release(ctx);
+        return;
+    }
     struct mlp_state *s = ctx->state;
     if (!s)
         return;
@@ -523,11 +536,11 @@ const struct impl mlp_train_cublas_impl = {
     .name = "cublas",
     .kind = DEV_CUDA,
     .summary = "cuBLAS GEMMs (pedantic FP32) + cuDNN bias/ReLU/softmax (own kernels without); "
-               "f64: cublasDgemm + own kernels",
+               "f64: cublasDgemm + own kernels; f16: mixed precision (cc 7.0+)",
     .prepare = mlp_prepare,
     .upload = mlp_upload,
     .run = mlp_run,
     .download = mlp_download,
     .release = mlp_release,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
 };

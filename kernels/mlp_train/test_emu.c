@@ -10,6 +10,7 @@
  */
 #include "tests/emu/emu.h"
 
+#include "harness/core/dtype.h"
 #include "kernels/mlp_train/layout.h"
 #include "kernels/mlp_train/kernels.cuh"
 #include "kernels/mlp_train/step.h"
@@ -446,8 +447,9 @@ static int op_colsum64(void *c, const double *x, double *out, int rows, int cols
 static int op_sgd64(void *c, double *w, const double *g, size_t n, double lr) {
     return emu_sgd64(c, 0, w, g, n, lr) ? 1 : 0;
 }
-static const struct gb_mlp_ops64 emu_ops64 = {op_dgemm,          op_bias_relu64, op_relu_backward64,
-                                              op_softmax_xent64, op_colsum64,    op_sgd64};
+static const struct gb_mlp_ops64 emu_ops64 = {op_dgemm,          op_bias_relu64,
+                                              op_relu_backward64, op_softmax_xent64,
+                                              op_colsum64,       op_sgd64};
 
 /* Each parameter's change against the reference's, with the f64 row's tolerances
  * (bench/mlp_train.c, mlp_make64): 2^-50 of the parameters' size plus 1e-10 of the largest
@@ -534,6 +536,144 @@ static void test_step64(int o, const struct gb_mlp_dims *d) {
     free(x), free(lab), free(x64), free(scratch);
 }
 
+/* --- the f16 tier (mixed precision) ---------------------------------------------------------- */
+struct f16_args {
+    const float *in, *bias;
+    float *f;
+    unsigned short *h;
+    const unsigned short *ch;
+    int rows, cols, *bad;
+    size_t n;
+    float lr, inv;
+};
+static void f16_cast_body(void *p) {
+    const struct f16_args *a = p;
+    gb_f16_cast_kernel(a->in, a->h, a->n);
+}
+static void f16_bias_relu_body(void *p) {
+    const struct f16_args *a = p;
+    gb_bias_relu_f16_kernel(a->in, a->bias, a->h, a->rows, a->cols);
+}
+static void f16_relu_backward_body(void *p) {
+    const struct f16_args *a = p;
+    gb_relu_backward_f16_kernel(a->f, a->ch, a->h, a->n);
+}
+static void f16_nonfinite_body(void *p) {
+    const struct f16_args *a = p;
+    gb_nonfinite_kernel(a->in, a->n, a->bad);
+}
+static void f16_sgd_body(void *p) {
+    const struct f16_args *a = p;
+    gb_amp_sgd_kernel(a->f, a->in, a->n, a->lr, a->inv, a->bad);
+}
+static int f16_launch(int o, size_t n, unsigned blocks, void (*body)(void *), struct f16_args *a) {
+    struct emu_run r = run_of(o);
+    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r.order, r.seed,
+                      body, a);
+}
+
+/* Count elements whose FP16 bits differ from the host's conversion of want[i]. */
+static size_t f16_mismatches(const char *what, const unsigned short *got, const float *want,
+                             size_t n) {
+    size_t i, bad = 0;
+    for (i = 0; i < n; i++)
+        if (got[i] != dtype_f32_to_f16(want[i]) && bad++ < 3)
+            fprintf(stderr, "  %s[%zu] = 0x%04x, want 0x%04x (%.9g)\n", what, i, got[i],
+                    dtype_f32_to_f16(want[i]), (double)want[i]);
+    return bad;
+}
+
+/* The kernels' FP16 rounding against the host's (harness/core/dtype.c) bit for bit: every
+ * boundary case (signed zeros, the smallest subnormal and half of it, the subnormal/normal
+ * edge, ties to even, 65504, 65519.99 and 65520, Inf, NaN) and 2^16 values spread over the
+ * whole exponent range of both signs. */
+static void test_f16_cast(int o) {
+    static const float edge[] = {0.0f, -0.0f, 5.96046448e-8f, 2.98023224e-8f, 2.98023260e-8f,
+                                 6.09755516e-5f, 6.10351562e-5f, 6.10351599e-5f, 1.0f,
+                                 1.00048828f, 1.00146484f, 2047.5f, 2048.5f, 65504.0f,
+                                 65519.99f, 65520.0f, -65520.0f, 1e30f, -1e-30f, INFINITY,
+                                 -INFINITY, NAN};
+    const size_t ne = sizeof edge / sizeof edge[0], n = ne + 65536;
+    float *in = emu_alloc(n * sizeof(float));
+    unsigned short *out = emu_alloc(n * sizeof(unsigned short));
+    struct f16_args a = {0};
+    size_t i;
+    int rc;
+    memcpy(in, edge, sizeof edge);
+    emu_fill(in + ne, 65536, 71, -1, 1);
+    for (i = ne; i < n; i++)
+        in[i] = ldexpf(in[i], (int)(i % 48) - 30); /* 2^-30 … 2^17: subnormal to overflow */
+    a.in = in, a.h = out, a.n = n;
+    rc = f16_launch(o, n, 3, f16_cast_body, &a);
+    CASE_CHECK(rc, f16_mismatches("f16", out, in, n), "f16_cast %zu values %s", n,
+               emu_order_name(run_of(o).order));
+    free(in), free(out);
+}
+
+/* bias + ReLU to FP16, and the backward ReLU against those FP16 activations. */
+static void test_relu_f16(int o) {
+    static const int shapes[][3] = {{3, 5, 0}, {40, 257, 3}};
+    size_t s, i;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const int rows = shapes[s][0], cols = shapes[s][1];
+        const size_t n = (size_t)rows * cols;
+        float *z = emu_alloc(n * sizeof(float)), *b = emu_alloc(cols * sizeof(float));
+        float *dh = emu_alloc(n * sizeof(float)), *want = emu_alloc(n * sizeof(float));
+        float *wdh = emu_alloc(n * sizeof(float));
+        unsigned short *a16 = emu_alloc(n * 2), *dh16 = emu_alloc(n * 2);
+        struct f16_args a = {0};
+        size_t bad;
+        int rc;
+        emu_fill(z, n, 72 + s, -2, 2);
+        emu_fill(b, (size_t)cols, 73 + s, -0.5f, 0.5f);
+        emu_fill(dh, n, 74 + s, -1e-3f, 1e-3f);
+        for (i = 0; i < n; i++) {
+            float v = z[i] + b[i % (size_t)cols];
+            want[i] = v > 0 ? v : 0;
+            wdh[i] = dtype_f32_to_f16(want[i]) != 0 ? dh[i] : 0.0f;
+        }
+        a.in = z, a.bias = b, a.h = a16, a.rows = rows, a.cols = cols;
+        rc = f16_launch(o, n, (unsigned)shapes[s][2], f16_bias_relu_body, &a);
+        bad = f16_mismatches("a", a16, want, n);
+        a.f = dh, a.ch = a16, a.h = dh16, a.n = n;
+        rc |= f16_launch(o, n, (unsigned)shapes[s][2], f16_relu_backward_body, &a);
+        bad += f16_mismatches("dh16", dh16, wdh, n);
+        for (i = 0; i < n; i++)
+            bad += dh[i] != wdh[i];
+        CASE_CHECK(rc, bad, "f16 bias_relu, relu_backward %dx%d %s", rows, cols,
+                   emu_order_name(run_of(o).order));
+        free(z), free(b), free(dh), free(want), free(wdh), free(a16), free(dh16);
+    }
+}
+
+/* The overflow check and the unscaled update: finite gradients update every weight; one Inf or
+ * NaN anywhere (first, last, middle) leaves every weight as it was. */
+static void test_amp_sgd(int o) {
+    const size_t n = 4099;
+    static const long poison[] = {-1, 0, 4098, 2000};
+    float *w = emu_alloc(n * sizeof(float)), *g = emu_alloc(n * sizeof(float));
+    float *w0 = emu_alloc(n * sizeof(float));
+    size_t c, i;
+    for (c = 0; c < sizeof poison / sizeof poison[0]; c++) {
+        struct f16_args a = {0};
+        int flag = 0, rc;
+        size_t bad = 0;
+        emu_fill(w, n, 75, -1, 1);
+        emu_fill(g, n, 76, -1024, 1024);
+        memcpy(w0, w, n * sizeof(float));
+        if (poison[c] >= 0)
+            g[poison[c]] = c == 3 ? NAN : INFINITY;
+        a.in = g, a.f = w, a.n = n, a.bad = &flag, a.lr = 0.1f, a.inv = 1.0f / 1024;
+        rc = f16_launch(o, n, (unsigned)c, f16_nonfinite_body, &a);
+        rc |= f16_launch(o, n, (unsigned)c, f16_sgd_body, &a);
+        for (i = 0; i < n; i++)
+            bad += w[i] != (poison[c] >= 0 ? w0[i] : w0[i] - 0.1f * (g[i] * (1.0f / 1024)));
+        bad += flag != (poison[c] >= 0);
+        CASE_CHECK(rc, bad, "amp_sgd poison at %ld %s", poison[c], emu_order_name(run_of(o).order));
+    }
+    free(w), free(g), free(w0);
+}
+
 int main(void) {
     static const struct gb_mlp_dims steps[] = {
         {5, 7, 9, 3, 0.1f}, {33, 20, 70, 10, 0.1f}, {64, 36, 40, 12, 0.5f}};
@@ -550,12 +690,15 @@ int main(void) {
         test_colsum64(o);
         test_softmax64(o);
         test_transpose64(o);
+        test_f16_cast(o);
+        test_relu_f16(o);
+        test_amp_sgd(o);
         for (s = 0; s < sizeof steps / sizeof steps[0]; s++) {
             test_step(o, &steps[s]);
             test_step64(o, &steps[s]);
         }
     }
-    printf("MLP kernels and step (f32 and f64) emulated as for sm_%d in 3 orders: %.0f ms, %d failures\n",
+    printf("MLP kernels and step (f32, f64, f16) emulated as for sm_%d in 3 orders: %.0f ms, %d failures\n",
            GB_EMU_ARCH / 10, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC, emu_failures);
     return emu_failures ? 1 : 0;
 }
