@@ -316,7 +316,7 @@ static double cpu_time(const struct sd *d, int cpu, int c0, int c1, const struct
 
 struct xover {
     int series, cpu;
-    const char *workload, *impl;
+    const char *workload, *impl, *dtype; /* one crossover per implementation and tier */
     const char *kind;  /* "from", "always", "never" */
     const char *shape; /* the first size from which the GPU stays faster (from, always) */
     char text[1024];
@@ -337,18 +337,21 @@ static int crossovers(const struct sd *d, int c0, int c1, struct xover *x) {
         if (cpu < 0)
             continue;
         for (int c = c0; c < c1; c++) {
-            /* once per implementation of this series: at its first line */
-            const char *impl = d->combo[c].impl;
+            /* once per implementation and tier of this series: at its first line (the sizes
+             * of one tier only: an f64 point must not continue an f32 ladder) */
+            const char *impl = d->combo[c].impl, *dtype = d->combo[c].dtype;
             int first = 1;
             for (int k = c0; k < c && first; k++)
-                if (!strcmp(d->combo[k].impl, impl) && at(d, k, s))
+                if (!strcmp(d->combo[k].impl, impl) && !strcmp(d->combo[k].dtype, dtype) &&
+                    at(d, k, s))
                     first = 0;
             if (!first || !at(d, c, s))
                 continue;
             int n = 0;
             for (int k = c; k < c1; k++) {
                 const struct run_row *r = at(d, k, s);
-                if (strcmp(d->combo[k].impl, impl) || !usable(r))
+                if (strcmp(d->combo[k].impl, impl) || strcmp(d->combo[k].dtype, dtype) ||
+                    !usable(r))
                     continue;
                 double t = cpu_time(d, cpu, c0, c1, &d->combo[k]);
                 if (!(t > 0))
@@ -360,7 +363,7 @@ static int crossovers(const struct sd *d, int c0, int c1, struct xover *x) {
             if (n < 2)
                 continue; /* one size is not a sweep */
             struct xover *o = &x[nx++];
-            *o = (struct xover){s, cpu, d->combo[c].workload, impl, "", NULL, ""};
+            *o = (struct xover){s, cpu, d->combo[c].workload, impl, dtype, "", NULL, ""};
             int from = n;
             while (from > 0 && ratio[from - 1] < 1)
                 from--;
@@ -608,7 +611,10 @@ static void print_crossovers(const struct sd *d, const struct xover *x, int nx, 
             break;
         grid_set(&g, row, 0, "%s", x[i].workload);
         grid_set(&g, row, 1, "%s", d->in->series[x[i].series].label);
-        grid_set(&g, row, 2, "%s", x[i].impl);
+        if (strcmp(x[i].dtype, "float32"))
+            grid_set(&g, row, 2, "%s (%s)", x[i].impl, x[i].dtype);
+        else
+            grid_set(&g, row, 2, "%s", x[i].impl);
         grid_set(&g, row, 3, "%s", d->in->series[x[i].cpu].label);
         grid_set(&g, row, 4, "%s", x[i].text);
     }
@@ -726,8 +732,8 @@ static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *o
         csv_line(d, out, "geomean", NULL, "", s, NULL, NULL, gk, ge, note);
     }
     for (int i = 0; i < nx; i++) {
-        struct combo cb = {x[i].workload, x[i].shape ? x[i].shape : "", "", x[i].impl, 0, 0, 0, 0,
-                           0};
+        struct combo cb = {x[i].workload, x[i].shape ? x[i].shape : "", x[i].dtype, x[i].impl, 0, 0,
+                           0, 0, 0};
         char note[480];
         snprintf(note, sizeof note, "%s: %s", x[i].kind, x[i].text);
         csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, NULL, NULL, NAN, NAN, note);
@@ -846,6 +852,7 @@ static void print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
         fputs(i ? ",\n{" : "\n{", out);
         json_kv(out, "workload", x[i].workload, 1);
         json_kv(out, "impl", x[i].impl, 1);
+        json_kv(out, "dtype", x[i].dtype, 1);
         json_series(d, out, x[i].series);
         fputc(',', out);
         json_kv(out, "cpu", d->in->series[x[i].cpu].label, 1);

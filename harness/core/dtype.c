@@ -3,6 +3,7 @@
 #include "harness/core/dtype.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct tier {
@@ -121,4 +122,17 @@ float dtype_round(enum dtype t, float x) {
     case DT_BF16: return dtype_bf16_to_f32(dtype_f32_to_bf16(x));
     default: return x;
     }
+}
+
+uint16_t *dtype_halves_new(const float *x, size_t n, enum dtype t) {
+    uint16_t *h = malloc(n * sizeof *h + 1); /* + 1: n = 0 still gets an array */
+    if (h)
+        for (size_t i = 0; i < n; i++)
+            h[i] = t == DT_BF16 ? dtype_f32_to_bf16(x[i]) : dtype_f32_to_f16(x[i]);
+    return h;
+}
+
+void dtype_halves_to_f32(const uint16_t *h, float *out, size_t n, enum dtype t) {
+    for (size_t i = 0; i < n; i++)
+        out[i] = t == DT_BF16 ? dtype_bf16_to_f32(h[i]) : dtype_f16_to_f32(h[i]);
 }

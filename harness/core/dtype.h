@@ -58,4 +58,12 @@ float dtype_f16_to_f32(uint16_t h);
 uint16_t dtype_f32_to_bf16(float x);
 float dtype_bf16_to_f32(uint16_t h);
 
+/* The 16-bit patterns of n float32 values of tier t (f16 or bf16; values already of the tier
+ * convert exactly), in a new malloc'd array; NULL when out of memory. n = 0 gives a valid,
+ * empty array. */
+uint16_t *dtype_halves_new(const float *x, size_t n, enum dtype t);
+
+/* out[i] = the float32 value of the tier-t pattern h[i], i in [0, n). */
+void dtype_halves_to_f32(const uint16_t *h, float *out, size_t n, enum dtype t);
+
 #endif

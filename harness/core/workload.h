@@ -72,6 +72,9 @@ struct impl_ctx {
  *  upload:   host→device copy of inputs (NULL on the CPU). Timed only in end-to-end time.
  *  run:      the launch, and nothing else. Timed. Called repeatedly; may change outputs.
  *  download: device→host copy into p->out (NULL on the CPU: run writes p->out directly).
+ *  finish:   after the verified run only, never timed: turn outputs kept in the tier's own
+ *            storage (the FP16 halves of an f16 row) into p->out's float32 for the verifier, so
+ *            that no timed run pays a conversion a real program would not. NULL for most.
  *  release:  free everything prepare allocated; must accept a partly prepared state. */
 struct impl {
     const char *name;       /* "cpu", "openblas", "cuda", "cublas", "cudnn" */
@@ -82,6 +85,7 @@ struct impl {
     enum status (*run)(struct impl_ctx *ctx);
     enum status (*download)(struct impl_ctx *ctx);
     void (*release)(struct impl_ctx *ctx);
+    enum status (*finish)(struct impl_ctx *ctx);
     /* 1 when `run` copies between host and device memory (memcpy's h2d and d2h rows): the bus
      * bounds it, so the device's caches say nothing about its speed, and the row's note compares
      * its GB/s with the PCIe link's (harness/telemetry). */

@@ -137,6 +137,8 @@ static enum status verified_run(const struct device *dev, const struct workload 
         return st;
     if ((st = e2e_once(dev, im, ctx, 1, &ms)) != ST_OK)
         return st;
+    if (im->finish && (st = im->finish(ctx)) != ST_OK)
+        return st;
     struct verify_report vr;
     memset(&vr, 0, sizeof vr);
     st = w->verify(ctx->p, &vr);

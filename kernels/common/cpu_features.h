@@ -26,6 +26,22 @@ static inline int gb_cpu_has_avx512bf16(void) {
 static inline int gb_cpu_has_avx512bf16(void) { return 0; }
 #endif
 
+/* F16C (CPUID leaf 1, ECX bit 29: 8-wide FP16 <-> FP32 conversions, every x86 since Ivy Bridge
+ * and Piledriver), read with <cpuid.h>: __builtin_cpu_supports knows no "f16c" before GCC 11. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+static inline int gb_cpu_has_f16c(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    return (c >> 29) & 1u;
+}
+#define GB_CPU_F16C_KNOWN 1
+#else
+static inline int gb_cpu_has_f16c(void) { return 0; }
+#define GB_CPU_F16C_KNOWN 0
+#endif
+
 /* Clone a function for AVX-512, AVX2 and baseline x86-64, chosen at load time (GCC 6+). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 6
 #define GB_TARGET_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))

@@ -12,6 +12,7 @@
 #include "harness/core/workload.h"
 #include "kernels/common/cpu_features.h"
 #include "kernels/common/cpu_pool.h"
+#include "kernels/vecadd/cpu16.h"
 #include "kernels/vecadd/layout.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -128,6 +129,8 @@ enum { VECADD_MIN_PARALLEL = 1 << 17 };
 static enum status cpu_run(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     size_t n = p->out[VECADD_OUT_C].n;
+    if (p->dtype == DT_F16)
+        return vecadd16_run(ctx, VECADD_MIN_PARALLEL);
     struct vecadd_job j = {p->in[VECADD_IN_A].data,   p->in[VECADD_IN_B].data,
                            p->out[VECADD_OUT_C].data,  p->in[VECADD_IN_A].data64,
                            p->in[VECADD_IN_B].data64, p->out[VECADD_OUT_C].data64,
@@ -139,6 +142,26 @@ static enum status cpu_run(struct impl_ctx *ctx) {
     return ST_OK;
 }
 
+/* f32 and f64 rows work in p's buffers; f16 rows in halves of their own (cpu16.c). */
+static enum status cpu_prepare(struct impl_ctx *ctx) {
+    return ctx->p->dtype == DT_F16 ? vecadd16_prepare(ctx) : ST_OK;
+}
+
+static enum status cpu_finish(struct impl_ctx *ctx) {
+    return ctx->p->dtype == DT_F16 ? vecadd16_finish(ctx) : ST_OK;
+}
+
+static void cpu_release(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        vecadd16_release(ctx);
+}
+
 const struct impl vecadd_cpu_impl = {
-    .name = "cpu", .kind = DEV_CPU, .summary = "threaded C loop c = a + b (hwloc-pinned pool)",
-    .run = cpu_run, .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64)};
+    .name = "cpu",
+    .kind = DEV_CPU,
+    .summary = "threaded C loop c = a + b (hwloc-pinned pool; f16: F16C conversions)",
+    .prepare = cpu_prepare,
+    .run = cpu_run,
+    .finish = cpu_finish,
+    .release = cpu_release,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16)};

@@ -28,6 +28,12 @@ cudaError_t gb_vecadd(cudaStream_t stream, const float *a, const float *b, float
 cudaError_t gb_vecadd64(cudaStream_t stream, const double *a, const double *b, double *c,
                         size_t n);
 
+/* The f16 tier: a, b, c are IEEE halves given as their bit patterns; c = a + b rounded once to
+ * half. Pairs of halves when all three are 4-byte aligned. A toolkit before CUDA 7.5 built no
+ * such kernel: cudaErrorNotSupported. */
+cudaError_t gb_vecadd16(cudaStream_t stream, const unsigned short *a, const unsigned short *b,
+                        unsigned short *c, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

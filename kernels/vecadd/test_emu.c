@@ -1,13 +1,15 @@
 /* test_emu.c — the grid-stride vecadd kernel (kernels/vecadd/kernels.cuh) on the
  * CPU emulation: lengths that are not multiples of the block or of 4, aligned (float4 path) and
  * misaligned (scalar path) operands, the launcher's grid and grids small enough that every
- * thread strides several times, every thread order; and the f64 kernel on the same lengths.
+ * thread strides several times, every thread order; and the f64 and f16 kernels on the same
+ * lengths (f16: pairs when 4-byte aligned, one by one when not).
  *
  * Emulation builds: arch 750
  */
 #include "tests/emu/emu.h"
 
 #include "kernels/vecadd/kernels.cuh"
+#include "harness/core/dtype.h"
 #include "tests/emu/emu_test.h"
 
 struct vecadd_args {
@@ -46,6 +48,45 @@ static void test_f64(size_t n, unsigned blocks, enum emu_order o) {
     bad += !isnan(c[n]);
     EMU_CHECK(rc == 0 && bad == 0, "vecadd64 n=%zu, %u blocks, %s: %zu wrong", n, blocks,
               emu_order_name(o), bad);
+    free(a), free(b), free(c), free(f);
+}
+
+struct vecadd16_args {
+    const unsigned short *a, *b;
+    unsigned short *c;
+    size_t n;
+};
+
+static void vecadd16_body(void *p) {
+    const struct vecadd16_args *v = p;
+    gb_vecadd16_kernel(v->a, v->b, v->c, v->n);
+}
+
+/* The f16 kernel: every element the correctly rounded half of the exact sum (the double sum of
+ * two halves is exact), nothing written outside c. mis shifts a and c by that many halves (1: no
+ * 4-byte alignment, the one-by-one path). Values span several binades so that sums round. */
+static void test_f16(size_t n, int mis, unsigned blocks, enum emu_order o) {
+    unsigned short *a = emu_alloc((n + 2) * 2), *b = emu_alloc((n + 2) * 2);
+    unsigned short *c = emu_alloc((n + 2) * 2);
+    float *f = emu_alloc((n + 2) * sizeof *f);
+    size_t i, bad = 0;
+    emu_fill(f, n + 2, 44, -1, 1);
+    for (i = 0; i < n + 2; i++) {
+        a[i] = dtype_f32_to_f16(f[i] * (float)(1 + i % 7) * 37.0f);
+        b[i] = dtype_f32_to_f16(f[(i * 7919) % (n + 2)] / (float)(1 + i % 5));
+        c[i] = 0x7e00; /* NaN */
+    }
+    struct vecadd16_args v = {a + mis, b, c + mis, n};
+    int rc = emu_launch(emu_dim3(blocks ? blocks : gb_ew_blocks(n), 1, 1),
+                        emu_dim3(GB_EW_THREADS, 1, 1), 0, o, 7, vecadd16_body, &v);
+    for (i = 0; i < n; i++) {
+        double exact = (double)dtype_f16_to_f32(v.a[i]) + (double)dtype_f16_to_f32(v.b[i]);
+        bad += v.c[i] != dtype_f32_to_f16((float)exact);
+    }
+    for (i = 0; i < n + 2; i++)
+        bad += (i < (size_t)mis || i >= n + (size_t)mis) && c[i] != 0x7e00;
+    EMU_CHECK(rc == 0 && bad == 0, "vecadd16 n=%zu misalign %d, %u blocks, %s: %zu wrong", n, mis,
+              blocks, emu_order_name(o), bad);
     free(a), free(b), free(c), free(f);
 }
 
@@ -98,6 +139,9 @@ int main(void) {
     for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)
         for (o = 0; o < EMU_ORDERS; o++)
             test_f64(cases[ci].n, cases[ci].blocks, (enum emu_order)o);
+    for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)
+        for (o = 0; o < EMU_ORDERS; o++)
+            test_f16(cases[ci].n, cases[ci].ma & 1, cases[ci].blocks, (enum emu_order)o);
     printf("vecadd emulated: %d failures\n", emu_failures);
     return emu_failures ? 1 : 0;
 }

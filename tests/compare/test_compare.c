@@ -633,6 +633,29 @@ static void test_slowdown_exact(void) {
     result_free(&r);
 }
 
+/* A sweep in two tiers: each tier has its own crossover, named by its dtype (float32 crosses
+ * over at the larger size, float64 never), in the CSV, the JSON and the table. */
+static void test_crossover_per_tier(void) {
+    struct result r = CMP(D("tiers_sweep.csv"), "--baseline", "cpu", "--format", "csv");
+    struct tab t;
+    CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+    int f32 = FIND(&t, "kind", "crossover", "impl", "cublas", "dtype", "float32");
+    int f64 = FIND(&t, "kind", "crossover", "impl", "cublas", "dtype", "float64");
+    CHECK_MSG(f32 >= 0 && !strncmp(tab_get(&t, f32, "note"), "from:", 5) &&
+                  strstr(tab_get(&t, f32, "shape"), "2048"),
+              "float32 crossover: %s", f32 >= 0 ? tab_get(&t, f32, "note") : "none");
+    CHECK_MSG(f64 >= 0 && !strncmp(tab_get(&t, f64, "note"), "never:", 6),
+              "float64 crossover: %s", f64 >= 0 ? tab_get(&t, f64, "note") : "none");
+    tab_free(&t);
+    result_free(&r);
+    r = CMP(D("tiers_sweep.csv"), "--baseline", "cpu", "--format", "json");
+    CHECK_MSG(strstr(r.out, "\"impl\":\"cublas\",\"dtype\":\"float64\""), "%s", r.out);
+    result_free(&r);
+    r = CMP(D("tiers_sweep.csv"), "--baseline", "cpu");
+    CHECK_MSG(strstr(r.out, "cublas (float64)"), "%s", r.out);
+    result_free(&r);
+}
+
 /* Two machines, rows of the second in reverse order; the baseline is the first's GPU. */
 static void test_slowdown_join(void) {
     const char *b = D("sd_b.csv");
@@ -811,6 +834,7 @@ int main(int argc, char **argv) {
     test_regression_files();
     test_regression_runs();
     test_slowdown_exact();
+    test_crossover_per_tier();
     test_slowdown_join();
     test_formats();
     test_bad_input();

@@ -386,7 +386,8 @@ def mode_quick(build, a):
     extra = [x for name, m in build.expects.items() for shape in m.QUICK_EXTRA
              for x in ("--shape", f"{name}:{shape}")]
     with tempfile.TemporaryDirectory() as tmp:
-        run = run_sim(build, card.spec, ["--quick", "-d", "cuda"] + FAST + extra, tmp)
+        run = run_sim(build, card.spec, ["--quick", "-d", "cuda", "--dtype", "all"] + FAST + extra,
+                      tmp)
         print(run.out)
         print(run.err[-4000:], file=sys.stderr)
         check_process(run, card.spec)

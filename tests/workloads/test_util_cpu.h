@@ -53,6 +53,8 @@ static enum status tu_run_verify(const struct workload *w, const struct impl *im
     enum status st = im->prepare ? im->prepare(&ctx) : ST_OK;
     if (st == ST_OK)
         st = im->run(&ctx);
+    if (st == ST_OK && im->finish)
+        st = im->finish(&ctx);
     if (st == ST_OK)
         st = w->verify(p, vr);
     if (im->release)

@@ -106,6 +106,8 @@ static void check_change_fails(const struct workload *w, const struct impl *im,
     enum status st = im->prepare ? im->prepare(&ctx) : ST_OK;
     if (st == ST_OK)
         st = im->run(&ctx);
+    if (st == ST_OK && im->finish)
+        st = im->finish(&ctx);
     verify_begin(&vr);
     if (st == ST_OK && w->verify(p, &vr) == ST_OK) {
         struct buf *o = &p->out[p->nout - 1];
