@@ -279,12 +279,14 @@ oom:
 /* Inputs and filters are uniform in [-1, 1): each output is a sum of at most c·r·s terms of size
  * <= 1, so the tolerance is verify_tol's for c·r·s terms in the row's tier (f32: atol ≈
  * 1.9e-6·c·r·s, a wide margin for any summation order that still catches one missing or doubled
- * tap; f64 about 2^29 times tighter). rtol stays 1e-5 for f32 as before tiers. */
+ * tap; f64 about 2^29 times tighter). rtol stays 1e-5 for f32 as before tiers. f16 accumulates in
+ * FP32 but stores y in half (cuDNN's FP16 convolutions have half outputs): rtol is the half
+ * rounding's, 32·2^-11. */
 static enum status conv2d_verify(const struct problem *p, struct verify_report *r) {
     const struct sampled_ref *ref = p->ref;
     const struct shape *s = &p->shape;
     double terms = (double)s->v[C] * (double)s->v[R] * (double)s->v[S];
-    struct tol tl = verify_tol(p->dtype, terms, 1.0, 0);
+    struct tol tl = verify_tol(p->dtype, terms, 1.0, p->dtype == DT_F16);
     double rtol = p->dtype == DT_F32 ? 1e-5 : tl.rtol;
     verify_buf(r, &p->out[OUT_Y], ref->val, ref->idx, ref->count, tl.atol, rtol);
     return verify_status(r);
@@ -305,5 +307,5 @@ const struct workload conv2d_workload = {
     .make_problem = conv2d_make,
     .verify = conv2d_verify,
     .free_problem = problem_free_sampled,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
 };

@@ -85,22 +85,33 @@ size_t mlp_ref_scratch_bytes(const struct mlp_dims *d) {
     return sizeof(double) * ((size_t)d->batch * d->hidden * 2 + (size_t)d->batch * d->out);
 }
 
-int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, const float *w1,
-                 const float *b1, const float *w2, const float *b2, double lr, double *w1n,
-                 double *b1n, double *w2n, double *b2n, double *loss) {
+/* The FP16 roundings the mixed-precision step makes, for its reference: f16 set, each of the
+ * activations, the loss-scaled logit gradients and the loss-scaled hidden gradients is rounded
+ * to FP16 where the step rounds it, from the float32 value the step has (the double here, to
+ * float32 first), scaled by `scale` as the step scales it. amax gets max |activation|. */
+struct mlp_ref_round {
+    int f16;
+    double scale, amax;
+};
+
+static double ref_round(const struct mlp_ref_round *r, double v, double scale) {
+    if (!r || !r->f16)
+        return v;
+    return (double)dtype_round(DT_F16, (float)(v * scale)) / scale;
+}
+
+/* Forward: h (pre-activations), act (ReLU, rounded as r says) and z (logits). */
+static void ref_forward(const struct mlp_dims *d, const float *x, const float *w1,
+                        const float *b1, const float *w2, const float *b2,
+                        struct mlp_ref_round *r, double *h, double *act, double *z) {
     const long nb = d->batch, ni = d->in, nh = d->hidden, no = d->out;
-    double *h = malloc(sizeof(double) * nb * nh); /* pre-activations, then dH */
-    double *act = malloc(sizeof(double) * nb * nh);
-    double *z = malloc(sizeof(double) * nb * no); /* logits, then dZ */
-    if (!h || !act || !z) {
-        free(h), free(act), free(z);
-        return -1;
-    }
-    /* forward */
     for (long b = 0; b < nb; b++)
         for (long j = 0; j < nh; j++) {
-            h[b * nh + j] = b1[j] + mlp_ref_dot(x + b * ni, w1 + j * ni, ni);
-            act[b * nh + j] = h[b * nh + j] > 0 ? h[b * nh + j] : 0;
+            double v = b1[j] + mlp_ref_dot(x + b * ni, w1 + j * ni, ni);
+            h[b * nh + j] = v;
+            act[b * nh + j] = ref_round(r, v > 0 ? v : 0, 1.0);
+            if (r)
+                r->amax = fmax(r->amax, act[b * nh + j]);
         }
     for (long b = 0; b < nb; b++)
         for (long o = 0; o < no; o++) {
@@ -109,7 +120,11 @@ int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, 
                 s += act[b * nh + j] * w2[o * nh + j];
             z[b * no + o] = s;
         }
-    /* loss and dZ = (softmax − onehot) / batch */
+}
+
+/* z becomes dZ = (softmax − onehot) / batch; returns the mean loss. */
+static double ref_softmax(const struct mlp_dims *d, const float *labels, double *z) {
+    const long nb = d->batch, no = d->out;
     double total = 0;
     for (long b = 0; b < nb; b++) {
         double *row = z + b * no, m = row[0], sum = 0;
@@ -123,8 +138,16 @@ int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, 
         for (long o = 0; o < no; o++)
             row[o] = (exp(row[o] - lse) - (o == y)) / (double)nb;
     }
-    *loss = total / (double)nb;
-    /* layer 2: dW2 = dZᵀ·A, db2 = Σ dZ; dH = (dZ·W2) ⊙ [H > 0] with the old W2 */
+    return total / (double)nb;
+}
+
+/* Layer 2: b2n, w2n from dZ (z) and act; h becomes dH = (dZr·W2) ⊙ [H > 0] with the old W2,
+ * where dZr is dZ rounded as r says (the bias gradient sums the unrounded dZ, as the step does). */
+static void ref_layer2(const struct mlp_dims *d, const double *z, const double *act,
+                       const float *w2, const float *b2, double lr,
+                       const struct mlp_ref_round *r, double *h, double *w2n, double *b2n) {
+    const long nb = d->batch, nh = d->hidden, no = d->out;
+    const double s = r ? r->scale : 1.0;
     for (long o = 0; o < no; o++) {
         double gb = 0;
         for (long b = 0; b < nb; b++)
@@ -133,7 +156,7 @@ int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, 
         for (long j = 0; j < nh; j++) {
             double g = 0;
             for (long b = 0; b < nb; b++)
-                g += z[b * no + o] * act[b * nh + j];
+                g += ref_round(r, z[b * no + o], s) * act[b * nh + j];
             w2n[o * nh + j] = w2[o * nh + j] - lr * g;
         }
     }
@@ -141,17 +164,24 @@ int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, 
         for (long j = 0; j < nh; j++) {
             double g = 0;
             for (long o = 0; o < no; o++)
-                g += z[b * no + o] * w2[o * nh + j];
+                g += ref_round(r, z[b * no + o], s) * w2[o * nh + j];
             h[b * nh + j] = h[b * nh + j] > 0 ? g : 0;
         }
-    /* layer 1: dW1 = dHᵀ·X (accumulated in w1n's row), db1 = Σ dH */
+}
+
+/* Layer 1: dW1 = dHrᵀ·X (accumulated in w1n's row; dHr: dH rounded as r says), db1 = Σ dH. */
+static void ref_layer1(const struct mlp_dims *d, const float *x, const double *h,
+                       const float *w1, const float *b1, double lr,
+                       const struct mlp_ref_round *r, double *w1n, double *b1n) {
+    const long nb = d->batch, ni = d->in, nh = d->hidden;
+    const double s = r ? r->scale : 1.0;
     for (long j = 0; j < nh; j++) {
         double *row = w1n + j * ni, gb = 0;
         for (long i = 0; i < ni; i++)
             row[i] = 0;
         for (long b = 0; b < nb; b++) {
-            double g = h[b * nh + j];
-            gb += g;
+            double g = ref_round(r, h[b * nh + j], s);
+            gb += h[b * nh + j];
             if (g != 0)
                 for (long i = 0; i < ni; i++)
                     row[i] += g * x[b * ni + i];
@@ -160,8 +190,33 @@ int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, 
             row[i] = w1[j * ni + i] - lr * row[i];
         b1n[j] = b1[j] - lr * gb;
     }
+}
+
+/* mlp_ref_step with the roundings r describes (NULL: none). */
+static int ref_step_r(const struct mlp_dims *d, const float *x, const float *labels,
+                      const float *w1, const float *b1, const float *w2, const float *b2,
+                      double lr, struct mlp_ref_round *r, double *w1n, double *b1n, double *w2n,
+                      double *b2n, double *loss) {
+    const long nb = d->batch, nh = d->hidden, no = d->out;
+    double *h = malloc(sizeof(double) * nb * nh); /* pre-activations, then dH */
+    double *act = malloc(sizeof(double) * nb * nh);
+    double *z = malloc(sizeof(double) * nb * no); /* logits, then dZ */
+    if (!h || !act || !z) {
+        free(h), free(act), free(z);
+        return -1;
+    }
+    ref_forward(d, x, w1, b1, w2, b2, r, h, act, z);
+    *loss = ref_softmax(d, labels, z);
+    ref_layer2(d, z, act, w2, b2, lr, r, h, w2n, b2n);
+    ref_layer1(d, x, h, w1, b1, lr, r, w1n, b1n);
     free(h), free(act), free(z);
     return 0;
+}
+
+int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, const float *w1,
+                 const float *b1, const float *w2, const float *b2, double lr, double *w1n,
+                 double *b1n, double *w2n, double *b2n, double *loss) {
+    return ref_step_r(d, x, labels, w1, b1, w2, b2, lr, NULL, w1n, b1n, w2n, b2n, loss);
 }
 
 long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *w1, float *b1) {
@@ -334,6 +389,36 @@ static int mlp_make64(struct problem *p, const size_t *sizes, const double *init
     return 0;
 }
 
+/* f16 problems: X, W1 and W2 become FP16 values (rounded to nearest even), so that the step's
+ * FP16 copies of them are exact; b1, b2 stay float32 (the step adds them in FP32). */
+static void mlp_round_f16(struct problem *p) {
+    const int k[] = {MLP_IN_X, MLP_IN_W1, MLP_IN_W2};
+    for (size_t b = 0; b < sizeof k / sizeof k[0]; b++)
+        for (size_t i = 0; i < p->in[k[b]].n; i++)
+            p->in[k[b]].data[i] = dtype_round(DT_F16, p->in[k[b]].data[i]);
+}
+
+/* f16 problems: the reference rounds to FP16 wherever the step does (ref_step_r), but from
+ * double values, where the step rounds float32 ones: when the two straddle a rounding boundary,
+ * one FP16 value differs by one ulp — at most 2u of it, or 2^-24/S in the subnormal range of a
+ * loss-scaled gradient. MLP_FLIPS such flips per sum are allowed (they are rare: the float32 and
+ * double values differ by FP32 accumulation error, ~2^-11 of an FP16 ulp), each at its largest
+ * effect on the parameter's change (docs/precision.md, "Mixed precision"). */
+enum { MLP_FLIPS = 4 };
+static void mlp_flip_tol(struct problem *p, double amax, const double *init_max) {
+    struct mlp_ref_data *ref = p->ref;
+    const struct mlp_dims d = mlp_dims_of(&p->shape);
+    const double u = dtype_unit_roundoff(DT_F16), B = (double)d.batch, lr = MLP_LR;
+    const double xmax = max_abs_f(p->in[MLP_IN_X].data, p->in[MLP_IN_X].n), w2max = init_max[2];
+    const double tiny = 0x1p-24 / MLP_LOSS_SCALE; /* a subnormal ulp, unscaled */
+    const double ulp_a = 2 * u * amax + 0x1p-24, ulp_dz = 2 * u / B + tiny;
+    const double ulp_dh = 2 * u * 2 * w2max / B + tiny; /* |dH| ≤ Σ_o |dZ|·|W2| ≤ 2·w2max/B */
+    const double flip[NPARAMS] = {ulp_dh * xmax + ulp_dz * w2max * xmax, ulp_dz * w2max,
+                                  ulp_a / B + ulp_dz * amax, 0};
+    for (int k = 0; k < NPARAMS; k++)
+        ref->atol[k] += lr * MLP_FLIPS * flip[k];
+}
+
 static int mlp_make(struct problem *p, char *err, size_t errlen) {
     const struct mlp_dims d = mlp_dims_of(&p->shape);
     const size_t sizes[NPARAMS] = {(size_t)(d.hidden * d.in), (size_t)d.hidden,
@@ -366,14 +451,17 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
     for (int k = 0; k < NPARAMS; k++)
         fill_uniform(p->in[MLP_IN_W1 + k].data, sizes[k], p->seed, 3 + (uint64_t)k, -scale[k],
                      scale[k]);
+    struct mlp_ref_round rr = {p->dtype == DT_F16, MLP_LOSS_SCALE, 0};
+    if (rr.f16)
+        mlp_round_f16(p);
     const float *x = p->in[MLP_IN_X].data, *w1 = p->in[MLP_IN_W1].data;
     if (mlp_ref_clear_kinks(&d, x, w1, p->in[MLP_IN_B1].data) < 0)
         goto oom;
 
     const float *b1 = p->in[MLP_IN_B1].data, *w2 = p->in[MLP_IN_W2].data;
     const float *b2 = p->in[MLP_IN_B2].data;
-    if (mlp_ref_step(&d, x, labels, w1, b1, w2, b2, MLP_LR, ref->delta[0], ref->delta[1],
-                     ref->delta[2], ref->delta[3], &ref->loss))
+    if (ref_step_r(&d, x, labels, w1, b1, w2, b2, MLP_LR, &rr, ref->delta[0], ref->delta[1],
+                   ref->delta[2], ref->delta[3], &ref->loss))
         goto oom;
     for (int k = 0; k < NPARAMS; k++) {
         const float *init = p->in[MLP_IN_W1 + k].data;
@@ -385,6 +473,8 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
         ref->atol[k] = 0x1p-22 * (init_max[k] + max_abs_d(ref->delta[k], sizes[k])) +
                        1e-4 * max_abs_d(ref->delta[k], sizes[k]);
     }
+    if (rr.f16)
+        mlp_flip_tol(p, rr.amax, init_max);
     if (p->dtype == DT_F64 && mlp_make64(p, sizes, init_max))
         goto oom;
     return 0;
@@ -439,5 +529,5 @@ const struct workload mlp_train_workload = {
     .make_problem = mlp_make,
     .verify = mlp_verify,
     .free_problem = mlp_free,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
 };

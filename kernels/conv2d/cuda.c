@@ -1,9 +1,10 @@
-/* cuda.c — conv2d/cuda: NCHW forward convolution with our implicit-GEMM kernel (kernels.cuh),
- * on the run's stream.
+/* cuda.c — conv2d/cuda: NCHW forward convolution with our implicit-GEMM kernels (kernels.cuh),
+ * on the run's stream, in float32 and (the f64 tier) float64.
  *
  * Problem layout (kernels/conv2d/layout.h): in x (n×c×h×w) and the filters
- * (k×c×r×s), out y (n×k×p×q); any stride and padding per axis. The kernel indexes with int,
- * so a tensor of 2^31 elements or more is an `unsupported` row (the note says which).
+ * (k×c×r×s), out y (n×k×p×q), floats (doubles for f64); any stride and padding per axis. The
+ * kernel indexes with int, so a tensor of 2^31 elements or more is an `unsupported` row (the note
+ * says which).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,9 @@ enum { IN_X = CONV2D_IN_X, IN_WT = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
 struct conv2d_cuda_state {
     struct gb_arch arch;
     struct gb_conv2d_dims d;
-    float *x, *wt, *y;
+    void *x, *wt, *y;
+    size_t size; /* bytes per element */
+    int f64;
 };
 
 /* The problem's shape as the kernel takes it. Returns 0, or -1 when it does not fit int. */
@@ -53,11 +56,12 @@ static enum status conv2d_cuda_prepare(struct impl_ctx *ctx) {
                  "indexing; use the cudnn implementation");
         return ST_UNSUPPORTED;
     }
+    s->f64 = p->dtype == DT_F64;
+    s->size = s->f64 ? sizeof(double) : sizeof(float);
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->x, p->in[IN_X].n * sizeof(float), "x")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->wt, p->in[IN_WT].n * sizeof(float), "filters")) !=
-            ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->y, p->out[OUT_Y].n * sizeof(float), "y")) != ST_OK)
+        (st = gb_malloc(ctx, &s->x, p->in[IN_X].n * s->size, "x")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->wt, p->in[IN_WT].n * s->size, "filters")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->y, p->out[OUT_Y].n * s->size, "y")) != ST_OK)
         return st;
     return ST_OK;
 }
@@ -65,27 +69,28 @@ static enum status conv2d_cuda_prepare(struct impl_ctx *ctx) {
 static enum status conv2d_cuda_upload(struct impl_ctx *ctx) {
     struct conv2d_cuda_state *s = ctx->state;
     const struct problem *p = ctx->p;
-    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_X].data, p->in[IN_X].n * sizeof(float),
-                           cudaMemcpyHostToDevice, gb_stream()),
-           ctx);
-    CU_TRY(cudaMemcpyAsync(s->wt, p->in[IN_WT].data, p->in[IN_WT].n * sizeof(float),
-                           cudaMemcpyHostToDevice, gb_stream()),
-           ctx);
+    const struct buf *x = &p->in[IN_X], *wt = &p->in[IN_WT];
+    const void *hx = s->f64 ? (const void *)x->data64 : (const void *)x->data;
+    const void *hw = s->f64 ? (const void *)wt->data64 : (const void *)wt->data;
+    CU_TRY(cudaMemcpyAsync(s->x, hx, x->n * s->size, cudaMemcpyHostToDevice, gb_stream()), ctx);
+    CU_TRY(cudaMemcpyAsync(s->wt, hw, wt->n * s->size, cudaMemcpyHostToDevice, gb_stream()), ctx);
     return ST_OK;
 }
 
 static enum status conv2d_cuda_run(struct impl_ctx *ctx) {
     struct conv2d_cuda_state *s = ctx->state;
-    CU_TRY(gb_conv2d(gb_stream(), &s->arch, &s->d, s->x, s->wt, s->y), ctx);
+    if (s->f64)
+        CU_TRY(gb_conv2d64(gb_stream(), &s->arch, &s->d, s->x, s->wt, s->y), ctx);
+    else
+        CU_TRY(gb_conv2d(gb_stream(), &s->arch, &s->d, s->x, s->wt, s->y), ctx);
     return ST_OK;
 }
 
 static enum status conv2d_cuda_download(struct impl_ctx *ctx) {
     struct conv2d_cuda_state *s = ctx->state;
-    struct problem *p = ctx->p;
-    CU_TRY(cudaMemcpyAsync(p->out[OUT_Y].data, s->y, p->out[OUT_Y].n * sizeof(float),
-                           cudaMemcpyDeviceToHost, gb_stream()),
-           ctx);
+    struct buf *y = &ctx->p->out[OUT_Y];
+    void *host = s->f64 ? (void *)y->data64 : (void *)y->data;
+    CU_TRY(cudaMemcpyAsync(host, s->y, y->n * s->size, cudaMemcpyDeviceToHost, gb_stream()), ctx);
     return ST_OK;
 }
 
@@ -109,4 +114,5 @@ const struct impl conv2d_cuda_impl = {
     .run = conv2d_cuda_run,
     .download = conv2d_cuda_download,
     .release = conv2d_cuda_release,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
 };

@@ -1,5 +1,5 @@
-/* cuda.h — the launcher of the implicit-GEMM convolution kernel (kernels.cuh), callable from
- * C.
+/* cuda.h — the launchers of the implicit-GEMM convolution kernels (kernels.cuh), callable
+ * from C.
  *
  * Every launcher enqueues its kernel(s) on `stream` and returns cudaGetLastError(): a bad
  * configuration or a sticky error of an earlier launch is reported where it happens. A launcher
@@ -24,9 +24,14 @@ int gb_conv2d_kernels(const struct gb_kernel_ref **refs);
 
 /* y (n×k×p×q) = conv(x (n×c×h×w), wt (k×c×r×s)), NCHW, cross-correlation, any stride and
  * padding per axis; d must have been completed by gb_conv2d_dims_finish (cudaErrorInvalidValue
- * otherwise). Implicit GEMM (conv2d_kernels.cuh). */
+ * otherwise). Implicit GEMM (kernels.cuh). */
 cudaError_t gb_conv2d(cudaStream_t stream, const struct gb_arch *arch,
                       const struct gb_conv2d_dims *d, const float *x, const float *wt, float *y);
+
+/* gb_conv2d in doubles (the f64 tier): the same shapes and errors. */
+cudaError_t gb_conv2d64(cudaStream_t stream, const struct gb_arch *arch,
+                        const struct gb_conv2d_dims *d, const double *x, const double *wt,
+                        double *y);
 
 #ifdef __cplusplus
 }

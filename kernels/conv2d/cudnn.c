@@ -1,4 +1,12 @@
-/* cudnn.c — conv2d/cudnn: NCHW float32 forward convolution with cudnnConvolutionForward.
+/* cudnn.c — conv2d/cudnn: forward convolution with cudnnConvolutionForward, in three tiers:
+ *   f32   float tensors, NCHW, FP32 math (no tensor cores, no TF32)
+ *   f64   double tensors and compute (CUDNN_DATA_DOUBLE), NCHW
+ *   f16   half tensors, FP32 compute ("pseudo-half": the f16 tier's FP32 accumulation), tensor-op
+ *         math (CUDNN_TENSOR_OP_MATH); NHWC from compute capability 7.0, where cuDNN's tensor-core
+ *         kernels want it, NCHW before. The inputs are converted to half (and to NHWC: filters
+ *         k×r×s×c) on the host in prepare, never timed; download copies the half output back as
+ *         it is (2 bytes an element), and finish, after the verified run only, converts it to
+ *         the problem's float NCHW y for the verifier: no timed run pays a conversion.
  *
  * Problem layout (kernels/conv2d/layout.h): in x (n×c×h×w) and the filters (k×c×r×s), out y
  * (n×k×p×q); cross-correlation (CUDNN_CROSS_CORRELATION), as the CPU reference computes it.
@@ -10,10 +18,13 @@
  * (cudnnGetConvolutionForwardAlgorithm_v7) when Find fails; gpu_pick_algo decides. Both calls
  * exist in cuDNN 7, 8 and 9. The workspace is then cut to what the chosen algorithm needs.
  *
- * FP32 only: CUDNN_FMA_MATH from cuDNN 8 (cuDNN's default math allows TF32 on Ampere and newer);
- * in cuDNN 7 the default math is FP32 (tensor cores only with CUDNN_TENSOR_OP_MATH) and FMA_MATH
- * does not exist. Results that report a tensor-op math type are never chosen.
+ * f32 and f64: CUDNN_FMA_MATH from cuDNN 8 (cuDNN's default math allows TF32 on Ampere and
+ * newer); in cuDNN 7 the default math is FP32 (tensor cores only with CUDNN_TENSOR_OP_MATH) and
+ * FMA_MATH does not exist. Results that report a tensor-op math type are never chosen for them.
+ * f16 takes any result (tensor-op or not), runs with the math type it was measured with, and
+ * the note says the layout, whether tensor ops were used and the algorithm.
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "harness/core/device.h"
@@ -29,6 +40,12 @@ enum { KSTRIDE_H = CONV2D_KEY_STRIDE_H, KSTRIDE_W = CONV2D_KEY_STRIDE_W };
 enum { KPAD_H = CONV2D_KEY_PAD_H, KPAD_W = CONV2D_KEY_PAD_W };
 enum { IN_X = CONV2D_IN_X, IN_W = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
 
+/* Where element i of an NCHW tensor (c channels of hw pixels) sits in the NHWC one. */
+static size_t to_nhwc(size_t i, size_t c, size_t hw) {
+    size_t pix = i % hw, ch = i / hw % c, img = i / hw / c;
+    return (img * hw + pix) * c + ch;
+}
+
 struct conv_state {
     cudnnHandle_t h;
     int have_handle;
@@ -36,10 +53,18 @@ struct conv_state {
     cudnnFilterDescriptor_t wd;
     cudnnConvolutionDescriptor_t cd;
     struct gb_conv2d_dims d;
-    float *x, *w, *y;
+    enum dtype t;
+    cudnnDataType_t data, compute; /* the tensors' type and the convolution's compute type */
+    cudnnTensorFormat_t fmt;       /* of x, the filters and y */
+    size_t size;                   /* bytes per element */
+    void *x, *w, *y;               /* device */
+    const void *host_x, *host_w;   /* what upload copies: the problem's, or the f16 copies */
+    uint16_t *half_x, *half_w;     /* f16: the inputs in half, in the device's layout */
+    uint16_t *half_y;              /* f16: the output as downloaded */
     void *ws;
     size_t ws_size;
     cudnnConvolutionFwdAlgo_t algo;
+    int tensor_ops; /* the chosen result's math is a tensor-op one (f16 only) */
 };
 
 /* 1 when a Find/Get result ran on tensor cores (TF32 or FP16 conversion), which an FP32
@@ -52,15 +77,28 @@ static int uses_tensor_ops(const cudnnConvolutionFwdAlgoPerf_t *r) {
     return r->mathType == CUDNN_TENSOR_OP_MATH;
 }
 
-/* cudnn results as plain data for gpu_pick_algo; heuristic ones carry no time. */
-static void to_plain(const cudnnConvolutionFwdAlgoPerf_t *r, int n, int measured,
+/* cudnn results as plain data for gpu_pick_algo; heuristic ones carry no time. Tensor-op
+ * results only where the tier allows them (f16). */
+static void to_plain(const cudnnConvolutionFwdAlgoPerf_t *r, int n, int measured, int tensor_ok,
                      struct gpu_algo_result *out) {
     for (int i = 0; i < n; i++) {
         out[i].algo = (int)r[i].algo;
-        out[i].ok = r[i].status == CUDNN_STATUS_SUCCESS && !uses_tensor_ops(&r[i]);
+        out[i].ok = r[i].status == CUDNN_STATUS_SUCCESS && (tensor_ok || !uses_tensor_ops(&r[i]));
         out[i].ms = measured ? r[i].time : -1.0f;
         out[i].memory = r[i].memory;
     }
+}
+
+/* The math type a tier asks for. cudnnSetConvolutionMathType and CUDNN_TENSOR_OP_MATH exist
+ * from cuDNN 7 (the oldest this file builds with, CUDA 8 and 10 included); FMA_MATH from 8. */
+static cudnnMathType_t conv_math(enum dtype t) {
+    if (t == DT_F16)
+        return CUDNN_TENSOR_OP_MATH;
+#if CUDNN_MAJOR >= 8
+    return CUDNN_FMA_MATH;
+#else
+    return CUDNN_DEFAULT_MATH;
+#endif
 }
 
 static enum status make_descriptors(struct impl_ctx *ctx, struct conv_state *s) {
@@ -69,20 +107,12 @@ static enum status make_descriptors(struct impl_ctx *ctx, struct conv_state *s) 
     CUDNN_TRY(cudnnCreateTensorDescriptor(&s->yd), ctx);
     CUDNN_TRY(cudnnCreateFilterDescriptor(&s->wd), ctx);
     CUDNN_TRY(cudnnCreateConvolutionDescriptor(&s->cd), ctx);
-    CUDNN_TRY(cudnnSetTensor4dDescriptor(s->xd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, d->n, d->c,
-                                         d->h, d->w),
-              ctx);
-    CUDNN_TRY(cudnnSetFilter4dDescriptor(s->wd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NCHW, d->k, d->c,
-                                         d->r, d->s),
-              ctx);
+    CUDNN_TRY(cudnnSetTensor4dDescriptor(s->xd, s->fmt, s->data, d->n, d->c, d->h, d->w), ctx);
+    CUDNN_TRY(cudnnSetFilter4dDescriptor(s->wd, s->data, s->fmt, d->k, d->c, d->r, d->s), ctx);
     CUDNN_TRY(cudnnSetConvolution2dDescriptor(s->cd, d->pad_h, d->pad_w, d->stride_h, d->stride_w,
-                                              1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT),
+                                              1, 1, CUDNN_CROSS_CORRELATION, s->compute),
               ctx);
-#if CUDNN_MAJOR >= 8
-    CUDNN_TRY(cudnnSetConvolutionMathType(s->cd, CUDNN_FMA_MATH), ctx);
-#else
-    CUDNN_TRY(cudnnSetConvolutionMathType(s->cd, CUDNN_DEFAULT_MATH), ctx);
-#endif
+    CUDNN_TRY(cudnnSetConvolutionMathType(s->cd, conv_math(s->t)), ctx);
     int on, oc, op, oq;
     CUDNN_TRY(cudnnGetConvolution2dForwardOutputDim(s->cd, s->xd, s->wd, &on, &oc, &op, &oq), ctx);
     if (on != d->n || oc != d->k || op != d->p || oq != d->q) {
@@ -91,9 +121,7 @@ static enum status make_descriptors(struct impl_ctx *ctx, struct conv_state *s) 
                  op, oq, d->n, d->k, d->p, d->q);
         return ST_ERROR;
     }
-    CUDNN_TRY(cudnnSetTensor4dDescriptor(s->yd, CUDNN_TENSOR_NCHW, CUDNN_DATA_FLOAT, d->n, d->k,
-                                         d->p, d->q),
-              ctx);
+    CUDNN_TRY(cudnnSetTensor4dDescriptor(s->yd, s->fmt, s->data, d->n, d->k, d->p, d->q), ctx);
     return ST_OK;
 }
 
@@ -154,21 +182,33 @@ static enum status rank_algos(struct impl_ctx *ctx, struct conv_state *s, int ma
 static enum status pick_algo(struct impl_ctx *ctx, struct conv_state *s,
                              const cudnnConvolutionFwdAlgoPerf_t *perf,
                              struct gpu_algo_result *plain, int got, int measured, size_t *need) {
-    to_plain(perf, got, measured, plain);
+    to_plain(perf, got, measured, s->t == DT_F16, plain);
     int pick = gpu_pick_algo(plain, got, s->ws_size);
     if (pick < 0) {
         snprintf(ctx->note, sizeof ctx->note,
-                 "cuDNN offers no FP32 forward algorithm for this shape within %.1f MiB of "
+                 "cuDNN offers no %s forward algorithm for this shape within %.1f MiB of "
                  "workspace (%d candidates)",
+                 s->t == DT_F16 ? "FP16 (FP32 compute)" : dtype_label(s->t),
                  (double)s->ws_size / (1 << 20), got);
         return ST_UNSUPPORTED;
     }
     s->algo = perf[pick].algo;
     *need = perf[pick].memory;
+    const char *how = measured ? "fastest measured by cudnnFind" : "cuDNN heuristic";
+    if (s->t == DT_F16) {
+        /* run with the math type the result was measured (or ranked) with */
+        CUDNN_TRY(cudnnSetConvolutionMathType(s->cd, perf[pick].mathType), ctx);
+        s->tensor_ops = uses_tensor_ops(&perf[pick]);
+        snprintf(ctx->note, sizeof ctx->note,
+                 "%s, %s, algo %s (%s of %d), FP32 compute, ws=%.1fMiB",
+                 s->fmt == CUDNN_TENSOR_NHWC ? "NHWC" : "NCHW",
+                 s->tensor_ops ? "tensor ops" : "no tensor ops",
+                 gpu_cudnn_fwd_algo_name((int)s->algo), how, got, (double)*need / (1 << 20));
+        return ST_OK;
+    }
     snprintf(ctx->note, sizeof ctx->note, "algo=%s (%s of %d) ws=%.1fMiB math=%s",
-             gpu_cudnn_fwd_algo_name((int)s->algo),
-             measured ? "fastest measured by cudnnFind" : "cuDNN heuristic", got,
-             (double)*need / (1 << 20), CUDNN_MAJOR >= 8 ? "FMA" : "default (FP32)");
+             gpu_cudnn_fwd_algo_name((int)s->algo), how, got, (double)*need / (1 << 20),
+             CUDNN_MAJOR >= 8 ? "FMA" : "default (FP32)");
     return ST_OK;
 }
 
@@ -214,6 +254,55 @@ static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
     return need < s->ws_size ? fit_workspace(ctx, s, need) : ST_OK;
 }
 
+/* The f16 tier's host copies: x and the filters in half, in the device's layout (NHWC: x
+ * n×h×w×c, filters k×r×s×c), and room for the half output. The problem's values are already
+ * of the tier (fill_uniform_dt), so the conversion is exact. */
+static enum status half_inputs(struct impl_ctx *ctx, struct conv_state *s) {
+    const struct gb_conv2d_dims *d = &s->d;
+    const struct problem *p = ctx->p;
+    const int nhwc = s->fmt == CUDNN_TENSOR_NHWC;
+    s->half_x = malloc(p->in[IN_X].n * sizeof *s->half_x);
+    s->half_w = malloc(p->in[IN_W].n * sizeof *s->half_w);
+    s->half_y = malloc(p->out[OUT_Y].n * sizeof *s->half_y);
+    if (!s->half_x || !s->half_w || !s->half_y) {
+        snprintf(ctx->note, sizeof ctx->note, "out of host memory for the FP16 tensors");
+        return ST_OOM;
+    }
+    for (size_t i = 0; i < p->in[IN_X].n; i++)
+        s->half_x[nhwc ? to_nhwc(i, d->c, d->h * d->w) : i] = dtype_f32_to_f16(p->in[IN_X].data[i]);
+    for (size_t i = 0; i < p->in[IN_W].n; i++)
+        s->half_w[nhwc ? to_nhwc(i, d->c, d->r * d->s) : i] = dtype_f32_to_f16(p->in[IN_W].data[i]);
+    s->host_x = s->half_x;
+    s->host_w = s->half_w;
+    return ST_OK;
+}
+
+/* The tier's types and layout, and the host side of the inputs. */
+static enum status choose_types(struct impl_ctx *ctx, struct conv_state *s, int cc_major) {
+    const struct problem *p = ctx->p;
+    s->t = p->dtype;
+    s->fmt = CUDNN_TENSOR_NCHW;
+    if (s->t == DT_F64) {
+        s->data = s->compute = CUDNN_DATA_DOUBLE;
+        s->size = sizeof(double);
+        s->host_x = p->in[IN_X].data64;
+        s->host_w = p->in[IN_W].data64;
+        return ST_OK;
+    }
+    s->data = s->compute = CUDNN_DATA_FLOAT;
+    s->size = sizeof(float);
+    s->host_x = p->in[IN_X].data;
+    s->host_w = p->in[IN_W].data;
+    if (s->t != DT_F16)
+        return ST_OK;
+    /* half tensors, FP32 compute (PSEUDO_HALF_CONFIG); NHWC where the tensor cores are */
+    s->data = CUDNN_DATA_HALF;
+    s->size = 2;
+    if (cc_major >= 7)
+        s->fmt = CUDNN_TENSOR_NHWC;
+    return half_inputs(ctx, s);
+}
+
 static enum status conv_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     int cc_major = 0, cc_minor = 0;
@@ -251,9 +340,10 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
     size_t xs = (size_t)d.n * d.c * d.h * d.w, wsz = (size_t)d.k * d.c * d.r * d.s;
     size_t ys = (size_t)s->d.n * s->d.k * s->d.p * s->d.q;
     enum status st;
-    if ((st = gb_malloc(ctx, (void **)&s->x, xs * sizeof(float), "x")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->w, wsz * sizeof(float), "filters")) != ST_OK ||
-        (st = gb_malloc(ctx, (void **)&s->y, ys * sizeof(float), "y")) != ST_OK)
+    if ((st = choose_types(ctx, s, cc_major)) != ST_OK ||
+        (st = gb_malloc(ctx, &s->x, xs * s->size, "x")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->w, wsz * s->size, "filters")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->y, ys * s->size, "y")) != ST_OK)
         return st;
     CUDNN_TRY(cudnnCreate(&s->h), ctx);
     s->have_handle = 1;
@@ -263,11 +353,9 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
     /* cudnnFind runs every algorithm on these buffers: give it the real inputs, not whatever
      * the allocation held (NaNs or denormals there could skew its timings). */
     /* On the run's stream (non-blocking: the legacy stream would not order them), then wait. */
-    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_X].data, xs * sizeof(float), cudaMemcpyHostToDevice,
-                           gb_stream()),
+    CU_TRY(cudaMemcpyAsync(s->x, s->host_x, xs * s->size, cudaMemcpyHostToDevice, gb_stream()),
            ctx);
-    CU_TRY(cudaMemcpyAsync(s->w, p->in[IN_W].data, wsz * sizeof(float), cudaMemcpyHostToDevice,
-                           gb_stream()),
+    CU_TRY(cudaMemcpyAsync(s->w, s->host_w, wsz * s->size, cudaMemcpyHostToDevice, gb_stream()),
            ctx);
     CU_TRY(cudaStreamSynchronize(gb_stream()), ctx);
     return choose_algo(ctx, s);
@@ -277,30 +365,48 @@ static enum status conv_upload(struct impl_ctx *ctx) {
     struct conv_state *s = ctx->state;
     struct problem *p = ctx->p;
     cudaStream_t st = gb_stream();
-    CU_TRY(cudaMemcpyAsync(s->x, p->in[IN_X].data, p->in[IN_X].n * sizeof(float),
-                           cudaMemcpyHostToDevice, st),
+    CU_TRY(cudaMemcpyAsync(s->x, s->host_x, p->in[IN_X].n * s->size, cudaMemcpyHostToDevice, st),
            ctx);
-    CU_TRY(cudaMemcpyAsync(s->w, p->in[IN_W].data, p->in[IN_W].n * sizeof(float),
-                           cudaMemcpyHostToDevice, st),
+    CU_TRY(cudaMemcpyAsync(s->w, s->host_w, p->in[IN_W].n * s->size, cudaMemcpyHostToDevice, st),
            ctx);
     return ST_OK;
 }
 
 static enum status conv_run(struct impl_ctx *ctx) {
     struct conv_state *s = ctx->state;
+    /* the scaling factors are doubles for double data, floats otherwise (half included) */
     const float one = 1.0f, zero = 0.0f;
-    CUDNN_TRY(cudnnConvolutionForward(s->h, &one, s->xd, s->x, s->wd, s->w, s->cd, s->algo, s->ws,
-                                      s->ws_size, &zero, s->yd, s->y),
+    const double one64 = 1.0, zero64 = 0.0;
+    const int f64 = s->data == CUDNN_DATA_DOUBLE;
+    CUDNN_TRY(cudnnConvolutionForward(s->h, f64 ? (const void *)&one64 : (const void *)&one, s->xd,
+                                      s->x, s->wd, s->w, s->cd, s->algo, s->ws, s->ws_size,
+                                      f64 ? (const void *)&zero64 : (const void *)&zero, s->yd,
+                                      s->y),
               ctx);
+    return ST_OK;
+}
+
+/* finish, f16 only (after the verified run's download and its synchronization, untimed): the
+ * half output (in s->fmt) as the problem's float NCHW y. */
+static enum status conv_finish(struct impl_ctx *ctx) {
+    struct conv_state *s = ctx->state;
+    const struct gb_conv2d_dims *d = &s->d;
+    struct buf *y = &ctx->p->out[OUT_Y];
+    const int nhwc = s->fmt == CUDNN_TENSOR_NHWC;
+    if (s->t != DT_F16)
+        return ST_OK;
+    for (size_t i = 0; i < y->n; i++)
+        y->data[i] = dtype_f16_to_f32(s->half_y[nhwc ? to_nhwc(i, d->k, d->p * d->q) : i]);
     return ST_OK;
 }
 
 static enum status conv_download(struct impl_ctx *ctx) {
     struct conv_state *s = ctx->state;
-    struct problem *p = ctx->p;
-    CU_TRY(cudaMemcpyAsync(p->out[OUT_Y].data, s->y, p->out[OUT_Y].n * sizeof(float),
-                           cudaMemcpyDeviceToHost, gb_stream()),
-           ctx);
+    struct buf *y = &ctx->p->out[OUT_Y];
+    void *host = s->t == DT_F16   ? (void *)s->half_y
+                 : s->t == DT_F64 ? (void *)y->data64
+                                  : (void *)y->data;
+    CU_TRY(cudaMemcpyAsync(host, s->y, y->n * s->size, cudaMemcpyDeviceToHost, gb_stream()), ctx);
     return ST_OK;
 }
 
@@ -321,6 +427,9 @@ static void conv_release(struct impl_ctx *ctx) {
         CUDNN_WARN(cudnnDestroy(s->h));
     void *bufs[] = {s->x, s->w, s->y, s->ws};
     gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
+    free(s->half_x);
+    free(s->half_w);
+    free(s->half_y);
     free(s);
     ctx->state = NULL;
 }
@@ -328,10 +437,12 @@ static void conv_release(struct impl_ctx *ctx) {
 const struct impl conv2d_cudnn_impl = {
     .name = "cudnn",
     .kind = DEV_CUDA,
-    .summary = "cudnnConvolutionForward, fastest FP32 algorithm found once per shape",
+    .summary = "cudnnConvolutionForward, fastest algorithm found once per shape (FP16: tensor ops)",
     .prepare = conv_prepare,
     .upload = conv_upload,
     .run = conv_run,
     .download = conv_download,
     .release = conv_release,
+    .finish = conv_finish,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
 };

@@ -1,5 +1,5 @@
-/* kernels.cuh — NCHW float32 forward convolution as an implicit GEMM (C subset of CUDA C),
- * correct for any filter size, stride and padding (per axis).
+/* kernels.cuh — NCHW float32 and float64 forward convolution as an implicit GEMM (C subset of CUDA
+ * C), correct for any filter size, stride and padding (per axis).
  *
  * The GEMM view, never materialised: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q), where
  * column (img, oh, ow) of X̂ holds, for each filter tap (ci, ri, si), the input value
@@ -11,8 +11,8 @@
  * gathered straight from the input: each thread owns one output pixel (its image and window origin
  * are computed once) and 4 consecutive taps per slice, so a slice costs it two integer divisions;
  * consecutive threads own consecutive pixels, which makes the gathers coalesced along the input
- * rows when the stride is 1. Shared by the nvcc build (conv2d.cu adds the launcher) and the CPU
- * emulation of the tests.
+ * rows when the stride is 1. The f64 tier has its own kernel, gb_conv2d64_kernel (below). Shared
+ * by the nvcc build (cuda.cu adds the launchers) and the CPU emulation of the tests.
  */
 #ifndef GPUBENCH_CONV2D_KERNELS_CUH
 #define GPUBENCH_CONV2D_KERNELS_CUH
@@ -206,6 +206,141 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
 }
 
 GB_SIM_KERNEL(gb_conv2d_kernel, struct gb_conv2d_dims, const float *, const float *, float *)
+
+/* --- The f64 tier ------------------------------------------------------------------------------
+ * The same implicit GEMM in doubles (gb_conv2d64_kernel): the same 64 × 64 block tile and grid
+ * (gb_conv2d_grid serves both), 16-deep slices, 4 × 4 outputs per thread, the same gather of the
+ * input (each thread owns one output pixel and 4 consecutive taps of a slice). What differs is
+ * what doubles make worth it, as in the DGEMM (kernels/gemm/dgemm.cuh): no vector loads (a double
+ * is an 8-byte access already, and the FP64 rate, not the loads, bounds every card but the FP64
+ * Teslas), no register prefetch of the next slice (a slice in flight would cost 16 more registers
+ * for latency the FMA rate hides anyway), shared rows padded by one double, and a thread's 4
+ * filters and 4 pixels 16 apart, so that the threads of a warp read consecutive doubles of a
+ * shared row. The filter slice is fetched along the taps of a filter row: coalesced. */
+
+/* The staging loops: unrolled (loads in flight together), except where 63 registers are all a
+ * thread has (Fermi, sm_30): there the 16 accumulators leave no room for 8 loads in flight. */
+#if defined(__CUDA_ARCH__) && GB_ARCH < 350
+#define GB_CONV64_STAGE_UNROLL _Pragma("unroll 1")
+#else
+#define GB_CONV64_STAGE_UNROLL GB_UNROLL
+#endif
+
+/* Element (ci, hi, wi) of one input image (c × h × w) of doubles, 0 outside it. */
+static __device__ __forceinline__ double gb_conv2d_at64(const double *__restrict__ xim, int h,
+                                                        int w, int ci, int hi, int wi) {
+    if ((unsigned)hi >= (unsigned)h || (unsigned)wi >= (unsigned)w)
+        return 0.0;
+    return GB_LDG(xim + ((size_t)ci * h + hi) * w + wi);
+}
+
+/* Stage the filter slice at tap k0: Ws[tap][filter] for the block's 64 filters from m0, zero
+ * outside the k × crs filter matrix; element q of the slice is filter q / 16, tap q % 16. */
+static __device__ __forceinline__ void gb_conv2d64_stage_w(const double *__restrict__ wt, int k,
+                                                           int crs, int m0, int k0, int tid,
+                                                           double (*Ws)[GB_CONV_BM + 1]) {
+    int q;
+    GB_CONV64_STAGE_UNROLL
+    for (q = tid; q < GB_CONV_BM * GB_CONV_BK; q += GB_CONV_THREADS) {
+        const int f = q / GB_CONV_BK, kk = q % GB_CONV_BK;
+        Ws[kk][f] =
+            (m0 + f < k && k0 + kk < crs) ? GB_LDG(wt + (size_t)(m0 + f) * crs + k0 + kk) : 0.0;
+    }
+}
+
+/* Stage taps tap … tap+3 of this thread's pixel (window origin h0, w0 of image xim; bok: the
+ * pixel exists) into Xs[btap + j][bx], zero past crs or in the padding. */
+static __device__ __forceinline__ void gb_conv2d64_stage_x(const double *__restrict__ xim,
+                                                           const struct gb_conv2d_dims *d, int rs,
+                                                           int crs, int bok, int h0, int w0,
+                                                           int tap, int btap, int bx,
+                                                           double (*Xs)[GB_CONV_BN + 1]) {
+    int j, ci, ri, si;
+    ci = tap / rs;
+    ri = (tap - ci * rs) / d->s;
+    si = tap - ci * rs - ri * d->s;
+    GB_CONV64_STAGE_UNROLL
+    for (j = 0; j < 4; j++) {
+        Xs[btap + j][bx] =
+            (bok && tap + j < crs) ? gb_conv2d_at64(xim, d->h, d->w, ci, h0 + ri, w0 + si) : 0.0;
+        if (++si == d->s) {
+            si = 0;
+            if (++ri == d->r) {
+                ri = 0;
+                ci++;
+            }
+        }
+    }
+}
+
+/* Write this thread's outputs (filters m0 + ty + 16·i, pixels n0 + tx + 16·j) to y (n × k × pq). */
+static __device__ __forceinline__ void gb_conv2d64_store(double *__restrict__ y, int k, int pq,
+                                                         int npq, int m0, int n0, int tx, int ty,
+                                                         double (*acc)[4]) {
+    int i, j;
+    GB_UNROLL
+    for (i = 0; i < 4; i++) {
+        const int f = m0 + ty + 16 * i;
+        GB_UNROLL
+        for (j = 0; j < 4; j++) {
+            const int pix = n0 + tx + 16 * j;
+            if (f < k && pix < npq) {
+                const int img = pix / pq;
+                y[((size_t)img * k + f) * pq + (pix - img * pq)] = acc[i][j];
+            }
+        }
+    }
+}
+
+/* y = conv(x, wt) in doubles (see above). Grid and block as gb_conv2d_kernel's. */
+__global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
+    gb_conv2d64_kernel(struct gb_conv2d_dims d, const double *__restrict__ x,
+                       const double *__restrict__ wt, double *__restrict__ y) {
+    __shared__ double Ws[GB_CONV_BK][GB_CONV_BM + 1]; /* Ws[tap][filter] */
+    __shared__ double Xs[GB_CONV_BK][GB_CONV_BN + 1]; /* Xs[tap][pixel] */
+    double acc[4][4];
+    const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+    const int m0 = blockIdx.y * GB_CONV_BM, n0 = blockIdx.x * GB_CONV_BN;
+    const int rs = d.r * d.s, crs = d.c * rs, pq = d.p * d.q, npq = d.n * pq;
+    /* Input: this thread gathers pixel bpix, taps btap … btap+3 of every slice. */
+    const int bx = tid % GB_CONV_BN, btap = (tid / GB_CONV_BN) * 4, bpix = n0 + bx;
+    const int bok = bpix < npq;
+    const int bimg = bok ? bpix / pq : 0, brem = bok ? bpix - bimg * pq : 0;
+    const int oh = brem / d.q, ow = brem - oh * d.q;
+    const int h0 = oh * d.stride_h - d.pad_h, w0 = ow * d.stride_w - d.pad_w;
+    const double *xim = x + (size_t)bimg * d.c * d.h * d.w;
+    int i, j, kk, k0;
+
+    GB_UNROLL
+    for (i = 0; i < 4; i++) {
+        GB_UNROLL
+        for (j = 0; j < 4; j++)
+            acc[i][j] = 0.0;
+    }
+    for (k0 = 0; k0 < crs; k0 += GB_CONV_BK) {
+        gb_conv2d64_stage_w(wt, d.k, crs, m0, k0, tid, Ws);
+        gb_conv2d64_stage_x(xim, &d, rs, crs, bok, h0, w0, k0 + btap, btap, bx, Xs);
+        GB_BARRIER(1); /* the slice is in shared memory */
+        GB_UNROLL
+        for (kk = 0; kk < GB_CONV_BK; kk++) {
+            double b[4]; /* the 4 pixels of the tap; the filters one at a time */
+            GB_UNROLL
+            for (j = 0; j < 4; j++)
+                b[j] = Xs[kk][tx + 16 * j];
+            GB_UNROLL
+            for (i = 0; i < 4; i++) {
+                const double a = Ws[kk][ty + 16 * i];
+                GB_UNROLL
+                for (j = 0; j < 4; j++)
+                    acc[i][j] += a * b[j];
+            }
+        }
+        GB_BARRIER(2); /* everyone is done with the slice before the next one is staged */
+    }
+    gb_conv2d64_store(y, d.k, pq, npq, m0, n0, tx, ty, acc);
+}
+
+GB_SIM_KERNEL(gb_conv2d64_kernel, struct gb_conv2d_dims, const double *, const double *, double *)
 
 /* Grid of the launch for d: 0, or -1 when it exceeds the device's limits (gridDim.y ≤ 65535;
  * gridDim.x ≤ 65535 before sm_30). */

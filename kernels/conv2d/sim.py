@@ -6,3 +6,18 @@ QUICK_EXTRA = []
 
 def expect(card, impl):
     return card.own_kernels() if impl == "cuda" else card.cudnn()
+
+
+def expect_tier(card, impl, dtype):
+    """A row of another tier where the float32 row is ok: f64 runs everywhere (own kernel and
+    cuDNN); f16 only on cuDNN, from compute capability 5.3 (the tier's gate), on tensor cores in
+    NHWC from 7.0 (kernels/conv2d/cudnn.c, the sim's cuDNN reports them for half data)."""
+    if dtype == "float64":
+        return "ok", ""
+    if dtype == "float16":
+        if impl != "cudnn":
+            return "unsupported", "has no FP16 version"
+        if card.sm < 53:
+            return "unsupported", "FP16 needs compute capability 5.3"
+        return "ok", "NHWC, tensor ops" if card.sm >= 70 else "NCHW"
+    return None

@@ -1,7 +1,10 @@
 /* test_emu.c — the implicit-GEMM convolution kernel (kernels/conv2d/kernels.cuh) on
  * the CPU emulation against a direct double-precision convolution: strides, paddings (per axis,
  * including padding wider than the filter), 1×1 and 5×20 filters, more than one tile of filters
- * and of pixels, the float4 paths and the scalar ones, every thread order.
+ * and of pixels, the float4 paths and the scalar ones, every thread order. The f64 kernel
+ * (gb_conv2d64_kernel) on the same shapes and orders, with inputs of 53 random bits, against a
+ * long-double direct convolution with the f64 row's tolerance (verify_tol, as bench/conv2d.c
+ * checks an f64 row); the f32 kernel run on the same inputs must fail that check.
  *
  * Built again with GB_TEST_DROP_BARRIER=1 or 2: then the cases where several threads share the
  * tiles must all come out wrong, in every order.
@@ -10,6 +13,7 @@
  */
 #include "tests/emu/emu.h"
 
+#include "harness/core/verify.h"
 #include "kernels/conv2d/kernels.cuh"
 #include "tests/emu/emu_test.h"
 
@@ -96,6 +100,138 @@ static long run_case(const struct gb_conv2d_dims *d0, int misalign, enum emu_ord
     return bad;
 }
 
+/* --- the f64 kernel ------------------------------------------------------------------------- */
+struct conv64_args {
+    struct gb_conv2d_dims d;
+    const double *x, *wt;
+    double *y;
+};
+
+static void conv64_body(void *p) {
+    const struct conv64_args *a = p;
+    gb_conv2d64_kernel(a->d, a->x, a->wt, a->y);
+}
+
+/* Doubles in [-1, 1) with 53 random bits (as fill_uniform_dt draws an f64 row's inputs). */
+static void dfill(double *x, size_t n, uint64_t seed) {
+    float *hi = emu_alloc(n * sizeof *hi), *lo = emu_alloc(n * sizeof *lo);
+    size_t i;
+    emu_fill(hi, n, seed, -1.0f, 1.0f);
+    emu_fill(lo, n, seed + 1000, 0.0f, 1.0f);
+    for (i = 0; i < n; i++)
+        x[i] = (double)hi[i] + (double)lo[i] * 0x1p-24;
+    free(hi), free(lo);
+}
+
+/* Output o of the direct convolution, summed in long double. */
+static long double ref64_at(const struct gb_conv2d_dims *d, const double *x, const double *wt,
+                            size_t o) {
+    const int q = (int)(o % d->q), p = (int)(o / d->q % d->p);
+    const int k = (int)(o / d->q / d->p % d->k), n = (int)(o / d->q / d->p / d->k);
+    long double acc = 0;
+    int c, r, s;
+    for (c = 0; c < d->c; c++)
+        for (r = 0; r < d->r; r++)
+            for (s = 0; s < d->s; s++) {
+                int h = p * d->stride_h - d->pad_h + r, w = q * d->stride_w - d->pad_w + s;
+                if (h >= 0 && h < d->h && w >= 0 && w < d->w)
+                    acc += (long double)x[((size_t)(n * d->c + c) * d->h + h) * d->w + w] *
+                           wt[((size_t)(k * d->c + c) * d->r + r) * d->s + s];
+            }
+    return acc;
+}
+
+/* Outputs of y (doubles, or floats when yf is set) outside the f64 row's tolerance. */
+static long wrong64(const struct gb_conv2d_dims *d, const double *x, const double *wt,
+                    const double *y, const float *yf, int report) {
+    const size_t ny = (size_t)d->n * d->k * d->p * d->q;
+    const struct tol tl = verify_tol(DT_F64, (double)d->c * d->r * d->s, 1.0, 0);
+    long bad = 0;
+    size_t o;
+    for (o = 0; o < ny; o++) {
+        double ref = (double)ref64_at(d, x, wt, o), got = yf ? (double)yf[o] : y[o];
+        if (!(fabs(got - ref) <= tl.atol + tl.rtol * fabs(ref))) {
+            if (report && bad < 3)
+                fprintf(stderr, "  y[%zu] = %.17g, want %.17g (atol %.3g)\n", o, got, ref, tl.atol);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* One f64 case: the wrong outputs of gb_conv2d64_kernel (-1: the emulation failed). With
+ * as_f32, the f32 kernel runs instead on the inputs rounded to float (what an f64 row computed
+ * in float32 would hand back). */
+static long run_case64(const struct gb_conv2d_dims *d0, enum emu_order order, int as_f32,
+                       int report) {
+    struct gb_conv2d_dims d = *d0;
+    size_t nx, nw, ny, i;
+    double *xb, *wb, *yb;
+    float *xf, *wf, *yf;
+    dim3 grid;
+    long bad;
+    if (gb_conv2d_dims_finish(&d) != 0)
+        return -1;
+    nx = (size_t)d.n * d.c * d.h * d.w, nw = (size_t)d.k * d.c * d.r * d.s;
+    ny = (size_t)d.n * d.k * d.p * d.q;
+    xb = emu_alloc(nx * sizeof *xb), wb = emu_alloc(nw * sizeof *wb);
+    yb = emu_alloc((ny + 1) * sizeof *yb);
+    xf = emu_alloc(nx * sizeof *xf), wf = emu_alloc(nw * sizeof *wf);
+    yf = emu_alloc((ny + 1) * sizeof *yf);
+    dfill(xb, nx, 41);
+    dfill(wb, nw, 42);
+    for (i = 0; i < nx; i++)
+        xf[i] = (float)xb[i];
+    for (i = 0; i < nw; i++)
+        wf[i] = (float)wb[i];
+    for (i = 0; i <= ny; i++)
+        yb[i] = NAN, yf[i] = NAN;
+    if (gb_conv2d_grid(&d, GB_EMU_ARCH / 10, &grid) != 0) {
+        bad = -1;
+    } else if (as_f32) {
+        struct conv_args a = {d, xf, wf, yf};
+        bad = emu_launch(grid, emu_dim3(GB_CONV_THREADS, 1, 1), 0, order, 77, conv_body, &a)
+                  ? -1
+                  : wrong64(&d, xb, wb, NULL, yf, 0);
+    } else {
+        struct conv64_args a = {d, xb, wb, yb};
+        bad = emu_launch(grid, emu_dim3(GB_CONV_THREADS, 1, 1), 0, order, 77, conv64_body, &a)
+                  ? -1
+                  : wrong64(&d, xb, wb, yb, NULL, report);
+        if (bad == 0 && !isnan(yb[ny]))
+            bad = 1; /* wrote outside y */
+    }
+    free(xb), free(wb), free(yb), free(xf), free(wf), free(yf);
+    return bad;
+}
+
+/* Every case in every order, as for float32 (drop: the barrier removed, see the file comment);
+ * and, once per case, the f32 kernel on the same inputs must fail the f64 check. */
+static int f64_cases(const struct gb_conv2d_dims *cases, int ncases, int drop) {
+    int ci, o, runs = 0;
+    for (ci = 0; ci < ncases; ci++) {
+        const struct gb_conv2d_dims *c = &cases[ci];
+        const int crs = c->c * c->r * c->s;
+        for (o = 0; o < EMU_ORDERS; o++) {
+            long bad = run_case64(c, (enum emu_order)o, 0, !drop);
+            runs++;
+            EMU_CHECK(bad >= 0, "emulation failed");
+            if (drop == 0)
+                EMU_CHECK(bad == 0, "conv2d f64 case %d %s: %ld wrong", ci,
+                          emu_order_name((enum emu_order)o), bad);
+            else if (c->k >= 4 && (drop == 1 || crs > GB_CONV_BK))
+                EMU_CHECK(bad > 0, "conv2d f64 case %d %s: barrier %d removed, yet right", ci,
+                          emu_order_name((enum emu_order)o), drop);
+        }
+        if (drop == 0) {
+            long bad = run_case64(c, EMU_FORWARD, 1, 0);
+            runs++;
+            EMU_CHECK(bad > 0, "conv2d f64 case %d: the f32 kernel passes the f64 check", ci);
+        }
+    }
+    return runs;
+}
+
 int main(void) {
     /* n c h w  k r s  stride_h stride_w pad_h pad_w (p, q filled in) */
     static const struct gb_conv2d_dims cases[] = {
@@ -131,6 +267,7 @@ int main(void) {
             }
         }
     }
+    runs += f64_cases(cases, ncases, drop);
     printf("%d emulated conv2d launches as for sm_%d (barrier removed: %d), %.0f ms, "
            "%d failures\n",
            runs, GB_EMU_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,

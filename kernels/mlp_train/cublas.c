@@ -25,6 +25,7 @@
 #include "kernels/mlp_train/layout.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/mlp_train/amp.h"
 #include "kernels/mlp_train/cuda.h"
 #include "kernels/mlp_train/step.h"
 
@@ -42,6 +43,9 @@ struct mlp_state {
     float *host_onehot;        /* built once from the labels */
     struct gb_mlp_bufs bufs;   /* own-kernel path */
     cublasStatus_t last_blas;  /* own-kernel path: status of the last GEMM */
+    /* the f64 tier: cublasDgemm and the f64 kernels through gb_mlp_step64 (labels: `labels`) */
+    double *x64, *param64[NPARAMS], *loss64, *scratch64;
+    struct gb_mlp_bufs64 bufs64;
 #ifdef GPUBENCH_HAVE_CUDNN
     cudnnHandle_t dnn;
     int have_dnn;
@@ -98,6 +102,54 @@ static const struct gb_mlp_ops own_ops = {
     .softmax_xent = op_softmax_xent,
     .colsum = op_colsum,
     .sgd = op_sgd,
+};
+
+/* --- the f64 tier: gb_mlp_step64's ops on cublasDgemm + our f64 launchers ---------------- */
+
+/* rm_gemm in doubles. */
+static cublasStatus_t rm_dgemm(cublasHandle_t h, int ta, int tb, int M, int N, int K,
+                               const double *A, int lda, const double *B, int ldb, double *C,
+                               int ldc) {
+    const double one = 1.0, zero = 0.0;
+    return cublasDgemm(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K,
+                       &one, B, ldb, A, lda, &zero, C, ldc);
+}
+
+static int op_dgemm(void *c, int ta, int tb, int M, int N, int K, const double *A, int lda,
+                    const double *B, int ldb, double *C, int ldc) {
+    struct mlp_state *s = c;
+    s->last_blas = rm_dgemm(s->h, ta, tb, M, N, K, A, lda, B, ldb, C, ldc);
+    return (int)s->last_blas;
+}
+static int op_bias_relu64(void *c, double *z, const double *bias, int rows, int cols) {
+    (void)c;
+    return (int)gb_bias_relu64(gb_stream(), z, bias, rows, cols);
+}
+static int op_relu_backward64(void *c, double *dh, const double *h, size_t n) {
+    (void)c;
+    return (int)gb_relu_backward64(gb_stream(), dh, h, n);
+}
+static int op_softmax_xent64(void *c, const double *l, const double *b, const float *labels,
+                             double *dl, double *rowloss, int rows, int cols, double scale) {
+    (void)c;
+    return (int)gb_softmax_xent64(gb_stream(), l, b, labels, dl, rowloss, rows, cols, scale);
+}
+static int op_colsum64(void *c, const double *x, double *out, int rows, int cols, double scale) {
+    (void)c;
+    return (int)gb_colsum64(gb_stream(), x, out, rows, cols, scale);
+}
+static int op_sgd64(void *c, double *w, const double *g, size_t n, double lr) {
+    (void)c;
+    return (int)gb_sgd64(gb_stream(), w, g, n, lr);
+}
+
+static const struct gb_mlp_ops64 own_ops64 = {
+    .dgemm = op_dgemm,
+    .bias_relu = op_bias_relu64,
+    .relu_backward = op_relu_backward64,
+    .softmax_xent = op_softmax_xent64,
+    .colsum = op_colsum64,
+    .sgd = op_sgd64,
 };
 
 /* --- the cuDNN path ------------------------------------------------------------------------ */
@@ -281,7 +333,39 @@ static enum status blas_handle(struct impl_ctx *ctx, struct mlp_state *s, const 
     return ST_OK;
 }
 
+/* The f64 tier: cublasDgemm and our f64 kernels (cuDNN is not asked: the float32 rows are the
+ * ones that compare cuDNN's elementwise work with ours). Buffers as alloc_common and
+ * own_buffers, in doubles; the labels stay float32 class numbers. */
+static enum status prepare64(struct impl_ctx *ctx, struct mlp_state *s) {
+    const struct problem *p = ctx->p;
+    const char *names[NPARAMS] = {"W1", "b1", "W2", "b2"}, *math;
+    enum status st;
+    if ((st = gb_check_kernels(ctx, gb_mlp_kernels64)) != ST_OK)
+        return st;
+    for (int k = 0; k < NPARAMS; k++)
+        if ((st = gb_malloc(ctx, (void **)&s->param64[k],
+                            p->in[MLP_IN_W1 + k].n * sizeof(double), names[k])) != ST_OK)
+            return st;
+    if ((st = gb_malloc(ctx, (void **)&s->x64, p->in[MLP_IN_X].n * sizeof(double), "X")) !=
+            ST_OK ||
+        (st = alloc(ctx, &s->labels, p->in[MLP_IN_LABELS].n, "labels")) != ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->loss64, sizeof(double), "loss")) != ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->scratch64, gb_mlp_scratch_floats(&s->d) * sizeof(double),
+                        "activations")) != ST_OK)
+        return st;
+    gb_mlp_carve64(&s->d, s->scratch64, &s->bufs64);
+    s->bufs64.x = s->x64, s->bufs64.labels = s->labels, s->bufs64.loss = s->loss64;
+    s->bufs64.w1 = s->param64[0], s->bufs64.b1 = s->param64[1];
+    s->bufs64.w2 = s->param64[2], s->bufs64.b2 = s->param64[3];
+    if ((st = blas_handle(ctx, s, &math)) != ST_OK)
+        return st;
+    snprintf(ctx->note, sizeof ctx->note, "cublasDgemm + own f64 elementwise kernels");
+    return ST_OK;
+}
+
 static enum status mlp_prepare(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        return mlp_amp_prepare(ctx);
     const long *v = ctx->p->shape.v;
     struct mlp_state *s = calloc(1, sizeof *s);
     if (!s) {
@@ -291,6 +375,8 @@ static enum status mlp_prepare(struct impl_ctx *ctx) {
     ctx->state = s;
     s->d = (struct gb_mlp_dims){(int)v[MLP_KEY_BATCH], (int)v[MLP_KEY_IN], (int)v[MLP_KEY_HIDDEN],
                                 (int)v[MLP_KEY_OUT], MLP_LR};
+    if (ctx->p->dtype == DT_F64)
+        return prepare64(ctx, s);
     char why[300] = "";
     const char *math;
     enum status st;
@@ -315,10 +401,31 @@ static enum status mlp_prepare(struct impl_ctx *ctx) {
     return ST_OK;
 }
 
+static enum status upload64(struct impl_ctx *ctx, struct mlp_state *s) {
+    struct problem *p = ctx->p;
+    cudaStream_t st = gb_stream();
+    for (int k = 0; k < NPARAMS; k++)
+        CU_TRY(cudaMemcpyAsync(s->param64[k], p->in[MLP_IN_W1 + k].data64,
+                               p->in[MLP_IN_W1 + k].n * sizeof(double), cudaMemcpyHostToDevice,
+                               st),
+               ctx);
+    CU_TRY(cudaMemcpyAsync(s->x64, p->in[MLP_IN_X].data64, p->in[MLP_IN_X].n * sizeof(double),
+                           cudaMemcpyHostToDevice, st),
+           ctx);
+    CU_TRY(cudaMemcpyAsync(s->labels, p->in[MLP_IN_LABELS].data,
+                           p->in[MLP_IN_LABELS].n * sizeof(float), cudaMemcpyHostToDevice, st),
+           ctx);
+    return ST_OK;
+}
+
 static enum status mlp_upload(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        return mlp_amp_upload(ctx);
     struct mlp_state *s = ctx->state;
     struct problem *p = ctx->p;
     cudaStream_t st = gb_stream();
+    if (p->dtype == DT_F64)
+        return upload64(ctx, s);
     for (int k = 0; k < NPARAMS; k++)
         CU_TRY(cudaMemcpyAsync(s->param[k], p->in[MLP_IN_W1 + k].data,
                                p->in[MLP_IN_W1 + k].n * sizeof(float), cudaMemcpyHostToDevice, st),
@@ -339,13 +446,16 @@ static enum status mlp_upload(struct impl_ctx *ctx) {
 }
 
 static enum status mlp_run(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        return mlp_amp_run(ctx);
     struct mlp_state *s = ctx->state;
 #ifdef GPUBENCH_HAVE_CUDNN
     if (s->use_cudnn)
         return dnn_run(ctx, s);
 #endif
     s->last_blas = CUBLAS_STATUS_SUCCESS;
-    int rc = gb_mlp_step(&own_ops, s, &s->d, &s->bufs);
+    int rc = ctx->p->dtype == DT_F64 ? gb_mlp_step64(&own_ops64, s, &s->d, &s->bufs64)
+                                     : gb_mlp_step(&own_ops, s, &s->d, &s->bufs);
     if (rc != 0) {
         /* GEMMs return cuBLAS statuses (kept in last_blas), launches a cudaError_t, which the
          * launcher has already taken out of the runtime with cudaGetLastError. */
@@ -358,10 +468,28 @@ static enum status mlp_run(struct impl_ctx *ctx) {
     return ST_OK;
 }
 
+static enum status download64(struct impl_ctx *ctx, struct mlp_state *s) {
+    struct problem *p = ctx->p;
+    cudaStream_t st = gb_stream();
+    for (int k = 0; k < NPARAMS; k++)
+        CU_TRY(cudaMemcpyAsync(p->out[MLP_OUT_W1 + k].data64, s->param64[k],
+                               p->out[MLP_OUT_W1 + k].n * sizeof(double), cudaMemcpyDeviceToHost,
+                               st),
+               ctx);
+    CU_TRY(cudaMemcpyAsync(p->out[MLP_OUT_LOSS].data64, s->loss64, sizeof(double),
+                           cudaMemcpyDeviceToHost, st),
+           ctx);
+    return ST_OK;
+}
+
 static enum status mlp_download(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16)
+        return mlp_amp_download(ctx);
     struct mlp_state *s = ctx->state;
     struct problem *p = ctx->p;
     cudaStream_t st = gb_stream();
+    if (p->dtype == DT_F64)
+        return download64(ctx, s);
     for (int k = 0; k < NPARAMS; k++)
         CU_TRY(cudaMemcpyAsync(p->out[MLP_OUT_W1 + k].data, s->param[k],
                                p->out[MLP_OUT_W1 + k].n * sizeof(float), cudaMemcpyDeviceToHost,
@@ -374,6 +502,10 @@ static enum status mlp_download(struct impl_ctx *ctx) {
 }
 
 static void mlp_release(struct impl_ctx *ctx) {
+    if (ctx->p->dtype == DT_F16) {
+        mlp_amp_release(ctx);
+        return;
+    }
     struct mlp_state *s = ctx->state;
     if (!s)
         return;
@@ -390,8 +522,10 @@ static void mlp_release(struct impl_ctx *ctx) {
 #endif
     if (s->have_handle)
         CUBLAS_WARN(cublasDestroy(s->h));
-    void *bufs[] = {s->x,    s->labels, s->param[0], s->param[1], s->param[2], s->param[3],
-                    s->loss, s->onehot, s->ones,     s->lp,       s->scratch};
+    void *bufs[] = {s->x,         s->labels,     s->param[0],   s->param[1],   s->param[2],
+                    s->param[3],  s->loss,       s->onehot,     s->ones,       s->lp,
+                    s->scratch,   s->x64,        s->param64[0], s->param64[1], s->param64[2],
+                    s->param64[3], s->loss64,    s->scratch64};
     gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
     free(s->host_onehot);
     free(s);
@@ -401,10 +535,12 @@ static void mlp_release(struct impl_ctx *ctx) {
 const struct impl mlp_train_cublas_impl = {
     .name = "cublas",
     .kind = DEV_CUDA,
-    .summary = "cuBLAS GEMMs (pedantic FP32) + cuDNN bias/ReLU/softmax (own kernels without)",
+    .summary = "cuBLAS GEMMs (pedantic FP32) + cuDNN bias/ReLU/softmax (own kernels without); "
+               "f64: cublasDgemm + own kernels; f16: mixed precision (cc 7.0+)",
     .prepare = mlp_prepare,
     .upload = mlp_upload,
     .run = mlp_run,
     .download = mlp_download,
     .release = mlp_release,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
 };

@@ -28,6 +28,11 @@ enum { MLP_OUT_W1, MLP_OUT_B1, MLP_OUT_W2, MLP_OUT_B2, MLP_OUT_LOSS };
 /* The SGD learning rate of every implementation. */
 #define MLP_LR 0.1f
 
+/* The static loss scale of the mixed-precision (f16) step, a power of two: the loss gradient
+ * is multiplied by it before the backward pass and the FP32 gradients divided by it before the
+ * update, both exactly (docs/precision.md). */
+#define MLP_LOSS_SCALE 1024.0f
+
 struct mlp_dims {
     long batch, in, hidden, out;
 };

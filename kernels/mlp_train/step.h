@@ -60,4 +60,35 @@ void gb_mlp_carve(const struct gb_mlp_dims *d, float *scratch, struct gb_mlp_buf
 int gb_mlp_step(const struct gb_mlp_ops *ops, void *ctx, const struct gb_mlp_dims *d,
                 const struct gb_mlp_bufs *b);
 
+/* --- the f64 tier: the same step in doubles -------------------------------------------------
+ * The same sequence over double buffers (labels stay float32 class numbers) and the f64 kernels;
+ * lr is (double)d->lr, the value the f64 reference (bench/mlp_train.c) uses. Written out beside
+ * the float one: C has no templates, and the sequence is short enough that a macro-generated
+ * pair would hide more than it saves. */
+struct gb_mlp_bufs64 {
+    const double *x;
+    const float *labels;
+    double *w1, *b1, *w2, *b2, *loss;
+    double *a, *z, *dh, *dw1, *dw2, *db1, *db2, *rowloss; /* as in gb_mlp_bufs */
+};
+
+struct gb_mlp_ops64 {
+    int (*dgemm)(void *ctx, int trans_a, int trans_b, int M, int N, int K, const double *A,
+                 int lda, const double *B, int ldb, double *C, int ldc);
+    int (*bias_relu)(void *ctx, double *z, const double *bias, int rows, int cols);
+    int (*relu_backward)(void *ctx, double *dh, const double *h, size_t n);
+    int (*softmax_xent)(void *ctx, const double *logits, const double *bias, const float *labels,
+                        double *dlogits, double *rowloss, int rows, int cols, double scale);
+    int (*colsum)(void *ctx, const double *x, double *out, int rows, int cols, double scale);
+    int (*sgd)(void *ctx, double *w, const double *g, size_t n, double lr);
+};
+
+/* gb_mlp_carve for doubles: `scratch` holds gb_mlp_scratch_floats(d) doubles (the same count
+ * of elements), 16-byte aligned. */
+void gb_mlp_carve64(const struct gb_mlp_dims *d, double *scratch, struct gb_mlp_bufs64 *b);
+
+/* gb_mlp_step in doubles: 5 DGEMMs and 10 small kernels. */
+int gb_mlp_step64(const struct gb_mlp_ops64 *ops, void *ctx, const struct gb_mlp_dims *d,
+                  const struct gb_mlp_bufs64 *b);
+
 #endif

@@ -5,11 +5,13 @@ rows. The interface every kernels/<w>/sim.py has (sim_check.py's `Card` gives th
   QUICK_EXTRA         more shapes for the --quick test (may be empty)
   expect(card, impl)  (status, a phrase the note must hold) for a row of `impl` on `card`
   check_row(card, row, shape, check)   optional: more checks of an ok row
+  expect_tier(card, impl, dtype)       optional: (status, phrase) of a row of another tier than
+                      float32 ("float64", "float16", …) where the float32 row is ok, or None for
+                      the default (ok, or unsupported with the tier's reason)
   sweep_need(impl, shape)              optional: device bytes a --sweep row needs (the 512 MiB
                       card's sweep test runs the workloads that define it)
   TRACED              optional, default True: False for a workload whose rows start processes
                       of their own, left out of the call-trace runs (multi-GPU, faults)
-  check_tier_row(card, row, shape, check)  optional: check_row for an ok row of another tier
 `shape` is the row's shape as a dict of ints."""
 TINY = "n=5000"
 QUICK_EXTRA = []

@@ -5,9 +5,18 @@
  * checked when set (CUDNN_STATUS_BAD_PARAM for negative or zero sizes, bad enumerants, strides or
  * dilations below 1), shapes when used (mismatched channels, an output descriptor that is not
  * what cudnnGetConvolution2dForwardOutputDim says), and what this stand-in does not compute is
- * CUDNN_STATUS_NOT_SUPPORTED (data types other than float, layouts other than NCHW, algorithms
- * that do not apply to a shape: DIRECT never; FFT, FFT_TILING and the Winograd algorithms only
- * for unit strides and dilations and, for Winograd, 3×3 (and 5×5 non-fused) filters). Each
+ * CUDNN_STATUS_NOT_SUPPORTED (algorithms that do not apply to a shape: DIRECT never; FFT,
+ * FFT_TILING and the Winograd algorithms only for unit strides and dilations and, for Winograd,
+ * 3×3 (and 5×5 non-fused) filters). Convolutions come in cuDNN's data-type configurations:
+ * FLOAT (float tensors, float compute), DOUBLE (double tensors and compute: the GEMM algorithms
+ * only), PSEUDO_HALF and TRUE_HALF (half tensors, float or half compute; the FFT and Winograd ones
+ * need NCHW), each tensor NCHW or NHWC (the filter's NHWC is k×r×s×c); other configurations are
+ * NOT_SUPPORTED, and so are the other operations on anything but float NCHW. Float convolutions
+ * run on OpenBLAS's SGEMM as before; double and half ones are computed in double (the half
+ * operands' values), the result rounded to the output's type as the hardware does (a half output
+ * through FP32, the accumulator's precision). Half with CUDNN_TENSOR_OP_MATH (or
+ * ALLOW_CONVERSION) on compute capability 7.0 and later: IMPLICIT_PRECOMP_GEMM and
+ * WINOGRAD_NONFUSED report CUDNN_TENSOR_OP_MATH in their results, as tensor-core kernels. Each
  * forward algorithm needs a workspace of a plausible size (below); cudnnConvolutionForward with a
  * smaller one fails with CUDNN_STATUS_BAD_PARAM. Find really runs every algorithm that fits and
  * reports measured times (scaled per algorithm for a stable ranking, see find_factor); Get_v7 is
@@ -322,6 +331,8 @@ cudnnStatus_t cudnnSetActivationDescriptor(cudnnActivationDescriptor_t activatio
 struct conv_shape {
     int n, c, h, w, k, r, s, p, q;
     int pad_h, pad_w, u, v, dil_h, dil_w, flip;
+    cudnnDataType_t type;       /* of x, w and y (one type: cuDNN's configurations) */
+    int x_nhwc, w_nhwc, y_nhwc; /* each tensor's layout: 1 NHWC (filters k×r×s×c), 0 NCHW */
 };
 
 /* The output dimensions (cudnnGetConvolution2dForwardOutputDim: p = 1 + (h + 2·pad − ((r − 1)·dil
@@ -372,6 +383,14 @@ cudnnStatus_t cudnnGetConvolution2dForwardOutputDim(const cudnnConvolutionDescri
     return CUDNN_STATUS_SUCCESS;
 }
 
+/* cuDNN's data-type configurations of a forward convolution: FLOAT, DOUBLE, PSEUDO_HALF
+ * (half data, float compute) and TRUE_HALF. */
+static int config_ok(cudnnDataType_t data, cudnnDataType_t compute) {
+    if (data == CUDNN_DATA_HALF)
+        return compute == CUDNN_DATA_FLOAT || compute == CUDNN_DATA_HALF;
+    return (data == CUDNN_DATA_FLOAT || data == CUDNN_DATA_DOUBLE) && compute == data;
+}
+
 /* Everything a forward convolution call passes: BAD_PARAM for what the reference lists under
  * it, NOT_SUPPORTED for types and layouts this stand-in does not compute and for an output
  * descriptor of the wrong spatial size. */
@@ -384,15 +403,30 @@ static cudnnStatus_t check_conv(const struct cudnnTensorStruct *x,
         return CUDNN_STATUS_BAD_PARAM;
     if (x->type != w->type || x->type != y->type)
         return CUDNN_STATUS_BAD_PARAM;
-    if (x->type != CUDNN_DATA_FLOAT || cd->compute != CUDNN_DATA_FLOAT ||
-        x->format != CUDNN_TENSOR_NCHW || w->format != CUDNN_TENSOR_NCHW ||
-        y->format != CUDNN_TENSOR_NCHW)
+    if (!config_ok(x->type, cd->compute) || x->format == CUDNN_TENSOR_NCHW_VECT_C ||
+        w->format == CUDNN_TENSOR_NCHW_VECT_C || y->format == CUDNN_TENSOR_NCHW_VECT_C)
         return CUDNN_STATUS_NOT_SUPPORTED;
+    s->type = x->type;
+    s->x_nhwc = x->format == CUDNN_TENSOR_NHWC;
+    s->w_nhwc = w->format == CUDNN_TENSOR_NHWC;
+    s->y_nhwc = y->format == CUDNN_TENSOR_NHWC;
     if (y->n != s->n || y->c != s->k)
         return CUDNN_STATUS_BAD_PARAM;
     if (y->h != s->p || y->w != s->q)
         return CUDNN_STATUS_NOT_SUPPORTED;
     return CUDNN_STATUS_SUCCESS;
+}
+
+/* Bytes of one element of a convolution's type. */
+static size_t elem_size(cudnnDataType_t t) {
+    return t == CUDNN_DATA_DOUBLE ? 8 : t == CUDNN_DATA_HALF ? 2 : 4;
+}
+
+/* The algorithms that compute a GEMM (and so every configuration and layout). */
+static int gemm_family(int a) {
+    return a == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM ||
+           a == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM ||
+           a == CUDNN_CONVOLUTION_FWD_ALGO_GEMM;
 }
 
 static size_t pow2_at_least(long long v) {
@@ -410,16 +444,19 @@ static size_t pow2_at_least(long long v) {
  * transformed tiles (6×6 per 4×4 output tile for 3×3, 8×8 for 5×5). */
 static cudnnStatus_t workspace(int a, const struct conv_shape *s, size_t *bytes) {
     const int unit = s->u == 1 && s->v == 1 && s->dil_h == 1 && s->dil_w == 1;
+    const size_t esize = elem_size(s->type);
     const size_t crs = (size_t)s->c * s->r * s->s, npq = (size_t)s->n * s->p * s->q;
     const size_t nc = (size_t)s->n * s->c, kc = (size_t)s->k * s->c, nk = (size_t)s->n * s->k;
     *bytes = 0;
+    if (!gemm_family(a) && (s->type == CUDNN_DATA_DOUBLE || s->x_nhwc || s->y_nhwc))
+        return CUDNN_STATUS_NOT_SUPPORTED; /* FFT and Winograd: float or half, NCHW */
     switch (a) {
     case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM: return CUDNN_STATUS_SUCCESS;
     case CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM:
         *bytes = crs * sizeof(int);
         return CUDNN_STATUS_SUCCESS;
     case CUDNN_CONVOLUTION_FWD_ALGO_GEMM:
-        *bytes = crs * npq * sizeof(float);
+        *bytes = crs * npq * esize;
         return CUDNN_STATUS_SUCCESS;
     case CUDNN_CONVOLUTION_FWD_ALGO_FFT: {
         size_t fh = pow2_at_least(s->h + 2LL * s->pad_h), fw = pow2_at_least(s->w + 2LL * s->pad_w);
@@ -444,7 +481,7 @@ static cudnnStatus_t workspace(int a, const struct conv_shape *s, size_t *bytes)
         size_t t = s->r == 3 ? 36 : 64, tiles = (size_t)((s->p + 3) / 4) * ((s->q + 3) / 4);
         if (!unit || s->r != s->s || (s->r != 3 && s->r != 5))
             return CUDNN_STATUS_NOT_SUPPORTED;
-        *bytes = (nc * tiles + kc + nk * tiles) * t * sizeof(float);
+        *bytes = (nc * tiles + kc + nk * tiles) * t * esize;
         return CUDNN_STATUS_SUCCESS;
     }
     default: return CUDNN_STATUS_NOT_SUPPORTED; /* DIRECT: not implemented by cuDNN for forward */
@@ -486,15 +523,26 @@ static const int ranking[CUDNN_CONVOLUTION_FWD_ALGO_COUNT] = {
     CUDNN_CONVOLUTION_FWD_ALGO_DIRECT,
 };
 
+/* 1 when algorithm a runs on tensor cores for this call: half data, a tensor-op math type, a
+ * card of compute capability 7.0 or later, and an algorithm with tensor-core kernels. */
+static int tensor_op(int a, const struct conv_shape *s, cudnnMathType_t math, int sm) {
+    return s->type == CUDNN_DATA_HALF && sm >= 70 &&
+           (math == CUDNN_TENSOR_OP_MATH || math == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION) &&
+           (a == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM ||
+            a == CUDNN_CONVOLUTION_FWD_ALGO_WINOGRAD_NONFUSED);
+}
+
 static void perf_entry(cudnnConvolutionFwdAlgoPerf_t *r, int algo, cudnnStatus_t st, float ms,
-                       size_t mem, cudnnMathType_t math) {
+                       size_t mem, cudnnMathType_t math, int tensor) {
     memset(r, 0, sizeof *r);
     r->algo = (cudnnConvolutionFwdAlgo_t)algo;
     r->status = st;
     r->time = ms;
     r->memory = mem;
     r->determinism = CUDNN_DETERMINISTIC;
-    r->mathType = math == CUDNN_DEFAULT_MATH ? CUDNN_DEFAULT_MATH : CUDNN_FMA_MATH;
+    r->mathType = tensor                       ? CUDNN_TENSOR_OP_MATH
+                  : math == CUDNN_DEFAULT_MATH ? CUDNN_DEFAULT_MATH
+                                               : CUDNN_FMA_MATH;
 }
 
 cudnnStatus_t cudnnGetConvolutionForwardAlgorithm_v7(
@@ -515,7 +563,9 @@ cudnnStatus_t cudnnGetConvolutionForwardAlgorithm_v7(
             size_t mem;
             cudnnStatus_t ws = workspace(ranking[i], &s, &mem);
             if ((ws == CUDNN_STATUS_SUCCESS) == (pass == 0))
-                perf_entry(&perfResults[n++], ranking[i], ws, -1.0f, mem, convDesc->math);
+                perf_entry(&perfResults[n++], ranking[i], ws, -1.0f, mem, convDesc->math,
+                           ws == CUDNN_STATUS_SUCCESS &&
+                               tensor_op(ranking[i], &s, convDesc->math, handle->dev->sm));
         }
     *returnedAlgoCount = n;
     return CUDNN_STATUS_SUCCESS;
@@ -556,6 +606,136 @@ static int conv_compute(const struct conv_shape *s, float alpha, const float *x,
     return 0;
 }
 
+/* IEEE half → float, subnormals and specials included. */
+static float half_to_float(unsigned short h) {
+    unsigned sign = (h >> 15) & 1, e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0    ? ldexpf((float)m, -24)
+              : e == 31 ? (m ? NAN : INFINITY)
+                        : ldexpf((float)(m | 1024), (int)e - 25);
+    return sign ? -v : v;
+}
+
+/* float → IEEE half, rounded to nearest even (the hardware's conversion), subnormals included. */
+static unsigned short float_to_half(float x) {
+    unsigned short sign = signbit(x) ? 0x8000 : 0;
+    float a = fabsf(x), m;
+    int e;
+    if (isnan(x))
+        return 0x7e00;
+    if (a >= 65520.0f) /* 65504 + half an ulp and up: infinity */
+        return sign | 0x7c00;
+    if (a < 0x1p-14f) /* subnormal: a multiple of 2^-24 (rounding up to 2^-14 gives 0x0400) */
+        return sign | (unsigned short)rintf(a * 0x1p24f);
+    frexpf(a, &e);                /* a in [2^(e-1), 2^e) */
+    m = rintf(ldexpf(a, 11 - e)); /* 11 significant bits, in [1024, 2048] */
+    if (m == 2048.0f)
+        m = 1024.0f, e++;
+    return sign | (unsigned short)((unsigned)(e - 1 + 15) << 10) | ((unsigned short)m & 1023);
+}
+
+/* Element i of a tensor of type t as a double; and storing v there, rounded as the hardware
+ * does (a half result through FP32, where its accumulator is). */
+static double load_as_double(const void *p, cudnnDataType_t t, size_t i) {
+    if (t == CUDNN_DATA_DOUBLE)
+        return ((const double *)p)[i];
+    if (t == CUDNN_DATA_HALF)
+        return half_to_float(((const unsigned short *)p)[i]);
+    return ((const float *)p)[i];
+}
+
+static void store_rounded(void *p, cudnnDataType_t t, size_t i, double v) {
+    if (t == CUDNN_DATA_DOUBLE)
+        ((double *)p)[i] = v;
+    else if (t == CUDNN_DATA_HALF)
+        ((unsigned short *)p)[i] = float_to_half((float)v);
+    else
+        ((float *)p)[i] = (float)v;
+}
+
+/* Flat index of (n, c, h, w) in a C × H × W tensor, NCHW or NHWC. */
+static size_t at4(int nhwc, int C, int H, int W, int n, int c, int h, int w) {
+    return nhwc ? (((size_t)n * H + h) * W + w) * C + c : (((size_t)n * C + c) * H + h) * W + w;
+}
+
+/* The operands as NCHW doubles: *xd (n×c×h×w) and *wd (k×c×r×s). 0 or -1 (out of memory). */
+static int widen(const struct conv_shape *s, const void *x, const void *w, double **xd,
+                 double **wd) {
+    *xd = malloc((size_t)s->n * s->c * s->h * s->w * sizeof **xd);
+    *wd = malloc((size_t)s->k * s->c * s->r * s->s * sizeof **wd);
+    if (!*xd || !*wd)
+        return -1;
+    for (int n = 0; n < s->n; n++)
+        for (int c = 0; c < s->c; c++)
+            for (int h = 0; h < s->h; h++)
+                for (int v = 0; v < s->w; v++)
+                    (*xd)[at4(0, s->c, s->h, s->w, n, c, h, v)] =
+                        load_as_double(x, s->type, at4(s->x_nhwc, s->c, s->h, s->w, n, c, h, v));
+    for (int k = 0; k < s->k; k++)
+        for (int c = 0; c < s->c; c++)
+            for (int r = 0; r < s->r; r++)
+                for (int v = 0; v < s->s; v++)
+                    (*wd)[at4(0, s->c, s->r, s->s, k, c, r, v)] =
+                        load_as_double(w, s->type, at4(s->w_nhwc, s->c, s->r, s->s, k, c, r, v));
+    return 0;
+}
+
+/* The im2col matrix (c·r·s × p·q) of image xi (NCHW doubles). */
+static void im2col_d(const struct conv_shape *s, const double *xi, double *col) {
+    const size_t pq = (size_t)s->p * s->q;
+    for (size_t row = 0; row < (size_t)s->c * s->r * s->s; row++) {
+        int ci = (int)(row / (size_t)(s->r * s->s)), rr = (int)(row / s->s % s->r),
+            ss = (int)(row % s->s);
+        int fr = s->flip ? s->r - 1 - rr : rr, fs = s->flip ? s->s - 1 - ss : ss;
+        for (int op = 0; op < s->p; op++)
+            for (int oq = 0; oq < s->q; oq++) {
+                int ih = op * s->u - s->pad_h + fr * s->dil_h;
+                int iw = oq * s->v - s->pad_w + fs * s->dil_w;
+                col[row * pq + (size_t)op * s->q + oq] =
+                    ih >= 0 && ih < s->h && iw >= 0 && iw < s->w
+                        ? xi[((size_t)ci * s->h + ih) * s->w + iw]
+                        : 0.0;
+            }
+    }
+}
+
+/* y = alpha·conv(x, w) + beta·y for any configuration and layout (see the file comment): in
+ * double, per image an im2col matrix times the filters (cblas_dgemm), each result stored rounded
+ * to y's type. beta 0: y is not read. 0 or -1 (out of host memory). */
+static int conv_wide(const struct conv_shape *s, double alpha, const void *x, const void *w,
+                     double beta, void *y) {
+    const size_t crs = (size_t)s->c * s->r * s->s, pq = (size_t)s->p * s->q;
+    double *xd = NULL, *wd = NULL, *col = malloc(crs * pq * sizeof *col),
+           *yi = malloc((size_t)s->k * pq * sizeof *yi);
+    int rc = -1;
+    if (col && yi && widen(s, x, w, &xd, &wd) == 0) {
+        for (int img = 0; img < s->n; img++) {
+            im2col_d(s, xd + (size_t)img * s->c * s->h * s->w, col);
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, s->k, (int)pq, (int)crs, 1.0, wd,
+                        (int)crs, col, (int)pq, 0.0, yi, (int)pq);
+            for (int k = 0; k < s->k; k++)
+                for (size_t e = 0; e < pq; e++) {
+                    size_t o =
+                        at4(s->y_nhwc, s->k, s->p, s->q, img, k, (int)(e / s->q), (int)(e % s->q));
+                    double v = alpha * yi[(size_t)k * pq + e];
+                    store_rounded(y, s->type, o,
+                                  beta == 0.0 ? v : v + beta * load_as_double(y, s->type, o));
+                }
+        }
+        rc = 0;
+    }
+    free(xd), free(wd), free(col), free(yi);
+    return rc;
+}
+
+/* y = alpha·conv(x, w) + beta·y: float NCHW on OpenBLAS's SGEMM (conv_compute), the rest in
+ * double (conv_wide). 0 or -1 (out of host memory). */
+static int conv_any(const struct conv_shape *s, double alpha, const void *x, const void *w,
+                    double beta, void *y) {
+    if (s->type == CUDNN_DATA_FLOAT && !s->x_nhwc && !s->w_nhwc && !s->y_nhwc)
+        return conv_compute(s, (float)alpha, x, w, (float)beta, y);
+    return conv_wide(s, alpha, x, w, beta, y);
+}
+
 /* A queued cuDNN call: fn(op) runs on the stream's worker. */
 struct dnn_op {
     struct gbsim_op op;
@@ -573,18 +753,21 @@ struct dnn_op {
     int nperf;
     size_t ws_bytes;
     cudnnMathType_t math;
+    int sm;                 /* the card's compute capability, 10·major + minor */
+    double alpha64, beta64; /* convolutions: the scalars (double for DOUBLE data) */
+    size_t esize;           /* bytes of an element of x, w, y, dy; 0 means float */
 };
 
-static int dev_ok(const void *p, size_t n) {
-    return n == 0 || gbsim_device_range(p, n * sizeof(float), -1);
+static int dev_ok(const void *p, size_t n, size_t esize) {
+    return n == 0 || gbsim_device_range(p, n * (esize ? esize : sizeof(float)), -1);
 }
 
 static cudaError_t run_dnn(struct gbsim_op *op, int broken) {
     struct dnn_op *o = (struct dnn_op *)op;
     if (broken)
         return cudaSuccess;
-    if (!dev_ok(o->x, o->xn) || !dev_ok(o->w, o->wn) || !dev_ok(o->y, o->yn) ||
-        (o->dy && !dev_ok(o->dy, o->yn)))
+    if (!dev_ok(o->x, o->xn, o->esize) || !dev_ok(o->w, o->wn, o->esize) ||
+        !dev_ok(o->y, o->yn, o->esize) || (o->dy && !dev_ok(o->dy, o->yn, o->esize)))
         return cudaErrorIllegalAddress;
     return o->fn(o);
 }
@@ -621,7 +804,7 @@ static size_t elems(const struct cudnnTensorStruct *t) {
 }
 
 static cudaError_t do_conv(struct dnn_op *o) {
-    return conv_compute(&o->s, o->alpha, o->x, o->w, o->beta, o->y) ? cudaErrorLaunchFailure
+    return conv_any(&o->s, o->alpha64, o->x, o->w, o->beta64, o->y) ? cudaErrorLaunchFailure
                                                                     : cudaSuccess;
 }
 
@@ -651,17 +834,17 @@ static cudaError_t do_find(struct dnn_op *o) {
         size_t mem;
         cudnnStatus_t ws = workspace(a, &o->s, &mem);
         if (ws != CUDNN_STATUS_SUCCESS) {
-            perf_entry(&all[n++], a, ws, -1.0f, 0, o->math);
+            perf_entry(&all[n++], a, ws, -1.0f, 0, o->math, 0);
         } else if (mem > o->ws_bytes) {
-            perf_entry(&all[n++], a, CUDNN_STATUS_NOT_SUPPORTED, -1.0f, mem, o->math);
+            perf_entry(&all[n++], a, CUDNN_STATUS_NOT_SUPPORTED, -1.0f, mem, o->math, 0);
         } else {
             double t0 = gbsim_now_ms();
-            if (conv_compute(&o->s, 1.0f, o->x, o->w, 0.0f, o->y))
+            if (conv_any(&o->s, 1.0, o->x, o->w, 0.0, o->y))
                 return cudaErrorLaunchFailure;
             if (base < 0)
                 base = gbsim_now_ms() - t0;
             perf_entry(&all[n++], a, CUDNN_STATUS_SUCCESS, (float)(base * find_factor[a]), mem,
-                       o->math);
+                       o->math, tensor_op(a, &o->s, o->math, o->sm));
         }
     }
     for (int i = 1; i < n; i++) /* insertion sort: successes by time, then the rest */
@@ -703,6 +886,8 @@ cudnnStatus_t cudnnFindConvolutionForwardAlgorithmEx(
     o->perf = perfResults;
     o->ws_bytes = workSpaceSizeInBytes;
     o->math = convDesc->math;
+    o->sm = handle->dev->sm;
+    o->esize = elem_size(s.type);
     /* Find is blocking: it returns with the results */
     if ((st = submit(handle, o, 1)) != CUDNN_STATUS_SUCCESS)
         return st;
@@ -743,8 +928,10 @@ cudnnStatus_t cudnnConvolutionForward(cudnnHandle_t handle, const void *alpha,
     if (!(o = new_op(do_conv)))
         return ST_HOST_ALLOC;
     o->s = s;
-    o->alpha = *(const float *)alpha;
-    o->beta = *(const float *)beta;
+    /* "alpha and beta … must point to double for double data, float otherwise" */
+    o->alpha64 = s.type == CUDNN_DATA_DOUBLE ? *(const double *)alpha : *(const float *)alpha;
+    o->beta64 = s.type == CUDNN_DATA_DOUBLE ? *(const double *)beta : *(const float *)beta;
+    o->esize = elem_size(s.type);
     o->x = x, o->xn = elems(xDesc);
     o->w = w, o->wn = (size_t)s.k * s.c * s.r * s.s;
     o->y = y, o->yn = elems(yDesc);
