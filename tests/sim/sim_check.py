@@ -436,7 +436,7 @@ SMALL = "nvs310:built-for-card"  # the 512 MiB profile, built for it so that its
 def mode_defaults(build, a):
     card = Card(build, SMALL)
     with tempfile.TemporaryDirectory() as tmp:
-        run = run_sim(build, SMALL, ["-d", "cuda"] + FAST, tmp, timeout=600)
+        run = run_sim(build, SMALL, ["-d", "cuda"] + FAST, tmp, timeout=840)
         print(run.out)
         check_process(run, "defaults")
         check_csv(run, "defaults")
