@@ -43,21 +43,13 @@ struct gemm_state {
     size_t in_size, out_size;    /* bytes per element */
 };
 
-/* The 16-bit host copy of a float32 buffer whose values are already of the tier. */
-static uint16_t *to_half(const struct buf *x, enum dtype t) {
-    uint16_t *h = malloc(x->n * sizeof *h);
-    if (h)
-        for (size_t i = 0; i < x->n; i++)
-            h[i] = t == DT_BF16 ? dtype_f32_to_bf16(x->data[i]) : dtype_f32_to_f16(x->data[i]);
-    return h;
-}
-
 /* The host side of the operands: the problem's buffers, or their 16-bit copies. */
 static enum status host_operands(struct impl_ctx *ctx, struct gemm_state *s) {
     struct problem *p = ctx->p;
     enum dtype t = p->dtype;
     if (t == DT_F16 || t == DT_BF16) {
-        if (!(s->half_a = to_half(&p->in[IN_A], t)) || !(s->half_b = to_half(&p->in[IN_B], t))) {
+        if (!(s->half_a = dtype_halves_new(p->in[IN_A].data, p->in[IN_A].n, t)) ||
+            !(s->half_b = dtype_halves_new(p->in[IN_B].data, p->in[IN_B].n, t))) {
             snprintf(ctx->note, sizeof ctx->note, "out of host memory for the 16-bit operands");
             return ST_OOM;
         }

@@ -32,15 +32,6 @@ struct gemm_cuda_state {
     void *a, *b, *c;
 };
 
-/* The FP16 copy of a float32 buffer whose values are already of the tier (exact), or NULL. */
-static uint16_t *to_f16(const struct buf *x) {
-    uint16_t *h = malloc(x->n * sizeof *h);
-    if (h)
-        for (size_t i = 0; i < x->n; i++)
-            h[i] = dtype_f32_to_f16(x->data[i]);
-    return h;
-}
-
 /* The kernel family of the problem's tier, its FP16 host copies, and the row note. */
 static enum status gemm_cuda_tier(struct impl_ctx *ctx, struct gemm_cuda_state *s) {
     const struct problem *p = ctx->p;
@@ -57,7 +48,8 @@ static enum status gemm_cuda_tier(struct impl_ctx *ctx, struct gemm_cuda_state *
             snprintf(ctx->note, sizeof ctx->note, "FP16 needs CUDA 7.5 or newer");
             return ST_UNSUPPORTED;
         }
-        if (!(s->half_a = to_f16(&p->in[IN_A])) || !(s->half_b = to_f16(&p->in[IN_B]))) {
+        if (!(s->half_a = dtype_halves_new(p->in[IN_A].data, p->in[IN_A].n, DT_F16)) ||
+            !(s->half_b = dtype_halves_new(p->in[IN_B].data, p->in[IN_B].n, DT_F16))) {
             snprintf(ctx->note, sizeof ctx->note, "out of host memory for the FP16 operands");
             return ST_OOM;
         }
