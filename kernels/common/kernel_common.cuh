@@ -92,7 +92,9 @@ static inline unsigned gb_ew_blocks(size_t n) {
     return (unsigned)(b < GB_EW_MAX_BLOCKS ? b : GB_EW_MAX_BLOCKS);
 }
 
-/* Is p aligned for a 16-byte (float4) access? */
+/* Is p aligned for a 16-byte (float4), 8-byte (four halves) or 4-byte (half2) access? */
 #define GB_ALIGNED16(p) ((((size_t)(p)) & 15u) == 0)
+#define GB_ALIGNED8(p) ((((size_t)(p)) & 7u) == 0)
+#define GB_ALIGNED4(p) ((((size_t)(p)) & 3u) == 0)
 
 #endif

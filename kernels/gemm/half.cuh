@@ -36,9 +36,6 @@ typedef struct {
     __half2 hi;
 } gb_half4;
 
-#define GB_ALIGNED8(p) ((((size_t)(p)) & 7u) == 0)
-#define GB_ALIGNED4(p) ((((size_t)(p)) & 3u) == 0)
-
 #if GB_HALF_BODY
 /* p[i] as a float, 0 when i ≥ avail (outside the matrix: p[i] is not read). */
 static __device__ __forceinline__ float gb_half_at(const __half *p, int i, int avail) {

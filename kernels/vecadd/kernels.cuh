@@ -82,9 +82,6 @@ GB_SIM_KERNEL(gb_vecadd64_kernel, const double *, const double *, double *, size
 #endif
 
 #if GB_VECADD_F16
-/* Is p aligned for a 4-byte (half2) access? */
-#define GB_ALIGNED4(p) ((((size_t)(p)) & 3u) == 0)
-
 __global__ void gb_vecadd16_kernel(const unsigned short *__restrict__ a,
                                    const unsigned short *__restrict__ b,
                                    unsigned short *__restrict__ c, size_t n) {
