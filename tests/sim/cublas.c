@@ -472,6 +472,33 @@ static double at(const void *p, int trans, int r, int c, int ld, cudaDataType_t 
     return elem(p, i, t, tf32);
 }
 
+/* op(A)·op(B) (m×n, column-major) in double through OpenBLAS's dgemm, from dense double copies
+ * of the operands' values (TF32-rounded when asked): a default-shape DGEMM or GemmEx then takes
+ * a second, not minutes of elem() calls. NULL when out of memory (the caller loops instead) or
+ * when alpha is 0 (the product is not computed at all). */
+static double *x_products(const struct blas_x_op *o) {
+    size_t m = (size_t)o->m, n = (size_t)o->n, k = (size_t)o->k;
+    if (o->alpha == 0.0)
+        return NULL;
+    double *a = malloc(m * k * sizeof *a + 1), *b = malloc(k * n * sizeof *b + 1);
+    double *c = calloc(m * n + 1, sizeof *c);
+    if (!a || !b || !c) {
+        free(a), free(b), free(c);
+        return NULL;
+    }
+    for (size_t l = 0; l < k; l++) {
+        for (size_t i = 0; i < m; i++)
+            a[l * m + i] = at(o->a, o->ta, (int)i, (int)l, o->lda, o->ab, o->tf32);
+        for (size_t j = 0; j < n; j++)
+            b[j * k + l] = at(o->b, o->tb, (int)l, (int)j, o->ldb, o->ab, o->tf32);
+    }
+    if (k > 0)
+        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, o->m, o->n, o->k, 1.0, a, o->m, b,
+                    o->k, 0.0, c, o->m);
+    free(a), free(b);
+    return c;
+}
+
 static cudaError_t run_blas_x(struct gbsim_op *op, int broken) {
     struct blas_x_op *o = (struct blas_x_op *)op;
     if (broken)
@@ -500,13 +527,17 @@ static cudaError_t run_blas_x(struct gbsim_op *op, int broken) {
         !x_in_device(o->b, o->k ? span(br, bc, o->ldb) : 0, o->ab) ||
         !x_in_device(o->cp, span(o->m, o->n, o->ldc), o->c))
         return cudaErrorIllegalAddress;
+    double *prod = x_products(o);
     for (int j = 0; j < o->n; j++)
         for (int i = 0; i < o->m; i++) {
             double s = 0;
             size_t ci = (size_t)j * (size_t)o->ldc + (size_t)i;
-            for (int l = 0; l < o->k && o->alpha != 0.0; l++)
-                s += at(o->a, o->ta, i, l, o->lda, o->ab, o->tf32) *
-                     at(o->b, o->tb, l, j, o->ldb, o->ab, o->tf32);
+            if (prod)
+                s = prod[(size_t)j * (size_t)o->m + (size_t)i];
+            else
+                for (int l = 0; l < o->k && o->alpha != 0.0; l++)
+                    s += at(o->a, o->ta, i, l, o->lda, o->ab, o->tf32) *
+                         at(o->b, o->tb, l, j, o->ldb, o->ab, o->tf32);
             /* C is not read when beta is 0 (NaN in it must not survive) */
             double old = o->beta == 0.0 ? 0.0 : elem(o->cp, ci, o->c, 0);
             double v = o->alpha * s + o->beta * old;
@@ -515,6 +546,7 @@ static cudaError_t run_blas_x(struct gbsim_op *op, int broken) {
             else
                 ((float *)o->cp)[ci] = (float)v;
         }
+    free(prod);
     return cudaSuccess;
 }
 
