@@ -604,22 +604,29 @@ cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
                   CUDA_R_64F, CUDA_R_64F, 0);
 }
 
+/* y += alpha·x on n elements of type t (64F, or 16F with FP32 execution), once the entry point
+ * has checked its own arguments: Daxpy and AxpyEx alike. */
+static cublasStatus_t axpy_x(cublasHandle_t h, int n, double alpha, const void *x, int incx,
+                             void *y, int incy, cudaDataType_t t) {
+    struct blas_x_op o;
+    if (n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    if (h->pmode != CUBLAS_POINTER_MODE_HOST)
+        return CUBLAS_STATUS_NOT_SUPPORTED;
+    memset(&o, 0, sizeof o);
+    o.n = n, o.b = x, o.incx = incx, o.cp = y, o.incy = incy;
+    o.ab = o.c = t, o.alpha = alpha;
+    return submit_x(h, &o);
+}
+
 cublasStatus_t cublasDaxpy_v2(cublasHandle_t handle, int n, const double *alpha, const double *x,
                               int incx, double *y, int incy) {
-    struct blas_x_op o;
     COUNT(dev_of(handle));
     if (!valid(handle))
         return CUBLAS_STATUS_NOT_INITIALIZED;
     if (!alpha)
         return CUBLAS_STATUS_INVALID_VALUE;
-    if (n <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if (handle->pmode != CUBLAS_POINTER_MODE_HOST)
-        return CUBLAS_STATUS_NOT_SUPPORTED;
-    memset(&o, 0, sizeof o);
-    o.n = n, o.b = x, o.incx = incx, o.cp = y, o.incy = incy;
-    o.ab = o.c = CUDA_R_64F, o.alpha = *alpha;
-    return submit_x(handle, &o);
+    return axpy_x(handle, n, *alpha, x, incx, y, incy, CUDA_R_64F);
 }
 
 /* The combination gpubench asks for (cuBLAS documents more): x and y 16F, alpha and execution
@@ -627,7 +634,6 @@ cublasStatus_t cublasDaxpy_v2(cublasHandle_t handle, int n, const double *alpha,
 cublasStatus_t cublasAxpyEx(cublasHandle_t handle, int n, const void *alpha,
                             cudaDataType alphaType, const void *x, cudaDataType xType, int incx,
                             void *y, cudaDataType yType, int incy, cudaDataType executiontype) {
-    struct blas_x_op o;
     COUNT(dev_of(handle));
     if (!valid(handle))
         return CUBLAS_STATUS_NOT_INITIALIZED;
@@ -638,14 +644,7 @@ cublasStatus_t cublasAxpyEx(cublasHandle_t handle, int n, const void *alpha,
         return CUBLAS_STATUS_NOT_SUPPORTED;
     if (gbsim_device_below(handle->dev, 53))
         return CUBLAS_STATUS_ARCH_MISMATCH;
-    if (n <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if (handle->pmode != CUBLAS_POINTER_MODE_HOST)
-        return CUBLAS_STATUS_NOT_SUPPORTED;
-    memset(&o, 0, sizeof o);
-    o.n = n, o.b = x, o.incx = incx, o.cp = y, o.incy = incy;
-    o.ab = o.c = CUDA_R_16F, o.alpha = *(const float *)alpha;
-    return submit_x(handle, &o);
+    return axpy_x(handle, n, *(const float *)alpha, x, incx, y, incy, CUDA_R_16F);
 }
 
 /* The combinations gpubench asks for (cuBLAS documents more): A and B of one type among 32F,
