@@ -90,6 +90,11 @@ struct impl {
      * bounds it, so the device's caches say nothing about its speed, and the row's note compares
      * its GB/s with the PCIe link's (harness/telemetry). */
     int host_transfer;
+    /* Bytes of memory traffic per byte the workload counts, when this implementation moves more
+     * than the workload's convention says (0: the same). A device-to-device copy counts each
+     * byte once (memcpy's convention) but reads it and writes it: 2. The memory peak a row's
+     * peak_pct divides by is scaled down by it. */
+    double traffic_per_byte;
     /* 1 when run itself makes the host wait for the device (a copy from or to pageable host
      * memory): the backend cannot hold the device's queue while it enqueues the timed work, so
      * such a row's kernel-only time includes the host's share, which is the cost of that copy. */

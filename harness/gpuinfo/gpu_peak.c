@@ -12,6 +12,7 @@
  *    minor versions (3.2, 5.3, 6.2, 7.2, 8.7, 10.1/11.0 Thor, 10.3, 12.1).
  */
 #include "harness/gpuinfo/gpu_props.h"
+#include "harness/gpuinfo/gpu_tier.h"
 
 #include <string.h>
 
@@ -92,10 +93,13 @@ double gpu_peak_gbps(const struct gpu_props *p) {
  *    8.0 32, 8.6/8.9 2, 9.0 64, 12.0 2), and the data sheets: GF100/GF110 Tesla 1/2 (C2050:
  *    515 GFLOPS FP64), GeForce GF100/GF110 1/8 (driver-capped), GF10x 1/12, GK110/GK210 Tesla
  *    and TITAN 1/3 (K40: 1.43 TFLOPS), GeForce GK110 1/24, GK10x 1/24, GM20x 1/32, GP100 1/2,
- *    GP10x 1/32, GV100 1/2, TU10x 1/32, GA100 1/2, GA10x and AD10x 1/64, GH100 1/2, GB100 1/2,
- *    GB20x 1/64.
- *  - FP16 (half2 arithmetic, no tensor cores): the same table's 16-bit rows: 2× FP32 on 5.3, 6.0,
- *    6.2, 7.x, 8.0, 9.0, 10.x; 1/64 on 6.1 (GP10x); 1× on 8.6, 8.9 and 12.0.
+ *    GP10x 1/32, GV100 1/2, TU10x 1/32, GA10x and AD10x 1/64, GB100 1/2, GB20x 1/64. GA100 and
+ *    GH100 have FP64 tensor cores (DMMA), which cuBLAS's DGEMM uses: their FP64 ceiling is that
+ *    of the tensor cores, equal to FP32 (A100 data sheet: FP64 9.7, FP64 Tensor Core 19.5
+ *    TFLOPS; H100 SXM: 34 and 67; H100 PCIe: 26 and 51). An FMA-only FP64 kernel reaches half.
+ *  - FP16: the tier's contract is FP32 accumulation (docs/precision.md), so without tensor cores
+ *    its arithmetic runs on the FP32 units whatever the card's half2 rate (2× FP32 on 5.3, 6.0,
+ *    6.2; 1/64 on 6.1): the FP32 peak. No FP16 tier below 5.3 (harness/gpuinfo/gpu_tier.c).
  *  - Tensor cores, dense, FP32 accumulation (what cublasGemmEx with CUBLAS_COMPUTE_32F runs): V100
  *    125 TFLOPS (8× its FP32), T4 65 (8×), A100 312 FP16/BF16 and 156 TF32 (16× and 8×), A40
  *    150 FP16 and 75 TF32 (4× and 2×), L40 181 FP16 and 90 TF32 (2× and 1×), H100 SXM 989 FP16
@@ -105,21 +109,17 @@ double gpu_peak_gbps(const struct gpu_props *p) {
  *    peak_pct reads low by 2×, which the docs say. */
 struct tier_rate {
     int major, minor;
-    int fp64_den;     /* FP64 = FP32 / fp64_den */
-    double fp16;      /* vector FP16 = fp16 × FP32 (0: none) */
+    int fp64_den;     /* FP64 = FP32 / fp64_den (tensor cores included where there are any) */
     double tensor16;  /* tensor FP16/BF16 = tensor16 × FP32 (0: no tensor cores) */
     double tf32;      /* tensor TF32 = tf32 × FP32 (0: none) */
 };
 
 static const struct tier_rate tier_rates[] = {
-    {2, 0, 2, 0, 0, 0},      {2, 1, 12, 0, 0, 0},      {3, 0, 24, 0, 0, 0},
-    {3, 2, 24, 0, 0, 0},     {3, 5, 3, 0, 0, 0},       {3, 7, 3, 0, 0, 0},
-    {5, 0, 32, 0, 0, 0},     {5, 2, 32, 0, 0, 0},      {5, 3, 32, 2, 0, 0},
-    {6, 0, 2, 2, 0, 0},      {6, 1, 32, 1.0 / 64, 0, 0}, {6, 2, 32, 2, 0, 0},
-    {7, 0, 2, 2, 8, 0},      {7, 2, 32, 2, 8, 0},      {7, 5, 32, 2, 8, 0},
-    {8, 0, 2, 2, 16, 8},     {8, 6, 64, 1, 4, 2},      {8, 7, 64, 1, 4, 2},
-    {8, 9, 64, 1, 2, 1},     {9, 0, 2, 2, 16, 8},      {10, 0, 2, 2, 32, 16},
-    {10, 3, 2, 2, 32, 16},   {12, 0, 64, 1, 4, 2},     {12, 1, 64, 1, 4, 2},
+    {2, 0, 2, 0, 0},   {2, 1, 12, 0, 0}, {3, 0, 24, 0, 0}, {3, 2, 24, 0, 0},  {3, 5, 3, 0, 0},
+    {3, 7, 3, 0, 0},   {5, 0, 32, 0, 0}, {5, 2, 32, 0, 0}, {5, 3, 32, 0, 0},  {6, 0, 2, 0, 0},
+    {6, 1, 32, 0, 0},  {6, 2, 32, 0, 0}, {7, 0, 2, 8, 0},  {7, 2, 32, 8, 0},  {7, 5, 32, 8, 0},
+    {8, 0, 1, 16, 8},  {8, 6, 64, 4, 2}, {8, 7, 64, 4, 2}, {8, 9, 64, 2, 1},  {9, 0, 1, 16, 8},
+    {10, 0, 2, 32, 16}, {10, 3, 2, 32, 16}, {12, 0, 64, 4, 2}, {12, 1, 64, 4, 2},
 };
 
 static const struct tier_rate *tier_rate_of(int major, int minor) {
@@ -148,11 +148,13 @@ double gpu_peak_tier_gflops(const struct gpu_props *p, enum dtype t) {
     const struct tier_rate *r = tier_rate_of(p->cc_major, p->cc_minor);
     if (t == DT_F32 || fp32 <= 0 || !r)
         return t == DT_F32 ? fp32 : 0.0;
+    int cc = p->cc_major * 10 + p->cc_minor;
     switch (t) {
     case DT_F64: return fp32 / fp64_den_of(p, r);
     case DT_TF32: return fp32 * r->tf32;
     case DT_BF16: return p->cc_major >= 8 ? fp32 * r->tensor16 : 0.0;
-    case DT_F16: return fp32 * (r->tensor16 > r->fp16 ? r->tensor16 : r->fp16);
+    case DT_F16:
+        return cc < gpu_tier_min_cc(DT_F16) ? 0.0 : fp32 * (r->tensor16 > 1 ? r->tensor16 : 1);
     default: return 0.0;
     }
 }

@@ -362,12 +362,23 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     int in_cache = cache_note(dev, im, r);
     double peak = r->dtype == DT_F32 ? dev->peak_gflops : dev->peak_tier_gflops[r->dtype];
     double pf = peak > 0 && r->gflops >= 0 ? r->gflops / peak : -1;
-    double pb = dev->peak_gbps > 0 && r->gbps >= 0 ? r->gbps / dev->peak_gbps : -1;
+    double pb = -1;
+    if (im->host_transfer) {
+        /* A host<->device copy is bounded by the PCIe link, not by the card's memory: the link
+         * as NVML read it during the row, else no peak at all. */
+        double link = tel_pcie_gbps(r->tel.pcie_gen, r->tel.pcie_width);
+        pb = link > 0 && r->gbps >= 0 ? r->gbps / link : -1;
+    } else if (dev->peak_gbps > 0 && r->gbps >= 0) {
+        double traffic = im->traffic_per_byte > 0 ? im->traffic_per_byte : 1;
+        pb = r->gbps * traffic / dev->peak_gbps;
+    }
     if (in_cache)
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
     if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */
         peak_recheck(dev, r);
+    else if (pb > 1.0 && im->host_transfer)
+        append_note(r, "peak above 100%: faster than the PCIe link NVML reported at the row's end");
     else if (pb > 1.0) {
         char msg[200];
         snprintf(msg, sizeof msg,

@@ -209,5 +209,6 @@ const struct impl memcpy_d2d_impl = {
     .run = copy_run,
     .download = copy_download,
     .release = copy_release,
+    .traffic_per_byte = 2, /* reads and writes each byte copied */
     .e2e_is_run = 1,
 };

@@ -409,7 +409,9 @@ static void test_tier_peaks(void) {
         {"P100", DT_F64, 4650.0, 0.03},   /* P100 PCIe: 4.7 TFLOPS */
         {"V100", DT_F64, 7850.0, 0.03},   /* V100 SXM2: 7.8 TFLOPS */
         {"V100", DT_F16, 125600.0, 0.03}, /* 125 TFLOPS tensor */
-        {"A100", DT_F64, 9750.0, 0.03},   /* 9.7 TFLOPS (non-tensor FP64) */
+        {"A100", DT_F64, 19500.0, 0.03},  /* 19.5 TFLOPS FP64 tensor core (9.7 without) */
+        {"H100", DT_F64, 67000.0, 0.03},  /* H100 SXM: 67 TFLOPS FP64 tensor core (34 without) */
+        {"P100", DT_F16, 9300.0, 0.03},   /* FP32 accumulation: the FP32 units, not half2's 2× */
         {"A100", DT_TF32, 156000.0, 0.03}, {"A100", DT_BF16, 312000.0, 0.03},
         {"RTX 4090", DT_F64, 1290.0, 0.03}, /* 1/64 */
         {"T4", DT_F16, 64800.0, 0.03},      /* 65 TFLOPS */
@@ -425,6 +427,15 @@ static void test_tier_peaks(void) {
     snprintf(p.name, sizeof p.name, "GeForce GTX 780"); /* GK110 GeForce: FP64 capped at 1/24 */
     CHECK(fabs(gpu_peak_tier_gflops(&p, DT_F64) - 4290.0 / 24) < 5);
     CHECK(gpu_peak_tier_gflops(&p, DT_F32) == gpu_peak_gflops(&p));
+    /* 6.1 (GP10x) does half2 at 1/64 of FP32, but the FP16 tier accumulates in FP32: divided by
+     * the half2 rate, its rows read thousands of percent. */
+    p = props_of(card("GTX 980"));
+    p.cc_major = 6, p.cc_minor = 1;
+    CHECK(gpu_peak_tier_gflops(&p, DT_F16) == gpu_peak_gflops(&p));
+    p.cc_minor = 2; /* 6.2's half2 runs at 2× FP32: the tier still cannot use it */
+    CHECK(gpu_peak_tier_gflops(&p, DT_F16) == gpu_peak_gflops(&p));
+    p.cc_major = 5, p.cc_minor = 2; /* no FP16 tier below 5.3 */
+    CHECK(gpu_peak_tier_gflops(&p, DT_F16) == 0);
 }
 
 /* gb_malloc's decision (kernels/common/cuda_impl.c): a row that can never fit the card is
