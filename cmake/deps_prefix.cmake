@@ -20,6 +20,14 @@ list(GET deps_libdirs 0 deps_libdir)
 file(RELATIVE_PATH deps_rel "${GPUBENCH_DEPS_PREFIX}" "${deps_libdir}")
 set(ENV{PKG_CONFIG_LIBDIR} "/${deps_rel}/pkgconfig:/${deps_rel}/openblas-pthread/pkgconfig")
 set(ENV{PKG_CONFIG_SYSROOT_DIR} "${GPUBENCH_DEPS_PREFIX}")
+# A machine with no pkg-config of its own uses the folder's pkgconf (its wrapper finds the
+# library pkgconf needs in the folder).
+find_program(GPUBENCH_SYSTEM_PKG_CONFIG NAMES pkg-config pkgconf)
+if(NOT GPUBENCH_SYSTEM_PKG_CONFIG AND EXISTS "${GPUBENCH_DEPS_PREFIX}/usr/bin/pkg-config-prefix")
+  set(PKG_CONFIG_EXECUTABLE "${GPUBENCH_DEPS_PREFIX}/usr/bin/pkg-config-prefix" CACHE FILEPATH
+      "pkg-config (the deps folder's pkgconf: the system has none)" FORCE)
+  message(STATUS "gpubench: pkg-config ✓ (the deps folder's pkgconf; the system has none)")
+endif()
 list(PREPEND CMAKE_PREFIX_PATH "${GPUBENCH_DEPS_PREFIX}/usr" "${GPUBENCH_DEPS_PREFIX}")
 set(GPUBENCH_DEPS_RPATH "${deps_libdir}/openblas-pthread;${deps_libdir}")
 list(APPEND CMAKE_BUILD_RPATH ${GPUBENCH_DEPS_RPATH})

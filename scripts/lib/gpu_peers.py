@@ -2,11 +2,12 @@
 """gpu_peers.py — gpubench's CUDA rows against PyTorch on the same card, minutes apart: for every
 workload with a peer (kernels/<w>/peer.py: torch_step and its default SHAPE), ROUNDS interleaved
 rounds of (gpubench's CUDA implementations at that shape on cuda:0, then PyTorch's step timed the
-same way, between CUDA events — scripts/speed/torch_ref.py). Ratios are times: gpubench ÷
-PyTorch, below 1 when gpubench is faster. Used by scripts/gpu-check.
+same way, between CUDA events — scripts/speed/torch_ref.py). PyTorch's step is FP32 (TF32 off),
+so only gpubench's float32 rows are run and compared; every line still names its tier. Ratios
+are times: gpubench ÷ PyTorch, below 1 when gpubench is faster. Used by scripts/gpu-check.
 
-usage: gpu_peers.py GPUBENCH PYTHON OUT_DIR ROUNDS
-writes OUT_DIR/peers.csv (one line per round and implementation) and OUT_DIR/peers.md (median
+usage: gpu_peers.py GPUBENCH PYTHON OUT_DIR ROUNDS [quick]
+(quick: at each workload's quick shape, timed as --quick, for a rehearsal) writes OUT_DIR/peers.csv (one line per round and implementation) and OUT_DIR/peers.md (median
 ratio and range per implementation); exit 1 when a run failed.
 """
 import csv
@@ -32,15 +33,19 @@ def load_peer(workload):
     return peer if hasattr(peer, "torch_step") and hasattr(peer, "SHAPE") else None
 
 
-def gpubench_ms(gb, workload, shape):
-    """{impl: median_ms} of gpubench's cuda:0 rows at `shape`."""
+TORCH_DTYPE = "f32"  # what torch_ref.py computes in
+
+
+def gpubench_ms(gb, workload, shape, quick):
+    """{(impl, dtype): median_ms} of gpubench's cuda:0 rows at `shape`, in PyTorch's tier."""
+    timing = ["--quick"] if quick else ["--min-time", "1"]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.csv")
         subprocess.run([gb, "-d", "cuda:0", "-w", workload, "--shape", f"{workload}:{shape}",
-                        "--min-time", "1", "--out", out], check=True, capture_output=True,
-                       text=True)
+                        "--dtype", TORCH_DTYPE, *timing, "--out", out], check=True,
+                       capture_output=True, text=True)
         with open(out, newline="") as f:
-            return {r["impl"]: float(r["median_ms"]) for r in csv.DictReader(f)
+            return {(r["impl"], r["dtype"]): float(r["median_ms"]) for r in csv.DictReader(f)
                     if r["status"] == "ok"}
 
 
@@ -53,42 +58,45 @@ def torch_ms(python, workload, shape):
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6) or sys.argv[5:] not in ([], ["quick"]):
         sys.exit(__doc__.split("\n\n")[1])
     gb, python, out_dir, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    quick = sys.argv[5:] == ["quick"]
     lines, failed, version = [], False, "?"
     for w in gpubench_list.read(gb):
         peer = load_peer(w.name)
         if peer is None or not w.impls("cuda"):
             continue
-        shape = ",".join(f"{k}={v}" for k, v in peer.SHAPE.items())
+        shape = w.quick[0] if quick else ",".join(f"{k}={v}" for k, v in peer.SHAPE.items())
         for r in range(1, rounds + 1):
             try:
-                ours = gpubench_ms(gb, w.name, shape)
+                ours = gpubench_ms(gb, w.name, shape, quick)
                 theirs, version = torch_ms(python, w.name, shape)
             except subprocess.CalledProcessError as e:
                 print(f"gpu_peers: {w.name} round {r}: {e.cmd[0]} failed:\n{e.stderr}",
                       file=sys.stderr)
                 failed = True
                 break
-            for impl, ms in ours.items():
-                lines.append(dict(workload=w.name, shape=shape, impl=impl, round=r,
+            for (impl, dtype), ms in ours.items():
+                lines.append(dict(workload=w.name, shape=shape, impl=impl, dtype=dtype, round=r,
                                   gpubench_ms=ms, torch_ms=theirs, ratio=ms / theirs))
-                print(f"{w.name}/{impl} {shape} round {r}: {ms:.4g} ms vs PyTorch {theirs:.4g} ms"
-                      f" = {ms / theirs:.3f}", file=sys.stderr)
+                print(f"{w.name}/{impl} {dtype} {shape} round {r}: {ms:.4g} ms vs PyTorch "
+                      f"{theirs:.4g} ms = {ms / theirs:.3f}", file=sys.stderr)
     with open(os.path.join(out_dir, "peers.csv"), "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=["workload", "shape", "impl", "round", "gpubench_ms",
-                                           "torch_ms", "ratio"])
+        wr = csv.DictWriter(f, fieldnames=["workload", "shape", "impl", "dtype", "round",
+                                           "gpubench_ms", "torch_ms", "ratio"])
         wr.writeheader()
         wr.writerows(lines)
     with open(os.path.join(out_dir, "peers.md"), "w") as f:
         f.write(f"PyTorch {version} on cuda:0, FP32 (TF32 off), both timed between CUDA events; "
                 f"ratio = gpubench time ÷ PyTorch time, {rounds} interleaved rounds\n\n")
-        f.write("| workload | shape | impl | median ratio | range |\n|---|---|---|--:|---|\n")
-        keys = sorted({(x["workload"], x["shape"], x["impl"]) for x in lines})
+        f.write("| workload | shape | impl | dtype | median ratio | range |\n"
+                "|---|---|---|---|--:|---|\n")
+        keys = sorted({(x["workload"], x["shape"], x["impl"], x["dtype"]) for x in lines})
         for k in keys:
-            rs = [x["ratio"] for x in lines if (x["workload"], x["shape"], x["impl"]) == k]
-            f.write(f"| {k[0]} | {k[1]} | {k[2]} | {statistics.median(rs):.3f} | "
+            rs = [x["ratio"] for x in lines
+                  if (x["workload"], x["shape"], x["impl"], x["dtype"]) == k]
+            f.write(f"| {' | '.join(k)} | {statistics.median(rs):.3f} | "
                     f"{min(rs):.3f}–{max(rs):.3f} |\n")
     sys.exit(1 if failed or not lines else 0)
 

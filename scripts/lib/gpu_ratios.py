@@ -78,7 +78,9 @@ def verdict(value, target, lower_is_better=False):
 
 def section_ratios(peers, rows, link):
     lines = ["## Ratios between implementations", "",
-             "| ratio | device | shape | value | target |", "|---|---|---|--:|---|"]
+             "Each row's rate against the other implementation's in the same precision tier "
+             "(a row of another workload, the copy, in any: bytes are bytes).", "",
+             "| ratio | device | dtype | shape | value | target |", "|---|---|---|---|--:|---|"]
     for w, peer in peers.items():
         for spec in getattr(peer, "GPU_RATIOS", []):
             ours = [r for r in rows if r["workload"] == w and r["impl"] == spec["impl"]
@@ -95,13 +97,18 @@ def section_ratios(peers, rows, link):
                     vw, vi = spec["vs"]
                     vs_rows = [x for x in rows if (x["device"], x["workload"], x["impl"]) ==
                                (r["device"], vw, vi)]
-                    # the same shape when the other row is of the same workload, else its default
-                    match = [x for x in vs_rows if x["shape"] == r["shape"]] or vs_rows[:1]
+                    # the same shape and tier when the other row is of the same workload (a
+                    # DGEMM is never divided by an SGEMM), else its default shape
+                    if vw == w:
+                        match = [x for x in vs_rows
+                                 if (x["shape"], x["dtype"]) == (r["shape"], r["dtype"])]
+                    else:
+                        match = vs_rows[:1]
                     den = float(match[0][spec["metric"]]) * spec.get("vs_scale", 1.0) \
                         if match and match[0][spec["metric"]] else None
                     label = spec["name"]
                 value = num / den if num and den else None
-                lines.append(f"| {label} | {r['device']} | {r['shape']} | "
+                lines.append(f"| {label} | {r['device']} | {r['dtype']} | {r['shape']} | "
                              f"{'%.3f' % value if value else 'n/a'} | "
                              f"{verdict(value, spec.get('target'))} |")
     return lines + [""]
@@ -113,44 +120,50 @@ def section_peers(peers, out_dir):
         return ["## PyTorch peers", "", "not measured (no PyTorch with CUDA, or skipped)", ""]
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    lines = ["## PyTorch peers (gpubench time ÷ PyTorch time)", "",
-             "| workload | impl | shape | median | range | target |", "|---|---|---|--:|---|---|"]
-    for key in sorted({(r["workload"], r["impl"], r["shape"]) for r in rows}):
-        rs = [float(r["ratio"]) for r in rows if (r["workload"], r["impl"], r["shape"]) == key]
+    lines = ["## PyTorch peers (gpubench time ÷ PyTorch time, PyTorch in FP32 with TF32 off)", "",
+             "| workload | impl | dtype | shape | median | range | target |",
+             "|---|---|---|---|--:|---|---|"]
+    key_of = lambda r: (r["workload"], r["impl"], r.get("dtype", "?"), r["shape"])  # noqa: E731
+    for key in sorted({key_of(r) for r in rows}):
+        rs = [float(r["ratio"]) for r in rows if key_of(r) == key]
         target = getattr(peers.get(key[0]), "TORCH_GPU_TARGET", None)
         med = statistics.median(rs)
-        lines.append(f"| {key[0]} | {key[1]} | {key[2]} | {med:.3f} | {min(rs):.3f}–{max(rs):.3f}"
+        lines.append(f"| {' | '.join(key)} | {med:.3f} | {min(rs):.3f}–{max(rs):.3f}"
                      f" | {verdict(med, target, lower_is_better=True)} |")
     return lines + [""]
 
 
 def section_e2e(rows):
     lines = ["## Kernel-only against end to end (default suite)", "",
-             "| device | workload | impl | shape | kernel ms | end-to-end ms | e2e ÷ kernel |",
-             "|---|---|---|---|--:|--:|--:|"]
+             "| device | workload | impl | dtype | shape | kernel ms | end-to-end ms | e2e ÷ kernel |",
+             "|---|---|---|---|---|--:|--:|--:|"]
     for r in rows:
         if not r["device"].startswith("cuda") or not r["e2e_median_ms"]:
             continue
         k, e = float(r["median_ms"]), float(r["e2e_median_ms"])
         if k > 0:
-            lines.append(f"| {r['device']} | {r['workload']} | {r['impl']} | {r['shape']} | "
+            lines.append(f"| {r['device']} | {r['workload']} | {r['impl']} | {r['dtype']} | "
+                         f"{r['shape']} | "
                          f"{k:.4g} | {e:.4g} | {e / k:.2f} |")
     return lines + [""]
 
 
 def section_crossover(out_dir, gb):
     lines = ["## Crossover: where a GPU beats the CPU, end to end (`gpubench compare` on the "
-             "sweeps)", "", "| workload | device | impl | crossover |", "|---|---|---|---|"]
+             "sweeps)", "", "| workload | device | impl | dtype | crossover |",
+             "|---|---|---|---|---|"]
     for path in sorted(glob.glob(os.path.join(out_dir, "sweep-*.csv"))):
         if path.endswith(".samples.csv"):
             continue
         p = subprocess.run([gb, "compare", "--baseline", "cpu", path, "--format", "json"],
                            capture_output=True, text=True)
         if p.returncode not in (0, 1):
-            lines.append(f"| {os.path.basename(path)} | | | compare failed: {p.stderr.strip()} |")
+            lines.append(f"| {os.path.basename(path)} | | | | compare failed: "
+                         f"{p.stderr.strip()} |")
             continue
         for x in json.loads(p.stdout).get("crossover", []):
-            lines.append(f"| {x['workload']} | {x['label']} | {x['impl']} | {x['text']} |")
+            lines.append(f"| {x['workload']} | {x['label']} | {x['impl']} | "
+                         f"{x.get('dtype', '?')} | {x['text']} |")
     return lines + [""]
 
 
