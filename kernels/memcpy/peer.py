@@ -9,6 +9,11 @@ BARE = []
 TORCH = None  # not in speedcheck: a host has no device-to-device copy
 
 
+# PyTorch's step is a device-to-device copy: only that row of ours is its peer (a host copy
+# against it would compare the PCIe link with the card's memory).
+TORCH_IMPLS = ["d2d"]
+
+
 def torch_step(torch, shape, device):
     """dst = src, `bytes` bytes of float32 on `device`: a device-to-device copy on "cuda"."""
     src = torch.rand(shape["bytes"] // 4, device=device)

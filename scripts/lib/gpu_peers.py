@@ -36,17 +36,20 @@ def load_peer(workload):
 TORCH_DTYPE = "f32"  # what torch_ref.py computes in
 
 
-def gpubench_ms(gb, workload, shape, quick):
-    """{(impl, dtype): median_ms} of gpubench's cuda:0 rows at `shape`, in PyTorch's tier."""
-    timing = ["--quick"] if quick else ["--min-time", "1"]
+def gpubench_ms(gb, workload, shape, impls, quick):
+    """{(impl, dtype): (median_ms, batch_ms or None)} of gpubench's cuda:0 rows at `shape`, in
+    PyTorch's tier, of `impls` (None: every CUDA implementation)."""
+    timing = ["--quick"] if quick else ["--min-time", "0.5"]
+    which = ["-i", ",".join(impls)] if impls else []
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.csv")
-        subprocess.run([gb, "-d", "cuda:0", "-w", workload, "--shape", f"{workload}:{shape}",
-                        "--dtype", TORCH_DTYPE, *timing, "--out", out], check=True,
-                       capture_output=True, text=True)
+        subprocess.run([gb, "-d", "cuda:0", "-w", workload, *which, "--shape",
+                        f"{workload}:{shape}", "--dtype", TORCH_DTYPE, *timing, "--out", out],
+                       check=True, capture_output=True, text=True)
         with open(out, newline="") as f:
-            return {(r["impl"], r["dtype"]): float(r["median_ms"]) for r in csv.DictReader(f)
-                    if r["status"] == "ok"}
+            return {(r["impl"], r["dtype"]): (float(r["median_ms"]),
+                                              float(r["batch_ms"]) if r["batch_ms"] else None)
+                    for r in csv.DictReader(f) if r["status"] == "ok"}
 
 
 def torch_ms(python, workload, shape):
@@ -70,21 +73,25 @@ def main():
         shape = w.quick[0] if quick else ",".join(f"{k}={v}" for k, v in peer.SHAPE.items())
         for r in range(1, rounds + 1):
             try:
-                ours = gpubench_ms(gb, w.name, shape, quick)
+                ours = gpubench_ms(gb, w.name, shape, getattr(peer, "TORCH_IMPLS", None),
+                                   quick)
                 theirs, version = torch_ms(python, w.name, shape)
             except subprocess.CalledProcessError as e:
                 print(f"gpu_peers: {w.name} round {r}: {e.cmd[0]} failed:\n{e.stderr}",
                       file=sys.stderr)
                 failed = True
                 break
-            for (impl, dtype), ms in ours.items():
+            for (impl, dtype), (ms, batch) in ours.items():
                 lines.append(dict(workload=w.name, shape=shape, impl=impl, dtype=dtype, round=r,
-                                  gpubench_ms=ms, torch_ms=theirs, ratio=ms / theirs))
+                                  gpubench_ms=ms, gpubench_batch_ms=batch, torch_ms=theirs,
+                                  ratio=ms / theirs,
+                                  ratio_batch=batch / theirs if batch else None))
                 print(f"{w.name}/{impl} {dtype} {shape} round {r}: {ms:.4g} ms vs PyTorch "
                       f"{theirs:.4g} ms = {ms / theirs:.3f}", file=sys.stderr)
     with open(os.path.join(out_dir, "peers.csv"), "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=["workload", "shape", "impl", "dtype", "round",
-                                           "gpubench_ms", "torch_ms", "ratio"])
+                                           "gpubench_ms", "gpubench_batch_ms", "torch_ms",
+                                           "ratio", "ratio_batch"])
         wr.writeheader()
         wr.writerows(lines)
     with open(os.path.join(out_dir, "peers.md"), "w") as f:

@@ -155,6 +155,12 @@ def section_crossover(out_dir, gb):
     for path in sorted(glob.glob(os.path.join(out_dir, "sweep-*.csv"))):
         if path.endswith(".samples.csv"):
             continue
+        with open(path, newline="") as f:
+            devices = {r["device"] for r in csv.DictReader(f)}
+        if "cpu" not in devices:  # a GPU-only workload (the copies): no CPU to cross
+            name = os.path.basename(path)[len("sweep-"):-len(".csv")]
+            lines.append(f"| {name} | | | | no CPU rows: nothing to cross |")
+            continue
         p = subprocess.run([gb, "compare", "--baseline", "cpu", path, "--format", "json"],
                            capture_output=True, text=True)
         if p.returncode not in (0, 1):
