@@ -6,7 +6,10 @@
  *  - a working set that fits in the last-level cache is named (and a memory-bound one gets no
  *    memory peak: it measured the cache);
  *  - a row faster than the FP32 peak measured at start-up measures it again and says the clock
- *    changed (the CPU calibration mocked by GPUBENCH_TEST_CPU_CLOCK_MHZ).
+ *    changed (the CPU calibration mocked by GPUBENCH_TEST_CPU_CLOCK_MHZ);
+ *  - the memory peak a row divides by is scaled by the traffic its implementation declares per
+ *    byte counted (a device-to-device copy: 2), and a host<->device copy is never divided by the
+ *    device's memory peak (its bound is the PCIe link; unknown here, so no peak at all).
  */
 #include <math.h>
 #include <stdio.h>
@@ -68,6 +71,10 @@ static enum status slow_run(struct impl_ctx *ctx) {
 }
 
 static const struct impl fast = {.name = "fast", .kind = DEV_CPU, .run = good_run};
+static const struct impl fast_x2 = {
+    .name = "fast_x2", .kind = DEV_CPU, .run = good_run, .traffic_per_byte = 2};
+static const struct impl fast_link = {
+    .name = "fast_link", .kind = DEV_CPU, .run = good_run, .host_transfer = 1};
 static const struct impl slow = {.name = "slow", .kind = DEV_CPU, .run = slow_run};
 
 static const struct workload fake = {.name = "fake",
@@ -192,6 +199,28 @@ static void test_clock_changed(const struct device *cpu) {
     CHECK(cpu->be->peak_now != NULL);
 }
 
+/* peak_pct of a memory-bound row: GB/s × traffic per byte ÷ the memory peak; a host transfer
+ * without a known link has none (the card's memory does not bound it). */
+static void test_memory_peaks(const struct device *cpu) {
+    struct device d = *cpu;
+    struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
+    struct result r;
+    d.cache_bytes = 0;
+    d.peak_gflops = 0; /* no compute peak: the memory one decides */
+    d.peak_gbps = 1e-3;
+    measure(&o, &d, &fast, &r);
+    CHECK_MSG(r.status == ST_OK && fabs(r.peak_pct - 100.0 * r.gbps / d.peak_gbps) <=
+                                       1e-9 * r.peak_pct,
+              "traffic 1: %g%% for %g GB/s", r.peak_pct, r.gbps);
+    measure(&o, &d, &fast_x2, &r);
+    CHECK_MSG(r.status == ST_OK && fabs(r.peak_pct - 200.0 * r.gbps / d.peak_gbps) <=
+                                       1e-9 * r.peak_pct,
+              "traffic 2: %g%% for %g GB/s", r.peak_pct, r.gbps);
+    measure(&o, &d, &fast_link, &r);
+    CHECK_MSG(r.status == ST_OK && r.peak_pct < 0 && !HAS(r.note, "memory bandwidth changed"),
+              "host transfer, link unknown: %g%%, note %s", r.peak_pct, r.note);
+}
+
 int main(void) {
     setenv("GPUBENCH_TEST_CPU_CLOCK_MHZ", "1,100000", 1);
     setenv("GPUBENCH_TEST_CPU_STREAM_GBPS", "50", 1);
@@ -203,6 +232,7 @@ int main(void) {
     test_ci_note(cpu);
     test_cache_note(cpu);
     test_clock_changed(cpu);
+    test_memory_peaks(cpu);
     cpu_backend.shutdown(cpu);
     return TEST_END();
 }

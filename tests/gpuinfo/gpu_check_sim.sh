@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# gpu_check_sim.sh — the real scripts/gpu-check, from preflight to summary.md, on the simulated
+# device (tests/sim), so that a first run on a real card can only fail on what the card does.
+# Stand-ins on PATH answer what the script asks of the machine: nvidia-smi (-L, -q,
+# --query-gpu), compute-sanitizer (runs the program unchecked) and a PyTorch interpreter (answers
+# the import check; its "step" takes 1 ms). The suite's own build is reused (--no-build, the
+# build's gpubench-sim as --binary); --quick keeps the shapes small and only memcpy is swept (the
+# other ladders reach sizes the CPU emulation needs minutes for).
+#
+# usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE [--no-sanitizer] [--no-peer]
+#        e.g. PROFILE h100, k40m:built-for-card; the options go to gpu-check (a shorter run)
+# Checks: exit 0; every step of summary.md passed (build skipped: --no-build, and the steps the
+# options skip); every file
+# docs/gpu-check.md lists exists, CSVs parse with a status column and only ok/unsupported rows,
+# doctor.json parses; ratios.md has all four sections.
+set -u
+src=$(cd "${1:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
+build=$(cd "${2:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
+profile=${3:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}
+shift 3
+steps="ctest_gpu doctor default_suite sweep-memcpy ratios"
+files="env.txt nvidia-smi.txt doctor.json run.csv run.samples.csv sweep-memcpy.csv
+    sweep-memcpy.samples.csv ratios.md"
+skipped="build"
+case " $* " in
+*" --no-sanitizer "*) skipped="$skipped sanitizer" ;;
+*) steps="$steps sanitizer-memcheck sanitizer-racecheck sanitizer-synccheck sanitizer-initcheck"
+   files="$files sanitizer-memcheck.csv" ;;
+esac
+case " $* " in
+*" --no-peer "*) skipped="$skipped peer" ;;
+*) steps="$steps peer" files="$files peers.csv peers.md" ;;
+esac
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+bin=$work/bin
+mkdir -p "$bin"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+cat >"$bin/nvidia-smi" <<'EOF'
+#!/bin/sh
+# stand-in nvidia-smi: one simulated GPU on a PCIe 4.0 x16 link
+case "$*" in
+-L) echo "GPU 0: simulated card (UUID: GPU-00000000-0000-0000-0000-000000000000)" ;;
+-q) printf '\nAttached GPUs : 1\nGPU 00000000:81:00.0\n    Product Name : simulated card\n'
+    printf '        PCIe Generation\n            Max                       : 4\n'
+    printf '            Current                   : 4\n        Link Width\n'
+    printf '            Max                       : 16x\n            Current                   : 16x\n' ;;
+*--query-gpu=name*) echo "simulated card" ;;
+*) echo "stand-in nvidia-smi: not answered: $*" >&2; exit 1 ;;
+esac
+EOF
+cat >"$bin/compute-sanitizer" <<'EOF'
+#!/bin/sh
+# stand-in compute-sanitizer: drops its own options and runs the program unchecked
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --tool | --error-exitcode | --print-limit) shift 2 ;;
+    --*) shift ;;
+    *) break ;;
+    esac
+done
+exec "$@"
+EOF
+cat >"$bin/torch-python" <<EOF
+#!/bin/sh
+# stand-in PyTorch interpreter: imports "work", a PyTorch step takes 1 ms
+case "\$1" in
+-c) exit 0 ;;
+*/torch_ref.py) echo "median_ms=1 torch=stand-in threads=1 device=cuda" ;;
+*) exec /usr/bin/python3 "\$@" ;;
+esac
+EOF
+chmod +x "$bin"/*
+
+out=$work/out
+t0=$SECONDS
+PATH="$bin:$PATH" GPUBENCH_SIM=$profile "$src/scripts/gpu-check" --build "$build" --no-build \
+    --binary "$build/gpubench-sim" --quick --sweeps memcpy --python "$bin/torch-python" \
+    --budget 900 --out "$out" "$@" >"$work/log" 2>&1
+rc=$?
+echo "gpu-check on the simulated $profile: exit $rc in $((SECONDS - t0)) s"
+[ $rc = 0 ] || { fail "exit $rc"; cat "$work/log"; }
+
+[ -f "$out/summary.md" ] || { fail "no summary.md"; exit 1; }
+for stepname in $steps; do
+    grep -q "^| $stepname | pass |" "$out/summary.md" || fail "step $stepname did not pass"
+done
+for stepname in $skipped; do
+    grep -q "^| $stepname | skipped |" "$out/summary.md" || fail "$stepname not shown as skipped"
+done
+for f in $files; do
+    [ -s "$out/$f" ] || fail "$f missing or empty"
+done
+/usr/bin/python3 - "$out" <<'EOF' || fail "a result file does not parse (above)"
+import csv, glob, json, os, sys
+out = sys.argv[1]
+json.load(open(os.path.join(out, "doctor.json")))
+for path in sorted(glob.glob(os.path.join(out, "*.csv"))):
+    rows = list(csv.DictReader(open(path, newline="")))
+    if not rows:
+        sys.exit(f"{path}: no rows")
+    if path.endswith(".samples.csv") or path.endswith("peers.csv"):
+        continue
+    bad = [(r["workload"], r["impl"], r["status"]) for r in rows
+           if r["status"] not in ("ok", "unsupported")]
+    if bad:
+        sys.exit(f"{path}: rows neither ok nor unsupported: {bad[:5]}")
+if os.path.exists(os.path.join(out, "peers.csv")):
+    peers = list(csv.DictReader(open(os.path.join(out, "peers.csv"), newline="")))
+    if any(not r["dtype"] for r in peers):
+        sys.exit("peers.csv: a row without its precision tier")
+EOF
+for section in "## Ratios between implementations" "## PyTorch peers" \
+    "## Kernel-only against end to end" "## Crossover"; do
+    grep -q "^$section" "$out/ratios.md" || fail "ratios.md lacks '$section'"
+done
+[ $fails = 0 ] && echo "ok   every step, file and section" || exit 1
