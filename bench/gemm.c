@@ -139,6 +139,13 @@ static double gemm_bytes(const struct shape *s) {
     return 4.0 * (m * k + k * n + m * n);
 }
 
+/* In tier t: A and B of the tier's element size, C in FP32 (FP16, BF16, TF32: FP32 C and
+ * accumulation) or FP64. */
+static double gemm_tier_bytes(const struct shape *s, enum dtype t) {
+    double m = (double)s->v[M], n = (double)s->v[N], k = (double)s->v[K];
+    return dtype_bytes(t) * (m * k + k * n) + (t == DT_F64 ? 8.0 : 4.0) * m * n;
+}
+
 /* Number of reference entries, and whether they are a sample. */
 static size_t gemm_ref_count(const struct shape *s, int *sampled) {
     size_t m = (size_t)s->v[M], n = (size_t)s->v[N];
@@ -230,6 +237,7 @@ const struct workload gemm_workload = {
     .complete = gemm_complete,
     .flops = gemm_flops,
     .bytes = gemm_bytes,
+    .tier_bytes = gemm_tier_bytes,
     .host_bytes = gemm_host_bytes,
     .make_problem = gemm_make,
     .verify = gemm_verify,

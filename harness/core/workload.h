@@ -138,6 +138,9 @@ struct workload {
     int (*complete)(struct shape *s, const int *given, char *err, size_t errlen);
     double (*flops)(const struct shape *s); /* useful floating point operations per run */
     double (*bytes)(const struct shape *s); /* minimum bytes moved to/from memory per run */
+    /* The same in tier t, where not every element is of the tier's size (NULL: bytes() × the
+     * tier's element size ÷ 4): gemm's FP16, BF16 and TF32 tiers keep C in FP32. */
+    double (*tier_bytes)(const struct shape *s, enum dtype t);
     double (*host_bytes)(const struct shape *s); /* host memory the run needs, for the check */
     /* Allocate inputs (seeded), outputs and the reference. Returns 0 or -1 (out of memory). */
     int (*make_problem)(struct problem *p, char *err, size_t errlen);

@@ -108,4 +108,11 @@ void gpu_extra_string(const struct gpu_props *p, const char *binding, char *out,
         size_t len = strlen(out);
         snprintf(out + len, outlen - len, "; simulated device: times are CPU-emulation times");
     }
+    /* A MIG instance is named "<GPU> MIG <profile>" and reports its own SMs and memory, but the
+     * bus width, and so the memory peak, and NVML's power and clocks are the whole GPU's. */
+    if (strstr(p->name, " MIG ")) {
+        size_t len = strlen(out);
+        snprintf(out + len, outlen - len,
+                 "; a MIG slice: the memory peak and the telemetry are the whole GPU's");
+    }
 }

@@ -478,8 +478,10 @@ static void row_begin(const struct plan_row *pr, const struct workload *w, const
     shape_format(w, &p->shape, r->shape, sizeof r->shape);
     shape_format_short(w, &p->shape, r->shape_short, sizeof r->shape_short);
     r->flops = w->flops(&p->shape);
-    /* bytes() counts 4-byte elements: a tier of another element size moves that many bytes */
-    r->bytes = w->bytes(&p->shape) * dtype_bytes(p->dtype) / 4.0;
+    /* bytes() counts 4-byte elements: a tier of another element size moves that many bytes,
+     * unless the workload says what its tier moves */
+    r->bytes = w->tier_bytes ? w->tier_bytes(&p->shape, p->dtype)
+                             : w->bytes(&p->shape) * dtype_bytes(p->dtype) / 4.0;
 }
 
 /* A row whose shape's host inputs could not be made. */

@@ -214,6 +214,11 @@ static void test_shape_rules(void) {
     CHECK(shape_parse(w, "m=2048,n=2048,k=2048", &s, err, sizeof err) == 0);
     CHECK(w->flops(&s) == 2.0 * 2048.0 * 2048.0 * 2048.0);
     CHECK(w->bytes(&s) == 4.0 * 3 * 2048.0 * 2048.0);
+    /* FP16/BF16: halves in, FP32 C out (not 2 bytes for C); f64 all doubles */
+    CHECK(w->tier_bytes(&s, DT_F16) == (2.0 * 2 + 4.0) * 2048.0 * 2048.0);
+    CHECK(w->tier_bytes(&s, DT_BF16) == (2.0 * 2 + 4.0) * 2048.0 * 2048.0);
+    CHECK(w->tier_bytes(&s, DT_F64) == 8.0 * 3 * 2048.0 * 2048.0);
+    CHECK(w->tier_bytes(&s, DT_F32) == w->bytes(&s));
     CHECK(w->host_bytes(&s) >= w->bytes(&s));
 }
 

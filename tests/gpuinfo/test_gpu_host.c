@@ -200,6 +200,14 @@ static void test_tags(void) {
     CHECK_HAS(s, "bind=0-27,56-83; simulated device: times are CPU-emulation times");
     CHECK_MSG(strlen(s) < 320, "extra is %zu chars, more than struct device holds: %s", strlen(s),
               s);
+    CHECK(strstr(s, "MIG") == NULL);
+    /* a MIG instance: its peaks and telemetry are partly the whole GPU's, and every row says so */
+    snprintf(p.name, sizeof p.name, "NVIDIA H100 80GB HBM3 MIG 1g.10gb");
+    p.sm_count = 16;
+    gpu_extra_string(&p, "0-27,56-83", s, sizeof s);
+    CHECK_HAS(s, "sm=16 ");
+    CHECK_HAS(s, "; a MIG slice: the memory peak and the telemetry are the whole GPU's");
+    CHECK_MSG(strlen(s) < 320, "extra is %zu chars: %s", strlen(s), s);
 }
 
 /* cudnnGetVersion numbers and cudnnGetCudartVersion of real releases. */
