@@ -60,4 +60,4 @@ static enum status create_run(struct impl_ctx *ctx) {
 const struct impl startup_cublas_create_impl = {
     .name = "cublas_create", .kind = DEV_CUDA,
     .summary = "cublasCreate after the context, in a fresh process",
-    .run = create_run, .child = create_child};
+    .prepare = startup_child_check, .run = create_run, .child = create_child};

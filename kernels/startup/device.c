@@ -15,8 +15,23 @@ double startup_now_ms(void) {
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
+/* Every row here starts a child process that makes its own context on the device while this
+ * process (the runner) holds the device's primary context. In exclusive-process compute mode
+ * that child's context is refused (cudaErrorDevicesUnavailable): the rows cannot be measured. */
+enum status startup_child_check(struct impl_ctx *ctx) {
+    int mode = cudaComputeModeDefault;
+    CU_TRY(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, ctx->dev->ordinal), ctx);
+    if (mode == cudaComputeModeExclusiveProcess) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "exclusive-process compute mode: the parent holds the device's only context");
+        return ST_UNSUPPORTED;
+    }
+    return ST_OK;
+}
+
 enum status startup_check(struct impl_ctx *ctx) {
-    return gb_check_kernels(ctx, gb_startup_kernels);
+    enum status st = startup_child_check(ctx);
+    return st == ST_OK ? gb_check_kernels(ctx, gb_startup_kernels) : st;
 }
 
 enum status startup_context(struct impl_ctx *ctx) {

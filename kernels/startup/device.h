@@ -1,5 +1,5 @@
 /* device.h — what the startup rows on a GPU share (device.c): the clock, and the dot product on
- * the device that proves what a row started works. Child-process side only. */
+ * the device that proves what a row started works. Child-process side, and the parent's checks. */
 #ifndef GPUBENCH_STARTUP_DEVICE_H
 #define GPUBENCH_STARTUP_DEVICE_H
 
@@ -7,8 +7,13 @@
 
 double startup_now_ms(void);
 
-/* In the parent, before any child: an `unsupported` row naming the rebuild when this build has
- * no code for the device (gb_check_kernels on the startup kernel). */
+/* In the parent, before any child: an `unsupported` row when the device is in exclusive-process
+ * compute mode (cudaDevAttrComputeMode): the parent holds the device's context, so a child's own
+ * context would be refused. */
+enum status startup_child_check(struct impl_ctx *ctx);
+
+/* startup_child_check, then an `unsupported` row naming the rebuild when this build has no code
+ * for the device (gb_check_kernels on the startup kernel). */
 enum status startup_check(struct impl_ctx *ctx);
 
 /* Select the row's GPU and create its context (cudaSetDevice, cudaFree(0)): not timed by the

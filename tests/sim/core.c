@@ -2,10 +2,14 @@
  * they imply, device memory, the per-thread last error and sticky errors. Test-only code; see
  * sim.h for the model.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/sim/sim.h"
 
@@ -40,7 +44,8 @@ static void die_usage(const char *value, const char *why) {
     size_t n;
     const struct gbsim_profile *p = gbsim_profiles(&n);
     fprintf(stderr,
-            "gbsim: GPUBENCH_SIM=%s: %s; give <profile>[:built-for-card][,…] with "
+            "gbsim: GPUBENCH_SIM=%s: %s; give <profile>[:built-for-card][:exclusive-process][,…] "
+            "with "
             "profiles:",
             value, why);
     for (size_t i = 0; i < n; i++)
@@ -97,8 +102,10 @@ static void parse_env(void) {
                 *next++ = '\0';
             if (strcmp(mods, "built-for-card") == 0)
                 d->built_for_card = 1;
+            else if (strcmp(mods, "exclusive-process") == 0)
+                d->exclusive = 1;
             else
-                die_usage(env, "unknown modifier (known: built-for-card)");
+                die_usage(env, "unknown modifier (known: built-for-card, exclusive-process)");
             mods = next;
         }
         d->ordinal = ndevices;
@@ -120,6 +127,35 @@ static void parse_env(void) {
         die_usage(env, "no profile");
     if (!driver_runs(driver_version, runtime_version))
         init_error = cudaErrorInsufficientDriver;
+}
+
+cudaError_t gbsim_context(struct gbsim_device *d) {
+    char path[512];
+    const char *tmp = getenv("TMPDIR");
+    cudaError_t err = cudaSuccess;
+    int fd;
+    if (!d->exclusive)
+        return cudaSuccess;
+    gbsim_lock();
+    if (d->ctx_fd) {
+        gbsim_unlock();
+        return cudaSuccess;
+    }
+    snprintf(path, sizeof path, "%s/gbsim-%u-%s-%d.lock", tmp && tmp[0] ? tmp : "/tmp",
+             (unsigned)getuid(), d->p->key, d->ordinal);
+    /* close-on-exec: a child process must not inherit (and so share) the parent's lock */
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        fprintf(stderr, "gbsim: cuda:%d: cannot open %s: %s\n", d->ordinal, path, strerror(errno));
+        err = cudaErrorDevicesUnavailable;
+    } else if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd); /* another live process holds the device's context */
+        err = cudaErrorDevicesUnavailable;
+    } else {
+        d->ctx_fd = fd + 1; /* held until the process ends */
+    }
+    gbsim_unlock();
+    return err;
 }
 
 int gbsim_device_count(void) {

@@ -59,12 +59,16 @@ static int current_ordinal(void) {
     return d ? d->ordinal : -1;
 }
 
-/* ENTER_NOCTX, then the current device `d` (never NULL past this point) and its sticky error. */
+/* ENTER_NOCTX, then the current device `d` (never NULL past this point), its sticky error and
+ * the process's context on it (gbsim_context: refused on an exclusive-process device another
+ * process holds). */
 #define ENTER_CTX(d)                                                                               \
     ENTER_NOCTX(current_ordinal());                                                                \
     struct gbsim_device *d = gbsim_current();                                                      \
     do {                                                                                           \
         cudaError_t st_ = sticky_of(d);                                                            \
+        if (st_ == cudaSuccess)                                                                    \
+            st_ = gbsim_context(d);                                                                \
         if (st_ != cudaSuccess)                                                                    \
             return gbsim_record(st_);                                                              \
     } while (0)
@@ -241,7 +245,9 @@ GBSIM_API cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr att
     case cudaDevAttrCanMapHostMemory:
     case cudaDevAttrConcurrentKernels: *value = 1; break;
     case cudaDevAttrAsyncEngineCount: *value = 2; break;
-    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
+    case cudaDevAttrComputeMode:
+        *value = d->exclusive ? cudaComputeModeExclusiveProcess : cudaComputeModeDefault;
+        break;
     default:
         fprintf(stderr,
                 "gbsim: cudaDeviceGetAttribute: attribute %d is not simulated (add it to "

@@ -409,8 +409,12 @@ cudaError_t gbsim_launch(const void *host, dim3 grid, dim3 block, void **args, s
     l->block = (struct edim3){block.x, block.y, block.z};
     l->shmem = shmem;
     l->hold = strcmp(k->name, GBSIM_HOLD_KERNEL) == 0;
-    if (l->hold)
+    if (l->hold) {
         __atomic_add_fetch(&holding, 1, __ATOMIC_SEQ_CST);
+        /* its first parameter: the release flag, host-mapped (the same address on the host) */
+        if (k->nargs > 0 && k->sizes[0] == sizeof(void *))
+            memcpy((void *)&l->op.hold_release, l->argv[0], sizeof(void *));
+    }
     gbsim_lock();
     l->seed = ++launches;
     gbsim_unlock();

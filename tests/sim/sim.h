@@ -55,6 +55,8 @@ struct gbsim_device {
     int ordinal;
     const struct gbsim_profile *p;
     int built_for_card;               /* the build is pretended to carry SASS for this card */
+    int exclusive;                    /* :exclusive-process: one process's context at a time */
+    int ctx_fd;                       /* exclusive: the held lock file's descriptor + 1, or 0 */
     int sm;                           /* 10·major + minor */
     size_t reserved;                  /* context and driver reservation, never free */
     size_t used;                      /* bytes of live allocations (and library workspaces) */
@@ -87,6 +89,12 @@ cudaError_t gbsim_init_error(void);
  * built-for-card). */
 int gbsim_driver_version(void);
 int gbsim_runtime_version(void);
+
+/* The calling process's context on d, made on first use. On an :exclusive-process device (the
+ * compute mode cudaComputeModeExclusiveProcess) only one live process may hold one: the context
+ * is a flock'ed lock file per device, $TMPDIR/gbsim-<uid>-<profile>-<ordinal>.lock, held until
+ * the process ends; another process gets cudaErrorDevicesUnavailable, as from a real card. */
+cudaError_t gbsim_context(struct gbsim_device *d);
 
 /* Make err the device's sticky error (first one wins) and return it. */
 cudaError_t gbsim_break(struct gbsim_device *d, cudaError_t err);
@@ -150,6 +158,9 @@ struct gbsim_op {
     struct gbsim_device *dev;
     int done;   /* set by the worker after run (for waiting on one operation) */
     int waited; /* a host thread waits on it: the waiter frees it */
+    /* A GBSIM_HOLD_KERNEL launch: the host-mapped flag it spins on until it is nonzero (NULL
+     * for every other operation). A full launch queue behind it is a deadlock (gbsim_enqueue). */
+    const volatile int *hold_release;
 };
 
 enum {
@@ -167,6 +178,8 @@ struct gbsim_stream {
     pthread_cond_t wake;
     struct gbsim_op *head, *tail;
     int busy, quit, exited, joined;
+    int pending;              /* operations queued or running: at most the queue depth */
+    struct gbsim_op *running; /* the operation the worker runs now, or NULL */
     double vclock_ms; /* GPUBENCH_SIM_OP_MS: the stream's clock, advanced by each operation */
     struct gbsim_stream *next_all;
 };
@@ -204,7 +217,14 @@ struct gbsim_stream *gbsim_stream_of(cudaStream_t s, struct gbsim_device *cur, c
  * for GPUBENCH_SIM_OP_MS's clock. */
 void gbsim_stream_tick(struct gbsim_stream *st);
 
-/* Queue op on st. With wait, block until it has run (pageable copies); the op is freed here. */
+/* Queue op on st. With wait, block until it has run (pageable copies); the op is freed here.
+ * The queue is finite, as a real device's queue of pending launches is (about a thousand
+ * entries; GPUBENCH_SIM_QUEUE_DEPTH, default 1024): with that many operations queued or running
+ * the caller blocks until the stream's worker finishes one. When the operation running is a
+ * stream hold whose flag is not set, nothing can drain — the host thread that would release
+ * the hold is the one blocked — so the process ends with a message and GBSIM_EXIT_STALL
+ * (a real card would wait out the hold's timeout and time the host's launches instead). */
+enum { GBSIM_EXIT_STALL = 86 };
 void gbsim_enqueue(struct gbsim_stream *st, struct gbsim_op *op, int wait);
 
 /* Wait until st (or every stream of d) has drained. */

@@ -23,6 +23,7 @@ import argparse
 import concurrent.futures
 import csv
 import importlib.util
+import fcntl
 import os
 import re
 import subprocess
@@ -791,6 +792,86 @@ def mode_refuse(build, a):
         check(p.returncode == 0, f"merge of two simulated runs: exit {p.returncode} {p.stderr}")
 
 
+# --- the finite launch queue and exclusive-process compute mode ----------------------------------
+STALL_EXIT = 86  # GBSIM_EXIT_STALL (sim.h)
+STALL = "launch queue full"
+
+
+def mode_queue(build, a):
+    """Batches of many small launches (vecadd: about 200 runs a batch; mlp_train: a dozen steps of
+    many launches) on a queue of 64: with at most two runs behind the hold
+    (harness/run/backend_cuda.c, HOLD_QUEUED_RUNS) they never fill it. A queue of 2 proves that
+    the sim does see the stall (a full queue behind the unreleased hold)."""
+    spec = a.args[0]
+    # every operation 0.1 ms by the events' clock: the runner sizes 20 ms batches of many runs
+    env = {"GPUBENCH_SIM_OP_MS": "0.1", "GPUBENCH_SIM_QUEUE_DEPTH": "64"}
+    with tempfile.TemporaryDirectory() as tmp:
+        shapes = [x for w in ("vecadd", "mlp_train")
+                  for x in ("--shape", f"{w}:{build.expects[w].TINY}")]
+        run = run_sim(build, spec, ["--quick", "-w", "vecadd,mlp_train", "-d", "cuda", "--dtype",
+                                    "f32", "--max-time", "100"] + shapes, tmp, env=env,
+                      timeout=120)
+        print(run.out)
+        print(run.err[-4000:], file=sys.stderr)
+        check_process(run, spec)
+        check(STALL not in run.err and run.rc != STALL_EXIT,
+              f"{spec}: the launch queue stalled behind the hold (exit {run.rc})")
+        check_csv(run, spec)
+        check_exit(run, spec)
+        rows = row_dicts(run)
+        check(rows, f"{spec}: no rows")
+        for d in rows:
+            what = f"{spec} {d['workload']}/{d['impl']}"
+            check(d["status"] == "ok", f"{what}: {d['status']} ({d['note'][:300]})")
+            check(d["batch_ms"] not in ("", "-1"), f"{what}: no batch ran (batch_ms empty)")
+            check(NO_HOLD not in d["note"] and "hold timed out" not in d["note"],
+                  f"{what}: timed without the hold or the hold timed out: {d['note'][:300]}")
+        env["GPUBENCH_SIM_QUEUE_DEPTH"] = "2"
+        small = run_sim(build, spec, ["--quick", "-w", "vecadd", "-d", "cuda"] + FAST, tmp,
+                        env=env, timeout=120, name="small")
+        check(small.rc == STALL_EXIT and STALL in small.err
+              and "waiting on the host" in small.err,
+              f"{spec}: a queue of 2 behind the hold did not stall (exit {small.rc}):\n"
+              f"{small.err[-2000:]}")
+
+
+EXCLUSIVE = "exclusive-process compute mode: the parent holds the device's only context"
+
+
+def mode_exclusive(build, a):
+    """The startup rows on an exclusive-process card: ok, or unsupported with the reason, never
+    error. And the sim does refuse a second process's context (a held lock: another process)."""
+    spec = a.args[0]
+    check("exclusive-process" in spec, f"{spec}: not an exclusive-process profile")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"TMPDIR": tmp}
+        run = run_sim(build, spec, ["--quick", "-w", "startup", "-d", "cuda"] + FAST, tmp,
+                      env=env, timeout=120)
+        print(run.out)
+        print(run.err[-4000:], file=sys.stderr)
+        check_process(run, spec)
+        check_csv(run, spec)
+        check_exit(run, spec)
+        rows = row_dicts(run)
+        check(rows, f"{spec}: no rows")
+        for d in rows:
+            what = f"{spec} {d['workload']}/{d['impl']}"
+            check(d["status"] == "ok" or (d["status"] == "unsupported" and EXCLUSIVE in d["note"]),
+                  f"{what}: {d['status']} ({d['note'][:300]}), want ok or unsupported "
+                  f"({EXCLUSIVE})")
+        # another live process holds device 0's context: this one's is refused
+        profile = spec.split(":")[0].split(",")[0]
+        lock = os.path.join(tmp, f"gbsim-{os.getuid()}-{profile}-0.lock")
+        with open(lock, "w") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            other = run_sim(build, spec, ["--quick", "-w", "vecadd", "-d", "cuda"] + FAST, tmp,
+                            env=env, timeout=120, name="other")
+        check_process(other, spec + " (context held elsewhere)")
+        text = other.err + "".join(",".join(r) for r in other.rows)
+        check(other.rc != 0 and "cudaErrorDevicesUnavailable" in text,
+              f"{spec}: a second process got the device (exit {other.rc}):\n{other.err[-2000:]}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode")
@@ -808,7 +889,8 @@ def main():
     build = Build(a)
     modes = {"symbols": mode_symbols, "fatbin": mode_fatbin, "quick": mode_quick,
              "defaults": mode_defaults, "sweep": mode_sweep, "faults": mode_faults,
-             "multi": mode_multi, "refuse": mode_refuse}
+             "multi": mode_multi, "refuse": mode_refuse, "queue": mode_queue,
+             "exclusive": mode_exclusive}
     modes[a.mode](build, a)
     print(f"{a.mode}: {passed} checks passed, {failed} failed")
     return 1 if failed else 0

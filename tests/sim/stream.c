@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tests/sim/sim.h"
 
@@ -37,6 +39,19 @@ static double fixed_op_ms(void) {
 
 static cudaError_t run_record(struct gbsim_op *op, int broken);
 
+/* GPUBENCH_SIM_QUEUE_DEPTH=<n>: how many operations a stream holds queued or running (sim.h,
+ * gbsim_enqueue); 1024 by default, like a real device's pending-launch queue. */
+static long queue_depth;
+
+static long depth(void) {
+    if (queue_depth == 0) { /* first use is under the big lock */
+        const char *v = getenv("GPUBENCH_SIM_QUEUE_DEPTH");
+        queue_depth = v && *v ? atol(v) : 1024;
+        queue_depth = queue_depth > 0 ? queue_depth : 1024;
+    }
+    return queue_depth;
+}
+
 void gbsim_stream_tick(struct gbsim_stream *st) {
     gbsim_lock();
     st->vclock_ms += fixed_op_ms();
@@ -58,6 +73,7 @@ static void *worker(void *arg) {
         if (!st->head)
             st->tail = NULL;
         st->busy = 1;
+        st->running = op;
         broken = st->dev->sticky;
         gbsim_unlock();
         err = op->run(op, broken != cudaSuccess);
@@ -67,6 +83,8 @@ static void *worker(void *arg) {
         if (op->run != run_record)
             st->vclock_ms += fixed_op_ms();
         st->busy = 0;
+        st->running = NULL;
+        st->pending--;
         if (op->waited) {
             op->done = 1; /* the waiting host thread frees it */
         } else if (op->free) {
@@ -190,12 +208,41 @@ struct gbsim_device *gbsim_stream_device(const struct gbsim_stream *st) {
     return st->dev;
 }
 
+/* A full queue that cannot drain: the operation running is a hold nobody has released. Called
+ * under the big lock by the host thread blocked on the full queue. */
+static void stalled(const struct gbsim_stream *st) {
+    const struct gbsim_op *r = st->running;
+    if (!r || !r->hold_release || *r->hold_release != 0)
+        return;
+    fprintf(stderr,
+            "gbsim: cuda:%d: deadlock: launch queue full (%d operations, "
+            "GPUBENCH_SIM_QUEUE_DEPTH %ld) behind a kernel waiting on the host (%s spins on a "
+            "host-mapped flag that only the blocked host thread would set); a real card would "
+            "wait out the hold's timeout\n",
+            st->dev->ordinal, st->pending, depth(), GBSIM_HOLD_KERNEL);
+    fflush(stderr);
+    _exit(GBSIM_EXIT_STALL);
+}
+
 void gbsim_enqueue(struct gbsim_stream *st, struct gbsim_op *op, int wait) {
     op->next = NULL;
     op->done = 0;
     op->waited = wait;
     op->dev = st->dev;
     gbsim_lock();
+    while (st->pending >= depth() && !st->exited) {
+        /* the worker broadcasts when an operation ends, not when one starts: look again soon */
+        struct timespec t;
+        stalled(st);
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += 20 * 1000000L;
+        if (t.tv_nsec >= 1000000000L) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&progress, gbsim_big_lock(), &t);
+    }
+    st->pending++;
     if (st->tail)
         st->tail->next = op;
     else
