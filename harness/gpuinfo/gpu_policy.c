@@ -129,14 +129,17 @@ void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_
     snprintf(out, outlen, "%s [cudaGetDeviceCount: %s]", explain, err_name);
 }
 
-enum status gpu_memory_fit(size_t held, size_t bytes, size_t free_b, size_t total, const char *what,
-                           char *note, size_t notelen) {
+enum status gpu_memory_fit(size_t held, size_t bytes, size_t free_b, size_t usable, size_t total,
+                           const char *what, char *note, size_t notelen) {
     const double mib = 1024.0 * 1024.0;
-    if (held + bytes > total) {
+    if (!usable || usable > total)
+        usable = total;
+    if (held + bytes > usable) {
         snprintf(note, notelen,
                  "does not fit this card: needs at least %.1f MiB of device memory (%s: %.1f "
-                 "MiB); the card has %.1f MiB",
-                 (double)(held + bytes) / mib, what, (double)bytes / mib, (double)total / mib);
+                 "MiB); the card has %.1f MiB, %.1f MiB of it for a process",
+                 (double)(held + bytes) / mib, what, (double)bytes / mib, (double)total / mib,
+                 (double)usable / mib);
         return ST_UNSUPPORTED;
     }
     if (bytes > free_b) {
@@ -146,4 +149,18 @@ enum status gpu_memory_fit(size_t held, size_t bytes, size_t free_b, size_t tota
         return ST_OOM;
     }
     return ST_OK;
+}
+
+enum status gpu_footprint_fit(size_t footprint, size_t usable, size_t total, const char *what,
+                              char *note, size_t notelen) {
+    const double mib = 1024.0 * 1024.0;
+    if (!usable || usable > total)
+        usable = total;
+    if (footprint <= usable)
+        return ST_OK;
+    snprintf(note, notelen,
+             "does not fit this card: the row needs at least %.1f MiB of device memory (%s); the "
+             "card has %.1f MiB, %.1f MiB of it for a process (the rest: the CUDA context)",
+             (double)footprint / mib, what, (double)total / mib, (double)usable / mib);
+    return ST_UNSUPPORTED;
 }

@@ -56,12 +56,21 @@ struct gpu_algo_result {
 int gpu_pick_algo(const struct gpu_algo_result *r, int n, size_t mem_limit);
 
 /* Can a row that holds `held` bytes of device memory already have `bytes` more (buffer `what`)
- * on a card of `total` bytes of which `free_b` are free? ST_OK; ST_UNSUPPORTED when held + bytes
- * exceeds the card (it can never fit: a fact about the card, so a --sweep on a small card is not
- * a failed run): "does not fit this card: needs at least N MiB …; the card has M MiB"; ST_OOM when
- * it does not fit now: "out of device memory: what needs N MiB, F MiB free of M MiB". */
-enum status gpu_memory_fit(size_t held, size_t bytes, size_t free_b, size_t total, const char *what,
-                           char *note, size_t notelen);
+ * on a card of `total` bytes, `usable` of them what it can give a process (total less what the
+ * CUDA context takes; 0: unknown, taken as total), of which `free_b` are free? ST_OK;
+ * ST_UNSUPPORTED when held + bytes exceeds `usable` (it can never fit: a fact about the card, so
+ * a --sweep on a small card is not a failed run): "does not fit this card: needs at least N MiB
+ * …; the card has M MiB, U MiB of it for a process"; ST_OOM when it does not fit now: "out of
+ * device memory: what needs N MiB, F MiB free of M MiB". */
+enum status gpu_memory_fit(size_t held, size_t bytes, size_t free_b, size_t usable, size_t total,
+                           const char *what, char *note, size_t notelen);
+
+/* Can a row whose whole device footprint is `footprint` bytes (`what`: what it counts) run on a
+ * card of `total` bytes, `usable` of them what it can give a process (0: unknown, taken as
+ * total)? ST_OK, or ST_UNSUPPORTED with a note giving both sizes: decided before the row
+ * allocates anything (gb_row_footprint, kernels/common/cuda_impl.c). */
+enum status gpu_footprint_fit(size_t footprint, size_t usable, size_t total, const char *what,
+                              char *note, size_t notelen);
 
 /* The workspace a cuDNN algorithm may use, given the device's free memory after the row's own
  * buffers: everything but a reserve of max(64 MiB, 10%) that the driver and cuDNN's own

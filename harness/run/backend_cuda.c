@@ -30,6 +30,7 @@
 /* What the backend keeps per device between rows. */
 struct cuda_dev_state {
     int ready;                /* stream and events created */
+    size_t usable;            /* device memory a process can have (gb_device_usable) */
     cudaStream_t stream;      /* the run's stream for this device */
     cudaEvent_t start, stop;  /* kernel-only timing */
     volatile int *hold_host;  /* host-mapped [release, timed out] flags of the queue hold */
@@ -367,6 +368,9 @@ static enum status cuda_activate(const struct device *dev, char *note, size_t no
         if (st != ST_OK)
             return st;
         s->ready = 1;
+        /* Measured once, with only the context (and our stream and events) on the device: what
+         * a row's whole footprint is checked against (kernels/common/cuda_impl.c). */
+        DEV_TRY(s, gb_device_usable(&s->usable), note, notelen);
         /* The last-error slot belongs to the host thread, not to a device: an error another
          * device's row left there (a sticky one included) must not fail this device's first
          * launch check (cudaGetLastError). */
@@ -380,7 +384,7 @@ static enum status cuda_activate(const struct device *dev, char *note, size_t no
         (void)cudaGetLastError();
     }
     gb_set_stream(s->stream);
-    gb_row_begin();
+    gb_row_begin(s->usable);
     if (s->near_cpus &&
         hwloc_set_cpubind(topology_get(), s->near_cpus, HWLOC_CPUBIND_THREAD) != 0 &&
         !s->bind_warned) {

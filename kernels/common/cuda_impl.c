@@ -24,12 +24,30 @@ void gb_set_stream(cudaStream_t s) {
 
 /* The device memory in use when the row's first gb_malloc came (row_started set): what is in
  * use beyond it later is what the row holds now — its buffers, and what the libraries allocated
- * for it, minus what it freed again (a cuDNN workspace trimmed to the chosen algorithm). */
-static size_t row_base_used;
+ * for it, minus what it freed again (a cuDNN workspace trimmed to the chosen algorithm).
+ * row_usable: what the card can give a process (gb_device_usable at the device's first
+ * activation; 0: not known, the card's total is used). */
+static size_t row_base_used, row_usable;
 static int row_started;
 
-void gb_row_begin(void) {
+void gb_row_begin(size_t usable) {
     row_started = 0;
+    row_usable = usable;
+}
+
+static cudaError_t mem_info(size_t *free_b, size_t *total_b);
+
+cudaError_t gb_device_usable(size_t *usable) {
+    size_t free_b = 0, total_b = 0;
+    cudaError_t e = mem_info(&free_b, &total_b);
+    *usable = e == cudaSuccess ? free_b : 0;
+    return e;
+}
+
+enum status gb_row_footprint(struct impl_ctx *ctx, size_t bytes, const char *what) {
+    size_t free_b = 0, total_b = 0;
+    CU_TRY(mem_info(&free_b, &total_b), ctx);
+    return gpu_footprint_fit(bytes, row_usable, total_b, what, ctx->note, sizeof ctx->note);
 }
 
 /* cudaMemGetInfo, or with GPUBENCH_TEST_DEVICE_MEM_MIB set by a test, a card of that many MiB
@@ -65,10 +83,11 @@ enum status gb_malloc(struct impl_ctx *ctx, void **ptr, size_t bytes, const char
     }
     /* Checking first turns "does not fit" into a row status with numbers, rather than a failed
      * cudaMalloc that leaves the user guessing which buffer was too big; a row that cannot fit
-     * the card at all is unsupported (a --sweep on a small card is not a failed run), one that
-     * does not fit now is oom. */
+     * what the card gives a process at all is unsupported (a --sweep on a small card is not a
+     * failed run), one that does not fit now is oom. An implementation that declared its
+     * footprint (gb_row_footprint) was refused before its first buffer already. */
     enum status st = gpu_memory_fit(used > row_base_used ? used - row_base_used : 0, bytes, free_b,
-                                    total_b, what, ctx->note, sizeof ctx->note);
+                                    row_usable, total_b, what, ctx->note, sizeof ctx->note);
     if (st != ST_OK)
         return st;
     cudaError_t e = cudaMalloc(ptr, bytes);

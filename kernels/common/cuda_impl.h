@@ -61,14 +61,27 @@ cudaStream_t gb_stream(void);
 void gb_set_stream(cudaStream_t s);
 
 /* cudaMalloc `bytes` into *ptr after checking cudaMemGetInfo: ST_UNSUPPORTED when the row's
- * allocations so far plus this one exceed the card's total memory (it can never fit: "needs at
- * least N MiB; the card has M MiB"), ST_OOM with a note naming the buffer, the bytes asked and
- * the bytes free when it does not fit now; ST_ERROR on other errors. */
+ * allocations so far plus this one exceed what the card can give a process (gb_row_begin's
+ * `usable`: it can never fit: "needs at least N MiB; the card has M MiB, U MiB of it for a
+ * process"), ST_OOM with a note naming the buffer, the bytes asked and the bytes free when it
+ * does not fit now; ST_ERROR on other errors. */
 enum status gb_malloc(struct impl_ctx *ctx, void **ptr, size_t bytes, const char *what);
 
-/* A new row begins: gb_malloc's tally of the row's device memory starts at zero. Called by the
- * CUDA backend when it activates a device for a row (harness/run/backend_cuda.c). */
-void gb_row_begin(void);
+/* Called at the start of prepare, before any gb_malloc, with the row's whole device footprint
+ * (every buffer; library workspaces where known; `what` names them): ST_UNSUPPORTED with a note
+ * giving the footprint and what the card can give a process when it can never fit, so nothing
+ * is allocated for a row that cannot run (gpu_footprint_fit). */
+enum status gb_row_footprint(struct impl_ctx *ctx, size_t bytes, const char *what);
+
+/* What the card can give a process: the free device memory right after the context was created
+ * (its total less what the context itself takes). The CUDA backend measures it at a device's
+ * first activation (harness/run/backend_cuda.c) and passes it to gb_row_begin. */
+cudaError_t gb_device_usable(size_t *usable);
+
+/* A new row begins: gb_malloc's tally of the row's device memory starts at zero, and `usable`
+ * (gb_device_usable; 0: unknown, the card's total) is what the row's memory is checked against.
+ * Called by the CUDA backend when it activates a device for a row (harness/run/backend_cuda.c). */
+void gb_row_begin(size_t usable);
 
 /* ST_OK when the current device can run `func` (cudaFuncGetAttributes succeeds); otherwise
  * ST_UNSUPPORTED with a note naming the device's architecture, what this build was compiled

@@ -59,6 +59,8 @@ static enum status conv2d_cuda_prepare(struct impl_ctx *ctx) {
     s->f64 = p->dtype == DT_F64;
     s->size = s->f64 ? sizeof(double) : sizeof(float);
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK ||
+        (st = gb_row_footprint(ctx, (p->in[IN_X].n + p->in[IN_WT].n + p->out[OUT_Y].n) * s->size,
+                               "x, filters, y")) != ST_OK ||
         (st = gb_malloc(ctx, &s->x, p->in[IN_X].n * s->size, "x")) != ST_OK ||
         (st = gb_malloc(ctx, &s->wt, p->in[IN_WT].n * s->size, "filters")) != ST_OK ||
         (st = gb_malloc(ctx, &s->y, p->out[OUT_Y].n * s->size, "y")) != ST_OK)

@@ -341,6 +341,8 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
     size_t ys = (size_t)s->d.n * s->d.k * s->d.p * s->d.q;
     enum status st;
     if ((st = choose_types(ctx, s, cc_major)) != ST_OK ||
+        (st = gb_row_footprint(ctx, (xs + wsz + ys) * s->size,
+                               "x, filters, y; the cuDNN workspace comes on top")) != ST_OK ||
         (st = gb_malloc(ctx, &s->x, xs * s->size, "x")) != ST_OK ||
         (st = gb_malloc(ctx, &s->w, wsz * s->size, "filters")) != ST_OK ||
         (st = gb_malloc(ctx, &s->y, ys * s->size, "y")) != ST_OK)

@@ -112,7 +112,9 @@ static enum status gemm_prepare(struct impl_ctx *ctx) {
     s->out_size = t == DT_F64 ? sizeof(double) : sizeof(float);
     size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
     enum status st;
-    if ((st = host_operands(ctx, s)) != ST_OK ||
+    if ((st = gb_row_footprint(ctx, (m * k + k * n) * s->in_size + m * n * s->out_size,
+                               "A, B, C; cuBLAS's workspace comes on top")) != ST_OK ||
+        (st = host_operands(ctx, s)) != ST_OK ||
         (st = gb_malloc(ctx, &s->a, m * k * s->in_size, "A")) != ST_OK ||
         (st = gb_malloc(ctx, &s->b, k * n * s->in_size, "B")) != ST_OK ||
         (st = gb_malloc(ctx, &s->c, m * n * s->out_size, "C")) != ST_OK)

@@ -60,6 +60,22 @@ static enum status gemm_cuda_tier(struct impl_ctx *ctx, struct gemm_cuda_state *
     return ST_OK;
 }
 
+/* f16: the code this device runs (s->arch, the code level) must have the FP16 kernels' real
+ * body; below sm_53 it is a trap (a sticky error for every later row), so the row is refused
+ * before anything is allocated or launched. */
+static enum status hgemm_body(struct impl_ctx *ctx, struct gemm_cuda_state *s) {
+    struct gb_arch dev;
+    if (gb_hgemm_has_body(&s->arch))
+        return ST_OK;
+    CU_TRY(gb_arch_query(&dev), ctx);
+    snprintf(ctx->note, sizeof ctx->note,
+             "this sm_%d device runs this build's code for sm_%d, where the FP16 GEMM kernels "
+             "have no body (it starts at sm_53; below, a trap): rebuild with "
+             "-DCMAKE_CUDA_ARCHITECTURES=%d",
+             dev.sm, s->arch.sm, dev.sm);
+    return ST_UNSUPPORTED;
+}
+
 static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     const struct problem *p = ctx->p;
     struct gemm_cuda_state *s;
@@ -76,14 +92,16 @@ static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     s->f16 = f16;
     s->out_size = f64 ? sizeof(double) : sizeof(float);
     s->in_size = f16 ? sizeof(uint16_t) : s->out_size;
-    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK)
+    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (f16 && (st = hgemm_body(ctx, s)) != ST_OK))
         return st;
     /* bench/gemm.c's complete() keeps every size within int */
     s->m = (int)p->shape.v[M];
     s->n = (int)p->shape.v[N];
     s->k = (int)p->shape.v[K];
     m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
-    if ((st = gb_malloc(ctx, &s->a, m * k * s->in_size, "A")) != ST_OK ||
+    if ((st = gb_row_footprint(ctx, (m * k + k * n) * s->in_size + m * n * s->out_size,
+                               "A, B, C")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->a, m * k * s->in_size, "A")) != ST_OK ||
         (st = gb_malloc(ctx, &s->b, k * n * s->in_size, "B")) != ST_OK ||
         (st = gb_malloc(ctx, &s->c, m * n * s->out_size, "C")) != ST_OK)
         return st;

@@ -90,6 +90,10 @@ int gb_hgemm_kernels(const struct gb_kernel_ref **refs) {
 #endif
 }
 
+int gb_hgemm_has_body(const struct gb_arch *arch) {
+    return GB_HAVE_HALF && gb_hgemm_body_at(arch->sm);
+}
+
 int gb_hgemm_wmma(const struct gb_arch *arch) {
     return GB_HAVE_WMMA && arch->sm >= 70;
 }
@@ -127,6 +131,8 @@ cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int
     case -1: return cudaErrorInvalidValue;
     default: return cudaErrorInvalidConfiguration;
     }
+    if (!gb_hgemm_has_body(arch))
+        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
 #if GB_HAVE_WMMA
     if (gb_hgemm_wmma(arch))
         return gb_hgemm_wmma_launch(stream, M, N, K, A, lda, B, ldb, C, ldc);

@@ -54,12 +54,17 @@ int gb_hgemm_kernels(const struct gb_kernel_ref **refs);
 
 /* C (M×N, ldc, FP32) = A (M×K, lda ≥ K) · B (K×N, ldb ≥ N), A and B FP16 (IEEE binary16 bits,
  * __half), FP32 products and accumulation, row-major, any M, N, K ≥ 0, any alignment of A and B
- * (2-byte) and leading dimension. Compute capability 5.3 and newer (the caller checks: below,
- * the kernels trap). Tensor cores from 7.0 (gb_hgemm_wmma, 64×64 tiles), else tiles as
+ * (2-byte) and leading dimension. Code for compute capability 5.3 and newer (gb_hgemm_has_body;
+ * below, the kernels' body is a trap, and gb_hgemm refuses without launching). Tensor cores from 7.0 (gb_hgemm_wmma, 64×64 tiles), else tiles as
  * gb_sgemm's; checks as gb_sgemm's; cudaErrorInvalidValue as well in a build without FP16
  * types. */
 cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+
+/* Does the FP16 GEMM code the device runs (arch: gb_impl_arch's code level) have its real body
+ * (gb_hgemm_body_at: from sm_53)? Where it does not, gb_hgemm launches nothing and returns
+ * cudaErrorNoKernelImageForDevice; an implementation refuses the row before (unsupported). */
+int gb_hgemm_has_body(const struct gb_arch *arch);
 
 /* Does gb_hgemm use tensor cores (WMMA, 16×16×16 fragments) on arch: from compute capability
  * 7.0 in a build with CUDA 9 or newer; half2 loads and FP32 FMAs otherwise. */

@@ -115,6 +115,12 @@ static inline int gb_dgemm_grid(int t, int sm, int M, int N, dim3 *grid) {
     return 0;
 }
 
+/* Does the FP16 GEMM code compiled for compute capability code_sm (the code level the device
+ * runs: gb_arch_code_level) have its real body? From sm_53 (GB_HALF_MIN_ARCH, half.cuh); below,
+ * the kernels are __trap(), a sticky error that would make every later row on the device
+ * `error': the host refuses before launching (kernels/gemm/cuda.cu). */
+static inline int gb_hgemm_body_at(int code_sm) { return code_sm * 10 >= GB_HALF_MIN_ARCH; }
+
 /* Tile configurations, as the launcher and the tests name them. */
 enum gb_gemm_cfg { GB_GEMM_64 = 0, GB_GEMM_128 = 1 };
 

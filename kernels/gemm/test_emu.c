@@ -504,6 +504,13 @@ int main(void) {
         runs += hgemm_cases(hcases, (int)(sizeof hcases / sizeof hcases[0]), drop);
     }
     wmma_index_checks();
+    /* The host's refusal (gb_hgemm_has_body, kernels/gemm/cuda.cu) follows the kernels' guard:
+     * code below sm_53 has a trap for a body and must never be launched (issue 23's sm_53). */
+    EMU_CHECK(!gb_hgemm_body_at(50) && !gb_hgemm_body_at(52), "FP16 body taken for sm_50/52 code");
+    EMU_CHECK(gb_hgemm_body_at(53) && gb_hgemm_body_at(61) && gb_hgemm_body_at(90),
+              "FP16 body refused for sm_53/61/90 code");
+    EMU_CHECK(gb_hgemm_body_at(GB_ARCH / 10) == GB_HALF_BODY,
+              "gb_hgemm_body_at(%d) disagrees with GB_HALF_BODY", GB_ARCH / 10);
     printf("%d emulated SGEMM, DGEMM and FP16 GEMM (half2, WMMA twin) launches as for sm_%d "
            "(barrier removed: %d), "
            "%.0f ms, %d "

@@ -42,8 +42,10 @@ static enum status copy_prepare(struct impl_ctx *ctx, enum copy_mode mode) {
     ctx->state = s;
     s->mode = mode;
     s->bytes = p->in[MEMCPY_IN_SRC].n * sizeof(float);
-    enum status st = gb_malloc(ctx, &s->dev, s->bytes, "copy buffer");
-    if (st != ST_OK)
+    enum status st =
+        gb_row_footprint(ctx, mode == D2D ? 2 * s->bytes : s->bytes,
+                         mode == D2D ? "two copy buffers" : "the copy buffer");
+    if (st != ST_OK || (st = gb_malloc(ctx, &s->dev, s->bytes, "copy buffer")) != ST_OK)
         return st;
     if (mode == D2D && (st = gb_malloc(ctx, &s->dev2, s->bytes, "second copy buffer")) != ST_OK)
         return st;

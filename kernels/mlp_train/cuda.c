@@ -148,6 +148,23 @@ static enum status prepare64(struct impl_ctx *ctx, struct mlp_cuda_state *s) {
     return ST_OK;
 }
 
+/* The device bytes prepare and prepare64 allocate: the float32 labels, then X, the loss, the
+ * step's scratch and the parameters in the tier's type, and for f64 the transposed operand. */
+static size_t mlp_cuda_footprint(const struct problem *p, const struct gb_mlp_dims *d) {
+    const size_t B = (size_t)d->batch, I = (size_t)d->in, H = (size_t)d->hidden,
+                 O = (size_t)d->out;
+    size_t el = p->dtype == DT_F64 ? sizeof(double) : sizeof(float), tr = 0, n;
+    n = p->in[MLP_IN_X].n + 1 + gb_mlp_scratch_floats(d);
+    for (int k = 0; k < NPARAMS; k++)
+        n += p->in[MLP_IN_W1 + k].n;
+    if (p->dtype == DT_F64) {
+        tr = H * I > H * B ? H * I : H * B;
+        tr = tr > O * H ? tr : O * H;
+        tr = tr > O * B ? tr : O * B;
+    }
+    return p->in[MLP_IN_LABELS].n * sizeof(float) + (n + tr) * el;
+}
+
 static enum status mlp_cuda_prepare(struct impl_ctx *ctx) {
     const struct problem *p = ctx->p;
     struct mlp_cuda_state *s;
@@ -171,7 +188,10 @@ static enum status mlp_cuda_prepare(struct impl_ctx *ctx) {
                  "batch·hidden is 2^31 or more, beyond the own bias+ReLU kernel's indexing");
         return ST_UNSUPPORTED;
     }
-    if ((st = gb_malloc(ctx, (void **)&s->labels, p->in[MLP_IN_LABELS].n * sizeof(float),
+    if ((st = gb_row_footprint(ctx, mlp_cuda_footprint(p, &s->d),
+                               "labels, X, loss, parameters, activations and gradients")) !=
+            ST_OK ||
+        (st = gb_malloc(ctx, (void **)&s->labels, p->in[MLP_IN_LABELS].n * sizeof(float),
                         "labels")) != ST_OK)
         return st;
     if (p->dtype == DT_F64)

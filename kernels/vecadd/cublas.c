@@ -89,7 +89,9 @@ static enum status saxpy_prepare(struct impl_ctx *ctx) {
     enum status st;
     if ((st = saxpy_host_side(ctx, s)) != ST_OK)
         return st;
-    if ((st = gb_malloc(ctx, &s->x, n * s->size, "x (a)")) != ST_OK ||
+    if ((st = gb_row_footprint(ctx, 2 * n * s->size, "x, y; cuBLAS's workspace comes on top")) !=
+            ST_OK ||
+        (st = gb_malloc(ctx, &s->x, n * s->size, "x (a)")) != ST_OK ||
         (st = gb_malloc(ctx, &s->y, n * s->size, "y (b, then c)")) != ST_OK)
         return st;
     CUBLAS_TRY(cublasCreate(&s->h), ctx);

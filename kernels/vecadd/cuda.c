@@ -65,7 +65,8 @@ static enum status vecadd_cuda_prepare(struct impl_ctx *ctx) {
     if ((st = host_side(ctx, s)) != ST_OK)
         return st;
     bytes = s->n * s->size;
-    if ((st = gb_malloc(ctx, &s->a, bytes, "a")) != ST_OK ||
+    if ((st = gb_row_footprint(ctx, 3 * bytes, "a, b, c")) != ST_OK ||
+        (st = gb_malloc(ctx, &s->a, bytes, "a")) != ST_OK ||
         (st = gb_malloc(ctx, &s->b, bytes, "b")) != ST_OK ||
         (st = gb_malloc(ctx, &s->c, bytes, "c")) != ST_OK)
         return st;

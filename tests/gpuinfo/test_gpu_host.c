@@ -446,23 +446,38 @@ static void test_tier_peaks(void) {
     CHECK(gpu_peak_tier_gflops(&p, DT_F16) == 0);
 }
 
-/* gb_malloc's decision (kernels/common/cuda_impl.c): a row that can never fit the card is
- * unsupported with both sizes — the sweep on a 512 MiB card of the issue — one that does not
- * fit now is oom. */
+/* gb_malloc's decision (kernels/common/cuda_impl.c): a row that can never fit what the card
+ * gives a process is unsupported with both sizes — the sweep on a 512 MiB card of the issue —
+ * one that does not fit now is oom. */
 static void test_memory_fit(void) {
-    const size_t MiB = 1 << 20;
+    const size_t MiB = 1 << 20, U = 486 * MiB; /* a 512 MiB card whose context takes 26 MiB */
     char note[512];
-    CHECK(gpu_memory_fit(0, 256 * MiB, 500 * MiB, 512 * MiB, "a", note, sizeof note) == ST_OK);
-    CHECK(gpu_memory_fit(256 * MiB, 256 * MiB, 256 * MiB, 512 * MiB, "b", note, sizeof note) ==
+    CHECK(gpu_memory_fit(0, 256 * MiB, 500 * MiB, 0, 512 * MiB, "a", note, sizeof note) == ST_OK);
+    CHECK(gpu_memory_fit(256 * MiB, 256 * MiB, 256 * MiB, 0, 512 * MiB, "b", note, sizeof note) ==
           ST_OK);
-    CHECK(gpu_memory_fit(512 * MiB, 256 * MiB, 0, 512 * MiB, "c", note, sizeof note) ==
+    CHECK(gpu_memory_fit(512 * MiB, 256 * MiB, 0, 0, 512 * MiB, "c", note, sizeof note) ==
           ST_UNSUPPORTED);
     CHECK_MSG(!strcmp(note, "does not fit this card: needs at least 768.0 MiB of device memory "
-                            "(c: 256.0 MiB); the card has 512.0 MiB"),
+                            "(c: 256.0 MiB); the card has 512.0 MiB, 512.0 MiB of it for a "
+                            "process"),
               "%s", note);
-    CHECK(gpu_memory_fit(0, 300 * MiB, 200 * MiB, 512 * MiB, "x", note, sizeof note) == ST_OOM);
+    /* the issue's "b needs 256.0 MiB, 230.4 MiB free of 512.0 MiB": a + b exceed what the card
+     * gives a process, so b can never fit: unsupported, not oom */
+    CHECK(gpu_memory_fit(256 * MiB, 256 * MiB, 230 * MiB, U, 512 * MiB, "b", note, sizeof note) ==
+          ST_UNSUPPORTED);
+    CHECK_MSG(strstr(note, "the card has 512.0 MiB, 486.0 MiB of it for a process"), "%s", note);
+    CHECK(gpu_memory_fit(0, 300 * MiB, 200 * MiB, U, 512 * MiB, "x", note, sizeof note) == ST_OOM);
     CHECK_MSG(strstr(note, "out of device memory: x needs 300.0 MiB, 200.0 MiB free of 512.0 MiB"),
               "%s", note);
+    /* the whole footprint, before anything is allocated */
+    CHECK(gpu_footprint_fit(U, U, 512 * MiB, "a, b, c", note, sizeof note) == ST_OK);
+    CHECK(gpu_footprint_fit(768 * MiB, U, 512 * MiB, "a, b, c", note, sizeof note) ==
+          ST_UNSUPPORTED);
+    CHECK_MSG(!strcmp(note, "does not fit this card: the row needs at least 768.0 MiB of device "
+                            "memory (a, b, c); the card has 512.0 MiB, 486.0 MiB of it for a "
+                            "process (the rest: the CUDA context)"),
+              "%s", note);
+    CHECK(gpu_footprint_fit(500 * MiB, 0, 512 * MiB, "x", note, sizeof note) == ST_OK);
 }
 
 int main(void) {

@@ -12,7 +12,7 @@ modes:
                      card would give, or, when the card's last driver cannot run this runtime,
                      no CUDA device and that reason
   defaults           the default shapes on the 512 MiB profile: every row fits (none is oom)
-  sweep              --sweep on the 512 MiB profile reaches the sizes that do not fit
+  sweep              --sweep on the 512 MiB profile: the sizes that do not fit are unsupported
                      (unsupported beyond the card, oom beyond its free memory)
   faults PROFILE...  fault injection into the calls of a run (see the `faults` docstring)
   multi              two simulated cards: rows for both, a fault on one, bindings recorded
@@ -455,12 +455,14 @@ def mode_defaults(build, a):
 
 def mode_sweep(build, a):
     """--sweep on the 512 MiB card of the workloads whose sim.py says what a row needs
-    (sweep_need: the ladders that outgrow it, and the copies). A row that fits the free memory is
-    `ok`; one that does not is `oom`, or `unsupported` (does not fit this card) where it needs
-    more than the whole card; free is the card less the sim's reservation (5% of the card, at
-    most 256 MiB)."""
+    (sweep_need: the ladders that outgrow it, and the copies). A row that fits what the card
+    gives a process (free: the card less the sim's reservation for the context, 5% of the card,
+    at most 256 MiB) is `ok`; one that does not is `unsupported` (does not fit this card), its
+    note giving both sizes, and never `oom`: gpubench knows the row's whole footprint before it
+    allocates anything (kernels/common/cuda_impl.c: gb_row_footprint)."""
     total = 512 * 2**20
     free = total - min(total // 20, 256 * 2**20)
+    mib = 2**20
     need_of = {n: m.sweep_need for n, m in build.expects.items() if hasattr(m, "sweep_need")}
     if not check(need_of, "sweep: no kernels/<w>/sim.py defines sweep_need"):
         return
@@ -471,23 +473,30 @@ def mode_sweep(build, a):
         check_process(run, "sweep")
         check_csv(run, "sweep")
         check_exit(run, "sweep")
+        check(run.rc == 0, f"sweep: exit {run.rc}, want 0 (a row that cannot fit is no failure)")
         too_big = 0
         for d in row_dicts(run):
             need = need_of[d["workload"]](d["impl"], shape_dict(d["shape"]))
-            what = f"sweep {d['workload']}/{d['impl']} {d['shape']}"
+            # sweep_need counts float32 elements; cuBLAS's 4 MiB workspace (vecadd/cublas) is
+            # not in what the row declares
+            ws = 4 * mib if d["workload"] == "vecadd" and d["impl"] == "cublas" else 0
+            buffers = (need - ws) * (2 if d["dtype"] == "float64" else 1)
+            need = buffers + ws
+            what = f"sweep {d['workload']}/{d['impl']} {d['dtype']} {d['shape']}"
             too_big += need > free
             if need <= free:
                 check(d["status"] == "ok", f"{what}: {d['status']} ({d['note'][:200]}), want ok "
                       f"({need} of {free} bytes free)")
-            elif d["status"] == "unsupported":
-                # gpubench decides at the allocation that fails, from what the row holds and
-                # asks; never for a row that could fit the card
-                check("does not fit this card" in d["note"] and need > total,
-                      f"{what}: unsupported ({d['note'][:200]}), needing {need} of {total} bytes")
-            else:
-                check(d["status"] == "oom" and "out of device memory" in d["note"],
-                      f"{what}: {d['status']} ({d['note'][:200]}), want oom or unsupported "
-                      f"({need} of {free} bytes free)")
+                continue
+            check(d["status"] == "unsupported" and "does not fit this card" in d["note"] and
+                  f"the card has {total / mib:.1f} MiB, {free / mib:.1f} MiB of it for a process"
+                  in d["note"],
+                  f"{what}: {d['status']} ({d['note'][:240]}), want unsupported: needs {need} "
+                  f"bytes, {free} for a process")
+            # the buffers' footprint, declared before any allocation
+            check(f"the row needs at least {buffers / mib:.1f} MiB" in d["note"],
+                  f"{what}: note {d['note'][:240]!r} does not give the row's footprint "
+                  f"({buffers / mib:.1f} MiB)")
         check(too_big >= 2, f"sweep: only {too_big} rows beyond the card's memory")
 
 
