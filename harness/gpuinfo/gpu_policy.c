@@ -34,6 +34,26 @@ void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen) {
     }
 }
 
+int gpu_archs_ptx_for(const char *cmake_archs, int sm) {
+    int best = 0;
+    const char *s = cmake_archs ? cmake_archs : "";
+    while (*s) {
+        const char *e = strchr(s, ';');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        int arch = 0;
+        size_t d = 0;
+        while (d < len && s[d] >= '0' && s[d] <= '9')
+            arch = arch * 10 + (s[d++] - '0');
+        /* "90a"-style suffixes are not PTX every later card can JIT: digits then "" or
+         * "-virtual" only */
+        int ptx = d > 0 && (d == len || (len - d == 8 && !strncmp(s + d, "-virtual", 8)));
+        if (ptx && arch <= sm && arch > best)
+            best = arch;
+        s = e ? e + 1 : s + len;
+    }
+    return best;
+}
+
 void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs, const char *build_cuda,
                        char *out, size_t outlen) {
     int sm = cc_major * 10 + cc_minor;

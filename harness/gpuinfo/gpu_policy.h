@@ -24,6 +24,11 @@ void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen);
  * -DCMAKE_CUDA_ARCHITECTURES=35". The toolkit named is the newest one that still compiles for the
  * device (harness/gpuinfo/cuda_facts.h); none is named when the build's own toolkit (`build_cuda`,
  * "13.0") can. Fermi 2.1 is built as 20 (21 is not a valid CMake value). */
+/* The newest architecture of a CMake list ("75-real;90;75-virtual") whose PTX a device of
+ * compute capability sm (10·major + minor) can JIT: an element without "-real", not above sm;
+ * 0 when there is none (then with CUDA_FORCE_PTX_JIT=1 no kernel of this build loads there). */
+int gpu_archs_ptx_for(const char *cmake_archs, int sm);
+
 void gpu_no_image_note(int cc_major, int cc_minor, const char *cmake_archs, const char *build_cuda,
                        char *out, size_t outlen);
 

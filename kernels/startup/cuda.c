@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kernels/common/child.h"
+#include "kernels/common/cuda_impl.h"
 #include "kernels/startup/device.h"
 #include "kernels/startup/layout.h"
 
@@ -37,6 +38,12 @@ static enum status launch_run(struct impl_ctx *ctx) {
     return gb_child_run(ctx, "startup", "first_launch", NULL);
 }
 
+/* The JIT rows: the startup checks, then PTX this device can JIT (gb_check_ptx_jit). */
+static enum status jit_check(struct impl_ctx *ctx) {
+    enum status st = startup_check(ctx);
+    return st == ST_OK ? gb_check_ptx_jit(ctx) : st;
+}
+
 static enum status jit_cold_run(struct impl_ctx *ctx) {
     static const char *const env[] = {"CUDA_FORCE_PTX_JIT=1", "CUDA_CACHE_DISABLE=1", NULL};
     return gb_child_run(ctx, "startup", "ptx_jit_cold", env);
@@ -49,7 +56,7 @@ struct jit_cache {
 };
 
 static enum status jit_warm_prepare(struct impl_ctx *ctx) {
-    enum status st = startup_check(ctx);
+    enum status st = jit_check(ctx);
     if (st != ST_OK)
         return st;
     struct jit_cache *c = calloc(1, sizeof *c);
@@ -97,7 +104,7 @@ const struct impl startup_first_launch_impl = {
 const struct impl startup_ptx_jit_cold_impl = {
     .name = "ptx_jit_cold", .kind = DEV_CUDA,
     .summary = "first launch with the PTX JIT forced and its cache off",
-    .prepare = startup_check, .run = jit_cold_run, .child = launch_child};
+    .prepare = jit_check, .run = jit_cold_run, .child = launch_child};
 
 const struct impl startup_ptx_jit_warm_impl = {
     .name = "ptx_jit_warm", .kind = DEV_CUDA,

@@ -14,4 +14,9 @@ def expect(card, impl):
             return card.own_kernels()
         return ("ok", "") if card.cudnn_ok() else \
             ("unsupported", "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH")
+    if impl.startswith("ptx_jit") and card.own_kernels()[0] == "ok":
+        # with the JIT forced only PTX loads: the build's PTX (a built-for-card binary stands
+        # for an old toolkit's build, whose only PTX is of a newer architecture)
+        if card.built_for_card or not any(a <= card.sm for a in card.b.ptx):
+            return "unsupported", "no PTX in this build that sm_%d can JIT" % card.sm
     return card.own_kernels()

@@ -384,6 +384,20 @@ static void test_no_image_notes(void) {
     /* A K40m on a CUDA 11.8 build that left it out: no toolkit change needed. */
     gpu_no_image_note(3, 5, "80", "11.8", s, sizeof s);
     CHECK_HAS(s, "rebuild with -DCMAKE_CUDA_ARCHITECTURES=35");
+
+    /* The PTX a device can JIT (CUDA_FORCE_PTX_JIT=1, the startup rows): CUDA 13's default list
+     * carries PTX of 120 only, which an H100 (90) cannot JIT; a "-real" entry is no PTX; 90a is
+     * PTX only a 9.0 card runs, never counted. */
+    CHECK(gpu_archs_ptx_for(cuda13, 90) == 0);
+    CHECK(gpu_archs_ptx_for(cuda13, 120) == 120);
+    CHECK(gpu_archs_ptx_for("90", 90) == 90);
+    CHECK(gpu_archs_ptx_for("90-real", 90) == 0);
+    CHECK(gpu_archs_ptx_for("75-real;90-real;120;75-virtual", 90) == 75);
+    CHECK(gpu_archs_ptx_for("35-real;37-real;50-real;60-real;70-real;75-real;80-real;86-real;"
+                            "89-real;90",
+                            37) == 0);
+    CHECK(gpu_archs_ptx_for("90a-real;90a", 90) == 0);
+    CHECK(gpu_archs_ptx_for("", 90) == 0 && gpu_archs_ptx_for(NULL, 90) == 0);
 }
 
 static void test_no_device(void) {

@@ -178,6 +178,21 @@ static struct func *func_of(const void *host) {
  * there is none; *binary and *ptx as cudaFuncGetAttributes reports them (10·major + minor). */
 static int code_for(const struct fatbin *fb, const struct gbsim_device *d, int *binary, int *ptx) {
     int best = -1;
+    /* CUDA_FORCE_PTX_JIT=1: the driver ignores every SASS image and JIT-compiles PTX, and a
+     * kernel without PTX the card can JIT does not load. A built-for-card binary stands for an
+     * old toolkit's default build, whose only PTX is its newest architecture's: none for the
+     * card. */
+    const char *force = getenv("CUDA_FORCE_PTX_JIT");
+    if (force && strcmp(force, "1") == 0) {
+        for (int i = 0; !d->built_for_card && i < fb->nptx; i++)
+            if (fb->ptx[i] <= d->sm && fb->ptx[i] > best)
+                best = fb->ptx[i];
+        if (best <= 0)
+            return 0;
+        *binary = d->sm;
+        *ptx = best;
+        return 1;
+    }
     if (d->built_for_card) {
         *binary = *ptx = d->sm == 21 ? 20 : d->sm;
         return 1;
