@@ -11,7 +11,8 @@
 #        e.g. PROFILE h100, k40m:built-for-card; the options go to gpu-check (a shorter run)
 # Checks: exit 0; every step of summary.md passed (build skipped: --no-build, and the steps the
 # options skip); every file
-# docs/gpu-check.md lists exists, CSVs parse with a status column and only ok/unsupported rows,
+# docs/gpu-check.md lists exists, CSVs parse with a status column and only ok/unsupported rows
+# (the sanitizer's CUDA rows timed without the queue hold: GPUBENCH_NO_HOLD),
 # doctor.json parses; ratios.md has all four sections.
 set -u
 src=$(cd "${1:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
@@ -107,6 +108,12 @@ for path in sorted(glob.glob(os.path.join(out, "*.csv"))):
            if r["status"] not in ("ok", "unsupported")]
     if bad:
         sys.exit(f"{path}: rows neither ok nor unsupported: {bad[:5]}")
+san = os.path.join(out, "sanitizer-memcheck.csv")
+if os.path.exists(san):  # under compute-sanitizer nothing may wait behind the queue hold
+    cuda = [r for r in csv.DictReader(open(san, newline="")) if r["device"].startswith("cuda")
+            and r["status"] == "ok"]
+    if not cuda or any("GPUBENCH_NO_HOLD" not in r["note"] for r in cuda):
+        sys.exit("sanitizer-memcheck.csv: a CUDA row timed behind the hold (or none ran)")
 if os.path.exists(os.path.join(out, "peers.csv")):
     peers = list(csv.DictReader(open(os.path.join(out, "peers.csv"), newline="")))
     if any(not r["dtype"] for r in peers):
