@@ -10,10 +10,9 @@
 # usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE [--no-sanitizer] [--no-peer]
 #        e.g. PROFILE h100, k40m:built-for-card; the options go to gpu-check (a shorter run)
 # Checks: exit 0; every step of summary.md passed (build skipped: --no-build, and the steps the
-# options skip); every file
-# docs/gpu-check.md lists exists, CSVs parse with a status column and only ok/unsupported rows
-# (the sanitizer's CUDA rows timed without the queue hold: GPUBENCH_NO_HOLD),
-# doctor.json parses; ratios.md has all four sections.
+# options skip); every file docs/gpu-check.md lists exists, CSVs parse with a status column and
+# only ok/unsupported rows (the sanitizer's CUDA rows timed without the queue hold:
+# GPUBENCH_NO_HOLD), doctor.json parses; ratios.md has all four sections.
 set -u
 src=$(cd "${1:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
 build=$(cd "${2:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
