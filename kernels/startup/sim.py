@@ -13,5 +13,5 @@ def expect(card, impl):
         if card.own_kernels()[0] != "ok":
             return card.own_kernels()
         return ("ok", "") if card.cudnn_ok() else \
-            ("unsupported", "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH")
+            ("unsupported", card.b.cudnn_arch_status)
     return card.own_kernels()

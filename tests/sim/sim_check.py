@@ -107,6 +107,9 @@ class Build:
         # 8.8 to 9.x sm_50, 8.0-8.7 for CUDA 11 sm_35 (harness/gpuinfo/cuda_facts.c; the same
         # rule as CUDNN_MIN_SM in tests/sim/cudnn.c).
         self.cublas_min = {13: 75, 12: 50, 11: 35}.get(self.cuda[0], 30)
+        # cudnnCreate's status below that minimum: cuDNN 9 renamed it
+        self.cudnn_arch_status = "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH" \
+            if self.cudnn[0] >= 9 else "CUDNN_STATUS_ARCH_MISMATCH"
         if self.cudnn[0] >= 9:
             self.cudnn_min = 75 if self.cuda[0] >= 13 else 50
         elif self.cudnn >= (8, 8):
