@@ -2,8 +2,9 @@
 # old_toolkit_fix_line.sh — doctor's fix line for a K40m and the cuda-11.8 preset are commands
 # that work where NVIDIA's installer puts CUDA 11.8 (/usr/local/cuda-11.8): run each on a copy of
 # the source tree with only that path replaced by a real CUDA 11.8 folder (scripts/old-toolkit),
-# then build what the fix line configured and run the simulated K40m's --quick check on it
-# (tests/sim/sim_check.py: every row ok or unsupported for the card's real reason).
+# then build gpubench and the simulated device in what the fix line configured and run the
+# simulated K40m's --quick check on it (tests/sim/sim_check.py: every row ok, or unsupported for
+# the card's real reason).
 #
 # usage: old_toolkit_fix_line.sh GPUBENCH SOURCE_DIR OLD_TOOLKIT
 #   GPUBENCH     a gpubench binary (its doctor prints the fix line, for a CUDA 13 build)
@@ -60,7 +61,9 @@ else
     finish
 fi
 b=$tmp/src/build-cuda11.8
-if cmake --build "$b" -j 2 >"$tmp/build.log" 2>&1; then
+# gpubench and the simulated device (the test programs are built, with every architecture, in
+# the build that runs this test)
+if cmake --build "$b" -j 2 --target gpubench_sim >"$tmp/build.log" 2>&1; then
     ok "and builds: $(grep -h '^CUDA' <("$b/gpubench" --version))"
 else
     bad "the build"
