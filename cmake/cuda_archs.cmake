@@ -118,9 +118,10 @@ function(gpubench_host_problem version host out)
   execute_process(COMMAND ${host} -dumpversion OUTPUT_VARIABLE v OUTPUT_STRIP_TRAILING_WHITESPACE)
   string(REGEX MATCH "^[0-9]+" major "${v}")
   if(major GREATER max)
-    set(${out} "CMAKE_CUDA_HOST_COMPILER: CUDA ${version} accepts GCC ${max} and older, and "
-               "${host} is GCC ${major}: add -DCMAKE_CUDA_HOST_COMPILER=g++-${max}\n"
-        PARENT_SCOPE)
+    # One string: set() given two would join them as a list, with a ';' between.
+    string(CONCAT line "CMAKE_CUDA_HOST_COMPILER: CUDA ${version} accepts GCC ${max} and older, "
+                  "and ${host} is GCC ${major}: add -DCMAKE_CUDA_HOST_COMPILER=g++-${max}\n")
+    set(${out} "${line}" PARENT_SCOPE)
   endif()
 endfunction()
 

@@ -75,6 +75,20 @@ if(DEFINED CMAKE_CUDA_ARCHITECTURES AND
    NOT "${CMAKE_CUDA_ARCHITECTURES}" STREQUAL "${GPUBENCH_DEFAULT_CUDA_ARCHS}")
   set(user_archs "${CMAKE_CUDA_ARCHITECTURES}")
 endif()
+# A host compiler named without a path (g++-11, as doctor's fix lines and the presets name it) is
+# looked up on PATH, then beside nvcc (a toolkit folder that carries its own, as the one
+# scripts/old-toolkit assembles does), and given to nvcc with its path: nvcc would look on PATH
+# only, and say no more than "g++-11: No such file or directory".
+if(CMAKE_CUDA_HOST_COMPILER AND NOT IS_ABSOLUTE "${CMAKE_CUDA_HOST_COMPILER}")
+  get_filename_component(nvcc_dir "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+  find_program(host_path NAMES ${CMAKE_CUDA_HOST_COMPILER} PATHS ${nvcc_dir} NO_CACHE)
+  if(NOT host_path)
+    message(FATAL_ERROR " gpubench: CMAKE_CUDA_HOST_COMPILER=${CMAKE_CUDA_HOST_COMPILER}: not "
+                        "found on PATH or beside ${CMAKE_CUDA_COMPILER} (on Debian or Ubuntu: "
+                        "apt-get install ${CMAKE_CUDA_HOST_COMPILER}, or give its path)")
+  endif()
+  set(CMAKE_CUDA_HOST_COMPILER "${host_path}" CACHE FILEPATH "host compiler of nvcc" FORCE)
+endif()
 # Before nvcc compiles anything: can this toolkit build the architectures asked for, with this
 # host compiler? (One line per problem, with the configure command that works.)
 include(${CMAKE_CURRENT_LIST_DIR}/cuda_archs.cmake)
@@ -82,6 +96,13 @@ gpubench_check_cuda_toolkit("${CMAKE_CUDA_COMPILER}" "${user_archs}" "${CMAKE_CU
 enable_language(CUDA)
 find_package(CUDAToolkit REQUIRED)
 set(GPUBENCH_CUDA_VERSION "${CUDAToolkit_VERSION_MAJOR}.${CUDAToolkit_VERSION_MINOR}")
+# The toolkit's libraries at run time, from the build tree and installed: a toolkit the loader
+# does not know (/usr/local/cuda-11.8 beside a current one, NVIDIA's .run installer adds no
+# ld.so.conf entry; or the folder scripts/old-toolkit assembles) would leave gpubench and its
+# tests unable to start. (RUNPATH: LD_LIBRARY_PATH, as tests/sim's launcher sets it, still comes
+# first.)
+list(APPEND CMAKE_BUILD_RPATH ${CUDAToolkit_LIBRARY_DIR})
+list(APPEND CMAKE_INSTALL_RPATH ${CUDAToolkit_LIBRARY_DIR})
 if(user_archs)
   set(CMAKE_CUDA_ARCHITECTURES "${user_archs}")
 else()
@@ -118,12 +139,14 @@ else()
   message(STATUS "gpubench: cuBLAS ✗ (not in the toolkit at ${CUDAToolkit_LIBRARY_DIR})")
 endif()
 
-# cuDNN: the toolkit's, CUDNN_ROOT's, or GPUBENCH_DEPS_PREFIX's (on CMAKE_PREFIX_PATH). Python
+# cuDNN: CUDNN_ROOT's, the toolkit's, or GPUBENCH_DEPS_PREFIX's (on CMAKE_PREFIX_PATH). Python
 # wheels (nvidia-cudnn-cu12) ship only the versioned libcudnn.so.N: accept those names too.
-find_path(CUDNN_INCLUDE_DIR cudnn.h HINTS ${CUDAToolkit_INCLUDE_DIRS} ENV CUDNN_ROOT
+find_path(CUDNN_INCLUDE_DIR cudnn.h HINTS ENV CUDNN_ROOT ${CUDAToolkit_INCLUDE_DIRS}
           PATH_SUFFIXES include)
-find_library(CUDNN_LIBRARY NAMES cudnn libcudnn.so.9 libcudnn.so.8 libcudnn.so.7
-             HINTS ${CUDAToolkit_LIBRARY_DIR} ENV CUDNN_ROOT PATH_SUFFIXES lib64 lib)
+# NAMES_PER_DIR: the first folder that has any of the names wins (CUDNN_ROOT's, then the
+# toolkit's), so that a cuDNN 8 there is not passed over for another folder's libcudnn.so (9).
+find_library(CUDNN_LIBRARY NAMES cudnn libcudnn.so.9 libcudnn.so.8 libcudnn.so.7 NAMES_PER_DIR
+             HINTS ENV CUDNN_ROOT ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib64 lib)
 if(CUDNN_INCLUDE_DIR AND CUDNN_LIBRARY)
   # cuDNN 8+ keeps the version in cudnn_version.h; cuDNN 7 in cudnn.h.
   set(cudnn_hdr "${CUDNN_INCLUDE_DIR}/cudnn_version.h")
@@ -140,6 +163,9 @@ if(CUDNN_INCLUDE_DIR AND CUDNN_LIBRARY)
   target_include_directories(gpubench_cudnn INTERFACE ${CUDNN_INCLUDE_DIR})
   target_link_libraries(gpubench_cudnn INTERFACE ${CUDNN_LIBRARY})
   list(APPEND GPUBENCH_CUDA_LIBS gpubench_cudnn)
+  get_filename_component(cudnn_dir "${CUDNN_LIBRARY}" DIRECTORY)
+  list(APPEND CMAKE_BUILD_RPATH ${cudnn_dir})
+  list(APPEND CMAKE_INSTALL_RPATH ${cudnn_dir})
   list(APPEND GPUBENCH_CUDA_DEFS GPUBENCH_HAVE_CUDNN=1)
   message(STATUS "gpubench: cuDNN ✓ ${GPUBENCH_CUDNN_VERSION} (${CUDNN_LIBRARY})")
 else()

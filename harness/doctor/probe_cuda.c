@@ -9,7 +9,7 @@
 
 #include <cuda_runtime.h>
 #ifdef GPUBENCH_HAVE_CUBLAS
-#include <cublas_api.h>
+#include <cublas_v2.h> /* not cublas_api.h: CUDA 11 refuses it without CUBLASAPI */
 #endif
 #ifdef GPUBENCH_HAVE_CUDNN
 #include <cudnn.h>
@@ -35,7 +35,7 @@ static void probe_libs(struct doctor_probe *p) {
     p->cublas_compiled.major = p->cublas_loaded.major = -1;
     p->cudnn_compiled.major = p->cudnn_loaded.major = -1;
 #ifdef GPUBENCH_HAVE_CUBLAS
-#ifdef CUBLAS_VER_MAJOR /* cublas_api.h defines it from CUDA 10.1 on */
+#ifdef CUBLAS_VER_MAJOR /* cublas_api.h (through cublas_v2.h) defines it from CUDA 10.1 on */
     p->cublas_compiled.major = CUBLAS_VER_MAJOR;
     p->cublas_compiled.minor = CUBLAS_VER_MINOR;
     p->cublas_compiled.patch = CUBLAS_VER_PATCH;

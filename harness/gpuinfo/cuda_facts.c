@@ -310,7 +310,12 @@ char *cuda_facts_ver_str(int cuda, char *out, size_t outlen) {
  *     …/archives/cudnn-850/pdf/cuDNN-Support-Matrix.pdf (8.5.0 for CUDA 11.x: SM 3.5 and later).
  *   cuDNN 8.9: 5.0 is the oldest compute capability for both the CUDA 11.x and 12.x builds:
  *     …/archives/cudnn-891/support-matrix/index.html, …/archives/cudnn-896/support-matrix.
- *     8.6–8.8: not verified; Kepler is "unknown" there.
+ *   cuDNN 8.6–8.8 for CUDA 11.x, read from the libraries themselves (PyPI's nvidia-cudnn-cu11
+ *     wheels, `cuobjdump --list-elf` of libcudnn_ops_infer.so.8 and libcudnn_cnn_infer.so.8):
+ *     8.5.0.96, 8.6.0.163 and 8.7.0.84 carry sm_35 machine code (sm_35 50 60 61 70 75 80 86, and
+ *     90 from 8.6); 8.8.1.3, 8.9.0.131 and 8.9.6.50 start at sm_50 and have no Kepler code or
+ *     PTX at all. So 8.7 is the last cuDNN for sm_35/37 (sm_37 runs sm_35 code), and 8.8 needs
+ *     sm_50. The CUDA 10.2 builds of 8.6–8.7 were not read: Kepler is "unknown" there.
  *   cuDNN 9.0–9.10: CUDA 11.8 and 12.x builds list 5.0 … 9.0 (12.0 and 10.0 for the 12.8+ build):
  *     https://docs.nvidia.com/deeplearning/cudnn/backend/v9.0.0/reference/support-matrix.html,
  *     …/backend/v9.5.1/reference/support-matrix.html, and the 9.10.2 matrix (Maxwell, Pascal,
@@ -333,7 +338,9 @@ static const struct cudnn_row cudnn_rows[] = {
     {100, 799, 0, 30, 0, "cuDNN 1-7 support Kepler (sm_30) and newer"},
     {800, 805, 10, 30, 0, "cuDNN 8.0-8.5 for CUDA 10.2 supports sm_30 and newer"},
     {800, 805, 0, 35, 0, "cuDNN 8.0-8.5 for CUDA 11.x supports sm_35 and newer"},
-    {806, 808, 0, 50, 30, "cuDNN 8.6-8.8 supports sm_50 and newer (Kepler not verified)"},
+    {806, 807, 11, 35, 0, "cuDNN 8.6-8.7 for CUDA 11.x supports sm_35 and newer"},
+    {806, 807, 0, 50, 30, "cuDNN 8.6-8.7 supports sm_50 and newer (Kepler not verified)"},
+    {808, 808, 0, 50, 0, "cuDNN 8.8 supports sm_50 (Maxwell) and newer"},
     {809, 899, 0, 50, 0, "cuDNN 8.9 supports sm_50 (Maxwell) and newer"},
     {900, 9999, 13, 75, 0, "cuDNN 9 for CUDA 13 supports sm_75 (Turing) and newer"},
     {900, 910, 0, 50, 0, "cuDNN 9.0-9.10 supports sm_50 (Maxwell) and newer"},
@@ -381,7 +388,7 @@ const char *cuda_facts_cudnn_last(int sm) {
     if (sm < 35)
         return "8.5 for CUDA 10.2";
     if (sm < 50)
-        return "8.5 for CUDA 11.x";
+        return "8.7 for CUDA 11.x";
     if (sm < 75)
         return "9.10 for CUDA 11.8 or 12.x";
     return NULL; /* current */

@@ -98,11 +98,11 @@ char *cuda_facts_ver_str(int cuda, char *out, size_t outlen);
 /* cuDNN and one architecture: does cuDNN `cudnn_major`.`cudnn_minor`, built for CUDA major
  * `cuda_major`, support `sm`? Returns 1 (yes), 0 (no) or -1 (the support matrices we could verify
  * do not say), and writes the reason into `why` ("cuDNN 9 for CUDA 13 supports sm_75 (Turing)
- * and newer, not sm_35 (last cuDNN for it: 8.5 for CUDA 11.x)"). */
+ * and newer, not sm_35 (last cuDNN for it: 8.7 for CUDA 11.x)"). */
 int cuda_facts_cudnn_supports(int cudnn_major, int cudnn_minor, int cuda_major, int sm, char *why,
                               size_t whylen);
 
-/* The last cuDNN release verified to support `sm`, as "8.5 for CUDA 11.x"; NULL when current
+/* The last cuDNN release verified to support `sm`, as "8.7 for CUDA 11.x"; NULL when current
  * cuDNN still does or cuDNN never did (Fermi). */
 const char *cuda_facts_cudnn_last(int sm);
 

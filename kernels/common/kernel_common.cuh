@@ -49,6 +49,11 @@
 #ifndef GB_UNROLL
 #define GB_UNROLL _Pragma("unroll")
 #endif
+/* No unrolling: for a runtime-strided loop whose unrolled form costs more registers than it
+ * saves (kernels/mlp_train/kernels.cuh, the f64 softmax). The emulation defines it empty. */
+#ifndef GB_NO_UNROLL
+#define GB_NO_UNROLL _Pragma("unroll 1")
+#endif
 
 /* Read-only global load: through the texture/read-only cache (__ldg) from sm_35, where it
  * exists; a plain load elsewhere (Fermi, sm_30, the emulation). */

@@ -31,8 +31,12 @@ __global__ void GB_DG_NAME(int M, int N, int K, const double *__restrict__ A, in
     const int m0 = (int)blockIdx.y * GB_DG_BM, n0 = (int)blockIdx.x * GB_DG_BN;
     double acc[GB_DG_TM][GB_DG_TN];
     int i, j, k, k0, q;
-    if (GB_ARCH > 0 && GB_ARCH < GB_DG_MIN_ARCH)
-        __trap(); /* the launcher never picks this configuration here: nothing left to spill */
+    if (GB_ARCH > 0 && GB_ARCH < GB_DG_MIN_ARCH) {
+        /* the launcher never picks this configuration here: nothing left to spill (the return:
+         * CUDA 11.8's __trap is not noreturn, and its ptxas kept, and spilled, the body below) */
+        __trap();
+        return;
+    }
     GB_UNROLL
     for (i = 0; i < GB_DG_TM; i++)
         GB_UNROLL

@@ -197,23 +197,30 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
         const float yr = rintf(labels[row]);
         const int label = !(yr > 0.0f) ? 0 : yr >= (float)cols ? cols - 1 : (int)yr;
         const double zlabel = t == 0 ? l[label] + bias[label] : 0.0; /* before any barrier */
-        double m = -DBL_MAX, s = 0.0, inv;
+        double m = -DBL_MAX, s = 0.0, mls;
+        /* The loops are not unrolled: ptxas 11.8 (sm_70) kept the unrolled loops' shared trip
+         * count, (cols - 1 - t) / nt, on the stack. */
+        GB_NO_UNROLL
         for (j = t; j < cols; j += nt)
             m = fmax(m, l[j] + bias[j]);
         red[t] = m;
         gb_block_reduce64(red, 1);
         m = red[0];
         __syncthreads();
+        GB_NO_UNROLL
         for (j = t; j < cols; j += nt)
             s += exp(l[j] + bias[j] - m);
         red[t] = s;
         gb_block_reduce64(red, 0);
-        s = red[0];
-        inv = 1.0 / s;
+        /* p = exp(z - m - log s), not exp(z - m) / s: a double division is a call to its slow
+         * path, and the values live across it spilled to the stack (ptxas, sm_70 and sm_100).
+         * s >= 1 (the maximum's own term), so log s is exact to a few ulp. */
+        mls = m + log(red[0]);
         if (t == 0)
-            rowloss[row] = log(s) - (zlabel - m);
+            rowloss[row] = mls - zlabel;
+        GB_NO_UNROLL
         for (j = t; j < cols; j += nt)
-            dl[j] = (exp(l[j] + bias[j] - m) * inv - (j == label ? 1.0 : 0.0)) * scale;
+            dl[j] = (exp(l[j] + bias[j] - mls) - (j == label ? 1.0 : 0.0)) * scale;
         __syncthreads();
     }
 }

@@ -13,7 +13,7 @@ def expect(card, impl):
         if card.own_kernels()[0] != "ok":
             return card.own_kernels()
         return ("ok", "") if card.cudnn_ok() else \
-            ("unsupported", "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH")
+            ("unsupported", card.b.cudnn_arch_status)
     if impl.startswith("ptx_jit") and card.own_kernels()[0] == "ok":
         # with the JIT forced only PTX loads: the build's PTX (a built-for-card binary stands
         # for an old toolkit's build, whose only PTX is of a newer architecture)

@@ -252,11 +252,16 @@ static void test_libraries(void) {
 
     eval("Tesla K40m", 3, 5, "470.82", "11.8", manifests[2].archs, "8.9", &r);
     CHECK(r.verdict == DV_USABLE && r.cublas.ok == 1 && r.cudnn.ok == 0);
-    CHECK_MSG(HAS(r.cudnn.why, "8.5 for CUDA 11.x"), "%s", r.cudnn.why);
+    CHECK_MSG(HAS(r.cudnn.why, "8.7 for CUDA 11.x"), "%s", r.cudnn.why);
     eval("Tesla K40m", 3, 5, "470.82", "11.8", manifests[2].archs, "8.5", &r);
     CHECK(r.cudnn.ok == 1);
+    /* 8.7 for CUDA 11 carries sm_35 code, 8.8 none (harness/gpuinfo/cuda_facts.c) */
     eval("Tesla K80", 3, 7, "470.82", "11.8", manifests[2].archs, "8.7", &r);
-    CHECK_MSG(r.cudnn.ok == -1, "8.6-8.8 on Kepler is not verified: %s", r.cudnn.why);
+    CHECK_MSG(r.cudnn.ok == 1, "cuDNN 8.7 for CUDA 11 runs on Kepler: %s", r.cudnn.why);
+    eval("Tesla K80", 3, 7, "470.82", "11.8", manifests[2].archs, "8.8", &r);
+    CHECK_MSG(r.cudnn.ok == 0 && HAS(r.cudnn.why, "8.7 for CUDA 11.x"), "%s", r.cudnn.why);
+    eval("Quadro K2100M", 3, 0, "470.82", "10.2", manifests[1].archs, "8.7", &r);
+    CHECK_MSG(r.cudnn.ok == -1, "8.7 for CUDA 10.2 on sm_30 is not verified: %s", r.cudnn.why);
     eval("NVS 310", 2, 1, "390.157", "8.0", manifests[0].archs, "7.1", &r);
     CHECK(r.cublas.ok == 1 && r.cudnn.ok == 0 && HAS(r.cudnn.why, "never supported Fermi"));
     eval("Tesla T4", 7, 5, "590.44.01", "13.0", manifests[5].archs, "9.19", &r);

@@ -49,6 +49,7 @@ typedef struct {
 #define __launch_bounds__(...)
 #define __align__(n) _Alignas(n)
 #define GB_UNROLL
+#define GB_NO_UNROLL
 #define GB_EXTERN_SHARED(type, name) type *name = (type *)emu_dynamic_shared()
 #define __syncthreads() emu_syncthreads(__FILE__, __LINE__)
 #define __ldg(p) (*(p)) /* sm_35's read-only cache load: a plain load */

@@ -214,6 +214,8 @@ static void test_tags(void) {
 enum {
     CUDNN_765 = 7605,  /* 7.6.5 for CUDA 10.2 */
     CUDNN_850 = 8500,  /* 8.5.0 for CUDA 11.x */
+    CUDNN_870 = 8700,  /* 8.7.0 for CUDA 11.x: the last with sm_35 code */
+    CUDNN_881 = 8801,  /* 8.8.1 for CUDA 11.x: none */
     CUDNN_897 = 8907,  /* 8.9.7 for CUDA 11.x/12.x */
     CUDNN_910 = 91000, /* 9.10.x for CUDA 12.x: the last with Maxwell/Pascal/Volta */
     CUDNN_919 = 91900, /* 9.19.0 for CUDA 13.x (the one installed here) */
@@ -235,6 +237,9 @@ static void test_cudnn_support(void) {
         {"K40m", CUDNN_850, 11070, ST_OK, NULL},
         {"K40m", CUDNN_919, 13000, ST_UNSUPPORTED, "sm_35"},
         {"K80", CUDNN_850, 11070, ST_OK, NULL},
+        {"K40m", CUDNN_870, 11080, ST_OK, NULL},
+        {"K80", CUDNN_870, 11080, ST_OK, NULL},
+        {"K40m", CUDNN_881, 11080, ST_UNSUPPORTED, "sm_35"},
         {"K80", CUDNN_897, 11080, ST_UNSUPPORTED, "sm_37"},
         {"GTX 980", CUDNN_910, 12090, ST_OK, NULL},
         {"GTX 980", CUDNN_919, 13000, ST_UNSUPPORTED, "sm_52"},

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include <cblas.h>
-#include <cublas_api.h>
+#include <cublas_v2.h> /* cublas_api.h alone stops CUDA 11 (CUBLASAPI undefined) */
 
 #include "harness/core/dtype.h"
 #include "tests/sim/sim.h"

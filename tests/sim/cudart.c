@@ -199,7 +199,9 @@ GBSIM_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int d
     prop->regsPerMultiprocessor = p->regs_per_sm;
     prop->managedMemory = d->sm >= 30;
     prop->sharedMemPerBlockOptin = 48 * 1024;
+#if CUDART_VERSION >= 13000 /* the field is new in CUDA 13's cudaDeviceProp */
     prop->gpuPciDeviceID = (p->pci_id << 16) | 0x10de;
+#endif
     return cudaSuccess;
 }
 
@@ -739,6 +741,7 @@ GBSIM_API cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, 
     return cudaSuccess;
 }
 
+#if CUDART_VERSION >= 12000 /* cudaKernel_t and the stubs that use it: CUDA 12 on */
 /* The stub asks once per kernel and keeps the handle in a static: not counted (a fault here would
  * make every later launch of the kernel fail, an artefact of the stub rather than of CUDA). */
 GBSIM_API cudaError_t __cudaGetKernel(cudaKernel_t *kernel, const void *funcAddr) {
@@ -763,6 +766,8 @@ GBSIM_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
     return gbsim_record(
         gbsim_launch((const void *)kernel, gridDim, blockDim, args, sharedMem, stream));
 }
+
+#endif
 
 /* What host stubs of toolkits before CUDA 13 call. */
 GBSIM_API cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,

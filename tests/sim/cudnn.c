@@ -25,9 +25,9 @@
  * Architectures: cuDNN refuses a device below its minimum in cudnnCreate with its architecture
  * status (CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH in cuDNN 9, CUDNN_STATUS_ARCH_MISMATCH before).
  * The minimum follows the cuDNN support matrices as harness/gpuinfo/cuda_facts.c cites them:
- * 7.5 for cuDNN 9 built for CUDA 13, 5.0 for cuDNN 9 built for CUDA 12 and for 8.9, 3.5 for
- * 8.0–8.5 (3.0 with CUDA 10.2), 3.0 for cuDNN 7. Built-for-card does not change it: the cuDNN of
- * the binary is this one.
+ * 7.5 for cuDNN 9 built for CUDA 13, 5.0 for cuDNN 9 built for CUDA 12 and for 8.8–8.9, 3.5 for
+ * 8.0–8.7 built for CUDA 11 (3.0 for 8.0–8.5 with CUDA 10.2), 3.0 for cuDNN 7. Built-for-card
+ * does not change it: the cuDNN of the binary is this one.
  */
 #include <math.h>
 #include <stdio.h>
@@ -39,12 +39,17 @@
 
 #include "tests/sim/sim.h"
 
+/* The oldest architecture each cuDNN has code for (harness/gpuinfo/cuda_facts.c: 8.0-8.7 for
+ * CUDA 11 carry sm_35 code, 8.8 and 8.9 start at sm_50; the CUDA 10.2 builds of 8.6-8.7 are not
+ * verified below sm_50). */
 #if CUDNN_MAJOR >= 9 && CUDART_VERSION >= 13000
 #define CUDNN_MIN_SM 75
-#elif CUDNN_MAJOR >= 9 || (CUDNN_MAJOR == 8 && CUDNN_MINOR >= 6)
+#elif CUDNN_MAJOR >= 9 || (CUDNN_MAJOR == 8 && CUDNN_MINOR >= 8)
 #define CUDNN_MIN_SM 50
 #elif CUDNN_MAJOR == 8 && CUDART_VERSION >= 11000
 #define CUDNN_MIN_SM 35
+#elif CUDNN_MAJOR == 8 && CUDNN_MINOR >= 6
+#define CUDNN_MIN_SM 50
 #else
 #define CUDNN_MIN_SM 30
 #endif

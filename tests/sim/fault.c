@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cublas_api.h>
+#include <cublas_v2.h> /* cublas_api.h alone stops CUDA 11 (CUBLASAPI undefined) */
 
 #include "gbsim_error_names.h" /* generated from the toolkit's headers */
 #include "tests/sim/sim.h"

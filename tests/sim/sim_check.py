@@ -72,6 +72,7 @@ class Build:
         self.gpubench = os.path.join(self.dir, "gpubench")
         self.libdir = os.path.join(self.dir, "tests", "sim", "lib")
         self.cuda = tuple(int(x) for x in a.cuda.split(".")[:2])
+        self.cudnn = tuple(int(x) for x in a.cudnn.split(".")[:2])
         self.sass, self.ptx = set(), set()
         for item in a.archs.replace(" ", ";").replace(",", ";").split(";"):
             m = re.fullmatch(r"(\d+)(-real|-virtual)?", item.strip())
@@ -103,9 +104,21 @@ class Build:
             x for name in traced for x in ("--shape", f"{name}:{self.expects[name].TINY}")]
         self.cuobjdump = a.cuobjdump
         # cuBLAS of CUDA 13 has code for sm_75 and newer, 12 for sm_50, 11 for sm_35 (toolkits'
-        # architecture lists); cuDNN 9 for CUDA 13 supports sm_75 and newer (support matrix).
+        # architecture lists); cuDNN 9 for CUDA 13 supports sm_75 and newer (support matrix),
+        # 8.8 to 9.x sm_50, 8.0-8.7 for CUDA 11 sm_35 (harness/gpuinfo/cuda_facts.c; the same
+        # rule as CUDNN_MIN_SM in tests/sim/cudnn.c).
         self.cublas_min = {13: 75, 12: 50, 11: 35}.get(self.cuda[0], 30)
-        self.cudnn_min = 75 if self.cuda[0] >= 13 else 50
+        # cudnnCreate's status below that minimum: cuDNN 9 renamed it
+        self.cudnn_arch_status = "CUDNN_STATUS_NOT_SUPPORTED_ARCH_MISMATCH" \
+            if self.cudnn[0] >= 9 else "CUDNN_STATUS_ARCH_MISMATCH"
+        if self.cudnn[0] >= 9:
+            self.cudnn_min = 75 if self.cuda[0] >= 13 else 50
+        elif self.cudnn >= (8, 8):
+            self.cudnn_min = 50
+        elif self.cudnn[0] == 8 and self.cuda[0] >= 11:
+            self.cudnn_min = 35
+        else:
+            self.cudnn_min = 50 if self.cudnn >= (8, 6) else 30
 
 
 def parse_profiles(path):
@@ -888,6 +901,7 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--archs", required=True)
     ap.add_argument("--cuda", required=True)
+    ap.add_argument("--cudnn", required=True, help="the build's cuDNN version, e.g. 8.7.0")
     ap.add_argument("--profiles-src", required=True)
     ap.add_argument("--cuobjdump", default="cuobjdump")
     ap.add_argument("--limit", type=int, default=0, help="faults: at most this many per profile")
