@@ -4,7 +4,10 @@
  *    --max-time says so;
  *  - too few repetitions for a 95% interval: no interval, and the note says how many it needs;
  *  - a working set that fits in the last-level cache is named (and a memory-bound one gets no
- *    memory peak: it measured the cache);
+ *    memory peak: it measured the cache); the working set is the implementation's own (in place:
+ *    2/3 of what the workload counts); a row above the memory peak gets its true reason: a
+ *    working set within 4× the cache, the implementation's declared traffic, or else a change
+ *    of bandwidth;
  *  - a row faster than the FP32 peak measured at start-up measures it again and says the clock
  *    changed (the CPU calibration mocked by GPUBENCH_TEST_CPU_CLOCK_MHZ);
  *  - the memory peak a row divides by is scaled by the traffic its implementation declares per
@@ -76,6 +79,12 @@ static const struct impl fast_x2 = {
 static const struct impl fast_link = {
     .name = "fast_link", .kind = DEV_CPU, .run = good_run, .host_transfer = 1};
 static const struct impl slow = {.name = "slow", .kind = DEV_CPU, .run = slow_run};
+/* touches 2/3 of what the workload counts (as vecadd's in-place y = x + y) */
+static const struct impl in_place = {.name = "in_place",
+                                     .kind = DEV_CPU,
+                                     .run = good_run,
+                                     .touched_per_byte = 2.0 / 3,
+                                     .traffic_note = "in place: no read-for-ownership"};
 
 static const struct workload fake = {.name = "fake",
                                      .summary = "y = 2x",
@@ -177,8 +186,26 @@ static void test_cache_note(const struct device *cpu) {
     d.cache_bytes = 256; /* smaller than the working set: memory, as measured */
     measure(&o, &d, &fast, &r);
     CHECK_MSG(!HAS(r.note, "fits in"), "note: %s", r.note);
-    CHECK_MSG(r.peak_pct > 100 && HAS(r.note, "peak above 100%"), "peak %g%%, note %s", r.peak_pct,
-              r.note);
+    /* above the peak, with a working set within 4× the cache: that is the reason given */
+    CHECK_MSG(r.peak_pct > 100 && HAS(r.note, "peak above 100%: working set 0.5 KiB is within "
+                                              "4× L3 (0.25 KiB): part of it stays cached"),
+              "peak %g%%, note %s", r.peak_pct, r.note);
+    d.cache_bytes = 64; /* far smaller: no cache reason; the bandwidth changed */
+    measure(&o, &d, &fast, &r);
+    CHECK_MSG(HAS(r.note, "peak above 100%: memory bandwidth changed"), "note %s", r.note);
+    /* An implementation's own working set: 2/3 of the 512 bytes counted fit in 400 bytes */
+    d.cache_bytes = 400;
+    measure(&o, &d, &in_place, &r);
+    CHECK_MSG(HAS(r.note, "working set 0.333 KiB fits in L3") && r.peak_pct < 0,
+              "peak %g%%, note: %s", r.peak_pct, r.note);
+    /* and above the peak out of the cache's reach, its declared traffic is the reason */
+    d.cache_bytes = 64;
+    measure(&o, &d, &in_place, &r);
+    CHECK_MSG(r.peak_pct > 100 &&
+                  HAS(r.note, "peak above 100%: in place: no read-for-ownership, unlike the "
+                              "peak's kernel") &&
+                  !HAS(r.note, "bandwidth changed"),
+              "peak %g%%, note %s", r.peak_pct, r.note);
 }
 
 /* The calibration mocked at 1 MHz at start-up and 100 GHz after: every row reads above 100% of
