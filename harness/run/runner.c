@@ -386,6 +386,27 @@ static void peak_recheck(const struct device *dev, struct result *r) {
     append_note(r, msg);
 }
 
+/* The peak a row's peak_pct divides by, as a short clause ("peak float32 532.2 GFLOP/s",
+ * "peak memory 50 GB/s", "peak memory 50 GB/s ÷ 2 (traffic per byte)", "peak PCIe link"):
+ * how that peak was obtained is a fact of the machine, said once per run (harness/run/sinks.c,
+ * harness/io/json_run.c, `gpubench list`). gflops_peak > 0: the compute peak; else memory. */
+static void peak_clause(const struct device *dev, const struct impl *im, struct result *r,
+                        double gflops_peak) {
+    char msg[128];
+    if (r->peak_pct < 0)
+        return;
+    if (gflops_peak > 0)
+        snprintf(msg, sizeof msg, "peak %s %.4g GFLOP/s", dtype_name(r->dtype), gflops_peak);
+    else if (im->host_transfer)
+        snprintf(msg, sizeof msg, "peak the PCIe link");
+    else if (im->traffic_per_byte > 0 && im->traffic_per_byte != 1)
+        snprintf(msg, sizeof msg, "peak memory %.4g GB/s ÷ %g (traffic per byte)", dev->peak_gbps,
+                 im->traffic_per_byte);
+    else
+        snprintf(msg, sizeof msg, "peak memory %.4g GB/s", dev->peak_gbps);
+    append_note(r, msg);
+}
+
 /* GFLOP/s, GB/s and % of peak from the median kernel time and the row's declared work. */
 static void derive_rates(const struct device *dev, const struct impl *im, struct result *r) {
     double sec = r->st.median / 1e3;
@@ -410,6 +431,7 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     if (in_cache)
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
+    peak_clause(dev, im, r, pf >= pb ? peak : 0);
     if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */
         peak_recheck(dev, r);
     else if (pb > 1.0 && im->host_transfer)
@@ -488,7 +510,6 @@ void runner_measure(const struct options *o, const struct device *dev, const str
         char tel[400];
         tel_note(&r->tel, im->host_transfer, r->gbps, tel, sizeof tel);
         append_note(r, tel);
-        append_note(r, dev->extra);
     } else {
         memset(&r->tel, 0, sizeof r->tel); /* a failed row's figures describe nothing */
     }
