@@ -15,6 +15,7 @@
 
 #include "build_manifest.h"
 #include "harness/core/shape.h"
+#include "harness/gpuinfo/gpu_props.h"
 #include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
 #include "harness/telemetry/telemetry.h"
@@ -510,6 +511,11 @@ void runner_measure(const struct options *o, const struct device *dev, const str
         char tel[400];
         tel_note(&r->tel, im->host_transfer, r->gbps, tel, sizeof tel);
         append_note(r, tel);
+        if (dev->kind == DEV_CUDA) { /* what qualifies every number of the row */
+            char q[160];
+            gpu_row_qualifiers(dev->name, q, sizeof q);
+            append_note(r, q);
+        }
     } else {
         memset(&r->tel, 0, sizeof r->tel); /* a failed row's figures describe nothing */
     }
