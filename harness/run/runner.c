@@ -360,7 +360,10 @@ static void memory_above_peak(const struct device *dev, const struct impl *im, s
                  ws, CACHE_REACH, dev->cache_name[0] ? dev->cache_name : "the last-level cache",
                  cache);
     } else if (im->traffic_note) {
-        snprintf(msg, sizeof msg, "peak above 100%%: %s, unlike the peak's kernel", im->traffic_note);
+        /* the CPU's peak is a kernel's (backend_cpu.c); a GPU's is the card's bus × clock */
+        snprintf(msg, sizeof msg, "peak above 100%%: %s%s", im->traffic_note,
+                 dev->kind == DEV_CPU ? ", unlike the peak's kernel (c = a + b, streaming stores)"
+                                      : "");
     } else {
         snprintf(msg, sizeof msg,
                  "peak above 100%%: memory bandwidth changed during the run (peak %.4g GB/s "
