@@ -32,4 +32,4 @@ list(PREPEND CMAKE_PREFIX_PATH "${GPUBENCH_DEPS_PREFIX}/usr" "${GPUBENCH_DEPS_PR
 set(GPUBENCH_DEPS_RPATH "${deps_libdir}/openblas-pthread;${deps_libdir}")
 list(APPEND CMAKE_BUILD_RPATH ${GPUBENCH_DEPS_RPATH})
 add_link_options("LINKER:--disable-new-dtags")
-message(STATUS "gpubench: dependencies from ${GPUBENCH_DEPS_PREFIX} (rpath ${deps_libdir})")
+message(STATUS "gpubench: dependencies from ${GPUBENCH_DEPS_PREFIX} ✓ (rpath ${deps_libdir})")

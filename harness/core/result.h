@@ -15,6 +15,11 @@ struct run_info {
     char host[128];
     char slurm_job[32], slurm_task[16]; /* empty outside Slurm */
     int run; /* index of this run among those of one `gpubench --runs N` (0 when alone) */
+    /* The run's devices (the plan's, harness/run/plan.h): their machine facts (`extra`: CPU
+     * topology and how each peak was obtained; a GPU's clocks, bus, memory, ECC, PCI, binding)
+     * are written once per run, not in every row's note. NULL, 0 where there is no run. */
+    const struct device *const *devs;
+    int ndevs;
 };
 
 /* What the device was doing while the row's repetitions were timed (harness/telemetry/): NVML

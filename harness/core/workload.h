@@ -95,6 +95,14 @@ struct impl {
      * byte once (memcpy's convention) but reads it and writes it: 2. The memory peak a row's
      * peak_pct divides by is scaled down by it. */
     double traffic_per_byte;
+    /* Bytes of memory it touches per byte the workload counts, when not the same (0: the same).
+     * In-place y = x + y (vecadd's openblas and cublas rows) touches x and y, 2 of the 3 arrays
+     * vecadd counts: 2.0 / 3. The row's cache note compares this working set, not the count,
+     * with the last-level cache. */
+    double touched_per_byte;
+    /* What its memory traffic is where it differs from the workload's convention, as a clause
+     * ("in place: ..."), or NULL. The note of a row above 100% of the memory peak names it. */
+    const char *traffic_note;
     /* 1 when run itself makes the host wait for the device (a copy from or to pageable host
      * memory): the backend cannot hold the device's queue while it enqueues the timed work, so
      * such a row's kernel-only time includes the host's share, which is the cost of that copy. */

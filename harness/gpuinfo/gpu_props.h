@@ -81,10 +81,14 @@ void gpu_cublas_lib_string(int major, int minor, int patch, int pedantic, char *
  * numbers; "none (built without cuDNN)" when built is 0. */
 void gpu_cudnn_lib_string(long loaded, long built, char *out, size_t outlen);
 
-/* The device's `extra` provenance: "sm=15 clk=745MHz memclk=3004MHz bus=384b mem=11.2GiB
- * ecc=on pci=0000:82:00.0 watchdog=no bind=0-9" (`binding` NULL or empty: "bind=none"), followed
- * by "; simulated device: times are CPU-emulation times" for a simulated device
- * (device_is_simulated, harness/core/device.h). */
+/* The device's `extra` provenance (machine facts, said once per run): "sm=15 clk=745MHz
+ * memclk=3004MHz bus=384b mem=11.2GiB ecc=on pci=0000:82:00.0 watchdog=no bind=0-9" (`binding`
+ * NULL or empty: "bind=none"), followed by its gpu_row_qualifiers. */
 void gpu_extra_string(const struct gpu_props *p, const char *binding, char *out, size_t outlen);
+
+/* What qualifies every row's numbers on the device named `name`, for each row's note: "simulated
+ * device: times are CPU-emulation times" (device_is_simulated, harness/core/device.h), "a MIG
+ * slice: the memory peak and the telemetry are the whole GPU's"; "" for neither. */
+void gpu_row_qualifiers(const char *name, char *out, size_t outlen);
 
 #endif

@@ -104,15 +104,23 @@ void gpu_extra_string(const struct gpu_props *p, const char *binding, char *out,
              p->sm_count, p->core_clock_khz / 1000, p->mem_clock_khz / 1000, p->mem_bus_bits, gib,
              p->ecc ? "on" : "off", p->pci_bus_id[0] ? p->pci_bus_id : "?",
              p->kernel_timeout ? "yes" : "no", binding && binding[0] ? binding : "none");
-    if (device_is_simulated(p->name)) {
+    char q[160];
+    gpu_row_qualifiers(p->name, q, sizeof q);
+    if (q[0]) {
         size_t len = strlen(out);
-        snprintf(out + len, outlen - len, "; simulated device: times are CPU-emulation times");
+        snprintf(out + len, outlen - len, "; %s", q);
     }
+}
+
+void gpu_row_qualifiers(const char *name, char *out, size_t outlen) {
+    out[0] = '\0';
+    if (device_is_simulated(name))
+        snprintf(out, outlen, "simulated device: times are CPU-emulation times");
     /* A MIG instance is named "<GPU> MIG <profile>" and reports its own SMs and memory, but the
      * bus width, and so the memory peak, and NVML's power and clocks are the whole GPU's. */
-    if (strstr(p->name, " MIG ")) {
+    if (strstr(name, " MIG ")) {
         size_t len = strlen(out);
-        snprintf(out + len, outlen - len,
-                 "; a MIG slice: the memory peak and the telemetry are the whole GPU's");
+        snprintf(out + len, outlen - len, "%sa MIG slice: the memory peak and the telemetry are "
+                 "the whole GPU's", len ? "; " : "");
     }
 }

@@ -148,20 +148,28 @@ void csv_write_samples(FILE *f, const struct run_info *ri, const struct result *
 }
 
 void csv_flush(struct csv_file *c) {
-    if (c->f && fflush(c->f) != 0 && !c->warned) {
-        fprintf(stderr, "gpubench: warning: %s: write failed: %s\n", c->partial, strerror(errno));
-        c->warned = 1;
-    }
+    if (c->f && fflush(c->f) != 0 && !c->write_errno)
+        c->write_errno = errno ? errno : EIO;
 }
 
 int csv_commit(struct csv_file *c, char *err, size_t errlen) {
     if (!c->f)
         return 0;
-    int bad = fflush(c->f) != 0 || ferror(c->f) || (!c->direct && fsync(fileno(c->f)) != 0);
-    bad |= fclose(c->f) != 0;
+    int e = c->write_errno;
+    if (fflush(c->f) != 0 || ferror(c->f) || (!c->direct && fsync(fileno(c->f)) != 0))
+        e = e ? e : (errno ? errno : EIO);
+    if (fclose(c->f) != 0)
+        e = e ? e : (errno ? errno : EIO);
     c->f = NULL;
-    if (bad) {
-        snprintf(err, errlen, "%s: write failed: %s", c->partial, strerror(errno));
+    if (e) {
+        if (c->direct)
+            snprintf(err, errlen, "%s: write failed: %s", c->path, strerror(e));
+        else if (unlink(c->partial) != 0)
+            snprintf(err, errlen, "%s: write failed: %s (and %s could not be removed: %s)",
+                     c->path, strerror(e), c->partial, strerror(errno));
+        else
+            snprintf(err, errlen, "%s: write failed: %s (%s removed)", c->path, strerror(e),
+                     c->partial);
         return -1;
     }
     if (!c->direct && rename(c->partial, c->path) != 0) {

@@ -16,7 +16,7 @@ extern const char SAMPLES_HEADER[];
 struct csv_file {
     FILE *f;
     char path[4096], partial[4112];
-    int warned; /* a write error was reported once */
+    int write_errno; /* the first failed flush's errno (0: none), reported by csv_commit */
     int direct; /* PATH is a device or a pipe (/dev/null): written in place, never renamed */
 };
 
@@ -34,10 +34,13 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
 /* Every sample of r, one line each, to f. */
 void csv_write_samples(FILE *f, const struct run_info *ri, const struct result *r);
 
-/* Flush after a row, so an interrupted run keeps what it measured. */
+/* Flush after a row, so an interrupted run keeps what it measured. A failure (a full disk) is
+ * kept for csv_commit, which says it once. */
 void csv_flush(struct csv_file *c);
 
-/* Close, then rename PATH.partial to PATH. Returns 0, or -1 with a reason in err. */
+/* Close, then rename PATH.partial to PATH. Returns 0, or -1 with a reason in err; when the file
+ * could not be written whole, PATH.partial is removed (a truncated file is no result) and the
+ * reason says so. */
 int csv_commit(struct csv_file *c, char *err, size_t errlen);
 
 /* Close and delete PATH.partial (nothing was measured worth keeping). */

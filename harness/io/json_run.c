@@ -1,8 +1,13 @@
 /* json_run.c — the run's JSON document (rows.h: rows_json; docs/json.md):
  *
  *   {"schema": "gpubench-1", "command": "run", "gpubench_version": "…", "run_id": "…",
- *    "utc": "…", "host": "…", "rows": [ {one object per row: the run CSV's columns, in its
- *    order, with the same names} … ]}
+ *    "utc": "…", "host": "…",
+ *    "devices": [ {"device": "cpu", "device_name": "…", "machine": "…"} … ],
+ *    "rows": [ {one object per row: the run CSV's columns, in its order, with the same names} … ]}
+ *
+ * `devices` holds the machine facts of each device the run planned rows on, once (`machine`:
+ * the CPU's topology and how each peak was obtained, a GPU's clocks, bus, memory, ECC, PCI and
+ * binding); a row's note holds only what concerns that row.
  *
  * A row's values are the CSV's at full precision: numbers as the shortest text that reads back
  * as the same double, and null wherever the CSV cell is empty (the conditions below are
@@ -18,6 +23,16 @@ static void json_begin(FILE *f, const struct run_info *ri) {
     json_member_string(f, ", ", "run_id", ri->run_id);
     json_member_string(f, ", ", "utc", ri->utc);
     json_member_string(f, ", ", "host", ri->host);
+    fputs(", \"devices\": [", f);
+    for (int i = 0; i < ri->ndevs; i++) {
+        const struct device *d = ri->devs[i];
+        fputs(i ? ",\n  {" : "\n  {", f);
+        json_member_string(f, "", "device", d->id);
+        json_member_string(f, ", ", "device_name", d->name);
+        json_member_string(f, ", ", "machine", d->extra);
+        fputs("}", f);
+    }
+    fputs("]", f);
     fputs(", \"rows\": [", f);
 }
 

@@ -10,7 +10,9 @@
  *    over the ISAs. Without x86 SIMD the clock is the kernel's (cpufreq max, else "cpu MHz").
  *  - memory: a STREAM-style Add (c = a + b, streaming stores) over arrays 4× the last-level
  *    cache, on every core; the best of a few passes.
- * Both are cached for the run and written into every CPU row's note (`extra`). A row faster than
+ * Both are cached for the run and written, with the topology and the pool, into the device's
+ * `extra`: machine facts said once per run (harness/run/sinks.c, harness/io/json_run.c,
+ * `gpubench list`); a row's note names only the peak it divides by. A row faster than
  * the FP32 peak asks for it again (peak_now): the clock changed. The environment variables
  * GPUBENCH_TEST_CPU_CLOCK_MHZ ("3000", or "3000,4500": the start-up value, then what each later
  * measurement finds) and GPUBENCH_TEST_CPU_STREAM_GBPS replace the measurements; only tests set

@@ -326,6 +326,15 @@ int plan_shape_width(const struct plan *pl) {
     return width;
 }
 
+int plan_impl_width(const struct plan *pl) {
+    int width = 0;
+    for (int i = 0; i < pl->total_rows; i++) {
+        int len = (int)strlen(pl->rows[i].im->name);
+        width = len > width ? len : width;
+    }
+    return width;
+}
+
 void plan_free(struct plan *pl) {
     free(pl->shapes);
     free(pl->rows);

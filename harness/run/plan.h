@@ -57,6 +57,9 @@ int plan_wants_gpu(const struct options *o);
 /* Width of the longest short-form shape of the plan (for the table's shape column). */
 int plan_shape_width(const struct plan *pl);
 
+/* The longest implementation name of the plan's rows (the table's impl column). */
+int plan_impl_width(const struct plan *pl);
+
 void plan_free(struct plan *pl);
 
 #endif

@@ -213,6 +213,8 @@ static int run_one(const struct options *opts, int run_index) {
     if ((rc = plan_build(&o, &devs, gpu_why, &pl)))
         goto out_plan;
     make_run_info(&ri);
+    ri.devs = pl.devs;
+    ri.ndevs = pl.ndevs;
     if (run_index >= 0) { /* one of several runs: its own row order, its index in the CSV */
         ri.run = run_index;
         plan_shuffle(&pl, splitmix64(o.seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)run_index)));
@@ -225,7 +227,7 @@ static int run_one(const struct options *opts, int run_index) {
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
     struct sink sink;
-    sink_begin(&sink, o.format, plan_shape_width(&pl), &ri);
+    sink_begin(&sink, o.format, plan_shape_width(&pl), plan_impl_width(&pl), &ri);
     struct run_outputs outs = {{rf.have_out ? &rf.out : NULL, rf.have_json ? &rf.json : NULL},
                                rf.have_samples ? &rf.samples : NULL,
                                &sink};

@@ -15,6 +15,7 @@
 
 #include "build_manifest.h"
 #include "harness/core/shape.h"
+#include "harness/gpuinfo/gpu_props.h"
 #include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
 #include "harness/telemetry/telemetry.h"
@@ -317,14 +318,21 @@ static int memory_bound(const struct device *dev, const struct result *r) {
     return r->flops / r->bytes < balance;
 }
 
-/* Does the row's working set (the bytes it reads and writes once) fit in the device's
- * last-level cache? Then a memory-bound row measures the cache, not memory; the note says so. */
+/* The bytes the row's implementation touches: the workload's count, scaled by what the
+ * implementation declares (in place: fewer arrays than the count). */
+static double working_set(const struct impl *im, const struct result *r) {
+    return r->bytes * (im->touched_per_byte > 0 ? im->touched_per_byte : 1);
+}
+
+/* Does the row's working set (the bytes it touches) fit in the device's last-level cache? Then
+ * a memory-bound row measures the cache, not memory; the note says so. */
 static int cache_note(const struct device *dev, const struct impl *im, struct result *r) {
-    if (dev->cache_bytes == 0 || im->host_transfer || r->bytes <= 0 ||
-        r->bytes > (double)dev->cache_bytes)
+    double ws_bytes = working_set(im, r);
+    if (dev->cache_bytes == 0 || im->host_transfer || ws_bytes <= 0 ||
+        ws_bytes > (double)dev->cache_bytes)
         return 0;
     char ws[32], cache[32], msg[160];
-    fmt_size(ws, sizeof ws, r->bytes);
+    fmt_size(ws, sizeof ws, ws_bytes);
     fmt_size(cache, sizeof cache, (double)dev->cache_bytes);
     int mem = memory_bound(dev, r);
     snprintf(msg, sizeof msg, "working set %s fits in %s (%s)%s", ws,
@@ -332,6 +340,37 @@ static int cache_note(const struct device *dev, const struct impl *im, struct re
              mem ? ": cache bandwidth, not memory" : "");
     append_note(r, msg);
     return mem;
+}
+
+/* Why a memory-bound row reads above 100% of the memory peak, most specific first: its working
+ * set is within CACHE_REACH × the last-level cache (the CPU's memory peak is measured on arrays
+ * 4× it, harness/run/backend_cpu.c, so that none of them stays cached; a smaller set partly
+ * can); its implementation's traffic differs from the peak kernel's (traffic_note); else the
+ * bandwidth changed during the run. */
+enum { CACHE_REACH = 4 };
+static void memory_above_peak(const struct device *dev, const struct impl *im, struct result *r) {
+    char msg[400], ws[32], cache[32];
+    double ws_bytes = working_set(im, r);
+    if (dev->cache_bytes > 0 && ws_bytes <= CACHE_REACH * (double)dev->cache_bytes) {
+        fmt_size(ws, sizeof ws, ws_bytes);
+        fmt_size(cache, sizeof cache, (double)dev->cache_bytes);
+        snprintf(msg, sizeof msg,
+                 "peak above 100%%: working set %s is within %d× %s (%s): part of it stays cached "
+                 "between repetitions",
+                 ws, CACHE_REACH, dev->cache_name[0] ? dev->cache_name : "the last-level cache",
+                 cache);
+    } else if (im->traffic_note) {
+        /* the CPU's peak is a kernel's (backend_cpu.c); a GPU's is the card's bus × clock */
+        snprintf(msg, sizeof msg, "peak above 100%%: %s%s", im->traffic_note,
+                 dev->kind == DEV_CPU ? ", unlike the peak's kernel (c = a + b, streaming stores)"
+                                      : "");
+    } else {
+        snprintf(msg, sizeof msg,
+                 "peak above 100%%: memory bandwidth changed during the run (peak %.4g GB/s "
+                 "from the start-up measurement)",
+                 dev->peak_gbps);
+    }
+    append_note(r, msg);
 }
 
 /* A row above 100% of the FP32 peak measured at start-up: measure it again and say so. */
@@ -348,6 +387,27 @@ static void peak_recheck(const struct device *dev, struct result *r) {
                  "peak above 100%%: the clock changed during the run, or the peak of %.4g GFLOP/s "
                  "(a property of the device, not measured) is too low",
                  dev->peak_gflops);
+    append_note(r, msg);
+}
+
+/* The peak a row's peak_pct divides by, as a short clause ("peak float32 532.2 GFLOP/s",
+ * "peak memory 50 GB/s", "peak memory 50 GB/s ÷ 2 (traffic per byte)", "peak PCIe link"):
+ * how that peak was obtained is a fact of the machine, said once per run (harness/run/sinks.c,
+ * harness/io/json_run.c, `gpubench list`). gflops_peak > 0: the compute peak; else memory. */
+static void peak_clause(const struct device *dev, const struct impl *im, struct result *r,
+                        double gflops_peak) {
+    char msg[128];
+    if (r->peak_pct < 0)
+        return;
+    if (gflops_peak > 0)
+        snprintf(msg, sizeof msg, "peak %s %.4g GFLOP/s", dtype_name(r->dtype), gflops_peak);
+    else if (im->host_transfer)
+        snprintf(msg, sizeof msg, "peak the PCIe link");
+    else if (im->traffic_per_byte > 0 && im->traffic_per_byte != 1)
+        snprintf(msg, sizeof msg, "peak memory %.4g GB/s ÷ %g (traffic per byte)", dev->peak_gbps,
+                 im->traffic_per_byte);
+    else
+        snprintf(msg, sizeof msg, "peak memory %.4g GB/s", dev->peak_gbps);
     append_note(r, msg);
 }
 
@@ -375,18 +435,13 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     if (in_cache)
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
+    peak_clause(dev, im, r, pf >= pb ? peak : 0);
     if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */
         peak_recheck(dev, r);
     else if (pb > 1.0 && im->host_transfer)
         append_note(r, "peak above 100%: faster than the PCIe link NVML reported at the row's end");
-    else if (pb > 1.0) {
-        char msg[200];
-        snprintf(msg, sizeof msg,
-                 "peak above 100%%: memory bandwidth changed during the run (peak %.4g GB/s "
-                 "from the start-up measurement)",
-                 dev->peak_gbps);
-        append_note(r, msg);
-    }
+    else if (pb > 1.0)
+        memory_above_peak(dev, im, r);
     r->tel.energy_j = tel_energy(&r->tel, r->st.median);
 }
 
@@ -459,7 +514,11 @@ void runner_measure(const struct options *o, const struct device *dev, const str
         char tel[400];
         tel_note(&r->tel, im->host_transfer, r->gbps, tel, sizeof tel);
         append_note(r, tel);
-        append_note(r, dev->extra);
+        if (dev->kind == DEV_CUDA) { /* what qualifies every number of the row */
+            char q[160];
+            gpu_row_qualifiers(dev->name, q, sizeof q);
+            append_note(r, q);
+        }
     } else {
         memset(&r->tel, 0, sizeof r->tel); /* a failed row's figures describe nothing */
     }

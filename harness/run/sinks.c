@@ -58,7 +58,9 @@ static void make_cells(const struct result *r, struct cells *c) {
         snprintf(c->status, sizeof c->status, "%s: %s", status_name(r->status), r->note);
 }
 
-static const char *const TABLE_FMT = "%-7s %-9s %-8s %-4s %-*s %10s %17s %10s %9s %8s %5s  %s\n";
+/* The implementation and shape columns are as wide as the run's longest (sink.impl_width,
+ * sink.shape_width), so every row lines up whatever its names ("openblas_first"). */
+static const char *const TABLE_FMT = "%-7s %-9s %-*s %-4s %-*s %10s %17s %10s %9s %8s %5s  %s\n";
 
 /* The machine-readable formats are harness/io's row formats (rows.h). */
 static const struct row_format *machine_format(enum out_format fmt) {
@@ -71,16 +73,20 @@ static const struct row_format *machine_format(enum out_format fmt) {
     }
 }
 
-void sink_begin(struct sink *s, enum out_format fmt, int shape_width, const struct run_info *ri) {
+void sink_begin(struct sink *s, enum out_format fmt, int shape_width, int impl_width,
+                const struct run_info *ri) {
     memset(s, 0, sizeof *s);
     s->fmt = fmt;
     s->rows_fmt = machine_format(fmt);
     s->shape_width = shape_width > 5 ? shape_width : 5;
+    s->impl_width = impl_width > 8 ? impl_width : 8;
     s->progress = isatty(STDERR_FILENO);
+    s->ri = ri;
     if (s->rows_fmt)
         s->rows_fmt->begin(stdout, ri);
     else if (fmt == FMT_TABLE)
-        printf(TABLE_FMT, "device", "workload", "impl", "type", s->shape_width, "shape",
+        printf(TABLE_FMT, "device", "workload", s->impl_width, "impl", "type", s->shape_width,
+               "shape",
                "median ms",
                "95% CI ms", "e2e ms", "GFLOP/s", "GB/s", "peak", "status");
     else {
@@ -102,7 +108,7 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
     switch (s->fmt) {
     case FMT_TABLE:
         make_cells(r, &c);
-        printf(TABLE_FMT, r->dev->id, r->w->name, r->im->name, dtype_flag(r->dtype),
+        printf(TABLE_FMT, r->dev->id, r->w->name, s->impl_width, r->im->name, dtype_flag(r->dtype),
                s->shape_width, r->shape_short,
                c.median, c.ci,
                c.e2e, c.gflops, c.gbps, c.peak, c.status);
@@ -127,6 +133,16 @@ void sink_end(struct sink *s) {
     sink_progress_clear(s);
     if (s->rows_fmt)
         s->rows_fmt->end(stdout, s->rows);
+    else if (s->ri && s->ri->ndevs > 0) {
+        printf("\n");
+        for (int i = 0; i < s->ri->ndevs; i++) {
+            const struct device *d = s->ri->devs[i];
+            if (s->fmt == FMT_TABLE)
+                printf("%-7s %s: %s\n", d->id, d->name, d->extra);
+            else
+                printf("- `%s` %s: %s\n", d->id, d->name, d->extra);
+        }
+    }
     fflush(stdout);
 }
 

@@ -14,11 +14,17 @@ struct sink {
     int rows;                          /* rows (entries, for rows_fmt) written */
     int progress;    /* stderr is a terminal */
     int shape_width; /* width of the table's shape column */
+    int impl_width;  /* and of its implementation column */
+    const struct run_info *ri; /* the run's devices, for the table's footer */
 };
 
-/* Start the output; shape_width is the longest short shape the run will print. */
-void sink_begin(struct sink *s, enum out_format fmt, int shape_width, const struct run_info *ri);
+/* Start the output; shape_width and impl_width are the longest short shape and implementation
+ * name the run will print (plan_shape_width, plan_impl_width). */
+void sink_begin(struct sink *s, enum out_format fmt, int shape_width, int impl_width,
+                const struct run_info *ri);
 void sink_row(struct sink *s, const struct run_info *ri, const struct result *r);
+/* The end of the output; a table or markdown ends with each device's machine facts, once (a
+ * row's note holds only what concerns that row). */
 void sink_end(struct sink *s);
 
 /* "[3/12] <workload>/<impl> on cpu, <shape>" on stderr, overwritten in place. */

@@ -2,6 +2,7 @@
 #include "harness/telemetry/rapl.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,31 @@ static void add_zone(struct rapl *r, const char *root, const char *zone) {
     if (read_uj(path, &now) != 0)
         return;
     snprintf(r->path[r->n], sizeof r->path[r->n], "%s", path);
-    r->max_uj[r->n++] = max;
+    r->max_uj[r->n] = max;
+    /* The highest of the zone's limits (long term, short term, peak) bounds its draw; a missing
+     * or unreadable one is skipped. */
+    double limit = 0;
+    for (int c = 0; c < 4; c++) {
+        static const char *const kind[] = {"power_limit_uw", "max_power_uw"};
+        for (int k = 0; k < 2; k++) {
+            double uw;
+            snprintf(path, sizeof path, "%s/%s/constraint_%d_%s", root, zone, c, kind[k]);
+            if (read_uj(path, &uw) == 0 && uw / 1e6 > limit)
+                limit = uw / 1e6;
+        }
+    }
+    r->limit_w[r->n++] = limit > 0 ? limit : RAPL_ASSUME_W;
+}
+
+/* A quarter of the shortest wrap time, within [RAPL_PERIOD_MIN_S, RAPL_PERIOD_MAX_S]. */
+static double sampling_period(const struct rapl *r) {
+    double p = RAPL_PERIOD_MAX_S;
+    for (int i = 0; i < r->n; i++) {
+        double wrap_s = r->max_uj[i] / 1e6 / r->limit_w[i];
+        if (wrap_s / 4 < p)
+            p = wrap_s / 4;
+    }
+    return p < RAPL_PERIOD_MIN_S ? RAPL_PERIOD_MIN_S : p;
 }
 
 int rapl_open(struct rapl *r, char *why, size_t whylen) {
@@ -75,6 +100,7 @@ int rapl_open(struct rapl *r, char *why, size_t whylen) {
                  root);
         return -1;
     }
+    r->period_s = sampling_period(r);
     return 0;
 }
 
@@ -92,6 +118,55 @@ double rapl_joules(const struct rapl *r, const struct rapl_snap *a, const struct
         if (d < 0) /* wrapped past max_energy_range_uj back to 0 */
             d += r->max_uj[i];
         uj += d;
+    }
+    return uj / 1e6;
+}
+
+void rapl_acc_start(const struct rapl *r, struct rapl_acc *a, const struct rapl_snap *s,
+                    double now_s) {
+    (void)r;
+    memset(a, 0, sizeof *a);
+    a->last = *s;
+    a->last_s = now_s;
+}
+
+void rapl_acc_add(const struct rapl *r, struct rapl_acc *a, const struct rapl_snap *s,
+                  double now_s) {
+    double dt = now_s - a->last_s;
+    for (int i = 0; i < r->n; i++) {
+        double d = s->uj[i] - a->last.uj[i];
+        if (d < 0) /* wrapped past max_energy_range_uj back to 0 */
+            d += r->max_uj[i];
+        double wrap_s = r->max_uj[i] / 1e6 / r->limit_w[i];
+        if (dt < wrap_s) {
+            a->exact_uj[i] += d;
+            a->exact_s[i] += dt;
+        } else if (a->n_gap[i] < RAPL_MAX_GAPS) {
+            a->gap_uj[i][a->n_gap[i]] = d;
+            a->gap_s[i][a->n_gap[i]++] = dt;
+        } else {
+            a->failed = 1;
+        }
+    }
+    a->last = *s;
+    a->last_s = now_s;
+}
+
+double rapl_acc_joules(const struct rapl *r, const struct rapl_acc *a) {
+    if (a->failed)
+        return -1;
+    double uj = 0;
+    for (int i = 0; i < r->n; i++) {
+        uj += a->exact_uj[i];
+        if (a->n_gap[i] == 0)
+            continue;
+        if (!(a->exact_s[i] > 0))
+            return -1;
+        double w_uj_s = a->exact_uj[i] / a->exact_s[i]; /* µJ per second */
+        for (int g = 0; g < a->n_gap[i]; g++) {
+            double k = floor((w_uj_s * a->gap_s[i][g] - a->gap_uj[i][g]) / r->max_uj[i] + 0.5);
+            uj += a->gap_uj[i][g] + (k > 0 ? k : 0) * r->max_uj[i];
+        }
     }
     return uj / 1e6;
 }

@@ -1,6 +1,7 @@
 /* telemetry.c — a row's clocks, power, energy and link (telemetry.h). */
 #include "harness/telemetry/telemetry.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -145,6 +146,106 @@ static void *sampler(void *arg) {
     return NULL;
 }
 
+/* --- the CPU's sampling thread ----------------------------------------------------------------- */
+
+/* One thread for the run (a thread per row would cost a create and a join each): it sleeps on
+ * cpu_wake while no CPU row is timed, and reads the counters of cpu_row every rapl.period_s
+ * while one is. cpu_row and its racc are guarded by cpu_lock. */
+static pthread_mutex_t cpu_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cpu_wake; /* on CLOCK_MONOTONIC */
+static int cpu_thread;          /* 0 not tried, 1 running, -1 could not be started */
+static struct tel_row *cpu_row; /* the CPU row being timed, or NULL */
+
+/* One read of the CPU package counters into the row's energy (rapl_acc). A failed read makes the
+ * row's energy unknown rather than short. Called with cpu_lock held. */
+static void sample_rapl(struct tel_row *t) {
+    struct rapl_snap s;
+    if (rapl_read(&rapl, &s) != 0) {
+        t->r_failed = 1;
+        return;
+    }
+    rapl_acc_add(&rapl, &t->racc, &s, now_s());
+}
+
+static void *cpu_sampler(void *arg) {
+    (void)arg;
+    if (pthread_mutex_lock(&cpu_lock) != 0)
+        return NULL;
+    for (;;) {
+        if (!cpu_row) {
+            pthread_cond_wait(&cpu_wake, &cpu_lock);
+            continue;
+        }
+        double at = cpu_row->r_next_s;
+        struct timespec ts = {(time_t)at, (long)((at - (double)(time_t)at) * 1e9)};
+        int rc = pthread_cond_timedwait(&cpu_wake, &cpu_lock, &ts);
+        if (rc != 0 && rc != ETIMEDOUT)
+            continue;
+        double now = now_s();
+        if (cpu_row && now >= cpu_row->r_next_s) {
+            sample_rapl(cpu_row);
+            cpu_row->r_next_s += rapl.period_s;
+            if (cpu_row->r_next_s < now) /* late (a loaded machine): no burst to catch up */
+                cpu_row->r_next_s = now + rapl.period_s;
+        }
+    }
+    return NULL;
+}
+
+/* Start the CPU sampler once; 1 when it runs. Without it a row's energy is known only when the
+ * row is shorter than a wrap (rapl_acc_joules). */
+static int cpu_sampler_once(void) {
+    if (cpu_thread)
+        return cpu_thread > 0;
+    cpu_thread = -1;
+    pthread_condattr_t a;
+    if (pthread_condattr_init(&a) != 0)
+        return 0;
+    int ok = pthread_condattr_setclock(&a, CLOCK_MONOTONIC) == 0 &&
+             pthread_cond_init(&cpu_wake, &a) == 0;
+    pthread_condattr_destroy(&a);
+    if (!ok)
+        return 0;
+    pthread_t th;
+    if (pthread_create(&th, NULL, cpu_sampler, NULL) != 0 || pthread_detach(th) != 0) {
+        fprintf(stderr, "gpubench: note: no CPU energy sampler thread: a CPU row's energy is "
+                        "known only when it is shorter than a counter wrap\n");
+        return 0;
+    }
+    cpu_thread = 1;
+    return 1;
+}
+
+static void cpu_begin(struct tel_row *t) {
+    struct rapl_snap s0;
+    int sampler = cpu_sampler_once();
+    if (pthread_mutex_lock(&cpu_lock) != 0)
+        return;
+    if (rapl_read(&rapl, &s0) == 0) {
+        t->t0_s = now_s();
+        rapl_acc_start(&rapl, &t->racc, &s0, t->t0_s);
+        t->r_next_s = t->t0_s + rapl.period_s;
+        t->active = 1;
+        if (sampler) {
+            cpu_row = t;
+            pthread_cond_signal(&cpu_wake);
+        }
+    }
+    pthread_mutex_unlock(&cpu_lock);
+}
+
+static void cpu_end(struct tel_row *t) {
+    if (pthread_mutex_lock(&cpu_lock) != 0)
+        return;
+    if (cpu_row == t)
+        cpu_row = NULL;
+    sample_rapl(t); /* the last stretch */
+    pthread_mutex_unlock(&cpu_lock);
+    double j = rapl_acc_joules(&rapl, &t->racc), span_s = t->racc.last_s - t->t0_s;
+    if (!t->r_failed && j >= 0 && span_s > 0)
+        t->out.power_avg_w = j / span_s;
+}
+
 /* --- a row ------------------------------------------------------------------------------------ */
 
 static void gpu_begin(struct tel_row *t, gb_nvml_dev d) {
@@ -167,10 +268,8 @@ void tel_row_begin(struct tel_row *t, const struct device *dev) {
     if (!enabled)
         return;
     if (dev->kind == DEV_CPU) {
-        if (have_rapl && rapl_read(&rapl, &t->r0) == 0) {
-            t->t0_s = now_s();
-            t->active = 1;
-        }
+        if (have_rapl)
+            cpu_begin(t);
         return;
     }
     gb_nvml_dev d = handle_of(dev);
@@ -238,10 +337,7 @@ void tel_row_end(struct tel_row *t, struct row_telemetry *out) {
     if (t->gpu) {
         gpu_end(t);
     } else {
-        struct rapl_snap r1;
-        double t1 = now_s();
-        if (rapl_read(&rapl, &r1) == 0 && t1 > t->t0_s)
-            t->out.power_avg_w = rapl_joules(&rapl, &t->r0, &r1) / (t1 - t->t0_s);
+        cpu_end(t);
     }
     *out = t->out;
     t->active = 0;

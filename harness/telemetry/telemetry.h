@@ -6,8 +6,11 @@
  *
  * On a GPU a sampling thread reads power, throttle reasons, clocks and temperature every
  * TEL_PERIOD_MS while the row is timed (it sleeps between reads; NVML answers from the driver's
- * own counters and never touches the GPU's queue). On the CPU nothing runs during timing: the
- * energy counters are read before and after, so the measurement cannot disturb CPU rows.
+ * own counters and never touches the GPU's queue). On the CPU one sampling thread, started at the
+ * first CPU row and kept for the run, reads the package energy counters every rapl.period_s (a
+ * quarter of their wrap time, at most 1 s: rapl.h) while a row is timed and adds the deltas
+ * (rapl_acc), so a row of any length survives any number of wraps. It sleeps between reads, and a
+ * read of a sysfs file costs microseconds, so it does not disturb CPU rows.
  */
 #ifndef GPUBENCH_TELEMETRY_H
 #define GPUBENCH_TELEMETRY_H
@@ -32,7 +35,10 @@ struct tel_row {
     int active;  /* 0: telemetry off, or nothing readable on this device */
     int gpu;     /* NVML (1) or RAPL (0) */
     double t0_s; /* CLOCK_MONOTONIC at begin */
-    struct rapl_snap r0;
+    struct rapl_acc racc; /* the CPU counters read by read since begin (under the CPU
+                             sampler's lock while the row is timed) */
+    int r_failed;         /* a read failed: the row's energy is unknown */
+    double r_next_s;      /* when the CPU sampler reads next */
     gb_nvml_dev nd;
     unsigned long long e0_mj;
     int have_e0;

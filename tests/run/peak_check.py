@@ -3,18 +3,21 @@
 on a whole --sweep of workload W, unless the clock changed during the run, which the row's note
 then says (issue 18).
 
-  1. The calibration mocked at 5 GHz (GPUBENCH_TEST_CPU_CLOCK_MHZ, read only for tests): every
-     row records that clock and the peak it gives in its note, its peak_pct is its GFLOP/s over
-     that peak, and no row reads above 100% without saying the clock changed.
+  1. The calibration mocked at 5 GHz (GPUBENCH_TEST_CPU_CLOCK_MHZ, read only for tests): the
+     run's machine facts (the JSON document's `devices`, once per run) record that clock and the
+     FP32 peak it gives; every row's note names the peak it divides by (half of it for float64),
+     and holds none of the machine facts; its peak_pct is its GFLOP/s over that peak, and no row
+     reads above 100% without saying the clock changed.
   2. Mocked at 1 MHz at start-up and 5 GHz after: every row reads above 100% of the start-up
      peak, and each says the clock changed, with the clock measured after it.
-  3. Not mocked: the clock is measured (an FMA or add loop), and W's rows stay at or below 100%
-     or say the clock changed.
+  3. Not mocked: the clock is measured (an FMA or add loop, in the machine facts), and W's rows
+     stay at or below 100% or say the clock changed.
 
 usage: peak_check.py GPUBENCH W
 """
 import csv
 import io
+import json
 import os
 import re
 import subprocess
@@ -32,10 +35,16 @@ def run(gpubench, args, env=None):
     e.update(env or {})
     with tempfile.TemporaryDirectory() as tmp:
         p = subprocess.run([gpubench, "-d", "cpu", "-f", "csv", "--out",
-                            os.path.join(tmp, "run.csv"), *args],
+                            os.path.join(tmp, "run.csv"), "--json", os.path.join(tmp, "run.json"),
+                            *args],
                            capture_output=True, text=True, env=e)
-    check(p.returncode == 0, f"gpubench {' '.join(args)}: exit {p.returncode}: {p.stderr[-400:]}")
-    return list(csv.DictReader(io.StringIO(p.stdout)))
+        check(p.returncode == 0,
+              f"gpubench {' '.join(args)}: exit {p.returncode}: {p.stderr[-400:]}")
+        with open(os.path.join(tmp, "run.json")) as f:
+            devices = json.load(f).get("devices", [])
+    check([d["device"] for d in devices] == ["cpu"], f"the run's devices: {devices}")
+    machine = devices[0]["machine"] if devices else ""
+    return list(csv.DictReader(io.StringIO(p.stdout))), machine
 
 
 def sweep_shapes(gpubench, w):
@@ -52,8 +61,14 @@ def sweep_shapes(gpubench, w):
     return []
 
 
-def peak_of(note):
-    m = re.search(r"FP32 peak .*?= ([0-9.e+]+) GFLOP/s", note)
+def peak_of(machine):
+    m = re.search(r"FP32 peak .*?= ([0-9.e+]+) GFLOP/s", machine)
+    return float(m.group(1)) if m else None
+
+
+def clause_of(note):
+    """The peak a row's note names: "peak float32 532.2 GFLOP/s"."""
+    m = re.search(r"(?:^|; )peak (?:float32|float64) ([0-9.e+]+) GFLOP/s", note)
     return float(m.group(1)) if m else None
 
 
@@ -74,24 +89,30 @@ def main():
     fast = ["--reps", "1", "--warmup", "0", "--min-time", "0", "-w", w]
 
     # 1. mocked at 5 GHz: the whole sweep
-    rows = run(gpubench, fast + ["--sweep"], {"GPUBENCH_TEST_CPU_CLOCK_MHZ": "5000",
-                                              "GPUBENCH_TEST_CPU_STREAM_GBPS": "1000"})
+    rows, machine = run(gpubench, fast + ["--sweep"], {"GPUBENCH_TEST_CPU_CLOCK_MHZ": "5000",
+                                                       "GPUBENCH_TEST_CPU_STREAM_GBPS": "1000"})
     check(len(rows) >= len(shapes), f"a row per sweep shape ({len(rows)})")
+    check("clock mocked" in machine and "5 GHz" in machine,
+          f"the machine facts record the clock the peak used: {machine[:300]}")
+    peak = peak_of(machine)
+    check(peak is not None, f"the machine facts record the FP32 peak: {machine[:300]}")
     for r in rows:
         check(r["status"] == "ok", f"{r['impl']} {r['shape']}: {r['status']}")
-        check("clock mocked" in r["note"] and "5 GHz" in r["note"],
-              f"the note records the clock the peak used: {r['note'][:300]}")
-        peak = peak_of(r["note"])
-        check(peak is not None, f"the note records the FP32 peak: {r['note'][:300]}")
+        check("clock mocked" not in r["note"] and "pinned pool" not in r["note"],
+              f"the machine facts are not in a row's note: {r['note'][:300]}")
         if peak and r["gflops"] and r["peak_pct"]:
             # an f64 row's ceiling is half the FP32 peak (half the SIMD lanes)
-            want = 100 * float(r["gflops"]) / (peak / 2 if r["dtype"] == "float64" else peak)
+            ceiling = peak / 2 if r["dtype"] == "float64" else peak
+            named = clause_of(r["note"])
+            check(named is not None and abs(named - ceiling) <= 1e-3 * ceiling,
+                  f"{r['shape']}: the note names the peak {ceiling:.4g}: {r['note'][:300]}")
+            want = 100 * float(r["gflops"]) / ceiling
             check(abs(float(r["peak_pct"]) - want) <= 0.01 * want + 0.01,
                   f"{r['shape']}: peak_pct {r['peak_pct']}, want gflops/peak = {want:.4g}")
         honest(r, "mocked 5 GHz")
 
     # 2. the clock "rises" from 1 MHz to 5 GHz after start-up
-    rows = run(gpubench, fast + ["-s", f"{w}:{shapes[0]}"],
+    rows, _ = run(gpubench, fast + ["-s", f"{w}:{shapes[0]}"],
                {"GPUBENCH_TEST_CPU_CLOCK_MHZ": "1,5000", "GPUBENCH_TEST_CPU_STREAM_GBPS": "1000"})
     for r in rows:
         check(r["peak_pct"] != "" and float(r["peak_pct"]) > 100,
@@ -101,11 +122,11 @@ def main():
 
     # 3. measured
     shape = shapes[min(2, len(shapes) - 1)]
-    rows = run(gpubench, ["--reps", "6", "--warmup", "1", "--min-time", "0", "-w", w, "-s",
-                          f"{w}:{shape}"])
+    rows, machine = run(gpubench, ["--reps", "6", "--warmup", "1", "--min-time", "0", "-w", w,
+                                   "-s", f"{w}:{shape}"])
+    check(re.search(r"(FMA loop|add loop|not measured): [0-9.]+ GHz", machine),
+          f"the clock is measured at start-up: {machine[:300]}")
     for r in rows:
-        check(re.search(r"(FMA loop|add loop|not measured): [0-9.]+ GHz", r["note"]),
-              f"the clock is measured at start-up: {r['note'][:300]}")
         honest(r, "measured")
     return summary()
 

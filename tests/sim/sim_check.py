@@ -755,10 +755,12 @@ def mode_multi(build, a):
             for d in mine:
                 st, phrase = card.expect_row(d)
                 check(d["status"] == st, f"{dev} {d['workload']}/{d['impl']}: {d['status']}")
-                if st == "ok":
-                    m = re.search(r"bind=(\S+?)(;|$| )", d["note"])
-                    check(m and m.group(1) != "none",
-                          f"{dev}: no hwloc binding in the note: {d['note'][:200]}")
+                check("bind=" not in d["note"],
+                      f"{dev}: the machine facts are in a row's note: {d['note'][:200]}")
+            # the binding is a machine fact: said once, after the table's rows
+            m = re.search(rf"^{re.escape(dev)} +[^\n]*bind=(\S+?)(;|$| )", base.out, re.M)
+            check(m and m.group(1) != "none",
+                  f"{dev}: no hwloc binding in the run's machine facts: {base.out[-600:]}")
         check(any(d["device"] == "cpu" for d in rows), "two cards: no CPU rows")
         # a sticky fault in each card's first kernel launch, and a non-sticky one in its second
         for dev in (0, 1):

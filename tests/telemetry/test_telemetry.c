@@ -225,6 +225,35 @@ static int test_rapl(void) {
     tel_row_begin(&t, &cpu);
     tel_row_end(&t, &out);
     CHECK(out.power_avg_w == 0);
+    /* No zone states a power limit: 1 kW is assumed, and these counters (hours at 1 kW) are
+     * read every RAPL_PERIOD_MAX_S. */
+    CHECK_MSG(r.period_s == RAPL_PERIOD_MAX_S, "%g s", r.period_s);
+    /* A 4 J counter under a 40 W limit wraps every 0.1 s: read every 25 ms. */
+    put(root, "intel-rapl:2", "max_energy_range_uj", "4000000");
+    put(root, "intel-rapl:2", "constraint_0_power_limit_uw", "30000000");
+    put(root, "intel-rapl:2", "constraint_1_power_limit_uw", "40000000");
+    CHECK(rapl_open(&r, why, sizeof why) == 0 && r.n == 2);
+    CHECK_MSG(fabs(r.period_s - 0.025) < 1e-12, "%g s", r.period_s);
+    /* A row's energy read by read on that zone, at 20 W: 1 J a 50 ms read (crossing a wrap at
+     * 0.2 s), then a read 0.35 s late (7 J: one wrap and 3 J), then 50 ms more. */
+    struct rapl one = {.n = 1, .max_uj = {4000000}, .limit_w = {40}};
+    struct rapl_acc acc;
+    struct rapl_snap s = {{0}};
+    rapl_acc_start(&one, &acc, &s, 10.0);
+    for (int i = 1; i <= 6; i++) {
+        s.uj[0] = fmod(i * 1e6, 4e6);
+        rapl_acc_add(&one, &acc, &s, 10.0 + 0.05 * i);
+    }
+    s.uj[0] = fmod(13e6, 4e6);
+    rapl_acc_add(&one, &acc, &s, 10.65);
+    s.uj[0] = fmod(14e6, 4e6);
+    rapl_acc_add(&one, &acc, &s, 10.70);
+    CHECK_MSG(fabs(rapl_acc_joules(&one, &acc) - 14.0) < 1e-9, "%g J",
+              rapl_acc_joules(&one, &acc));
+    /* only a long gap: unknown, not a guess */
+    rapl_acc_start(&one, &acc, &s, 20.0);
+    rapl_acc_add(&one, &acc, &s, 21.0);
+    CHECK(rapl_acc_joules(&one, &acc) < 0);
     /* no tree (a VM) */
     setenv("GPUBENCH_TEST_POWERCAP", "/nonexistent/powercap", 1);
     CHECK(rapl_open(&r, why, sizeof why) == -1 && strstr(why, "no CPU energy") != NULL);
