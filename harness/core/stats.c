@@ -85,8 +85,11 @@ int stats_median_ci(const double *s, size_t n, double level, double *lo, double 
         double I = (gd - level) / (gd - gd1);
         lam = (double)(n - d) * I / ((double)d + (double)(n - 2 * d) * I);
     }
-    *lo = (1 - lam) * s[d - 1] + lam * s[d];
-    *hi = (1 - lam) * s[n - d] + lam * s[n - d - 1];
+    /* a + λ(b − a): exact where a = b (ties at the timer's resolution, where (1 − λ)a + λa can
+     * round past a and leave the median outside), and kept between its two order statistics,
+     * so that the interval always holds the median */
+    *lo = fmin(s[d - 1] + lam * (s[d] - s[d - 1]), s[d]);
+    *hi = fmax(s[n - d] + lam * (s[n - d - 1] - s[n - d]), s[n - d - 1]);
     return 0;
 }
 

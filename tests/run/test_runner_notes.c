@@ -169,7 +169,8 @@ static void test_ci_note(const struct device *cpu) {
     measure(&o, cpu, &fast, &r);
     CHECK_MSG(r.st.n >= 6 && isfinite(r.st.ci_lo) && r.st.ci_lo <= r.st.median &&
                   r.st.median <= r.st.ci_hi && !HAS(r.note, "no 95% CI"),
-              "n=%zu ci %g-%g note %s", r.st.n, r.st.ci_lo, r.st.ci_hi, r.note);
+              "n=%zu median %g ci %g-%g note %s", r.st.n, r.st.median, r.st.ci_lo, r.st.ci_hi,
+              r.note);
 }
 
 /* The working set (512 bytes) fits in a 1 MiB cache: named, and no memory peak for it. */

@@ -4,17 +4,19 @@
 usage: rapl_run.py GPUBENCH WORKLOAD
 
 Builds a fake powercap tree (one package zone whose energy_uj a thread advances at 40 W, wrapping
-at max_energy_range_uj every 0.8 s; its power limit is 40 W, so gpubench reads it every 0.2 s),
-runs `gpubench --quick --min-time 3.2 -d cpu -w WORKLOAD` with GPUBENCH_TEST_POWERCAP pointing at
-it, and checks every CPU row: power_avg_w within 15% of 40 W (the timed loop lasts at least
---min-time, four wraps; one lost wrap costs 32 J of its 128 J or more), energy_per_rep_j = power ×
-median, gflops_per_j (or gb_per_j) = rate ÷ power, and the GPU-only columns empty. Then the same
-with --no-telemetry (shorter rows): every telemetry cell empty.
+at max_energy_range_uj every 2.4 s; its power limit is 40 W, so gpubench reads it every 0.6 s),
+runs `gpubench --quick --dtype f32 --min-time 9.6 -d cpu -w WORKLOAD` with GPUBENCH_TEST_POWERCAP
+pointing at it, and checks every CPU row: power_avg_w within 15% of 40 W (the timed loop lasts at
+least --min-time, four wraps; one lost wrap costs 96 J of its 384 J or more), energy_per_rep_j =
+power × median, gflops_per_j (or gb_per_j) = rate ÷ power, and the GPU-only columns empty. Then
+the same with --no-telemetry (shorter rows): every telemetry cell empty.
 
-Meant to pass on a loaded machine (checked with both cores kept busy): the counter is computed
-from the clock, so a late writer only delays it (a writer held off for a whole wrap would lose
-one; 0.3 s was seen), and a gpubench read held off past a wrap is resolved by the row's rate
-(rapl_acc in harness/telemetry/rapl.h; 0.9 s was seen).
+Meant to pass on a loaded machine: the counter is computed from the clock, so a late writer only
+delays it, and a gpubench read held off past a wrap is resolved by the row's rate (rapl_acc in
+harness/telemetry/rapl.h; 0.9 s was seen). But this writer is a thread of a test, not hardware:
+one held off for a whole wrap makes the file skip one, which no reader can see (the reads go on
+and find a small step). With a 0.8 s wrap that happened once in the full suite with both cores
+busy and a third process spinning (32 W read for 40): hence 2.4 s.
 """
 import csv
 import os
@@ -25,8 +27,8 @@ import threading
 import time
 
 WATTS = 40.0
-WRAP_UJ = 32_000_000  # 32 J: wraps every 0.8 s at 40 W
-MIN_TIME_S = 3.2
+WRAP_UJ = 96_000_000  # 96 J: wraps every 2.4 s at 40 W
+MIN_TIME_S = 9.6
 GPU_ONLY = ("sm_clock_start_mhz", "sm_clock_end_mhz", "sm_clock_max_mhz", "mem_clock_start_mhz",
             "mem_clock_end_mhz", "mem_clock_max_mhz", "power_peak_w", "temp_c",
             "throttle_reasons", "pcie_gen", "pcie_width", "pcie_gen_max", "pcie_width_max", "ecc",
@@ -57,8 +59,8 @@ def run(gpubench, workload, tree, extra, min_time):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.csv")
         env = dict(os.environ, GPUBENCH_TEST_POWERCAP=tree)
-        p = subprocess.run([gpubench, "--quick", "--min-time", str(min_time), "-d", "cpu", "-w", workload,
-                            "--out", out] + extra,
+        p = subprocess.run([gpubench, "--quick", "--dtype", "f32", "--min-time", str(min_time),
+                            "-d", "cpu", "-w", workload, "--out", out] + extra,
                            env=env, capture_output=True, text=True, timeout=300)
         check(p.returncode == 0, f"gpubench exited {p.returncode}: {p.stderr.strip()}")
         with open(out, newline="") as f:
