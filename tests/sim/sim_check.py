@@ -346,6 +346,18 @@ def check_exit(run, what):
     return check(run.rc == want, f"{what}: exit {run.rc}, want {want} from the statuses")
 
 
+def checked_rows(run, spec):
+    """A run's output shown, its process, CSV and exit code checked; its rows (at least one)."""
+    print(run.out)
+    print(run.err[-4000:], file=sys.stderr)
+    check_process(run, spec)
+    check_csv(run, spec)
+    check_exit(run, spec)
+    rows = row_dicts(run)
+    check(rows, f"{spec}: no rows")
+    return rows
+
+
 def key(d):
     return (d["device"], d["workload"], d["impl"], d.get("dtype", ""), d["shape"])
 
@@ -835,15 +847,9 @@ def mode_queue(build, a):
         run = run_sim(build, spec, ["--quick", "-w", "vecadd,mlp_train", "-d", "cuda", "--dtype",
                                     "f32", "--max-time", "100"] + shapes, tmp, env=env,
                       timeout=120)
-        print(run.out)
-        print(run.err[-4000:], file=sys.stderr)
-        check_process(run, spec)
         check(STALL not in run.err and run.rc != STALL_EXIT,
               f"{spec}: the launch queue stalled behind the hold (exit {run.rc})")
-        check_csv(run, spec)
-        check_exit(run, spec)
-        rows = row_dicts(run)
-        check(rows, f"{spec}: no rows")
+        rows = checked_rows(run, spec)
         for d in rows:
             what = f"{spec} {d['workload']}/{d['impl']}"
             check(d["status"] == "ok", f"{what}: {d['status']} ({d['note'][:300]})")
@@ -871,13 +877,7 @@ def mode_exclusive(build, a):
         env = {"TMPDIR": tmp}
         run = run_sim(build, spec, ["--quick", "-w", "startup", "-d", "cuda"] + FAST, tmp,
                       env=env, timeout=120)
-        print(run.out)
-        print(run.err[-4000:], file=sys.stderr)
-        check_process(run, spec)
-        check_csv(run, spec)
-        check_exit(run, spec)
-        rows = row_dicts(run)
-        check(rows, f"{spec}: no rows")
+        rows = checked_rows(run, spec)
         for d in rows:
             what = f"{spec} {d['workload']}/{d['impl']}"
             check(d["status"] == "ok" or (d["status"] == "unsupported" and EXCLUSIVE in d["note"]),
