@@ -16,7 +16,7 @@
 
 #include "harness/core/inputs.h"
 #include "harness/core/verify.h"
-#include "kernels/conv2d/openblas.h"
+#include "bench/conv2d.h"
 
 enum { /* shape key indices */
        N = CONV2D_KEY_N,
@@ -207,14 +207,13 @@ static size_t conv2d_ref_count(const struct conv2d_dims *d, int *sampled) {
                     : (size_t)(d->n * d->k * d->p * d->q);
 }
 
-/* Tensors, the reference (values and indices) and the im2col scratch of `openblas`. */
+/* Tensors and the reference (values and indices). */
 static double conv2d_host_bytes(const struct shape *s) {
     struct conv2d_dims d;
     conv2d_dims_of(s, &d);
     int sampled;
     double refs = (double)conv2d_ref_count(&d, &sampled);
-    return conv2d_bytes(s) + refs * (sampled ? 16.0 : 8.0) +
-           4.0 * (double)conv2d_cpu_scratch_floats(&d);
+    return conv2d_bytes(s) + refs * (sampled ? 16.0 : 8.0);
 }
 
 /* The sampled entries: sample_indices' spread, then the border pixels of every filter's plane

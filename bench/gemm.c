@@ -17,7 +17,7 @@
 
 #include "harness/core/inputs.h"
 #include "harness/core/verify.h"
-#include "kernels/gemm/layout.h"
+#include "bench/gemm.h"
 
 enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K }; /* shape key indices */
 enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B };

@@ -13,7 +13,7 @@
 
 #include "harness/core/inputs.h"
 #include "harness/core/verify.h"
-#include "kernels/memcpy/layout.h"
+#include "bench/memcpy.h"
 
 enum { BYTES = MEMCPY_KEY_BYTES, IN_SRC = MEMCPY_IN_SRC, OUT_DST = MEMCPY_OUT_DST };
 

@@ -1,6 +1,6 @@
 /* mlp_train.c — workload `mlp_train`: one SGD step (learning rate MLP_LR) of Linear(in→hidden) →
  * ReLU → Linear(hidden→out) → softmax cross-entropy averaged over the batch: forward, backward and
- * in-place update of W1, b1, W2, b2 (model and layouts: kernels/mlp_train/layout.h).
+ * in-place update of W1, b1, W2, b2 (model and layouts: bench/mlp_train.h).
  *
  * Compute-bound (two batch×in×hidden GEMMs dominate): the figure of merit is GFLOP/s.
  * Implementations (kernels/mlp_train/): OpenBLAS GEMMs + fused threaded C loops (`openblas`); on
@@ -25,7 +25,7 @@
 
 #include "harness/core/inputs.h"
 #include "harness/core/verify.h"
-#include "kernels/mlp_train/openblas.h"
+#include "bench/mlp_train.h"
 
 enum { BATCH = MLP_KEY_BATCH, IN = MLP_KEY_IN, HIDDEN = MLP_KEY_HIDDEN, OUT = MLP_KEY_OUT };
 enum { NPARAMS = 4 }; /* W1, b1, W2, b2: in[MLP_IN_W1 + i] and out[MLP_OUT_W1 + i] */
@@ -314,13 +314,13 @@ static double mlp_bytes(const struct shape *s) {
     return 4.0 * (b * i + b + 2.0 * mlp_param_floats(s));
 }
 
-/* Inputs, outputs (the parameters twice, and the loss), the reference (double changes, float
- * scratch and mlp_ref_step's scratch) and the `openblas` scratch. */
+/* Inputs, outputs (the parameters twice, and the loss) and the reference (double changes, float
+ * scratch and mlp_ref_step's scratch). */
 static double mlp_host_bytes(const struct shape *s) {
     struct mlp_dims d = mlp_dims_of(s);
     double params = mlp_param_floats(s), b = (double)d.batch, i = (double)d.in;
     return 4.0 * (b * i + b + 2.0 * params + 1.0) + 12.0 * params +
-           (double)mlp_ref_scratch_bytes(&d) + 4.0 * (double)mlp_cpu_scratch_floats(&d);
+           (double)mlp_ref_scratch_bytes(&d);
 }
 
 static void mlp_free(struct problem *p) {

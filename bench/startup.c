@@ -14,7 +14,7 @@
 
 #include "harness/core/inputs.h"
 #include "harness/core/verify.h"
-#include "kernels/startup/layout.h"
+#include "bench/startup.h"
 
 enum { N = STARTUP_KEY_N, IN_A = STARTUP_IN_A, IN_B = STARTUP_IN_B, OUT = STARTUP_OUT_DOT };
 

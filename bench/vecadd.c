@@ -11,7 +11,7 @@
 
 #include "harness/core/inputs.h"
 #include "harness/core/verify.h"
-#include "kernels/vecadd/layout.h"
+#include "bench/vecadd.h"
 
 enum { N = VECADD_KEY_N, IN_A = VECADD_IN_A, IN_B = VECADD_IN_B, OUT_C = VECADD_OUT_C };
 

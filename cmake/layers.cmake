@@ -3,14 +3,18 @@
 # the same graph). Each rule: a folder (its own files, not its subfolders) and the include
 # prefixes its files may use; system headers (<...>) are not checked. Test files (test_*) in a
 # workload folder are tests and may include anything of the tree (bench/, harness/, tests/).
+# @DIR@ stands for the folder's own name: kernels/<w>/ may include its workload's definition,
+# bench/<w>.h (and conv2d's, whose default shape startup's cudnn_find searches), and nothing
+# else of bench/; bench/ never includes kernels/ (an implementation declares what the plan needs
+# of it, e.g. impl.host_bytes), so the two never circle.
 set(GB_LAYER_RULES
   "harness/core|harness/core/"
   "harness/io|harness/core/ harness/io/"
   "harness/gpuinfo|harness/core/ harness/gpuinfo/ build_manifest.h"
   "harness/telemetry|harness/core/ harness/telemetry/"
   "kernels/common|harness/core/ harness/gpuinfo/ kernels/common/ build_manifest.h"
-  "bench|harness/core/ bench/ kernels/"
-  "kernels/*|harness/core/ harness/gpuinfo/ kernels/"
+  "bench|harness/core/ bench/"
+  "kernels/*|harness/core/ harness/gpuinfo/ kernels/ bench/@DIR@.h bench/conv2d.h"
   "harness/run|harness/core/ harness/io/ harness/gpuinfo/ harness/telemetry/ harness/run/ kernels/common/ bench/registry.h build_manifest.h"
   "harness/compare|harness/core/ harness/io/ harness/compare/"
   "harness/doctor|harness/core/ harness/io/ harness/gpuinfo/ harness/run/topology.h harness/doctor/ build_manifest.h"
@@ -31,7 +35,8 @@ function(gpubench_check_layers)
       file(GLOB files "${dir}/*.c" "${dir}/*.h" "${dir}/*.cu" "${dir}/*.cuh")
       foreach(f IN LISTS files)
         get_filename_component(fname "${f}" NAME)
-        set(ok_prefixes ${allowed})
+        get_filename_component(dname "${dir}" NAME)
+        string(REPLACE "@DIR@" "${dname}" ok_prefixes "${allowed}")
         if(fname MATCHES "^test_")
           list(APPEND ok_prefixes "tests/" "bench/" "harness/")
         endif()

@@ -122,6 +122,11 @@ struct impl {
      * its outputs back and leaves its figure in ctx->child_ms, which the harness takes as the
      * repetition's time: every repetition is a new process. NULL for all others. */
     enum status (*child)(struct impl_ctx *ctx, double *ms);
+    /* Host memory its prepare allocates for shape s beyond the problem's own buffers (scratch,
+     * staging copies), in bytes for a float32 problem (an f64 problem's is twice it), for the
+     * plan's host-memory check, which adds the largest of a workload's implementations to the
+     * workload's host_bytes (rows run one at a time). NULL: nothing worth counting. */
+    double (*host_bytes)(const struct shape *s);
 };
 
 /* Verification report, filled by verify_close (harness/core/verify.c). */
@@ -149,7 +154,9 @@ struct workload {
     /* The same in tier t, where not every element is of the tier's size (NULL: bytes() × the
      * tier's element size ÷ 4): gemm's FP16, BF16 and TF32 tiers keep C in FP32. */
     double (*tier_bytes)(const struct shape *s, enum dtype t);
-    double (*host_bytes)(const struct shape *s); /* host memory the run needs, for the check */
+    /* Host memory a problem of shape s holds (inputs, outputs, reference and its scratch), for
+     * the plan's host-memory check; implementations declare their own (impl.host_bytes). */
+    double (*host_bytes)(const struct shape *s);
     /* Allocate inputs (seeded), outputs and the reference. Returns 0 or -1 (out of memory). */
     int (*make_problem)(struct problem *p, char *err, size_t errlen);
     /* Compare p->out with the reference; fills r; returns ST_OK or ST_WRONG. */

@@ -72,9 +72,15 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
         fprintf(stderr, "gpubench: %s %s:%s: %s\n", origin, w->name, text, err);
         return 2;
     }
-    /* host_bytes counts float32 elements; f64 problems hold doubles */
+    /* the problem, and the largest of its implementations' own (rows run one at a time);
+     * host_bytes counts float32 elements; f64 problems hold doubles */
     int f64 = (dtype_mask(w->dtypes) & pl->o->dtypes & DT_BIT(DT_F64)) != 0;
-    double need = w->host_bytes(&s) * (f64 ? 2 : 1);
+    double impl_need = 0;
+    const struct impl *im;
+    for (int i = 0; (im = registry_impl(w, i)) != NULL; i++)
+        if (im->host_bytes && im->host_bytes(&s) > impl_need)
+            impl_need = im->host_bytes(&s);
+    double need = (w->host_bytes(&s) + impl_need) * (f64 ? 2 : 1);
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     double have = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0;
     if (have > 0 && need > 0.9 * have) {

@@ -1,7 +1,7 @@
 /* cuda.c — conv2d/cuda: NCHW forward convolution with our implicit-GEMM kernels (kernels.cuh),
  * on the run's stream, in float32 and (the f64 tier) float64.
  *
- * Problem layout (kernels/conv2d/layout.h): in x (n×c×h×w) and the filters
+ * Problem layout (bench/conv2d.h): in x (n×c×h×w) and the filters
  * (k×c×r×s), out y (n×k×p×q), floats (doubles for f64); any stride and padding per axis. The
  * kernel indexes with int, so a tensor of 2^31 elements or more is an `unsupported` row (the note
  * says which).
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kernels/conv2d/layout.h"
+#include "bench/conv2d.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/conv2d/cuda.h"

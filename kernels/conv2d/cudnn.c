@@ -8,7 +8,7 @@
  *         it is (2 bytes an element), and finish, after the verified run only, converts it to
  *         the problem's float NCHW y for the verifier: no timed run pays a conversion.
  *
- * Problem layout (kernels/conv2d/layout.h): in x (n×c×h×w) and the filters (k×c×r×s), out y
+ * Problem layout (bench/conv2d.h): in x (n×c×h×w) and the filters (k×c×r×s), out y
  * (n×k×p×q); cross-correlation (CUDNN_CROSS_CORRELATION), as the CPU reference computes it.
  *
  * Once per shape, in prepare (never timed): the card is checked against cuDNN's support matrix
@@ -29,7 +29,7 @@
 
 #include "harness/core/device.h"
 #include "harness/gpuinfo/gpu_policy.h"
-#include "kernels/conv2d/layout.h"
+#include "bench/conv2d.h"
 #include "kernels/conv2d/dims.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"

@@ -288,6 +288,15 @@ static enum status openblas_run(struct impl_ctx *ctx) {
     return ST_OK;
 }
 
+/* The scratch prepare allocates, for the plan's host-memory check, counted as floats (the plan
+ * doubles it for an f64 problem): the f32 chunk, or f64's whole col matrix of one image. */
+static double openblas_host_bytes(const struct shape *s) {
+    struct conv2d_dims d;
+    conv2d_dims_of(s, &d);
+    size_t f32 = conv2d_cpu_scratch_floats(&d), f64 = conv2d_cpu_scratch_doubles(&d);
+    return 4.0 * (double)(f32 > f64 ? f32 : f64);
+}
+
 static void openblas_release(struct impl_ctx *ctx) {
     struct conv2d_openblas_state *st = ctx->state;
     if (st) {
@@ -305,4 +314,5 @@ const struct impl conv2d_openblas_impl = {
     .prepare = openblas_prepare,
     .run = openblas_run,
     .release = openblas_release,
+    .host_bytes = openblas_host_bytes,
     .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64)};

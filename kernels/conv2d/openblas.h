@@ -1,11 +1,11 @@
 /* openblas.h — conv2d/openblas (openblas.c) as functions, for the workload's host-memory
- * accounting and the tests. Shapes: kernels/conv2d/layout.h. */
+ * accounting and the tests. Shapes: bench/conv2d.h. */
 #ifndef GPUBENCH_CONV2D_OPENBLAS_H
 #define GPUBENCH_CONV2D_OPENBLAS_H
 
 #include <stddef.h>
 
-#include "kernels/conv2d/layout.h"
+#include "bench/conv2d.h"
 
 /* Floats of scratch conv2d/openblas (kernels/conv2d/openblas.c) needs (0 for a 1×1 filter with
  * stride 1 and no padding, which reads the input as it is): one chunk of the im2col matrix plus,

@@ -5,7 +5,7 @@
  *   f16   cublasGemmEx, FP16 A and B, FP32 C and accumulation, tensor ops allowed (cc 5.3+)
  *   bf16  cublasGemmEx, BF16 A and B, FP32 C and accumulation (cuBLAS 11+, cc 8.0+)
  *
- * Problem layout (kernels/gemm/layout.h): in A (m×k), B (k×n), out C (m×n), all row-major. cuBLAS
+ * Problem layout (bench/gemm.h): in A (m×k), B (k×n), out C (m×n), all row-major. cuBLAS
  * is column-major; a row-major matrix is the column-major view of its transpose, so C = A·B is
  * computed as Cᵀ = Bᵀ·Aᵀ: gemm(N, N, n, m, k, B (ld n), A (ld k), C (ld n)). No transposition is
  * ever materialized.
@@ -22,7 +22,7 @@
 
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
-#include "kernels/gemm/layout.h"
+#include "bench/gemm.h"
 
 enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K };
 enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };

@@ -2,7 +2,7 @@
  * FP16 GEMM (f16: tensor cores through WMMA from compute capability 7.0, half2 loads and FP32
  * FMAs from 5.3; FP32 accumulation either way) (kernels.cuh), on the run's stream.
  *
- * Problem layout (kernels/gemm/layout.h): in A (m×k), B (k×n), out C (m×n), all
+ * Problem layout (bench/gemm.h): in A (m×k), B (k×n), out C (m×n), all
  * row-major and dense (doubles for f64; for f16 the problem's float32 operands are values of the
  * tier, copied to FP16 here, and C is FP32). The tile configuration follows the device: SGEMM and
  * FP16 GEMM 128×128 on sm_35 and newer when the product has enough tiles, 64×64 otherwise (the
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "harness/core/dtype.h"
-#include "kernels/gemm/layout.h"
+#include "bench/gemm.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/gemm/cuda.h"

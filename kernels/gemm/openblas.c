@@ -9,7 +9,7 @@
 
 #include "harness/core/workload.h"
 #include "kernels/common/cpu_features.h"
-#include "kernels/gemm/layout.h"
+#include "bench/gemm.h"
 
 void gemm_cpu_sgemm(int m, int n, int k, const float *a, const float *b, float *c) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);

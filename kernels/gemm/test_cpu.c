@@ -9,7 +9,7 @@
 
 #include "bench/registry.h"
 #include "kernels/common/cpu_pool.h"
-#include "kernels/gemm/layout.h"
+#include "bench/gemm.h"
 #include "tests/workloads/test_util_cpu.h"
 #include "tests/testhelp.h"
 

@@ -1,7 +1,7 @@
 /* cuda.c — the implementations of workload `memcpy`: one cudaMemcpyAsync on the run's
  * stream per run, in one direction, from or to pinned or pageable host memory.
  *
- * The problem has one input `src` and one output `dst` (kernels/memcpy/layout.h). What `run` copies
+ * The problem has one input `src` and one output `dst` (bench/memcpy.h). What `run` copies
  * and how the result reaches `dst` for verification:
  *   h2d_pinned    prepare: src → pinned         run: pinned → dev      download: dev → dst
  *   h2d_pageable                                run: src → dev         download: dev → dst
@@ -17,7 +17,7 @@
 
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
-#include "kernels/memcpy/layout.h"
+#include "bench/memcpy.h"
 
 enum copy_mode { H2D_PINNED, H2D_PAGEABLE, D2H_PINNED, D2H_PAGEABLE, D2D };
 

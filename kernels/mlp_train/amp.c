@@ -27,7 +27,7 @@
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/mlp_train/cuda.h"
-#include "kernels/mlp_train/layout.h"
+#include "bench/mlp_train.h"
 
 #if defined(CUDART_VERSION) && CUDART_VERSION >= 9000
 #define MLP_AMP 1

@@ -3,7 +3,7 @@
  * supports the card; otherwise our own elementwise kernels (kernels/mlp_train/cuda.h) in the
  * launch order of kernels/mlp_train/step.h. The row note says which.
  *
- * Problem layout and model: kernels/mlp_train/layout.h (in[] = X, labels, initial W1 b1 W2 b2;
+ * Problem layout and model: bench/mlp_train.h (in[] = X, labels, initial W1 b1 W2 b2;
  * out[] = W1 b1 W2 b2 after the step, loss before it; weights stored out_features × in_features).
  * `upload` copies the inputs and the initial parameters, so every end-to-end repetition (and the
  * verified one) starts from the same parameters; timed runs keep training from where they are.
@@ -22,7 +22,7 @@
 
 #include "harness/core/device.h"
 #include "harness/gpuinfo/gpu_policy.h"
-#include "kernels/mlp_train/layout.h"
+#include "bench/mlp_train.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/mlp_train/amp.h"

@@ -2,7 +2,7 @@
  * SGEMM, bias + ReLU, softmax cross-entropy, bias-gradient reductions and the update on the
  * kernels of kernels.cuh — in the order kernels/mlp_train/step.c fixes, on the run's stream.
  *
- * Problem layout (kernels/mlp_train/layout.h): in X, labels, W1, b1, W2, b2 (the initial
+ * Problem layout (bench/mlp_train.h): in X, labels, W1, b1, W2, b2 (the initial
  * parameters, read-only); out W1, b1, W2, b2 (updated) and the loss before the update.
  * upload copies the inputs, which resets the device parameters to their initial values; each
  * run trains them one more step in place; download copies parameters and loss back.
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kernels/mlp_train/layout.h"
+#include "bench/mlp_train.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/gemm/cuda.h"

@@ -63,7 +63,7 @@ static __device__ __forceinline__ void gb_block_reduce(float *red, int is_max) {
  *   rowloss[row] = log s − (z[label] − m)                           (= −log softmax(z)[label])
  *   dlogits[row][j] = (exp(z[j] − m) / s − [j == label]) · scale    (scale = 1/batch for a mean)
  * labels hold class numbers as floats, rounded to nearest (ties to even) and clamped into
- * [0, cols), as mlp_label (kernels/mlp_train/layout.h) reads them. dlogits may alias logits.
+ * [0, cols), as mlp_label (bench/mlp_train.h) reads them. dlogits may alias logits.
  * blockDim.x: a power of two, at most GB_SMX_THREADS. */
 __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
     gb_softmax_xent_kernel(const float *logits, const float *__restrict__ bias,

@@ -17,7 +17,7 @@
 
 #include "harness/core/workload.h"
 #include "kernels/common/cpu_pool.h"
-#include "kernels/mlp_train/layout.h"
+#include "bench/mlp_train.h"
 
 enum { MLP_JBLOCK = 256 }; /* columns of A per block in the backward pass (1 KiB) */
 
@@ -209,6 +209,14 @@ static enum status openblas_run(struct impl_ctx *ctx) {
     return ST_OK;
 }
 
+/* The activations prepare allocates, for the plan's host-memory check, counted as floats (the
+ * plan doubles it for an f64 problem). */
+static double openblas_host_bytes(const struct shape *s) {
+    const struct mlp_dims d = mlp_dims_of(s);
+    size_t f32 = mlp_cpu_scratch_floats(&d), f64 = mlp_cpu_scratch_doubles(&d);
+    return 4.0 * (double)(f32 > f64 ? f32 : f64);
+}
+
 static void openblas_release(struct impl_ctx *ctx) {
     free(ctx->state);
     ctx->state = NULL;
@@ -222,4 +230,5 @@ const struct impl mlp_train_openblas_impl = {
     .prepare = openblas_prepare,
     .run = openblas_run,
     .release = openblas_release,
+    .host_bytes = openblas_host_bytes,
     .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64)};

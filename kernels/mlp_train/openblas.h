@@ -1,12 +1,12 @@
 /* openblas.h — the pieces of the float32 step of mlp_train/openblas (openblas.c), for its
- * tests. Model, shapes and gradients: kernels/mlp_train/layout.h.
+ * tests. Model, shapes and gradients: bench/mlp_train.h.
  */
 #ifndef GPUBENCH_MLP_OPENBLAS_H
 #define GPUBENCH_MLP_OPENBLAS_H
 
 #include <stddef.h>
 
-#include "kernels/mlp_train/layout.h"
+#include "bench/mlp_train.h"
 
 /* Forward: a = ReLU(x·w1ᵀ + b1) (batch × hidden) and z = a·w2ᵀ + b2 (batch × out). */
 void mlp_cpu_forward(const struct mlp_dims *d, const float *x, const float *w1, const float *b1,

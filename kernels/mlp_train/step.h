@@ -4,7 +4,7 @@
  * `cuda` row runs — operand transposes, buffer reuse, what runs before the update — and not a
  * copy of it. Plain C: no CUDA header.
  *
- * The model and layouts are those of kernels/mlp_train/layout.h (weights as nn.Linear stores them):
+ * The model and layouts are those of bench/mlp_train.h (weights as nn.Linear stores them):
  *   a = ReLU(x·w1ᵀ + b1), z = a·w2ᵀ + b2, loss = mean_i −log softmax(z_i)[label_i],
  *   dz = (softmax(z) − onehot)/batch, dw2 = dzᵀ·a, db2 = Σ_i dz, dh = (dz·w2) ⊙ [a > 0],
  *   dw1 = dhᵀ·x, db1 = Σ_i dh, then p −= lr·dp for every parameter.

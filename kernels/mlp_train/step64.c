@@ -2,7 +2,7 @@
  * five cblas_dgemm calls and single-threaded loops for bias, ReLU, softmax and the reductions.
  * The f32 path's fusions (kernels/mlp_train/openblas.c) pay off against OpenBLAS's start-up on
  * tiny products; an f64 row is about the FP64 GEMM rate, which the four big products carry.
- * Problem layout: kernels/mlp_train/layout.h (X and the parameters in data64, labels float32). */
+ * Problem layout: bench/mlp_train.h (X and the parameters in data64, labels float32). */
 #include <math.h>
 
 #include <cblas.h>

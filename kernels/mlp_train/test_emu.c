@@ -11,7 +11,7 @@
 #include "tests/emu/emu.h"
 
 #include "harness/core/dtype.h"
-#include "kernels/mlp_train/layout.h"
+#include "bench/mlp_train.h"
 #include "kernels/mlp_train/kernels.cuh"
 #include "kernels/mlp_train/step.h"
 #include "kernels/mlp_train/test_emu.h"

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "kernels/mlp_train/layout.h"
+#include "bench/mlp_train.h"
 #include "tests/emu/emu.h"
 #include "tests/emu/emu_test.h"
 

@@ -6,7 +6,7 @@
 
 #include "kernels/common/child.h"
 #include "kernels/common/cpu_pool.h"
-#include "kernels/startup/layout.h"
+#include "bench/startup.h"
 
 static double now_ms(void) {
     struct timespec t;

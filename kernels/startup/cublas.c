@@ -6,7 +6,7 @@
 #include "kernels/common/child.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/startup/device.h"
-#include "kernels/startup/layout.h"
+#include "bench/startup.h"
 
 /* a·b through the handle, into p->out: C (1×1) = aᵀ (1×n) · b (n×1). */
 static enum status handle_dot(struct impl_ctx *ctx, cublasHandle_t h) {

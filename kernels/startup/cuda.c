@@ -16,7 +16,7 @@
 #include "kernels/common/child.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/startup/device.h"
-#include "kernels/startup/layout.h"
+#include "bench/startup.h"
 
 static enum status context_child(struct impl_ctx *ctx, double *ms) {
     double t0 = startup_now_ms();

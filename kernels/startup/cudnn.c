@@ -8,10 +8,10 @@
 
 #include "harness/core/shape.h"
 #include "kernels/common/child.h"
-#include "kernels/conv2d/layout.h"
+#include "bench/conv2d.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/startup/device.h"
-#include "kernels/startup/layout.h"
+#include "bench/startup.h"
 
 static enum status create_child(struct impl_ctx *ctx, double *ms) {
     enum status st = startup_context(ctx);

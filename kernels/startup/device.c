@@ -7,7 +7,7 @@
 #include "harness/core/device.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/startup/cuda.h"
-#include "kernels/startup/layout.h"
+#include "bench/startup.h"
 
 double startup_now_ms(void) {
     struct timespec t;

@@ -13,7 +13,7 @@
 #include "kernels/common/cpu_features.h"
 #include "kernels/common/cpu_pool.h"
 #include "kernels/vecadd/cpu16.h"
-#include "kernels/vecadd/layout.h"
+#include "bench/vecadd.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

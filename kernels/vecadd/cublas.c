@@ -1,7 +1,7 @@
 /* cublas.c — vecadd/cublas: c = a + b as cublasSaxpy (f32), cublasDaxpy (f64) or cublasAxpyEx
  * on halves with FP32 execution (f16, CUDA 8+), y = 1·x + y, on the run's stream.
  *
- * Problem layout (kernels/vecadd/layout.h): in a, b, out c, n elements each (doubles for f64). x
+ * Problem layout (bench/vecadd.h): in a, b, out c, n elements each (doubles for f64). x
  * holds a, y starts as b (upload) and ends as c (download). Timed runs keep adding a to y, which
  * moves the same bytes (read x, read y, write y: 12 bytes per element); only the run right after an
  * upload is verified. f16 rows move halves: prepare makes half copies of a and b, download fetches
@@ -15,7 +15,7 @@
 
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
-#include "kernels/vecadd/layout.h"
+#include "bench/vecadd.h"
 
 enum { IN_A = VECADD_IN_A, IN_B = VECADD_IN_B, OUT_C = VECADD_OUT_C };
 

@@ -1,7 +1,7 @@
 /* cuda.c — vecadd/cuda: c = a + b with our grid-stride kernel (kernels.cuh), on the run's
  * stream.
  *
- * Problem layout (kernels/vecadd/layout.h): in a, b, out c, n elements each: floats, doubles for
+ * Problem layout (bench/vecadd.h): in a, b, out c, n elements each: floats, doubles for
  * f64, and for f16 float32 values of the tier that prepare turns into halves (host copies, so
  * that upload and download move 2 bytes an element, as a program holding halves would; finish
  * turns the downloaded halves back for the verifier). upload copies a and b, run launches the
@@ -15,7 +15,7 @@
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/vecadd/cuda.h"
-#include "kernels/vecadd/layout.h"
+#include "bench/vecadd.h"
 
 enum { IN_A = VECADD_IN_A, IN_B = VECADD_IN_B, OUT_C = VECADD_OUT_C };
 

@@ -5,7 +5,7 @@
 #include <cblas.h>
 
 #include "harness/core/workload.h"
-#include "kernels/vecadd/layout.h"
+#include "bench/vecadd.h"
 
 static enum status saxpy_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;

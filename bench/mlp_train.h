@@ -1,4 +1,4 @@
-/* layout.h — the mlp_train problem as every implementation and test of it sees it
+/* mlp_train.h — the mlp_train problem as every implementation and test of it sees it
  * (bench/mlp_train.c defines it and its reference): one SGD step of a two-layer perceptron.
  *
  * The model, with weights stored as PyTorch's nn.Linear stores them (out_features × in_features):

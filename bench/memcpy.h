@@ -1,7 +1,7 @@
-/* layout.h — the memcpy problem as every implementation of it sees it: one buffer of `bytes`
+/* memcpy.h — the memcpy problem as every implementation of it sees it: one buffer of `bytes`
  * bytes (float32 elements) copied in one direction (bench/memcpy.c defines it). */
-#ifndef GPUBENCH_MEMCPY_LAYOUT_H
-#define GPUBENCH_MEMCPY_LAYOUT_H
+#ifndef GPUBENCH_BENCH_MEMCPY_H
+#define GPUBENCH_BENCH_MEMCPY_H
 
 #include "harness/core/workload.h"
 

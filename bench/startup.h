@@ -1,9 +1,9 @@
-/* layout.h — the startup problem as every implementation and test of it sees it (bench/startup.c
+/* startup.h — the startup problem as every implementation and test of it sees it (bench/startup.c
  * defines it). A start-up row times what it costs to begin using a library or a device in a fresh
  * process; then, so that the row is verified like any other, the process computes the dot
  * product a·b of n floats with what it just started, and the harness checks it. */
-#ifndef GPUBENCH_STARTUP_LAYOUT_H
-#define GPUBENCH_STARTUP_LAYOUT_H
+#ifndef GPUBENCH_BENCH_STARTUP_H
+#define GPUBENCH_BENCH_STARTUP_H
 
 #include "harness/core/workload.h"
 

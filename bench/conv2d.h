@@ -1,12 +1,12 @@
-/* layout.h — the conv2d problem as every implementation and test of it sees it (bench/conv2d.c
+/* conv2d.h — the conv2d problem as every implementation and test of it sees it (bench/conv2d.c
  * defines it): NCHW float32 forward convolution.
  *
  * Shapes: input x is n×c×h×w, filters wt are k×c×r×s (k filters of r rows × s columns), output
  * y is n×k×p×q with p = (h + 2·pad_h − r) / stride_h + 1 and q likewise. All row-major, dense.
  * This is cross-correlation, as in every deep-learning library (cuDNN's CUDNN_CROSS_CORRELATION).
  */
-#ifndef GPUBENCH_CONV2D_LAYOUT_H
-#define GPUBENCH_CONV2D_LAYOUT_H
+#ifndef GPUBENCH_BENCH_CONV2D_H
+#define GPUBENCH_BENCH_CONV2D_H
 
 #include <stddef.h>
 

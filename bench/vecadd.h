@@ -1,7 +1,7 @@
-/* layout.h — the vecadd problem as every implementation and test of it sees it: c = a + b,
+/* vecadd.h — the vecadd problem as every implementation and test of it sees it: c = a + b,
  * float32, n elements (bench/vecadd.c defines it). */
-#ifndef GPUBENCH_VECADD_LAYOUT_H
-#define GPUBENCH_VECADD_LAYOUT_H
+#ifndef GPUBENCH_BENCH_VECADD_H
+#define GPUBENCH_BENCH_VECADD_H
 
 #include "harness/core/workload.h"
 

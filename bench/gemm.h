@@ -1,10 +1,10 @@
-/* layout.h — the gemm problem as every implementation and test of it sees it (bench/gemm.c
+/* gemm.h — the gemm problem as every implementation and test of it sees it (bench/gemm.c
  * defines it): C = A·B, A is m×k, B is k×n, C is m×n, all row-major and dense (leading
  * dimensions k, n and n). f64 problems hold A, B and C as doubles (buf.data64); every other
  * tier holds float32 (buf.data): f16 and bf16 operands are values of the tier, C is FP32.
  */
-#ifndef GPUBENCH_GEMM_LAYOUT_H
-#define GPUBENCH_GEMM_LAYOUT_H
+#ifndef GPUBENCH_BENCH_GEMM_H
+#define GPUBENCH_BENCH_GEMM_H
 
 #include "harness/core/workload.h"
 
