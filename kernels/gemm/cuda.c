@@ -4,37 +4,35 @@
  *
  * Problem layout (bench/gemm.h): in A (m×k), B (k×n), out C (m×n), all
  * row-major and dense (doubles for f64; for f16 the problem's float32 operands are values of the
- * tier, copied to FP16 here, and C is FP32). The tile configuration follows the device: SGEMM and
- * FP16 GEMM 128×128 on sm_35 and newer when the product has enough tiles, 64×64 otherwise (the
- * WMMA kernel: 64×64); DGEMM 64×64 from sm_35, 32×32 before; the row note says which kernel and
- * tile ran. The f16 tier needs compute capability 5.3 and CUDA 7.5, which the runner checks
- * before (harness/gpuinfo/gpu_tier.c); WMMA needs CUDA 9 as well (else half2 runs on 7.0+).
+ * tier, copied to FP16 by kernels/common/dev_bufs.h, and C is FP32). The tile configuration follows
+ * the device: SGEMM and FP16 GEMM 128×128 on sm_35 and newer when the product has enough tiles,
+ * 64×64 otherwise (the WMMA kernel: 64×64); DGEMM 64×64 from sm_35, 32×32 before; the row note says
+ * which kernel and tile ran. The f16 tier needs compute capability 5.3 and CUDA 7.5, which the
+ * runner checks before (harness/gpuinfo/gpu_tier.c); WMMA needs CUDA 9 as well (else half2 runs
+ * on 7.0+).
  */
-#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-#include "harness/core/dtype.h"
 #include "bench/gemm.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/common/dev_bufs.h"
 #include "kernels/gemm/cuda.h"
 
 enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K };
 enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
 
+enum { DEV_A, DEV_B, DEV_C }; /* the device buffers, in gb_dev_prepare's order */
+
 struct gemm_cuda_state {
+    struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     struct gb_arch arch;
     int m, n, k;
     int f64, f16;
-    size_t in_size, out_size;  /* bytes per element of A and B, of C */
-    uint16_t *half_a, *half_b; /* f16: the FP16 host copies upload sends */
-    void *a, *b, *c;
 };
 
-/* The kernel family of the problem's tier, its FP16 host copies, and the row note. */
-static enum status gemm_cuda_tier(struct impl_ctx *ctx, struct gemm_cuda_state *s) {
-    const struct problem *p = ctx->p;
+/* The row note: the kernel family of the problem's tier and its tile. */
+static void gemm_cuda_note(struct impl_ctx *ctx, const struct gemm_cuda_state *s) {
     const char *kind = s->f64                    ? "DGEMM"
                        : !s->f16                 ? "SGEMM"
                        : gb_hgemm_wmma(&s->arch) ? "WMMA f16"
@@ -42,22 +40,9 @@ static enum status gemm_cuda_tier(struct impl_ctx *ctx, struct gemm_cuda_state *
     int t = s->f64   ? gb_dgemm_tile_for(&s->arch)
             : s->f16 ? gb_hgemm_tile_for(&s->arch, s->m, s->n)
                      : gb_sgemm_tile_for(&s->arch, s->m, s->n);
-    if (s->f16) {
-        const struct gb_kernel_ref *refs;
-        if (gb_hgemm_kernels(&refs) == 0) {
-            snprintf(ctx->note, sizeof ctx->note, "FP16 needs CUDA 7.5 or newer");
-            return ST_UNSUPPORTED;
-        }
-        if (!(s->half_a = dtype_halves_new(p->in[IN_A].data, p->in[IN_A].n, DT_F16)) ||
-            !(s->half_b = dtype_halves_new(p->in[IN_B].data, p->in[IN_B].n, DT_F16))) {
-            snprintf(ctx->note, sizeof ctx->note, "out of host memory for the FP16 operands");
-            return ST_OOM;
-        }
-    }
     snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles%s%s", kind, t, t,
              s->f16 && gb_hgemm_wmma(&s->arch) ? " (16x16x16 fragments)" : "",
              s->f16 ? ", FP32 accumulation" : "");
-    return ST_OK;
 }
 
 /* f16: the code this device runs (s->arch, the code level) must have the FP16 kernels' real
@@ -77,11 +62,15 @@ static enum status hgemm_body(struct impl_ctx *ctx, struct gemm_cuda_state *s) {
 }
 
 static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
-    const struct problem *p = ctx->p;
+    struct problem *p = ctx->p;
     struct gemm_cuda_state *s;
-    size_t m, n, k;
+    const struct gb_kernel_ref *refs;
     enum status st;
     int f64 = p->dtype == DT_F64, f16 = p->dtype == DT_F16;
+    if (f16 && gb_hgemm_kernels(&refs) == 0) {
+        snprintf(ctx->note, sizeof ctx->note, "FP16 needs CUDA 7.5 or newer");
+        return ST_UNSUPPORTED;
+    }
     if ((st = gb_check_kernels(ctx, f64   ? gb_dgemm_kernels
                                     : f16 ? gb_hgemm_kernels
                                           : gb_sgemm_kernels)) != ST_OK ||
@@ -90,80 +79,39 @@ static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     s = ctx->state;
     s->f64 = f64;
     s->f16 = f16;
-    s->out_size = f64 ? sizeof(double) : sizeof(float);
-    s->in_size = f16 ? sizeof(uint16_t) : s->out_size;
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (f16 && (st = hgemm_body(ctx, s)) != ST_OK))
         return st;
     /* bench/gemm.c's complete() keeps every size within int */
     s->m = (int)p->shape.v[M];
     s->n = (int)p->shape.v[N];
     s->k = (int)p->shape.v[K];
-    m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
-    if ((st = gb_row_footprint(ctx, (m * k + k * n) * s->in_size + m * n * s->out_size,
-                               "A, B, C")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->a, m * k * s->in_size, "A")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->b, k * n * s->in_size, "B")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->c, m * n * s->out_size, "C")) != ST_OK)
+    const struct gb_dev_spec spec[] = {
+        [DEV_A] = {.name = "A", .in = &p->in[IN_A]},
+        [DEV_B] = {.name = "B", .in = &p->in[IN_B]},
+        [DEV_C] = {.name = "C", .out = &p->out[OUT_C], .store = GB_DEV_WIDE}, /* FP32 for f16 */
+    };
+    if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "A, B, C")) != ST_OK)
         return st;
-    return gemm_cuda_tier(ctx, s);
-}
-
-static enum status gemm_cuda_upload(struct impl_ctx *ctx) {
-    struct gemm_cuda_state *s = ctx->state;
-    const struct problem *p = ctx->p;
-    const void *a = s->f64   ? (const void *)p->in[IN_A].data64
-                    : s->f16 ? (const void *)s->half_a
-                             : (const void *)p->in[IN_A].data;
-    const void *b = s->f64   ? (const void *)p->in[IN_B].data64
-                    : s->f16 ? (const void *)s->half_b
-                             : (const void *)p->in[IN_B].data;
-    CU_TRY(
-        cudaMemcpyAsync(s->a, a, p->in[IN_A].n * s->in_size, cudaMemcpyHostToDevice, gb_stream()),
-        ctx);
-    CU_TRY(
-        cudaMemcpyAsync(s->b, b, p->in[IN_B].n * s->in_size, cudaMemcpyHostToDevice, gb_stream()),
-        ctx);
+    gemm_cuda_note(ctx, s);
     return ST_OK;
 }
 
 static enum status gemm_cuda_run(struct impl_ctx *ctx) {
     struct gemm_cuda_state *s = ctx->state;
+    void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
     if (s->f64)
-        CU_TRY(gb_dgemm(gb_stream(), &s->arch, s->m, s->n, s->k, (const double *)s->a, s->k,
-                        (const double *)s->b, s->n, (double *)s->c, s->n),
+        CU_TRY(gb_dgemm(gb_stream(), &s->arch, s->m, s->n, s->k, (const double *)a, s->k,
+                        (const double *)b, s->n, (double *)c, s->n),
                ctx);
     else if (s->f16)
-        CU_TRY(gb_hgemm(gb_stream(), &s->arch, s->m, s->n, s->k, s->a, s->k, s->b, s->n,
-                        (float *)s->c, s->n),
-               ctx);
+        CU_TRY(
+            gb_hgemm(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n, (float *)c, s->n),
+            ctx);
     else
-        CU_TRY(gb_sgemm(gb_stream(), &s->arch, 0, 0, s->m, s->n, s->k, (const float *)s->a, s->k,
-                        (const float *)s->b, s->n, (float *)s->c, s->n),
+        CU_TRY(gb_sgemm(gb_stream(), &s->arch, 0, 0, s->m, s->n, s->k, (const float *)a, s->k,
+                        (const float *)b, s->n, (float *)c, s->n),
                ctx);
     return ST_OK;
-}
-
-static enum status gemm_cuda_download(struct impl_ctx *ctx) {
-    struct gemm_cuda_state *s = ctx->state;
-    struct problem *p = ctx->p;
-    void *c = s->f64 ? (void *)p->out[OUT_C].data64 : (void *)p->out[OUT_C].data;
-    CU_TRY(cudaMemcpyAsync(c, s->c, p->out[OUT_C].n * s->out_size, cudaMemcpyDeviceToHost,
-                           gb_stream()),
-           ctx);
-    return ST_OK;
-}
-
-static void gemm_cuda_release(struct impl_ctx *ctx) {
-    struct gemm_cuda_state *s = ctx->state;
-    if (!s)
-        return;
-    CU_WARN(cudaStreamSynchronize(gb_stream()));
-    void *bufs[] = {s->a, s->b, s->c};
-    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
-    free(s->half_a);
-    free(s->half_b);
-    free(s);
-    ctx->state = NULL;
 }
 
 const struct impl gemm_cuda_impl = {
@@ -172,9 +120,10 @@ const struct impl gemm_cuda_impl = {
     .summary = "own SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2) / FP16 GEMM "
                "(half2 loads, or WMMA tensor cores from 7.0; FP32 accumulation), smem tiles",
     .prepare = gemm_cuda_prepare,
-    .upload = gemm_cuda_upload,
+    .upload = gb_dev_upload,
     .run = gemm_cuda_run,
-    .download = gemm_cuda_download,
-    .release = gemm_cuda_release,
+    .download = gb_dev_download,
+    .finish = gb_dev_finish,
+    .release = gb_dev_release,
     .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
 };
