@@ -15,14 +15,15 @@
  * already. The 16-bit tiers allow tensor cores (CUBLAS_DEFAULT_MATH from 11, CUBLAS_TENSOR_OP_MATH
  * on 9 and 10). cublasGemmEx's compute type was a cudaDataType before CUDA 11 and is a
  * cublasComputeType_t since. The row note records which. 16-bit operands are converted on the
- * host in prepare (not timed); upload copies them, so end to end moves 2 bytes an element.
+ * host in prepare (not timed, kernels/common/dev_bufs.h); upload copies them, so end to end moves
+ * 2 bytes an element.
  */
-#include <stdint.h>
-#include <stdlib.h>
+#include <stdio.h>
 
+#include "bench/gemm.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
-#include "bench/gemm.h"
+#include "kernels/common/dev_bufs.h"
 
 enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K };
 enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
@@ -33,36 +34,20 @@ enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
 #define GEMM_CUBLAS11 0
 #endif
 
+enum { DEV_A, DEV_B, DEV_C }; /* the device buffers, in gb_dev_prepare's order */
+
 struct gemm_state {
+    struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     cublasHandle_t h;
     int have_handle;
     int m, n, k;
-    void *a, *b, *c;             /* device */
-    const void *host_a, *host_b; /* what upload copies: the problem's, or the 16-bit copies */
-    uint16_t *half_a, *half_b;   /* f16/bf16 host copies */
-    size_t in_size, out_size;    /* bytes per element */
 };
 
-/* The host side of the operands: the problem's buffers, or their 16-bit copies. */
-static enum status host_operands(struct impl_ctx *ctx, struct gemm_state *s) {
-    struct problem *p = ctx->p;
-    enum dtype t = p->dtype;
-    if (t == DT_F16 || t == DT_BF16) {
-        if (!(s->half_a = dtype_halves_new(p->in[IN_A].data, p->in[IN_A].n, t)) ||
-            !(s->half_b = dtype_halves_new(p->in[IN_B].data, p->in[IN_B].n, t))) {
-            snprintf(ctx->note, sizeof ctx->note, "out of host memory for the 16-bit operands");
-            return ST_OOM;
-        }
-        s->host_a = s->half_a;
-        s->host_b = s->half_b;
-    } else if (t == DT_F64) {
-        s->host_a = p->in[IN_A].data64;
-        s->host_b = p->in[IN_B].data64;
-    } else {
-        s->host_a = p->in[IN_A].data;
-        s->host_b = p->in[IN_B].data;
-    }
-    return ST_OK;
+/* gb_dev_release's teardown: the handle, once the stream is idle. */
+static void gemm_teardown(struct impl_ctx *ctx) {
+    struct gemm_state *s = ctx->state;
+    if (s->have_handle)
+        CUBLAS_WARN(cublasDestroy(s->h));
 }
 
 /* The handle's math mode for the tier, and the note that records it. */
@@ -98,26 +83,22 @@ static enum status gemm_prepare(struct impl_ctx *ctx) {
         return ST_UNSUPPORTED;
     }
 #endif
-    struct gemm_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
-        return ST_OOM;
-    }
-    ctx->state = s;
+    enum status st;
+    if ((st = gb_impl_state(ctx, sizeof(struct gemm_state))) != ST_OK)
+        return st;
+    struct gemm_state *s = ctx->state;
+    s->dev.teardown = gemm_teardown;
     /* bench/gemm.c's complete() keeps every size within int, as cuBLAS needs. */
     s->m = (int)p->shape.v[M];
     s->n = (int)p->shape.v[N];
     s->k = (int)p->shape.v[K];
-    s->in_size = (size_t)dtype_bytes(t);
-    s->out_size = t == DT_F64 ? sizeof(double) : sizeof(float);
-    size_t m = (size_t)s->m, n = (size_t)s->n, k = (size_t)s->k;
-    enum status st;
-    if ((st = gb_row_footprint(ctx, (m * k + k * n) * s->in_size + m * n * s->out_size,
-                               "A, B, C; cuBLAS's workspace comes on top")) != ST_OK ||
-        (st = host_operands(ctx, s)) != ST_OK ||
-        (st = gb_malloc(ctx, &s->a, m * k * s->in_size, "A")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->b, k * n * s->in_size, "B")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->c, m * n * s->out_size, "C")) != ST_OK)
+    const struct gb_dev_spec spec[] = {
+        [DEV_A] = {.name = "A", .in = &p->in[IN_A]},
+        [DEV_B] = {.name = "B", .in = &p->in[IN_B]},
+        [DEV_C] = {.name = "C", .out = &p->out[OUT_C], .store = GB_DEV_WIDE}, /* FP32 C */
+    };
+    if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0,
+                             "A, B, C; cuBLAS's workspace comes on top")) != ST_OK)
         return st;
     CUBLAS_TRY(cublasCreate(&s->h), ctx);
     s->have_handle = 1;
@@ -125,26 +106,15 @@ static enum status gemm_prepare(struct impl_ctx *ctx) {
     return set_math(ctx, s, t);
 }
 
-static enum status gemm_upload(struct impl_ctx *ctx) {
-    struct gemm_state *s = ctx->state;
-    struct problem *p = ctx->p;
-    cudaStream_t st = gb_stream();
-    CU_TRY(cudaMemcpyAsync(s->a, s->host_a, p->in[IN_A].n * s->in_size, cudaMemcpyHostToDevice, st),
-           ctx);
-    CU_TRY(cudaMemcpyAsync(s->b, s->host_b, p->in[IN_B].n * s->in_size, cudaMemcpyHostToDevice, st),
-           ctx);
-    return ST_OK;
-}
-
 /* cublasGemmEx for tf32, f16 and bf16: FP32 C and accumulation. */
 static enum status gemm_run_ex(struct impl_ctx *ctx, struct gemm_state *s, enum dtype t) {
     const float one = 1.0f, zero = 0.0f;
+    void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
 #if GEMM_CUBLAS11
     cudaDataType_t in = t == DT_F16 ? CUDA_R_16F : t == DT_BF16 ? CUDA_R_16BF : CUDA_R_32F;
     cublasComputeType_t compute = t == DT_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
-    CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, in, s->n,
-                            s->a, in, s->k, &zero, s->c, CUDA_R_32F, s->n, compute,
-                            CUBLAS_GEMM_DEFAULT),
+    CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, b, in, s->n, a,
+                            in, s->k, &zero, c, CUDA_R_32F, s->n, compute, CUBLAS_GEMM_DEFAULT),
                ctx);
 #else
     (void)t; /* f16 only (prepare refused tf32 and bf16) */
@@ -153,9 +123,9 @@ static enum status gemm_run_ex(struct impl_ctx *ctx, struct gemm_state *s, enum 
 #else
     cublasGemmAlgo_t algo = CUBLAS_GEMM_DFALT;
 #endif
-    CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b,
-                            CUDA_R_16F, s->n, s->a, CUDA_R_16F, s->k, &zero, s->c, CUDA_R_32F, s->n,
-                            CUDA_R_32F, algo),
+    CUBLAS_TRY(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, b, CUDA_R_16F,
+                            s->n, a, CUDA_R_16F, s->k, &zero, c, CUDA_R_32F, s->n, CUDA_R_32F,
+                            algo),
                ctx);
 #endif
     return ST_OK;
@@ -164,46 +134,22 @@ static enum status gemm_run_ex(struct impl_ctx *ctx, struct gemm_state *s, enum 
 static enum status gemm_run(struct impl_ctx *ctx) {
     struct gemm_state *s = ctx->state;
     enum dtype t = ctx->p->dtype;
+    void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
     /* Column-major Cᵀ (n×m) = Bᵀ (n×k, B's row-major storage) · Aᵀ (k×m, A's storage). */
     if (t == DT_F64) {
         const double one = 1.0, zero = 0.0;
-        CUBLAS_TRY(cublasDgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, s->n,
-                               s->a, s->k, &zero, s->c, s->n),
+        CUBLAS_TRY(cublasDgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, b, s->n, a,
+                               s->k, &zero, c, s->n),
                    ctx);
         return ST_OK;
     }
     if (t != DT_F32)
         return gemm_run_ex(ctx, s, t);
     const float one = 1.0f, zero = 0.0f;
-    CUBLAS_TRY(cublasSgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, s->b, s->n, s->a,
-                           s->k, &zero, s->c, s->n),
+    CUBLAS_TRY(cublasSgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, s->m, s->k, &one, b, s->n, a, s->k,
+                           &zero, c, s->n),
                ctx);
     return ST_OK;
-}
-
-static enum status gemm_download(struct impl_ctx *ctx) {
-    struct gemm_state *s = ctx->state;
-    struct problem *p = ctx->p;
-    void *host = p->dtype == DT_F64 ? (void *)p->out[OUT_C].data64 : (void *)p->out[OUT_C].data;
-    CU_TRY(cudaMemcpyAsync(host, s->c, p->out[OUT_C].n * s->out_size, cudaMemcpyDeviceToHost,
-                           gb_stream()),
-           ctx);
-    return ST_OK;
-}
-
-static void gemm_release(struct impl_ctx *ctx) {
-    struct gemm_state *s = ctx->state;
-    if (!s)
-        return;
-    CU_WARN(cudaStreamSynchronize(gb_stream()));
-    if (s->have_handle)
-        CUBLAS_WARN(cublasDestroy(s->h));
-    void *bufs[] = {s->a, s->b, s->c};
-    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
-    free(s->half_a);
-    free(s->half_b);
-    free(s);
-    ctx->state = NULL;
 }
 
 const struct impl gemm_cublas_impl = {
@@ -215,9 +161,10 @@ const struct impl gemm_cublas_impl = {
     .summary = "cublasSgemm / Dgemm / GemmEx FP16 (FP32 accumulate), default math",
 #endif
     .prepare = gemm_prepare,
-    .upload = gemm_upload,
+    .upload = gb_dev_upload,
     .run = gemm_run,
-    .download = gemm_download,
-    .release = gemm_release,
+    .download = gb_dev_download,
+    .finish = gb_dev_finish,
+    .release = gb_dev_release,
     .dtypes = DT_ALL,
 };
