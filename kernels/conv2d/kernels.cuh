@@ -4,7 +4,7 @@
  * The GEMM view, never materialised: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q), where
  * column (img, oh, ow) of X̂ holds, for each filter tap (ci, ri, si), the input value
  * x[img][ci][oh·stride_h − pad_h + ri][ow·stride_w − pad_w + si], or 0 in the padding. The block
- * tiling is that of the 64×64 SGEMM (gemm_tile.cuh): 64 filters × 64 output pixels per block,
+ * tiling is that of the 64×64 SGEMM (kernels/gemm/tile.cuh): 64 filters × 64 output pixels per block,
  * 16-deep slices of c·r·s staged in shared memory, 4×4 outputs per thread, register prefetch
  * of the next slice (63–65 registers on sm_75–120; 61 and no spill in scripts/ptxas-report's
  * sm_20/sm_30 proxy capped at 63: one configuration serves every architecture). The X̂ slice is
@@ -24,7 +24,7 @@
 #define GB_CONV_BM 64               /* filters per block */
 #define GB_CONV_BN 64               /* output pixels per block */
 #define GB_CONV_BK 16               /* filter taps per slice */
-#define GB_CONV_PM (GB_CONV_BM + 4) /* shared row pitches, padded as in gemm_tile.cuh */
+#define GB_CONV_PM (GB_CONV_BM + 4) /* shared row pitches, padded as in kernels/gemm/tile.cuh */
 #define GB_CONV_PN (GB_CONV_BN + 4)
 
 /* Element (ci, hi, wi) of one input image (c × h × w), 0 outside it. */
