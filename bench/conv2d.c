@@ -119,31 +119,18 @@ void conv2d_ref(const struct conv2d_dims *d, const float *x, const float *wt, co
 }
 
 /* --- shape and definition -------------------------------------------------------------------- */
-long conv2d_out_size(long in, long filt, long stride, long pad) {
-    long span = in + 2 * pad - filt;
-    if (span < 0 || stride < 1)
-        return 0;
-    return span / stride + 1;
-}
-
-int conv2d_dims_finish(struct conv2d_dims *d) {
-    d->p = conv2d_out_size(d->h, d->r, d->stride_h, d->pad_h);
-    d->q = conv2d_out_size(d->w, d->s, d->stride_w, d->pad_w);
-    return d->p > 0 && d->q > 0 ? 0 : -1;
-}
-
 void conv2d_dims_of(const struct shape *s, struct conv2d_dims *d) {
-    *d = (struct conv2d_dims){.n = s->v[N],
-                              .c = s->v[C],
-                              .h = s->v[H],
-                              .w = s->v[W],
-                              .k = s->v[K],
-                              .r = s->v[R],
-                              .s = s->v[S],
-                              .stride_h = s->v[STRIDE_H],
-                              .stride_w = s->v[STRIDE_W],
-                              .pad_h = s->v[PAD_H],
-                              .pad_w = s->v[PAD_W]};
+    *d = (struct conv2d_dims){.n = (int)s->v[N],
+                              .c = (int)s->v[C],
+                              .h = (int)s->v[H],
+                              .w = (int)s->v[W],
+                              .k = (int)s->v[K],
+                              .r = (int)s->v[R],
+                              .s = (int)s->v[S],
+                              .stride_h = (int)s->v[STRIDE_H],
+                              .stride_w = (int)s->v[STRIDE_W],
+                              .pad_h = (int)s->v[PAD_H],
+                              .pad_w = (int)s->v[PAD_W]};
     conv2d_dims_finish(d);
 }
 
@@ -165,16 +152,17 @@ static int conv2d_complete(struct shape *s, const int *given, char *err, size_t 
             return -1;
         }
     }
-    struct conv2d_dims d;
-    conv2d_dims_of(s, &d);
-    if (d.p <= 0 || d.q <= 0) {
-        int rows = d.p <= 0;
+    const long *v = s->v;
+    long long p = conv2d_out_size(v[H], v[R], v[STRIDE_H], v[PAD_H]);
+    long long q = conv2d_out_size(v[W], v[S], v[STRIDE_W], v[PAD_W]);
+    if (p <= 0 || q <= 0) {
+        int rows = p <= 0;
         snprintf(err, errlen, "a %ld-%s filter does not fit %s=%ld with %s=%ld (output %s is 0)",
-                 rows ? d.r : d.s, rows ? "row" : "column", rows ? "h" : "w", rows ? d.h : d.w,
-                 rows ? "pad_h" : "pad_w", rows ? d.pad_h : d.pad_w, rows ? "height" : "width");
+                 v[rows ? R : S], rows ? "row" : "column", rows ? "h" : "w", v[rows ? H : W],
+                 rows ? "pad_h" : "pad_w", v[rows ? PAD_H : PAD_W], rows ? "height" : "width");
         return -1;
     }
-    double pq = (double)d.p * (double)d.q, crs = (double)d.c * (double)d.r * (double)d.s;
+    double pq = (double)p * (double)q, crs = (double)v[C] * (double)v[R] * (double)v[S];
     if (pq > INT_MAX || crs > INT_MAX) {
         snprintf(err, errlen, "output plane p·q=%.0f or filter c·r·s=%.0f exceeds %d", pq, crs,
                  INT_MAX);
@@ -203,8 +191,8 @@ static double conv2d_bytes(const struct shape *s) {
 static size_t conv2d_ref_count(const struct conv2d_dims *d, int *sampled) {
     double macs = (double)d->n * d->k * d->p * d->q * (double)d->c * d->r * d->s;
     *sampled = macs > (double)CONV2D_FULL_MACS;
-    return *sampled ? CONV2D_SAMPLES + (size_t)d->k * (2 * d->p + 2 * d->q)
-                    : (size_t)(d->n * d->k * d->p * d->q);
+    return *sampled ? CONV2D_SAMPLES + (size_t)d->k * (2 * (size_t)d->p + 2 * (size_t)d->q)
+                    : (size_t)d->n * d->k * d->p * d->q;
 }
 
 /* Tensors and the reference (values and indices). */
@@ -219,7 +207,7 @@ static double conv2d_host_bytes(const struct shape *s) {
 /* The sampled entries: sample_indices' spread, then the border pixels of every filter's plane
  * in the last image. */
 static size_t *conv2d_sample(const struct conv2d_dims *d, uint64_t seed, size_t count) {
-    size_t total = (size_t)(d->n * d->k * d->p * d->q);
+    size_t total = (size_t)d->n * d->k * d->p * d->q;
     size_t *idx = sample_indices(total, CONV2D_SAMPLES, seed), *all;
     if (!idx || !(all = realloc(idx, count * sizeof *idx))) {
         free(idx);
@@ -244,8 +232,8 @@ static size_t *conv2d_sample(const struct conv2d_dims *d, uint64_t seed, size_t 
 static int conv2d_make(struct problem *p, char *err, size_t errlen) {
     struct conv2d_dims d;
     conv2d_dims_of(&p->shape, &d);
-    size_t nx = (size_t)(d.n * d.c * d.h * d.w), nw = (size_t)(d.k * d.c * d.r * d.s);
-    size_t ny = (size_t)(d.n * d.k * d.p * d.q);
+    size_t nx = (size_t)d.n * d.c * d.h * d.w, nw = (size_t)d.k * d.c * d.r * d.s;
+    size_t ny = (size_t)d.n * d.k * d.p * d.q;
     p->nin = 2;
     p->nout = 1;
     struct sampled_ref *ref = calloc(1, sizeof *ref);

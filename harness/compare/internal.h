@@ -76,7 +76,7 @@ int cmp_slowdown(const struct cmp_input *in, const struct cmp_opts *o, FILE *out
 int cmp_regress(const struct cmp_input *in, const struct cmp_opts *o, FILE *out, char *err,
                 size_t errlen);
 
-/* --- output helpers (compare_out.c) ------------------------------------------------------ */
+/* --- output helpers (out.c) ------------------------------------------------------ */
 
 /* A human table: column heads, optional group labels over runs of columns, rows of cells. */
 struct cmp_grid {

@@ -1,7 +1,7 @@
 /* doctor.c — `gpubench doctor`: options, the machine probe, the verdict per GPU, the exit code.
  *
- * The decisions live in doctor_verdict.c (pure), the facts in cuda_facts.c, the CUDA calls in
- * doctor_probe_cuda.c (CUDA builds) or doctor_probe_none.c, the writers in doctor_report.c. This
+ * The decisions live in verdict.c (pure), the facts in cuda_facts.c, the CUDA calls in
+ * probe_cuda.c (CUDA builds) or probe_none.c, the writers in report.c. This
  * file only gathers: build manifest, probe, /proc driver version, OpenBLAS, hwloc. */
 #include "harness/doctor/doctor.h"
 

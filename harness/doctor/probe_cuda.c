@@ -1,6 +1,6 @@
 /* probe_cuda.c — the doctor probe of a CUDA build: driver and runtime versions, devices
  * (through gpu_query, harness/run/backend_cuda.c), cuBLAS and cuDNN as compiled and as loaded.
- * Compiled only in CUDA builds; doctor_probe_none.c is the CPU-only counterpart. Nothing here
+ * Compiled only in CUDA builds; probe_none.c is the CPU-only counterpart. Nothing here
  * decides anything: it only asks, and records errors by name. */
 #include "harness/doctor/probe.h"
 

@@ -1,5 +1,5 @@
 /* probe_none.c — the doctor probe of a CPU-only build: no CUDA runtime, no libraries.
- * See doctor_probe.h; the CUDA counterpart is doctor_probe_cuda.c. */
+ * See probe.h; the CUDA counterpart is probe_cuda.c. */
 #include "harness/doctor/probe.h"
 
 #include <string.h>

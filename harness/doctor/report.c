@@ -1,4 +1,4 @@
-/* report.c — the text and JSON writers of `gpubench doctor`. See doctor_report.h. */
+/* report.c — the text and JSON writers of `gpubench doctor`. See report.h. */
 #include "harness/doctor/report.h"
 
 #include <string.h>

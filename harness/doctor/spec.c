@@ -1,4 +1,4 @@
-/* spec.c — parsing of `--assume` and `--assume-build` SPECs. See doctor_spec.h. */
+/* spec.c — parsing of `--assume` and `--assume-build` SPECs. See spec.h. */
 #include "harness/doctor/spec.h"
 
 #include <ctype.h>

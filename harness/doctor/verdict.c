@@ -1,4 +1,4 @@
-/* verdict.c — the verdict of `gpubench doctor` as a pure function. See doctor_verdict.h.
+/* verdict.c — the verdict of `gpubench doctor` as a pure function. See verdict.h.
  *
  * The rules, in the order they are applied:
  *  1. Code: a cubin for sm X.y runs on devices X.z with z >= y (same major); PTX for compute_X.Y

@@ -1,4 +1,4 @@
-/* internal.h — what merge.c and merge_fleet.c share: the inputs of `gpubench merge`. */
+/* internal.h — what merge.c and fleet.c share: the inputs of `gpubench merge`. */
 #ifndef GPUBENCH_MERGE_INT_H
 #define GPUBENCH_MERGE_INT_H
 

@@ -1,5 +1,5 @@
 /* merge.c — `gpubench merge`: options, reading the inputs, refusing the same run twice, and
- * writing one tidy CSV atomically. Fleet folders and their tasks: merge_fleet.c. Every check
+ * writing one tidy CSV atomically. Fleet folders and their tasks: fleet.c. Every check
  * happens before the output is opened, so a refused merge leaves nothing behind.
  */
 #include "harness/merge/merge.h"

@@ -18,29 +18,11 @@ enum { IN_X = CONV2D_IN_X, IN_WT = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
 
 struct conv2d_cuda_state {
     struct gb_arch arch;
-    struct gb_conv2d_dims d;
+    struct conv2d_dims d;
     void *x, *wt, *y;
     size_t size; /* bytes per element */
     int f64;
 };
-
-/* The problem's shape as the kernel takes it. Returns 0, or -1 when it does not fit int. */
-static int conv2d_cuda_dims(const struct shape *sh, struct gb_conv2d_dims *d) {
-    static const int keys[11] = {CONV2D_KEY_N,     CONV2D_KEY_C,        CONV2D_KEY_H,
-                                 CONV2D_KEY_W,     CONV2D_KEY_K,        CONV2D_KEY_R,
-                                 CONV2D_KEY_S,     CONV2D_KEY_STRIDE_H, CONV2D_KEY_STRIDE_W,
-                                 CONV2D_KEY_PAD_H, CONV2D_KEY_PAD_W};
-    int *const f[11] = {&d->n, &d->c,        &d->h,        &d->w,     &d->k,    &d->r,
-                        &d->s, &d->stride_h, &d->stride_w, &d->pad_h, &d->pad_w};
-    int i;
-    for (i = 0; i < 11; i++) {
-        long v = sh->v[keys[i]];
-        if (v < 0 || v > 2147483647L)
-            return -1;
-        *f[i] = (int)v;
-    }
-    return gb_conv2d_dims_finish(d);
-}
 
 static enum status conv2d_cuda_prepare(struct impl_ctx *ctx) {
     const struct problem *p = ctx->p;
@@ -50,7 +32,8 @@ static enum status conv2d_cuda_prepare(struct impl_ctx *ctx) {
         (st = gb_impl_state(ctx, sizeof *s)) != ST_OK)
         return st;
     s = ctx->state;
-    if (conv2d_cuda_dims(&p->shape, &s->d) != 0) {
+    conv2d_dims_of(&p->shape, &s->d);
+    if (!conv2d_dims_int_indexed(&s->d)) {
         snprintf(ctx->note, sizeof ctx->note,
                  "a tensor of this shape has 2^31 elements or more, beyond the own kernel's int "
                  "indexing; use the cudnn implementation");

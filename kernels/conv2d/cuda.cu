@@ -11,11 +11,12 @@ int gb_conv2d_kernels(const struct gb_kernel_ref **refs) {
 }
 
 /* The grid of a launch for d: cudaSuccess, or the error the launchers return. */
-static cudaError_t conv2d_grid(const struct gb_arch *arch, const struct gb_conv2d_dims *d,
+static cudaError_t conv2d_grid(const struct gb_arch *arch, const struct conv2d_dims *d,
                                dim3 *grid) {
-    struct gb_conv2d_dims chk = *d;
-    /* the caller's p and q must be what the other fields imply */
-    if (gb_conv2d_dims_finish(&chk) != 0 || chk.p != d->p || chk.q != d->q)
+    struct conv2d_dims chk = *d;
+    /* the caller's p and q must be what the other fields imply, and int must index it all */
+    if (conv2d_dims_finish(&chk) != 0 || chk.p != d->p || chk.q != d->q ||
+        !conv2d_dims_int_indexed(d))
         return cudaErrorInvalidValue;
     if (gb_conv2d_grid(d, arch->sm, grid) != 0)
         return cudaErrorInvalidConfiguration;
@@ -23,7 +24,7 @@ static cudaError_t conv2d_grid(const struct gb_arch *arch, const struct gb_conv2
 }
 
 cudaError_t gb_conv2d(cudaStream_t stream, const struct gb_arch *arch,
-                      const struct gb_conv2d_dims *d, const float *x, const float *wt, float *y) {
+                      const struct conv2d_dims *d, const float *x, const float *wt, float *y) {
     dim3 grid;
     cudaError_t e = conv2d_grid(arch, d, &grid);
     if (e != cudaSuccess)
@@ -33,7 +34,7 @@ cudaError_t gb_conv2d(cudaStream_t stream, const struct gb_arch *arch,
 }
 
 cudaError_t gb_conv2d64(cudaStream_t stream, const struct gb_arch *arch,
-                        const struct gb_conv2d_dims *d, const double *x, const double *wt,
+                        const struct conv2d_dims *d, const double *x, const double *wt,
                         double *y) {
     dim3 grid;
     cudaError_t e = conv2d_grid(arch, d, &grid);

@@ -13,7 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/common/cuda_impl.h"
-#include "kernels/conv2d/dims.h"
+#include "bench/conv2d.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,14 +23,14 @@ extern "C" {
 int gb_conv2d_kernels(const struct gb_kernel_ref **refs);
 
 /* y (n×k×p×q) = conv(x (n×c×h×w), wt (k×c×r×s)), NCHW, cross-correlation, any stride and
- * padding per axis; d must have been completed by gb_conv2d_dims_finish (cudaErrorInvalidValue
+ * padding per axis; d must have been completed by conv2d_dims_finish (cudaErrorInvalidValue
  * otherwise). Implicit GEMM (kernels.cuh). */
 cudaError_t gb_conv2d(cudaStream_t stream, const struct gb_arch *arch,
-                      const struct gb_conv2d_dims *d, const float *x, const float *wt, float *y);
+                      const struct conv2d_dims *d, const float *x, const float *wt, float *y);
 
 /* gb_conv2d in doubles (the f64 tier): the same shapes and errors. */
 cudaError_t gb_conv2d64(cudaStream_t stream, const struct gb_arch *arch,
-                        const struct gb_conv2d_dims *d, const double *x, const double *wt,
+                        const struct conv2d_dims *d, const double *x, const double *wt,
                         double *y);
 
 #ifdef __cplusplus

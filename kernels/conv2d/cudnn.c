@@ -30,14 +30,9 @@
 #include "harness/core/device.h"
 #include "harness/gpuinfo/gpu_policy.h"
 #include "bench/conv2d.h"
-#include "kernels/conv2d/dims.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 
-enum { KN = CONV2D_KEY_N, KC = CONV2D_KEY_C, KH = CONV2D_KEY_H, KW = CONV2D_KEY_W };
-enum { KK = CONV2D_KEY_K, KR = CONV2D_KEY_R, KS = CONV2D_KEY_S };
-enum { KSTRIDE_H = CONV2D_KEY_STRIDE_H, KSTRIDE_W = CONV2D_KEY_STRIDE_W };
-enum { KPAD_H = CONV2D_KEY_PAD_H, KPAD_W = CONV2D_KEY_PAD_W };
 enum { IN_X = CONV2D_IN_X, IN_W = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
 
 /* Where element i of an NCHW tensor (c channels of hw pixels) sits in the NHWC one. */
@@ -52,7 +47,7 @@ struct conv_state {
     cudnnTensorDescriptor_t xd, yd;
     cudnnFilterDescriptor_t wd;
     cudnnConvolutionDescriptor_t cd;
-    struct gb_conv2d_dims d;
+    struct conv2d_dims d;
     enum dtype t;
     cudnnDataType_t data, compute; /* the tensors' type and the convolution's compute type */
     cudnnTensorFormat_t fmt;       /* of x, the filters and y */
@@ -102,7 +97,7 @@ static cudnnMathType_t conv_math(enum dtype t) {
 }
 
 static enum status make_descriptors(struct impl_ctx *ctx, struct conv_state *s) {
-    const struct gb_conv2d_dims *d = &s->d;
+    const struct conv2d_dims *d = &s->d;
     CUDNN_TRY(cudnnCreateTensorDescriptor(&s->xd), ctx);
     CUDNN_TRY(cudnnCreateTensorDescriptor(&s->yd), ctx);
     CUDNN_TRY(cudnnCreateFilterDescriptor(&s->wd), ctx);
@@ -258,7 +253,7 @@ static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
  * n×h×w×c, filters k×r×s×c), and room for the half output. The problem's values are already
  * of the tier (fill_uniform_dt), so the conversion is exact. */
 static enum status half_inputs(struct impl_ctx *ctx, struct conv_state *s) {
-    const struct gb_conv2d_dims *d = &s->d;
+    const struct conv2d_dims *d = &s->d;
     const struct problem *p = ctx->p;
     const int nhwc = s->fmt == CUDNN_TENSOR_NHWC;
     s->half_x = malloc(p->in[IN_X].n * sizeof *s->half_x);
@@ -319,26 +314,15 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
         return ST_OOM;
     }
     ctx->state = s;
-    const long *v = p->shape.v;
-    struct gb_conv2d_dims d = {.n = (int)v[KN],
-                               .c = (int)v[KC],
-                               .h = (int)v[KH],
-                               .w = (int)v[KW],
-                               .k = (int)v[KK],
-                               .r = (int)v[KR],
-                               .s = (int)v[KS],
-                               .stride_h = (int)v[KSTRIDE_H],
-                               .stride_w = (int)v[KSTRIDE_W],
-                               .pad_h = (int)v[KPAD_H],
-                               .pad_w = (int)v[KPAD_W]};
-    s->d = d;
-    if (gb_conv2d_dims_finish(&s->d) != 0) {
+    conv2d_dims_of(&p->shape, &s->d);
+    const struct conv2d_dims d = s->d;
+    if (!conv2d_dims_int_indexed(&d)) {
         snprintf(ctx->note, sizeof ctx->note,
                  "shape outside cuDNN's int sizes (a tensor of 2^31 elements or more)");
         return ST_UNSUPPORTED;
     }
     size_t xs = (size_t)d.n * d.c * d.h * d.w, wsz = (size_t)d.k * d.c * d.r * d.s;
-    size_t ys = (size_t)s->d.n * s->d.k * s->d.p * s->d.q;
+    size_t ys = (size_t)d.n * d.k * d.p * d.q;
     enum status st;
     if ((st = choose_types(ctx, s, cc_major)) != ST_OK ||
         (st = gb_row_footprint(ctx, (xs + wsz + ys) * s->size,
@@ -392,7 +376,7 @@ static enum status conv_run(struct impl_ctx *ctx) {
  * half output (in s->fmt) as the problem's float NCHW y. */
 static enum status conv_finish(struct impl_ctx *ctx) {
     struct conv_state *s = ctx->state;
-    const struct gb_conv2d_dims *d = &s->d;
+    const struct conv2d_dims *d = &s->d;
     struct buf *y = &ctx->p->out[OUT_Y];
     const int nhwc = s->fmt == CUDNN_TENSOR_NHWC;
     if (s->t != DT_F16)

@@ -4,7 +4,7 @@
  * The GEMM view, never materialised: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q), where
  * column (img, oh, ow) of X̂ holds, for each filter tap (ci, ri, si), the input value
  * x[img][ci][oh·stride_h − pad_h + ri][ow·stride_w − pad_w + si], or 0 in the padding. The block
- * tiling is that of the 64×64 SGEMM (gemm_tile.cuh): 64 filters × 64 output pixels per block,
+ * tiling is that of the 64×64 SGEMM (kernels/gemm/tile.cuh): 64 filters × 64 output pixels per block,
  * 16-deep slices of c·r·s staged in shared memory, 4×4 outputs per thread, register prefetch
  * of the next slice (63–65 registers on sm_75–120; 61 and no spill in scripts/ptxas-report's
  * sm_20/sm_30 proxy capped at 63: one configuration serves every architecture). The X̂ slice is
@@ -17,14 +17,14 @@
 #ifndef GPUBENCH_CONV2D_KERNELS_CUH
 #define GPUBENCH_CONV2D_KERNELS_CUH
 
-#include "kernels/conv2d/dims.h"
+#include "bench/conv2d.h"
 #include "kernels/common/kernel_common.cuh"
 
 #define GB_CONV_THREADS 256
 #define GB_CONV_BM 64               /* filters per block */
 #define GB_CONV_BN 64               /* output pixels per block */
 #define GB_CONV_BK 16               /* filter taps per slice */
-#define GB_CONV_PM (GB_CONV_BM + 4) /* shared row pitches, padded as in gemm_tile.cuh */
+#define GB_CONV_PM (GB_CONV_BM + 4) /* shared row pitches, padded as in kernels/gemm/tile.cuh */
 #define GB_CONV_PN (GB_CONV_BN + 4)
 
 /* Element (ci, hi, wi) of one input image (c × h × w), 0 outside it. */
@@ -61,7 +61,7 @@ static __device__ __forceinline__ void gb_conv2d_fetch_w(const float *__restrict
 /* Taps tap … tap+3 of this thread's pixel (window origin h0, w0 of image xim; bok: the pixel
  * exists) into pb[0..3], zero past crs or in the padding. */
 static __device__ __forceinline__ void gb_conv2d_fetch_x(const float *__restrict__ xim,
-                                                         const struct gb_conv2d_dims *d, int rs,
+                                                         const struct conv2d_dims *d, int rs,
                                                          int crs, int bok, int h0, int w0, int tap,
                                                          float *pb) {
     int j, ci, ri, si;
@@ -149,9 +149,9 @@ static __device__ __forceinline__ void gb_conv2d_store(float *__restrict__ y, in
 }
 
 /* y = conv(x, wt) (see the file comment). Grid: x over ceil(n·p·q / 64) pixel tiles, y over
- * ceil(k / 64) filter tiles; GB_CONV_THREADS threads; d as filled by gb_conv2d_dims_finish. */
+ * ceil(k / 64) filter tiles; GB_CONV_THREADS threads; d as filled by conv2d_dims_finish. */
 __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
-    gb_conv2d_kernel(struct gb_conv2d_dims d, const float *__restrict__ x,
+    gb_conv2d_kernel(struct conv2d_dims d, const float *__restrict__ x,
                      const float *__restrict__ wt, float *__restrict__ y) {
     __shared__ __align__(16) float As[GB_CONV_BK * GB_CONV_PM]; /* As[tap][filter] */
     __shared__ __align__(16) float Bs[GB_CONV_BK * GB_CONV_PN]; /* Bs[tap][pixel] */
@@ -205,7 +205,7 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
     gb_conv2d_store(y, d.k, pq, npq, m0, n0, tx, ty, acc, &v);
 }
 
-GB_SIM_KERNEL(gb_conv2d_kernel, struct gb_conv2d_dims, const float *, const float *, float *)
+GB_SIM_KERNEL(gb_conv2d_kernel, struct conv2d_dims, const float *, const float *, float *)
 
 /* --- The f64 tier ------------------------------------------------------------------------------
  * The same implicit GEMM in doubles (gb_conv2d64_kernel): the same 64 × 64 block tile and grid
@@ -251,7 +251,7 @@ static __device__ __forceinline__ void gb_conv2d64_stage_w(const double *__restr
 /* Stage taps tap … tap+3 of this thread's pixel (window origin h0, w0 of image xim; bok: the
  * pixel exists) into Xs[btap + j][bx], zero past crs or in the padding. */
 static __device__ __forceinline__ void gb_conv2d64_stage_x(const double *__restrict__ xim,
-                                                           const struct gb_conv2d_dims *d, int rs,
+                                                           const struct conv2d_dims *d, int rs,
                                                            int crs, int bok, int h0, int w0,
                                                            int tap, int btap, int bx,
                                                            double (*Xs)[GB_CONV_BN + 1]) {
@@ -294,7 +294,7 @@ static __device__ __forceinline__ void gb_conv2d64_store(double *__restrict__ y,
 
 /* y = conv(x, wt) in doubles (see above). Grid and block as gb_conv2d_kernel's. */
 __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
-    gb_conv2d64_kernel(struct gb_conv2d_dims d, const double *__restrict__ x,
+    gb_conv2d64_kernel(struct conv2d_dims d, const double *__restrict__ x,
                        const double *__restrict__ wt, double *__restrict__ y) {
     __shared__ double Ws[GB_CONV_BK][GB_CONV_BM + 1]; /* Ws[tap][filter] */
     __shared__ double Xs[GB_CONV_BK][GB_CONV_BN + 1]; /* Xs[tap][pixel] */
@@ -340,11 +340,11 @@ __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
     gb_conv2d64_store(y, d.k, pq, npq, m0, n0, tx, ty, acc);
 }
 
-GB_SIM_KERNEL(gb_conv2d64_kernel, struct gb_conv2d_dims, const double *, const double *, double *)
+GB_SIM_KERNEL(gb_conv2d64_kernel, struct conv2d_dims, const double *, const double *, double *)
 
 /* Grid of the launch for d: 0, or -1 when it exceeds the device's limits (gridDim.y ≤ 65535;
  * gridDim.x ≤ 65535 before sm_30). */
-static inline int gb_conv2d_grid(const struct gb_conv2d_dims *d, int sm, dim3 *grid) {
+static inline int gb_conv2d_grid(const struct conv2d_dims *d, int sm, dim3 *grid) {
     long long gx = ((long long)d->n * d->p * d->q + GB_CONV_BN - 1) / GB_CONV_BN;
     long long gy = ((long long)d->k + GB_CONV_BM - 1) / GB_CONV_BM;
     if (gy > 65535 || gx > (sm >= 30 ? 2147483647LL : 65535LL))

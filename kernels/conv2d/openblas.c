@@ -58,7 +58,9 @@ size_t conv2d_cpu_scratch_floats(const struct conv2d_dims *d) {
         return 0;
     size_t col = (size_t)d->c * d->r * d->s * conv2d_chunk_rows(d) * d->q;
     size_t padded =
-        conv2d_is_padded(d) ? (size_t)d->c * (d->h + 2 * d->pad_h) * (d->w + 2 * d->pad_w) : 0;
+        conv2d_is_padded(d) ? (size_t)d->c * ((size_t)d->h + 2 * (size_t)d->pad_h) *
+                                  ((size_t)d->w + 2 * (size_t)d->pad_w)
+                            : 0;
     return col + padded;
 }
 
@@ -159,8 +161,8 @@ void conv2d_cpu_forward(const struct conv2d_dims *d, const float *x, const float
     struct conv2d_job job = {.d = d,
                              .col = scratch,
                              .padded = padded ? scratch + (size_t)gk * chunk * d->q : NULL,
-                             .hp = d->h + 2 * d->pad_h,
-                             .wp = d->w + 2 * d->pad_w,
+                             .hp = (long)d->h + 2L * d->pad_h,
+                             .wp = (long)d->w + 2L * d->pad_w,
                              /* Splitting channels balances within 1/4 of a channel's share. */
                              .by_channel = d->c >= 4 * pool_threads()};
     for (long ni = 0; ni < d->n; ni++) {

@@ -82,6 +82,15 @@ static void test_out_size(void) {
     CHECK(conv2d_out_size(101, 20, 8, 0) == 11);
     CHECK(conv2d_out_size(3, 5, 1, 0) <= 0);
     CHECK(conv2d_out_size(3, 5, 1, 1) == 1);
+    /* An output wider than int is refused, not wrapped; a tensor of 2^31 elements is a valid
+     * shape that int indexing (the CUDA kernel, cuDNN) cannot reach. */
+    struct conv2d_dims big = {.n = 1, .c = 1, .h = 1, .w = 1, .k = 1, .r = 1, .s = 1,
+                              .stride_h = 1, .stride_w = 1, .pad_h = INT_MAX, .pad_w = 0};
+    CHECK(conv2d_dims_finish(&big) != 0);
+    big.pad_h = 0, big.n = 65536, big.c = 32768;
+    CHECK(conv2d_dims_finish(&big) == 0 && big.p == 1 && !conv2d_dims_int_indexed(&big));
+    big.n = 65535;
+    CHECK(conv2d_dims_int_indexed(&big));
 }
 
 static void test_shape_rules(void) {
@@ -113,19 +122,8 @@ static void test_shape_rules(void) {
 /* Leaves the last row of every output plane of the last image NaN (a missing edge tile). */
 static enum status skip_edge_run(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
-    const long *v = p->shape.v;
-    struct conv2d_dims d = {.n = v[CONV2D_KEY_N],
-                            .c = v[CONV2D_KEY_C],
-                            .h = v[CONV2D_KEY_H],
-                            .w = v[CONV2D_KEY_W],
-                            .k = v[CONV2D_KEY_K],
-                            .r = v[CONV2D_KEY_R],
-                            .s = v[CONV2D_KEY_S],
-                            .stride_h = v[CONV2D_KEY_STRIDE_H],
-                            .stride_w = v[CONV2D_KEY_STRIDE_W],
-                            .pad_h = v[CONV2D_KEY_PAD_H],
-                            .pad_w = v[CONV2D_KEY_PAD_W]};
-    conv2d_dims_finish(&d);
+    struct conv2d_dims d;
+    conv2d_dims_of(&p->shape, &d);
     static float scratch[1 << 22];
     if (conv2d_cpu_scratch_floats(&d) > sizeof scratch / sizeof *scratch)
         return ST_ERROR;

@@ -20,7 +20,7 @@
 #include <time.h>
 
 /* Direct convolution in double; scale[i] = Σ |x·w| + 1 of each output. */
-static inline void ref_conv2d(const struct gb_conv2d_dims *d, const float *x, const float *wt,
+static inline void ref_conv2d(const struct conv2d_dims *d, const float *x, const float *wt,
                               double *ref, double *scale) {
     int n, k, p, q, c, r, s;
     for (n = 0; n < d->n; n++)
@@ -48,7 +48,7 @@ static inline void ref_conv2d(const struct gb_conv2d_dims *d, const float *x, co
 }
 
 struct conv_args {
-    struct gb_conv2d_dims d;
+    struct conv2d_dims d;
     const float *x, *wt;
     float *y;
 };
@@ -59,16 +59,16 @@ static void conv_body(void *p) {
 }
 
 /* Returns the number of wrong outputs, or -1 when the emulation failed. */
-static long run_case(const struct gb_conv2d_dims *d0, int misalign, enum emu_order order,
+static long run_case(const struct conv2d_dims *d0, int misalign, enum emu_order order,
                      int report) {
-    struct gb_conv2d_dims d = *d0;
+    struct conv2d_dims d = *d0;
     size_t nx, nw, ny;
     float *xb, *wb, *yb;
     double *ref, *scale;
     struct conv_args a;
     dim3 grid;
     long bad;
-    if (gb_conv2d_dims_finish(&d) != 0) {
+    if (conv2d_dims_finish(&d) != 0) {
         fprintf(stderr, "  bad test shape\n");
         return -1;
     }
@@ -102,7 +102,7 @@ static long run_case(const struct gb_conv2d_dims *d0, int misalign, enum emu_ord
 
 /* --- the f64 kernel ------------------------------------------------------------------------- */
 struct conv64_args {
-    struct gb_conv2d_dims d;
+    struct conv2d_dims d;
     const double *x, *wt;
     double *y;
 };
@@ -124,7 +124,7 @@ static void dfill(double *x, size_t n, uint64_t seed) {
 }
 
 /* Output o of the direct convolution, summed in long double. */
-static long double ref64_at(const struct gb_conv2d_dims *d, const double *x, const double *wt,
+static long double ref64_at(const struct conv2d_dims *d, const double *x, const double *wt,
                             size_t o) {
     const int q = (int)(o % d->q), p = (int)(o / d->q % d->p);
     const int k = (int)(o / d->q / d->p % d->k), n = (int)(o / d->q / d->p / d->k);
@@ -142,7 +142,7 @@ static long double ref64_at(const struct gb_conv2d_dims *d, const double *x, con
 }
 
 /* Outputs of y (doubles, or floats when yf is set) outside the f64 row's tolerance. */
-static long wrong64(const struct gb_conv2d_dims *d, const double *x, const double *wt,
+static long wrong64(const struct conv2d_dims *d, const double *x, const double *wt,
                     const double *y, const float *yf, int report) {
     const size_t ny = (size_t)d->n * d->k * d->p * d->q;
     const struct tol tl = verify_tol(DT_F64, (double)d->c * d->r * d->s, 1.0, 0);
@@ -162,15 +162,15 @@ static long wrong64(const struct gb_conv2d_dims *d, const double *x, const doubl
 /* One f64 case: the wrong outputs of gb_conv2d64_kernel (-1: the emulation failed). With
  * as_f32, the f32 kernel runs instead on the inputs rounded to float (what an f64 row computed
  * in float32 would hand back). */
-static long run_case64(const struct gb_conv2d_dims *d0, enum emu_order order, int as_f32,
+static long run_case64(const struct conv2d_dims *d0, enum emu_order order, int as_f32,
                        int report) {
-    struct gb_conv2d_dims d = *d0;
+    struct conv2d_dims d = *d0;
     size_t nx, nw, ny, i;
     double *xb, *wb, *yb;
     float *xf, *wf, *yf;
     dim3 grid;
     long bad;
-    if (gb_conv2d_dims_finish(&d) != 0)
+    if (conv2d_dims_finish(&d) != 0)
         return -1;
     nx = (size_t)d.n * d.c * d.h * d.w, nw = (size_t)d.k * d.c * d.r * d.s;
     ny = (size_t)d.n * d.k * d.p * d.q;
@@ -207,10 +207,10 @@ static long run_case64(const struct gb_conv2d_dims *d0, enum emu_order order, in
 
 /* Every case in every order, as for float32 (drop: the barrier removed, see the file comment);
  * and, once per case, the f32 kernel on the same inputs must fail the f64 check. */
-static int f64_cases(const struct gb_conv2d_dims *cases, int ncases, int drop) {
+static int f64_cases(const struct conv2d_dims *cases, int ncases, int drop) {
     int ci, o, runs = 0;
     for (ci = 0; ci < ncases; ci++) {
-        const struct gb_conv2d_dims *c = &cases[ci];
+        const struct conv2d_dims *c = &cases[ci];
         const int crs = c->c * c->r * c->s;
         for (o = 0; o < EMU_ORDERS; o++) {
             long bad = run_case64(c, (enum emu_order)o, 0, !drop);
@@ -234,7 +234,7 @@ static int f64_cases(const struct gb_conv2d_dims *cases, int ncases, int drop) {
 
 int main(void) {
     /* n c h w  k r s  stride_h stride_w pad_h pad_w (p, q filled in) */
-    static const struct gb_conv2d_dims cases[] = {
+    static const struct conv2d_dims cases[] = {
         {2, 3, 9, 11, 5, 3, 3, 1, 1, 1, 1, 0, 0},   /* 3×3 same-padding, 2 slices of taps */
         {1, 2, 12, 40, 7, 5, 20, 2, 8, 1, 3, 0, 0}, /* speech layer: 5×20 filter, strides 2, 8 */
         {3, 5, 7, 7, 66, 1, 1, 1, 1, 0, 0, 0, 0},   /* 1×1, two tiles of filters */
@@ -247,7 +247,7 @@ int main(void) {
     int ci, o, m, runs = 0;
     clock_t t0 = clock();
     for (ci = 0; ci < ncases; ci++) {
-        const struct gb_conv2d_dims *c = &cases[ci];
+        const struct conv2d_dims *c = &cases[ci];
         const int crs = c->c * c->r * c->s;
         for (m = 0; m < 2; m++) {
             if (m == 1 && (drop || (crs % 4 != 0))) /* misaligned: only where float4 applied */

@@ -25,7 +25,7 @@ int gb_sgemm_kernels(const struct gb_kernel_ref **refs);
  * transpose of a stored K×M A (lda ≥ M); op(B) is K×N — B (K×N, ldb ≥ N) or, with trans_b, the
  * transpose of a stored N×K B (ldb ≥ K). trans_a and trans_b together are not supported
  * (cudaErrorInvalidValue). Any M, N, K ≥ 0 (K == 0 gives C = 0; an empty C launches nothing).
- * The tile configuration follows arch (gemm_kernels.cuh): 128×128 from sm_35 on large enough
+ * The tile configuration follows arch (kernels.cuh): 128×128 from sm_35 on large enough
  * products, 64×64 otherwise. cudaErrorInvalidConfiguration when the grid exceeds the device's
  * limits. */
 cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_a, int trans_b,

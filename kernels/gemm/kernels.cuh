@@ -1,7 +1,7 @@
 /* kernels.cuh — SGEMM and DGEMM kernels (C subset of CUDA C): shared-memory tiled and register
  * blocked, row-major, C = op(A)·op(B) for op = identity or transpose, correct for any M, N, K.
  *
- * Two tile configurations, both 256 threads per block (gemm_tile.cuh explains the scheme):
+ * Two tile configurations, both 256 threads per block (tile.cuh explains the scheme):
  *   gb_sgemm_128x128_{nn,tn,nt}: 128×128×8 block tile, 8×8 per thread (64 accumulators;
  *       128–159 registers) for sm_35 and newer (255 registers per thread);
  *   gb_sgemm_64x64_{nn,tn,nt}:   64×64×16 block tile, 4×4 per thread (16 accumulators) for
@@ -10,7 +10,7 @@
  *       registers that takes make ptxas spill under a 63-register cap); from sm_35 it does.
  *       The 8×8 tile would spill below sm_35, so the 128×128 kernels compile to a trap there
  *       and are never launched.
- * Shared by the nvcc build (gemm.cu adds the launcher) and the CPU emulation of the tests,
+ * Shared by the nvcc build (cuda.cu adds the launcher) and the CPU emulation of the tests,
  * which also use the host helpers below so that they launch exactly what the launcher does.
  */
 #ifndef GPUBENCH_GEMM_KERNELS_CUH
@@ -153,7 +153,7 @@ static inline int gb_sgemm_grid(enum gb_gemm_cfg cfg, int sm, int M, int N, dim3
 }
 
 /* Everything the launcher decides, as a plain function the emulation tests share: checks the
- * arguments (see gb_sgemm in cuda_kernels.h), picks the configuration, the entry point
+ * arguments (see gb_sgemm in kernels/gemm/cuda.h), picks the configuration, the entry point
  * (*variant: 0 nn, 1 tn, 2 nt) and the grid. Returns 0 (launch), 1 (empty C: launch nothing),
  * -1 (bad arguments) or -2 (grid beyond the device's limits). */
 static inline int gb_sgemm_plan(int sm, int sms, int trans_a, int trans_b, int M, int N, int K,

@@ -1,5 +1,5 @@
 /* tile.cuh — one tile configuration of the SGEMM kernel; included once per configuration by
- * gemm_kernels.cuh (C has no templates: the tile sizes are macros, the operand layouts are
+ * kernels.cuh (C has no templates: the tile sizes are macros, the operand layouts are
  * constant arguments of an inlined body).
  *
  * Parameters (defined by the includer, undefined at the end of this file):

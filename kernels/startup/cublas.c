@@ -5,7 +5,7 @@
 
 #include "kernels/common/child.h"
 #include "kernels/common/cuda_check.h"
-#include "kernels/startup/device.h"
+#include "kernels/startup/gpu_steps.h"
 #include "bench/startup.h"
 
 /* a·b through the handle, into p->out: C (1×1) = aᵀ (1×n) · b (n×1). */

@@ -15,7 +15,7 @@
 
 #include "kernels/common/child.h"
 #include "kernels/common/cuda_impl.h"
-#include "kernels/startup/device.h"
+#include "kernels/startup/gpu_steps.h"
 #include "bench/startup.h"
 
 static enum status context_child(struct impl_ctx *ctx, double *ms) {

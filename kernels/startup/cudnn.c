@@ -10,7 +10,7 @@
 #include "kernels/common/child.h"
 #include "bench/conv2d.h"
 #include "kernels/common/cuda_check.h"
-#include "kernels/startup/device.h"
+#include "kernels/startup/gpu_steps.h"
 #include "bench/startup.h"
 
 static enum status create_child(struct impl_ctx *ctx, double *ms) {

@@ -1,6 +1,6 @@
 /* kernels.cuh — c = a + b on the GPU: a grid-stride kernel (C subset of CUDA C).
  *
- * Shared by the nvcc build (vecadd.cu adds the launcher) and the CPU emulation of the tests.
+ * Shared by the nvcc build (cuda.cu adds the launcher) and the CPU emulation of the tests.
  */
 #ifndef GPUBENCH_VECADD_KERNELS_CUH
 #define GPUBENCH_VECADD_KERNELS_CUH

@@ -576,7 +576,7 @@ def visible(func, err):
 
 
 def documented_status(name):
-    """The row status gpubench documents for an error (results/README.md, DESIGN.md):
+    """The row status gpubench documents for an error (results/README.md, docs/ARCHITECTURE.md):
     allocation failures oom, no code or no support unsupported, the watchdog timeout, else
     error."""
     if name in ("cudaErrorMemoryAllocation", "CUBLAS_STATUS_ALLOC_FAILED") or \

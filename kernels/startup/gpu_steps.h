@@ -1,7 +1,8 @@
-/* device.h — what the startup rows on a GPU share (device.c): the clock, and the dot product on
- * the device that proves what a row started works. Child-process side, and the parent's checks. */
-#ifndef GPUBENCH_STARTUP_DEVICE_H
-#define GPUBENCH_STARTUP_DEVICE_H
+/* gpu_steps.h — what the startup rows on a GPU share (gpu_steps.c): the clock, and the dot
+ * product on the device that proves what a row started works. Child-process side, and the
+ * parent's checks. */
+#ifndef GPUBENCH_STARTUP_GPU_STEPS_H
+#define GPUBENCH_STARTUP_GPU_STEPS_H
 
 #include "harness/core/workload.h"
 

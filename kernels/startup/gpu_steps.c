@@ -1,5 +1,5 @@
-/* device.c — the GPU startup rows' shared steps (device.h). */
-#include "kernels/startup/device.h"
+/* gpu_steps.c — the steps the GPU startup rows share (gpu_steps.h). */
+#include "kernels/startup/gpu_steps.h"
 
 #include <stdio.h>
 #include <time.h>
