@@ -7,25 +7,26 @@
  * says which).
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "bench/conv2d.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/common/dev_bufs.h"
 #include "kernels/conv2d/cuda.h"
 
 enum { IN_X = CONV2D_IN_X, IN_WT = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
 
+enum { DEV_X, DEV_WT, DEV_Y }; /* the device buffers, in gb_dev_prepare's order */
+
 struct conv2d_cuda_state {
+    struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     struct gb_arch arch;
     struct conv2d_dims d;
-    void *x, *wt, *y;
-    size_t size; /* bytes per element */
     int f64;
 };
 
 static enum status conv2d_cuda_prepare(struct impl_ctx *ctx) {
-    const struct problem *p = ctx->p;
+    struct problem *p = ctx->p;
     struct conv2d_cuda_state *s;
     enum status st;
     if ((st = gb_check_kernels(ctx, gb_conv2d_kernels)) != ST_OK ||
@@ -40,54 +41,24 @@ static enum status conv2d_cuda_prepare(struct impl_ctx *ctx) {
         return ST_UNSUPPORTED;
     }
     s->f64 = p->dtype == DT_F64;
-    s->size = s->f64 ? sizeof(double) : sizeof(float);
-    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK ||
-        (st = gb_row_footprint(ctx, (p->in[IN_X].n + p->in[IN_WT].n + p->out[OUT_Y].n) * s->size,
-                               "x, filters, y")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->x, p->in[IN_X].n * s->size, "x")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->wt, p->in[IN_WT].n * s->size, "filters")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->y, p->out[OUT_Y].n * s->size, "y")) != ST_OK)
+    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK)
         return st;
-    return ST_OK;
-}
-
-static enum status conv2d_cuda_upload(struct impl_ctx *ctx) {
-    struct conv2d_cuda_state *s = ctx->state;
-    const struct problem *p = ctx->p;
-    const struct buf *x = &p->in[IN_X], *wt = &p->in[IN_WT];
-    const void *hx = s->f64 ? (const void *)x->data64 : (const void *)x->data;
-    const void *hw = s->f64 ? (const void *)wt->data64 : (const void *)wt->data;
-    CU_TRY(cudaMemcpyAsync(s->x, hx, x->n * s->size, cudaMemcpyHostToDevice, gb_stream()), ctx);
-    CU_TRY(cudaMemcpyAsync(s->wt, hw, wt->n * s->size, cudaMemcpyHostToDevice, gb_stream()), ctx);
-    return ST_OK;
+    const struct gb_dev_spec spec[] = {
+        [DEV_X] = {.name = "x", .in = &p->in[IN_X]},
+        [DEV_WT] = {.name = "filters", .in = &p->in[IN_WT]},
+        [DEV_Y] = {.name = "y", .out = &p->out[OUT_Y]},
+    };
+    return gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "x, filters, y");
 }
 
 static enum status conv2d_cuda_run(struct impl_ctx *ctx) {
     struct conv2d_cuda_state *s = ctx->state;
+    void *x = s->dev.ptr[DEV_X], *wt = s->dev.ptr[DEV_WT], *y = s->dev.ptr[DEV_Y];
     if (s->f64)
-        CU_TRY(gb_conv2d64(gb_stream(), &s->arch, &s->d, s->x, s->wt, s->y), ctx);
+        CU_TRY(gb_conv2d64(gb_stream(), &s->arch, &s->d, x, wt, y), ctx);
     else
-        CU_TRY(gb_conv2d(gb_stream(), &s->arch, &s->d, s->x, s->wt, s->y), ctx);
+        CU_TRY(gb_conv2d(gb_stream(), &s->arch, &s->d, x, wt, y), ctx);
     return ST_OK;
-}
-
-static enum status conv2d_cuda_download(struct impl_ctx *ctx) {
-    struct conv2d_cuda_state *s = ctx->state;
-    struct buf *y = &ctx->p->out[OUT_Y];
-    void *host = s->f64 ? (void *)y->data64 : (void *)y->data;
-    CU_TRY(cudaMemcpyAsync(host, s->y, y->n * s->size, cudaMemcpyDeviceToHost, gb_stream()), ctx);
-    return ST_OK;
-}
-
-static void conv2d_cuda_release(struct impl_ctx *ctx) {
-    struct conv2d_cuda_state *s = ctx->state;
-    if (!s)
-        return;
-    CU_WARN(cudaStreamSynchronize(gb_stream()));
-    void *bufs[] = {s->x, s->wt, s->y};
-    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
-    free(s);
-    ctx->state = NULL;
 }
 
 const struct impl conv2d_cuda_impl = {
@@ -95,9 +66,10 @@ const struct impl conv2d_cuda_impl = {
     .kind = DEV_CUDA,
     .summary = "own implicit-GEMM kernel: 64x64 tiles, input gathered on the fly",
     .prepare = conv2d_cuda_prepare,
-    .upload = conv2d_cuda_upload,
+    .upload = gb_dev_upload,
     .run = conv2d_cuda_run,
-    .download = conv2d_cuda_download,
-    .release = conv2d_cuda_release,
+    .download = gb_dev_download,
+    .finish = gb_dev_finish,
+    .release = gb_dev_release,
     .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
 };
