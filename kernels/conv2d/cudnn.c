@@ -6,7 +6,8 @@
  *         kernels want it, NCHW before. The inputs are converted to half (and to NHWC: filters
  *         k×r×s×c) on the host in prepare, never timed; download copies the half output back as
  *         it is (2 bytes an element), and finish, after the verified run only, converts it to
- *         the problem's float NCHW y for the verifier: no timed run pays a conversion.
+ *         the problem's float NCHW y for the verifier: no timed run pays a conversion. The
+ *         buffers, copies and conversions are kernels/common/dev_bufs.h's; to_nhwc places.
  *
  * Problem layout (bench/conv2d.h): in x (n×c×h×w) and the filters (k×c×r×s), out y
  * (n×k×p×q); cross-correlation (CUDNN_CROSS_CORRELATION), as the CPU reference computes it.
@@ -24,24 +25,33 @@
  * f16 takes any result (tensor-op or not), runs with the math type it was measured with, and
  * the note says the layout, whether tensor ops were used and the algorithm.
  */
-#include <stdint.h>
 #include <stdlib.h>
 
+#include "bench/conv2d.h"
 #include "harness/core/device.h"
 #include "harness/gpuinfo/gpu_policy.h"
-#include "bench/conv2d.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/common/dev_bufs.h"
 
 enum { IN_X = CONV2D_IN_X, IN_W = CONV2D_IN_W, OUT_Y = CONV2D_OUT_Y };
 
-/* Where element i of an NCHW tensor (c channels of hw pixels) sits in the NHWC one. */
-static size_t to_nhwc(size_t i, size_t c, size_t hw) {
-    size_t pix = i % hw, ch = i / hw % c, img = i / hw / c;
-    return (img * hw + pix) * c + ch;
+enum { DEV_X, DEV_W, DEV_Y }; /* the device buffers, in gb_dev_prepare's order */
+
+/* An NCHW tensor's NHWC placement: c channels of hw pixels each. */
+struct nhwc {
+    size_t c, hw;
+};
+
+/* gb_dev_place_fn: where element i of an NCHW tensor (arg: struct nhwc) sits in the NHWC one. */
+static size_t to_nhwc(size_t i, const void *arg) {
+    const struct nhwc *l = arg;
+    size_t pix = i % l->hw, ch = i / l->hw % l->c, img = i / l->hw / l->c;
+    return (img * l->hw + pix) * l->c + ch;
 }
 
 struct conv_state {
+    struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     cudnnHandle_t h;
     int have_handle;
     cudnnTensorDescriptor_t xd, yd;
@@ -49,13 +59,9 @@ struct conv_state {
     cudnnConvolutionDescriptor_t cd;
     struct conv2d_dims d;
     enum dtype t;
-    cudnnDataType_t data, compute; /* the tensors' type and the convolution's compute type */
-    cudnnTensorFormat_t fmt;       /* of x, the filters and y */
-    size_t size;                   /* bytes per element */
-    void *x, *w, *y;               /* device */
-    const void *host_x, *host_w;   /* what upload copies: the problem's, or the f16 copies */
-    uint16_t *half_x, *half_w;     /* f16: the inputs in half, in the device's layout */
-    uint16_t *half_y;              /* f16: the output as downloaded */
+    cudnnDataType_t data, compute;   /* the tensors' type and the convolution's compute type */
+    cudnnTensorFormat_t fmt;         /* of x, the filters and y */
+    struct nhwc lay_x, lay_w, lay_y; /* NHWC: where the f16 host copies place each element */
     void *ws;
     size_t ws_size;
     cudnnConvolutionFwdAlgo_t algo;
@@ -152,8 +158,9 @@ static enum status rank_algos(struct impl_ctx *ctx, struct conv_state *s, int ma
                               cudnnConvolutionFwdAlgoPerf_t *perf, int *got, int *measured) {
     *got = 0;
     *measured = 1;
+    void *x = s->dev.ptr[DEV_X], *w = s->dev.ptr[DEV_W], *y = s->dev.ptr[DEV_Y];
     cudnnStatus_t fs = cudnnFindConvolutionForwardAlgorithmEx(
-        s->h, s->xd, s->x, s->wd, s->w, s->cd, s->yd, s->y, max, got, perf, s->ws, s->ws_size);
+        s->h, s->xd, x, s->wd, w, s->cd, s->yd, y, max, got, perf, s->ws, s->ws_size);
     if (fs == CUDNN_STATUS_SUCCESS)
         return ST_OK;
     /* Find can fail where a plain run would not (its own allocations on a small card): fall
@@ -249,53 +256,40 @@ static enum status choose_algo(struct impl_ctx *ctx, struct conv_state *s) {
     return need < s->ws_size ? fit_workspace(ctx, s, need) : ST_OK;
 }
 
-/* The f16 tier's host copies: x and the filters in half, in the device's layout (NHWC: x
- * n×h×w×c, filters k×r×s×c), and room for the half output. The problem's values are already
- * of the tier (fill_uniform_dt), so the conversion is exact. */
-static enum status half_inputs(struct impl_ctx *ctx, struct conv_state *s) {
+/* The tier's types and layout: f16 is half tensors, FP32 compute (PSEUDO_HALF_CONFIG), NHWC
+ * where the tensor cores are (compute capability 7.0+: x n×h×w×c, filters k×r×s×c, y n×p×q×k).
+ * The problem's values are already of the tier (fill_uniform_dt), so the f16 copies are exact. */
+static void choose_types(struct conv_state *s, enum dtype t, int cc_major) {
     const struct conv2d_dims *d = &s->d;
-    const struct problem *p = ctx->p;
-    const int nhwc = s->fmt == CUDNN_TENSOR_NHWC;
-    s->half_x = malloc(p->in[IN_X].n * sizeof *s->half_x);
-    s->half_w = malloc(p->in[IN_W].n * sizeof *s->half_w);
-    s->half_y = malloc(p->out[OUT_Y].n * sizeof *s->half_y);
-    if (!s->half_x || !s->half_w || !s->half_y) {
-        snprintf(ctx->note, sizeof ctx->note, "out of host memory for the FP16 tensors");
-        return ST_OOM;
-    }
-    for (size_t i = 0; i < p->in[IN_X].n; i++)
-        s->half_x[nhwc ? to_nhwc(i, d->c, d->h * d->w) : i] = dtype_f32_to_f16(p->in[IN_X].data[i]);
-    for (size_t i = 0; i < p->in[IN_W].n; i++)
-        s->half_w[nhwc ? to_nhwc(i, d->c, d->r * d->s) : i] = dtype_f32_to_f16(p->in[IN_W].data[i]);
-    s->host_x = s->half_x;
-    s->host_w = s->half_w;
-    return ST_OK;
-}
-
-/* The tier's types and layout, and the host side of the inputs. */
-static enum status choose_types(struct impl_ctx *ctx, struct conv_state *s, int cc_major) {
-    const struct problem *p = ctx->p;
-    s->t = p->dtype;
+    s->t = t;
     s->fmt = CUDNN_TENSOR_NCHW;
-    if (s->t == DT_F64) {
-        s->data = s->compute = CUDNN_DATA_DOUBLE;
-        s->size = sizeof(double);
-        s->host_x = p->in[IN_X].data64;
-        s->host_w = p->in[IN_W].data64;
-        return ST_OK;
-    }
-    s->data = s->compute = CUDNN_DATA_FLOAT;
-    s->size = sizeof(float);
-    s->host_x = p->in[IN_X].data;
-    s->host_w = p->in[IN_W].data;
-    if (s->t != DT_F16)
-        return ST_OK;
-    /* half tensors, FP32 compute (PSEUDO_HALF_CONFIG); NHWC where the tensor cores are */
+    s->data = s->compute = t == DT_F64 ? CUDNN_DATA_DOUBLE : CUDNN_DATA_FLOAT;
+    if (t != DT_F16)
+        return;
     s->data = CUDNN_DATA_HALF;
-    s->size = 2;
     if (cc_major >= 7)
         s->fmt = CUDNN_TENSOR_NHWC;
-    return half_inputs(ctx, s);
+    s->lay_x = (struct nhwc){(size_t)d->c, (size_t)d->h * d->w};
+    s->lay_w = (struct nhwc){(size_t)d->c, (size_t)d->r * d->s};
+    s->lay_y = (struct nhwc){(size_t)d->k, (size_t)d->p * d->q};
+}
+
+/* gb_dev_release's teardown, once the stream is idle: the descriptors, the handle and the
+ * workspace, whichever prepare made. */
+static void conv_teardown(struct impl_ctx *ctx) {
+    struct conv_state *s = ctx->state;
+    if (s->cd)
+        CUDNN_WARN(cudnnDestroyConvolutionDescriptor(s->cd));
+    if (s->wd)
+        CUDNN_WARN(cudnnDestroyFilterDescriptor(s->wd));
+    if (s->yd)
+        CUDNN_WARN(cudnnDestroyTensorDescriptor(s->yd));
+    if (s->xd)
+        CUDNN_WARN(cudnnDestroyTensorDescriptor(s->xd));
+    if (s->have_handle)
+        CUDNN_WARN(cudnnDestroy(s->h));
+    gb_free_device(&s->ws, 1);
+    s->ws = NULL;
 }
 
 static enum status conv_prepare(struct impl_ctx *ctx) {
@@ -308,28 +302,26 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
         if (sup != ST_OK)
             return sup;
     }
-    struct conv_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(ctx->note, sizeof ctx->note, "out of host memory");
-        return ST_OOM;
-    }
-    ctx->state = s;
+    enum status st;
+    if ((st = gb_impl_state(ctx, sizeof(struct conv_state))) != ST_OK)
+        return st;
+    struct conv_state *s = ctx->state;
+    s->dev.teardown = conv_teardown;
     conv2d_dims_of(&p->shape, &s->d);
-    const struct conv2d_dims d = s->d;
-    if (!conv2d_dims_int_indexed(&d)) {
+    if (!conv2d_dims_int_indexed(&s->d)) {
         snprintf(ctx->note, sizeof ctx->note,
                  "shape outside cuDNN's int sizes (a tensor of 2^31 elements or more)");
         return ST_UNSUPPORTED;
     }
-    size_t xs = (size_t)d.n * d.c * d.h * d.w, wsz = (size_t)d.k * d.c * d.r * d.s;
-    size_t ys = (size_t)d.n * d.k * d.p * d.q;
-    enum status st;
-    if ((st = choose_types(ctx, s, cc_major)) != ST_OK ||
-        (st = gb_row_footprint(ctx, (xs + wsz + ys) * s->size,
-                               "x, filters, y; the cuDNN workspace comes on top")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->x, xs * s->size, "x")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->w, wsz * s->size, "filters")) != ST_OK ||
-        (st = gb_malloc(ctx, &s->y, ys * s->size, "y")) != ST_OK)
+    choose_types(s, p->dtype, cc_major);
+    gb_dev_place_fn place = s->fmt == CUDNN_TENSOR_NHWC ? to_nhwc : NULL;
+    const struct gb_dev_spec spec[] = {
+        [DEV_X] = {.name = "x", .in = &p->in[IN_X], .place = place, .place_arg = &s->lay_x},
+        [DEV_W] = {.name = "filters", .in = &p->in[IN_W], .place = place, .place_arg = &s->lay_w},
+        [DEV_Y] = {.name = "y", .out = &p->out[OUT_Y], .place = place, .place_arg = &s->lay_y},
+    };
+    if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0,
+                             "x, filters, y; the cuDNN workspace comes on top")) != ST_OK)
         return st;
     CUDNN_TRY(cudnnCreate(&s->h), ctx);
     s->have_handle = 1;
@@ -337,25 +329,12 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
     if ((st = make_descriptors(ctx, s)) != ST_OK)
         return st;
     /* cudnnFind runs every algorithm on these buffers: give it the real inputs, not whatever
-     * the allocation held (NaNs or denormals there could skew its timings). */
-    /* On the run's stream (non-blocking: the legacy stream would not order them), then wait. */
-    CU_TRY(cudaMemcpyAsync(s->x, s->host_x, xs * s->size, cudaMemcpyHostToDevice, gb_stream()),
-           ctx);
-    CU_TRY(cudaMemcpyAsync(s->w, s->host_w, wsz * s->size, cudaMemcpyHostToDevice, gb_stream()),
-           ctx);
+     * the allocation held (NaNs or denormals there could skew its timings). On the run's stream
+     * (non-blocking: the legacy stream would not order them), then wait. */
+    if ((st = gb_dev_upload(ctx)) != ST_OK)
+        return st;
     CU_TRY(cudaStreamSynchronize(gb_stream()), ctx);
     return choose_algo(ctx, s);
-}
-
-static enum status conv_upload(struct impl_ctx *ctx) {
-    struct conv_state *s = ctx->state;
-    struct problem *p = ctx->p;
-    cudaStream_t st = gb_stream();
-    CU_TRY(cudaMemcpyAsync(s->x, s->host_x, p->in[IN_X].n * s->size, cudaMemcpyHostToDevice, st),
-           ctx);
-    CU_TRY(cudaMemcpyAsync(s->w, s->host_w, p->in[IN_W].n * s->size, cudaMemcpyHostToDevice, st),
-           ctx);
-    return ST_OK;
 }
 
 static enum status conv_run(struct impl_ctx *ctx) {
@@ -364,60 +343,12 @@ static enum status conv_run(struct impl_ctx *ctx) {
     const float one = 1.0f, zero = 0.0f;
     const double one64 = 1.0, zero64 = 0.0;
     const int f64 = s->data == CUDNN_DATA_DOUBLE;
+    void *x = s->dev.ptr[DEV_X], *w = s->dev.ptr[DEV_W], *y = s->dev.ptr[DEV_Y];
     CUDNN_TRY(cudnnConvolutionForward(s->h, f64 ? (const void *)&one64 : (const void *)&one, s->xd,
-                                      s->x, s->wd, s->w, s->cd, s->algo, s->ws, s->ws_size,
-                                      f64 ? (const void *)&zero64 : (const void *)&zero, s->yd,
-                                      s->y),
+                                      x, s->wd, w, s->cd, s->algo, s->ws, s->ws_size,
+                                      f64 ? (const void *)&zero64 : (const void *)&zero, s->yd, y),
               ctx);
     return ST_OK;
-}
-
-/* finish, f16 only (after the verified run's download and its synchronization, untimed): the
- * half output (in s->fmt) as the problem's float NCHW y. */
-static enum status conv_finish(struct impl_ctx *ctx) {
-    struct conv_state *s = ctx->state;
-    const struct conv2d_dims *d = &s->d;
-    struct buf *y = &ctx->p->out[OUT_Y];
-    const int nhwc = s->fmt == CUDNN_TENSOR_NHWC;
-    if (s->t != DT_F16)
-        return ST_OK;
-    for (size_t i = 0; i < y->n; i++)
-        y->data[i] = dtype_f16_to_f32(s->half_y[nhwc ? to_nhwc(i, d->k, d->p * d->q) : i]);
-    return ST_OK;
-}
-
-static enum status conv_download(struct impl_ctx *ctx) {
-    struct conv_state *s = ctx->state;
-    struct buf *y = &ctx->p->out[OUT_Y];
-    void *host = s->t == DT_F16   ? (void *)s->half_y
-                 : s->t == DT_F64 ? (void *)y->data64
-                                  : (void *)y->data;
-    CU_TRY(cudaMemcpyAsync(host, s->y, y->n * s->size, cudaMemcpyDeviceToHost, gb_stream()), ctx);
-    return ST_OK;
-}
-
-static void conv_release(struct impl_ctx *ctx) {
-    struct conv_state *s = ctx->state;
-    if (!s)
-        return;
-    CU_WARN(cudaStreamSynchronize(gb_stream()));
-    if (s->cd)
-        CUDNN_WARN(cudnnDestroyConvolutionDescriptor(s->cd));
-    if (s->wd)
-        CUDNN_WARN(cudnnDestroyFilterDescriptor(s->wd));
-    if (s->yd)
-        CUDNN_WARN(cudnnDestroyTensorDescriptor(s->yd));
-    if (s->xd)
-        CUDNN_WARN(cudnnDestroyTensorDescriptor(s->xd));
-    if (s->have_handle)
-        CUDNN_WARN(cudnnDestroy(s->h));
-    void *bufs[] = {s->x, s->w, s->y, s->ws};
-    gb_free_device(bufs, sizeof bufs / sizeof bufs[0]);
-    free(s->half_x);
-    free(s->half_w);
-    free(s->half_y);
-    free(s);
-    ctx->state = NULL;
 }
 
 const struct impl conv2d_cudnn_impl = {
@@ -425,10 +356,10 @@ const struct impl conv2d_cudnn_impl = {
     .kind = DEV_CUDA,
     .summary = "cudnnConvolutionForward, fastest algorithm found once per shape (FP16: tensor ops)",
     .prepare = conv_prepare,
-    .upload = conv_upload,
+    .upload = gb_dev_upload,
     .run = conv_run,
-    .download = conv_download,
-    .release = conv_release,
-    .finish = conv_finish,
+    .download = gb_dev_download,
+    .release = gb_dev_release,
+    .finish = gb_dev_finish,
     .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
 };
