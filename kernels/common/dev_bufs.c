@@ -66,6 +66,12 @@ static enum status record(struct impl_ctx *ctx, struct gb_dev_buf *d, const stru
         d->up = host_data(sp->in, d, t);
     if (sp->out)
         d->down = host_data(sp->out, d, t);
+    if ((sp->in && !d->up) || (sp->out && !d->down)) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "gb_dev_prepare: %s: its problem buffer has no %s data for this storage", sp->name,
+                 t == DT_F64 && sp->store != GB_DEV_FP32 ? "data64" : "float32");
+        return ST_ERROR;
+    }
     return ST_OK;
 }
 

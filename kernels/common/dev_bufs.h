@@ -104,7 +104,10 @@ struct gb_dev_bufs {
  * or a footprint declared by the caller). Then makes the 16-bit host copies of the inputs (and
  * room for 16-bit outputs), then allocates the buffers with gb_malloc in spec order. Returns
  * ST_OK, or the failing step's status with ctx->note written; what was made so far is freed by
- * gb_dev_release. Never writes ctx->note on success. */
+ * gb_dev_release. A caller's mistake is ST_ERROR, its note naming the buffer: more than
+ * GB_DEV_MAX_BUFS buffers, an in-place buffer whose in and out differ in size, a problem buffer
+ * without the host data its storage reads (data64 for an f64 row's tier-typed buffer, data
+ * otherwise). Never writes ctx->note on success. */
 enum status gb_dev_prepare(struct impl_ctx *ctx, const struct gb_dev_spec *spec, int n,
                            size_t extra, const char *what);
 
