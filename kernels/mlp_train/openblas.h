@@ -1,6 +1,6 @@
-/* openblas.h — the pieces of the float32 step of mlp_train/openblas (openblas.c), for its
- * tests. Model, shapes and gradients: bench/mlp_train.h.
- */
+/* openblas.h — the pieces of mlp_train/openblas's float32 step (openblas_t.h), for its tests.
+ * Model, shapes and gradients: bench/mlp_train.h. The float64 ones (mlp_cpu_step64, …) are the
+ * same in doubles. */
 #ifndef GPUBENCH_MLP_OPENBLAS_H
 #define GPUBENCH_MLP_OPENBLAS_H
 
@@ -25,18 +25,11 @@ void mlp_cpu_backward_update(const struct mlp_dims *d, const float *x, float *a,
                              float *w1, float *b1, float *w2, float *b2, float *dw2, float *db1,
                              float lr);
 
-/* Floats of scratch mlp_cpu_step needs: a, z, dw2 and db1. */
+/* Elements of scratch mlp_cpu_step (and mlp_cpu_step64) needs: a, z, dw2 and db1. */
 size_t mlp_cpu_scratch_floats(const struct mlp_dims *d);
 
 /* The whole step: forward, loss, backward, update. Returns the loss before the update. */
 float mlp_cpu_step(const struct mlp_dims *d, const float *x, const float *labels, float *w1,
                    float *b1, float *w2, float *b2, float lr, float *scratch);
-
-/* The f64 tier (kernels/mlp_train/step64.c): the same step in doubles with five cblas_dgemm
- * calls and plain loops; labels stay float32 class numbers. Scratch: mlp_cpu_scratch_doubles
- * doubles (H, A, Z). Returns the loss before the update. */
-size_t mlp_cpu_scratch_doubles(const struct mlp_dims *d);
-double mlp_cpu_step64(const struct mlp_dims *d, const double *x, const float *labels, double *w1,
-                      double *b1, double *w2, double *b2, double lr, double *scratch);
 
 #endif

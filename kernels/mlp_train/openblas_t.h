@@ -1,0 +1,169 @@
+/* openblas_t.h — mlp_train/openblas's step in one tier's type (tier.h), included by openblas.c
+ * once per tier: mlp_cpu_step on floats with SGEMMs, mlp_cpu_step64 on doubles with DGEMMs
+ * (labels are float32 class numbers in both). Shapes and gradients: bench/mlp_train.h.
+ *
+ * Two big GEMMs through OpenBLAS, the rest as two fused passes on the CPU pool: with out = 10 the
+ * small products (A·W2ᵀ, dZᵀ·A, dZ·W2) are a few MFLOP each, where a threaded OpenBLAS call
+ * costs more in start-up than in arithmetic; done while each row or column block of A is in L1
+ * they cost one read and one write of A. */
+#include "kernels/mlp_train/tier.h"
+#if GB_MLP_F64
+#define GB_MLP_GEMM cblas_dgemm
+#define GB_MLP_EXP exp
+#define GB_MLP_LOG log
+#else
+#define GB_MLP_GEMM cblas_sgemm
+#define GB_MLP_EXP expf
+#define GB_MLP_LOG logf
+#endif
+
+/* Dot product with eight independent partial sums, which the compiler turns into vector
+ * registers (a single running sum would be a serial chain it may not reorder). */
+static GB_MLP_T GB_MLP_N(mlp_dot)(const GB_MLP_T *restrict a, const GB_MLP_T *restrict b, long n) {
+    GB_MLP_T acc[8] = {0};
+    long i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int u = 0; u < 8; u++)
+            acc[u] += a[i + u] * b[i + u];
+    GB_MLP_T sum =
+        ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (; i < n; i++)
+        sum += a[i] * b[i];
+    return sum;
+}
+
+struct GB_MLP_N(mlp_job) {
+    const struct mlp_dims *d;
+    const GB_MLP_T *x, *b1, *w2, *b2, *dz;
+    GB_MLP_T *a, *z, *w2_mut, *b1_mut, *dw2, *db1;
+    GB_MLP_T lr;
+};
+
+/* Rows [lo, hi) of the batch: a = ReLU(a + b1), then z = a·w2ᵀ + b2 while the row is in L1. */
+static void GB_MLP_N(mlp_forward_rows)(void *arg, int tid, int nthreads) {
+    const struct GB_MLP_N(mlp_job) *j = arg;
+    const struct mlp_dims *d = j->d;
+    size_t lo, hi;
+    pool_range((size_t)d->batch, nthreads, tid, 1, &lo, &hi);
+    for (size_t b = lo; b < hi; b++) {
+        GB_MLP_T *restrict row = j->a + b * d->hidden;
+        const GB_MLP_T *restrict bias = j->b1;
+        for (long c = 0; c < d->hidden; c++) {
+            GB_MLP_T v = row[c] + bias[c];
+            row[c] = v > 0 ? v : 0;
+        }
+        for (long o = 0; o < d->out; o++)
+            j->z[b * d->out + o] =
+                j->b2[o] + GB_MLP_N(mlp_dot)(row, j->w2 + o * d->hidden, d->hidden);
+    }
+}
+
+void GB_MLP_N(mlp_cpu_forward)(const struct mlp_dims *d, const GB_MLP_T *x, const GB_MLP_T *w1,
+                               const GB_MLP_T *b1, const GB_MLP_T *w2, const GB_MLP_T *b2,
+                               GB_MLP_T *a, GB_MLP_T *z) {
+    /* a (batch × hidden) = x (batch × in) · w1ᵀ (in × hidden) */
+    GB_MLP_GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d->batch, (int)d->hidden, (int)d->in,
+                1, x, (int)d->in, w1, (int)d->in, 0, a, (int)d->hidden);
+    struct GB_MLP_N(mlp_job) job = {.d = d, .b1 = b1, .w2 = w2, .b2 = b2, .a = a, .z = z};
+    pool_run(GB_MLP_N(mlp_forward_rows), &job);
+}
+
+GB_MLP_T GB_MLP_N(mlp_cpu_softmax_xent)(const struct mlp_dims *d, const float *labels,
+                                        GB_MLP_T *z) {
+    double loss = 0.0;
+    const GB_MLP_T inv_batch = 1 / (GB_MLP_T)d->batch;
+    for (long b = 0; b < d->batch; b++) {
+        GB_MLP_T *row = z + b * d->out;
+        long y = mlp_label(d, labels, b);
+        GB_MLP_T m = row[0];
+        for (long o = 1; o < d->out; o++)
+            m = row[o] > m ? row[o] : m;
+        GB_MLP_T zy = row[y] - m; /* kept before the row is overwritten: exp may underflow */
+        GB_MLP_T sum = 0;
+        for (long o = 0; o < d->out; o++) {
+            row[o] = GB_MLP_EXP(row[o] - m);
+            sum += row[o];
+        }
+        /* −log softmax_y = log Σ exp(z − m) − (z_y − m). */
+        loss += GB_MLP_LOG(sum) - zy;
+        GB_MLP_T inv = 1 / sum;
+        for (long o = 0; o < d->out; o++)
+            row[o] = (row[o] * inv - (o == y)) * inv_batch;
+    }
+    return (GB_MLP_T)(loss / (double)d->batch);
+}
+
+/* Columns [lo, hi) of A: accumulate dW2 = dZᵀ·A, turn A into dH = (dZ·W2) ⊙ [A > 0] and sum
+ * db1 = Σ_rows dH, then update this range of w2 and b1. Every thread owns its columns of w2, b1,
+ * dw2, db1 and A, so nothing is shared. */
+static void GB_MLP_N(mlp_backward_cols)(void *arg, int tid, int nthreads) {
+    const struct GB_MLP_N(mlp_job) *j = arg;
+    const struct mlp_dims *d = j->d;
+    const long hid = d->hidden, out = d->out;
+    size_t lo, hi;
+    pool_range((size_t)hid, nthreads, tid, 16, &lo, &hi);
+    for (long o = 0; o < out; o++)
+        memset(j->dw2 + o * hid + lo, 0, (hi - lo) * sizeof(GB_MLP_T));
+    memset(j->db1 + lo, 0, (hi - lo) * sizeof(GB_MLP_T));
+    for (long b = 0; b < d->batch; b++) {
+        const GB_MLP_T *dzb = j->dz + b * out;
+        for (size_t c0 = lo; c0 < hi; c0 += MLP_JBLOCK) {
+            const long n = (long)(hi - c0 < MLP_JBLOCK ? hi - c0 : MLP_JBLOCK);
+            GB_MLP_T *restrict arow = j->a + b * hid + c0;
+            GB_MLP_T tmp[MLP_JBLOCK] = {0};
+            for (long o = 0; o < out; o++) {
+                const GB_MLP_T g = dzb[o];
+                GB_MLP_T *restrict dw = j->dw2 + o * hid + c0;
+                const GB_MLP_T *restrict w = j->w2_mut + o * hid + c0;
+                for (long c = 0; c < n; c++) {
+                    dw[c] += g * arow[c];
+                    tmp[c] += g * w[c];
+                }
+            }
+            GB_MLP_T *restrict db = j->db1 + c0;
+            for (long c = 0; c < n; c++) {
+                GB_MLP_T v = arow[c] > 0 ? tmp[c] : 0;
+                arow[c] = v;
+                db[c] += v;
+            }
+        }
+    }
+    for (long o = 0; o < out; o++)
+        for (size_t c = lo; c < hi; c++)
+            j->w2_mut[o * hid + c] -= j->lr * j->dw2[o * hid + c];
+    for (size_t c = lo; c < hi; c++)
+        j->b1_mut[c] -= j->lr * j->db1[c];
+}
+
+void GB_MLP_N(mlp_cpu_backward_update)(const struct mlp_dims *d, const GB_MLP_T *x, GB_MLP_T *a,
+                                       const GB_MLP_T *dz, GB_MLP_T *w1, GB_MLP_T *b1, GB_MLP_T *w2,
+                                       GB_MLP_T *b2, GB_MLP_T *dw2, GB_MLP_T *db1, GB_MLP_T lr) {
+    for (long o = 0; o < d->out; o++) {
+        GB_MLP_T g = 0;
+        for (long b = 0; b < d->batch; b++)
+            g += dz[b * d->out + o];
+        b2[o] -= lr * g;
+    }
+    struct GB_MLP_N(mlp_job) job = {
+        .d = d, .dz = dz, .a = a, .w2_mut = w2, .b1_mut = b1, .dw2 = dw2, .db1 = db1, .lr = lr};
+    pool_run(GB_MLP_N(mlp_backward_cols), &job);
+    /* w1 (hidden × in) += −lr · dHᵀ (hidden × batch) · x (batch × in) */
+    GB_MLP_GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d->hidden, (int)d->in, (int)d->batch,
+                -lr, a, (int)d->hidden, x, (int)d->in, 1, w1, (int)d->in);
+}
+
+GB_MLP_T GB_MLP_N(mlp_cpu_step)(const struct mlp_dims *d, const GB_MLP_T *x, const float *labels,
+                                GB_MLP_T *w1, GB_MLP_T *b1, GB_MLP_T *w2, GB_MLP_T *b2, GB_MLP_T lr,
+                                GB_MLP_T *scratch) {
+    GB_MLP_T *a = scratch, *z = a + d->batch * d->hidden, *dw2 = z + d->batch * d->out;
+    GB_MLP_T *db1 = dw2 + d->out * d->hidden;
+    GB_MLP_N(mlp_cpu_forward)(d, x, w1, b1, w2, b2, a, z);
+    GB_MLP_T loss = GB_MLP_N(mlp_cpu_softmax_xent)(d, labels, z);
+    GB_MLP_N(mlp_cpu_backward_update)(d, x, a, z, w1, b1, w2, b2, dw2, db1, lr);
+    return loss;
+}
+
+#undef GB_MLP_GEMM
+#undef GB_MLP_EXP
+#undef GB_MLP_LOG
+#undef GB_MLP_F64

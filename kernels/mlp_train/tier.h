@@ -1,0 +1,22 @@
+/* tier.h — the precision of mlp_train's typed files (step_kernels.cuh, step_launch.cuh,
+ * step_t.h, openblas_t.h): each is written once and included once per tier with GB_MLP_F64 set
+ * to 0 or 1 (the C subset's stand-in for templates, as kernels/gemm/tile.cuh), and includes this
+ * first. No include guard: each inclusion sets the tier at hand. GB_MLP_T is float or double,
+ * GB_MLP_N(gb_sgd) names the tier's version (gb_sgd, gb_sgd64), GB_MLP_K(gb_sgd) its kernel. */
+#undef GB_MLP_T
+#undef GB_MLP_SFX
+#if GB_MLP_F64
+#define GB_MLP_T double
+#define GB_MLP_SFX 64
+#else
+#define GB_MLP_T float
+#define GB_MLP_SFX
+#endif
+#ifndef GB_MLP_N
+#define GB_MLP_CAT_(a, b, c) a##b##c
+#define GB_MLP_CAT(a, b, c) GB_MLP_CAT_(a, b, c)
+#define GB_MLP_N(name) GB_MLP_CAT(name, GB_MLP_SFX, )
+#define GB_MLP_K(name) GB_MLP_CAT(name, GB_MLP_SFX, _kernel)
+#define GB_MLP_STR_(x) #x
+#define GB_MLP_STR(x) GB_MLP_STR_(x)
+#endif
