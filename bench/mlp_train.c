@@ -1,10 +1,7 @@
 /* mlp_train.c — workload `mlp_train`: one SGD step (learning rate MLP_LR) of Linear(in→hidden) →
  * ReLU → Linear(hidden→out) → softmax cross-entropy averaged over the batch: forward, backward and
- * in-place update of W1, b1, W2, b2 (model and layouts: bench/mlp_train.h).
- *
- * Compute-bound (two batch×in×hidden GEMMs dominate): the figure of merit is GFLOP/s.
- * Implementations (kernels/mlp_train/): OpenBLAS GEMMs + fused threaded C loops (`openblas`); on
- * CUDA devices own kernels (`cuda`) and cuBLAS (`cublas`).
+ * in-place update of W1, b1, W2, b2 (model and layouts: bench/mlp_train.h). Compute-bound (two
+ * batch×in×hidden GEMMs dominate): the figure of merit is GFLOP/s.
  *
  * Inputs (read-only, shared by every implementation): X uniform in [-1, 1), labels uniform over
  * the classes, parameters uniform in ±1/√fan_in (PyTorch's nn.Linear initialization). Outputs:
@@ -50,14 +47,13 @@ static const char *const param_names[NPARAMS] = {"W1", "b1", "W2", "b2"};
 static const char *const step_names[NPARAMS] = {"W1 step", "b1 step", "W2 step", "b2 step"};
 
 /* The reference: the loss, each parameter's change (new − initial) in double, a per-parameter
- * absolute tolerance, and float scratch for the implementation's changes (so verify never
- * allocates). */
+ * absolute tolerance, and scratch for the implementation's changes in the tier's type (float32,
+ * or double for f64), so that verify never allocates. */
 struct mlp_ref_data {
     double loss;
     double *delta[NPARAMS];
     double atol[NPARAMS];
-    float *got;
-    double *got64; /* f64 problems */
+    void *got;
 };
 
 /* --- the reference: the same step in double -------------------------------------------------- */
@@ -79,10 +75,6 @@ static double mlp_ref_dot(const float *a, const float *b, long n) {
     for (; i < n; i++)
         s0 += (double)a[i] * b[i];
     return (s0 + s1) + (s2 + s3);
-}
-
-size_t mlp_ref_scratch_bytes(const struct mlp_dims *d) {
-    return sizeof(double) * ((size_t)d->batch * d->hidden * 2 + (size_t)d->batch * d->out);
 }
 
 /* The FP16 roundings the mixed-precision step makes, for its reference: f16 set, each of the
@@ -315,12 +307,12 @@ static double mlp_bytes(const struct shape *s) {
 }
 
 /* Inputs, outputs (the parameters twice, and the loss) and the reference (double changes, float
- * scratch and mlp_ref_step's scratch). */
+ * scratch and ref_step_r's: h, act and z in double). */
 static double mlp_host_bytes(const struct shape *s) {
     struct mlp_dims d = mlp_dims_of(s);
     double params = mlp_param_floats(s), b = (double)d.batch, i = (double)d.in;
     return 4.0 * (b * i + b + 2.0 * params + 1.0) + 12.0 * params +
-           (double)mlp_ref_scratch_bytes(&d);
+           8.0 * (double)(d.batch * d.hidden * 2 + d.batch * d.out);
 }
 
 static void mlp_free(struct problem *p) {
@@ -329,24 +321,17 @@ static void mlp_free(struct problem *p) {
         for (int k = 0; k < NPARAMS; k++)
             free(ref->delta[k]);
         free(ref->got);
-        free(ref->got64);
         free(ref);
         p->ref = NULL;
     }
     problem_free_bufs(p);
 }
 
-static double max_abs_f(const float *x, size_t n) {
+/* max |x[i]| of floats f, or of doubles d when f is NULL. */
+static double max_abs(const float *f, const double *d, size_t n) {
     double m = 0;
     for (size_t i = 0; i < n; i++)
-        m = fmax(m, fabs((double)x[i]));
-    return m;
-}
-
-static double max_abs_d(const double *x, size_t n) {
-    double m = 0;
-    for (size_t i = 0; i < n; i++)
-        m = fmax(m, fabs(x[i]));
+        m = fmax(m, fabs(f ? (double)f[i] : d[i]));
     return m;
 }
 
@@ -374,8 +359,7 @@ static int mlp_make64(struct problem *p, const size_t *sizes, const double *init
         buf_alloc_dt(&p->out[MLP_OUT_LOSS], "loss", 1, DT_F64))
         return -1;
     free(ref->got);
-    ref->got = NULL;
-    if (!(ref->got64 = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) * sizeof(double))))
+    if (!(ref->got = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) * sizeof(double))))
         return -1;
     for (int k = 0; k < NPARAMS; k++) {
         free(p->out[MLP_OUT_W1 + k].data);
@@ -383,7 +367,7 @@ static int mlp_make64(struct problem *p, const size_t *sizes, const double *init
         if (widen(&p->in[MLP_IN_W1 + k]) ||
             buf_alloc_dt(&p->out[MLP_OUT_W1 + k], param_names[k], sizes[k], DT_F64))
             return -1;
-        double dmax = max_abs_d(ref->delta[k], sizes[k]);
+        double dmax = max_abs(NULL, ref->delta[k], sizes[k]);
         ref->atol[k] = 0x1p-50 * (init_max[k] + dmax) + 1e-10 * dmax;
     }
     return 0;
@@ -409,7 +393,7 @@ static void mlp_flip_tol(struct problem *p, double amax, const double *init_max)
     struct mlp_ref_data *ref = p->ref;
     const struct mlp_dims d = mlp_dims_of(&p->shape);
     const double u = dtype_unit_roundoff(DT_F16), B = (double)d.batch, lr = MLP_LR;
-    const double xmax = max_abs_f(p->in[MLP_IN_X].data, p->in[MLP_IN_X].n), w2max = init_max[2];
+    const double xmax = max_abs(p->in[MLP_IN_X].data, NULL, p->in[MLP_IN_X].n), w2max = init_max[2];
     const double tiny = 0x1p-24 / MLP_LOSS_SCALE; /* a subnormal ulp, unscaled */
     const double ulp_a = 2 * u * amax + 0x1p-24, ulp_dz = 2 * u / B + tiny;
     const double ulp_dh = 2 * u * 2 * w2max / B + tiny; /* |dH| ≤ Σ_o |dZ|·|W2| ≤ 2·w2max/B */
@@ -469,9 +453,9 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
             ref->delta[k][i] -= init[i];
         /* Two float32 roundings of the new value (≤ 2^-24·|P| each) plus 1e-4 of the largest
          * change, for changes that cancel to almost nothing; rtol (verify) covers the rest. */
-        init_max[k] = max_abs_f(init, sizes[k]);
-        ref->atol[k] = 0x1p-22 * (init_max[k] + max_abs_d(ref->delta[k], sizes[k])) +
-                       1e-4 * max_abs_d(ref->delta[k], sizes[k]);
+        init_max[k] = max_abs(init, NULL, sizes[k]);
+        ref->atol[k] = 0x1p-22 * (init_max[k] + max_abs(NULL, ref->delta[k], sizes[k])) +
+                       1e-4 * max_abs(NULL, ref->delta[k], sizes[k]);
     }
     if (rr.f16)
         mlp_flip_tol(p, rr.amax, init_max);
@@ -484,32 +468,25 @@ oom:
     return -1;
 }
 
-/* The loss to 1e-4 relative (float32 softmax and a batch mean), each parameter's change to
- * 1e-3 relative above its floor ref->atol. */
-static enum status mlp_verify64(const struct problem *p, struct verify_report *r) {
-    struct mlp_ref_data *ref = p->ref;
-    verify_buf(r, &p->out[MLP_OUT_LOSS], &ref->loss, NULL, 1, 1e-12, 1e-12);
-    for (int k = 0; k < NPARAMS; k++) {
-        const struct buf *got = &p->out[MLP_OUT_W1 + k], *init = &p->in[MLP_IN_W1 + k];
-        for (size_t i = 0; i < got->n; i++)
-            ref->got64[i] = got->data64[i] - init->data64[i];
-        struct buf change = {step_names[k], NULL, got->n, ref->got64};
-        verify_buf(r, &change, ref->delta[k], NULL, got->n, ref->atol[k], 1e-9);
-    }
-    return verify_status(r);
-}
-
+/* The loss and each parameter's change: float32 to 1e-4 (float32 softmax and a batch mean) and
+ * 1e-3 relative above the change's floor ref->atol; f64 to 1e-12 and 1e-9. */
 static enum status mlp_verify(const struct problem *p, struct verify_report *r) {
     struct mlp_ref_data *ref = p->ref;
-    if (p->dtype == DT_F64)
-        return mlp_verify64(p, r);
-    verify_close(r, "loss", p->out[MLP_OUT_LOSS].data, &ref->loss, NULL, 1, 1e-5, 1e-4);
+    const int f64 = p->dtype == DT_F64;
+    float *gf = f64 ? NULL : ref->got;
+    double *gd = f64 ? ref->got : NULL;
+    verify_buf(r, &p->out[MLP_OUT_LOSS], &ref->loss, NULL, 1, f64 ? 1e-12 : 1e-5,
+               f64 ? 1e-12 : 1e-4);
     for (int k = 0; k < NPARAMS; k++) {
         const struct buf *got = &p->out[MLP_OUT_W1 + k], *init = &p->in[MLP_IN_W1 + k];
         /* A NaN left in `got` stays NaN here, so a poisoned, unwritten parameter fails. */
         for (size_t i = 0; i < got->n; i++)
-            ref->got[i] = (float)((double)got->data[i] - (double)init->data[i]);
-        verify_close(r, step_names[k], ref->got, ref->delta[k], NULL, got->n, ref->atol[k], 1e-3);
+            if (f64)
+                gd[i] = got->data64[i] - init->data64[i];
+            else
+                gf[i] = (float)((double)got->data[i] - (double)init->data[i]);
+        struct buf change = {step_names[k], gf, got->n, gd};
+        verify_buf(r, &change, ref->delta[k], NULL, got->n, ref->atol[k], f64 ? 1e-9 : 1e-3);
     }
     return verify_status(r);
 }
