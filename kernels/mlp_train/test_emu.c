@@ -1,12 +1,12 @@
 /* test_emu.c — the MLP step's kernels (kernels/mlp_train/kernels.cuh) on the CPU emulation,
  * each against a double-precision reference on three or more shapes in every thread order, then
- * the whole step as the `cuda` row sequences it (kernels/mlp_train/step.c) against the workload's
+ * the whole step as the `cuda` row sequences it (kernels/mlp_train/step.h) against the workload's
  * own reference step (mlp_ref_step), checked the way bench/mlp_train.c checks it. The step's
  * matrix products are a plain host loop here: the SGEMM kernels have their own emulation test in
  * their workload's folder, and the `cuda` row as shipped — step, SGEMM and these kernels
  * together — runs on the simulated device (tests/sim) on every card profile.
  *
- * Emulation builds: arch 750 200; sources step.c
+ * Emulation builds: arch 750 200
  */
 #include "tests/emu/emu.h"
 

@@ -1,0 +1,91 @@
+/* amp.cuh — the kernels of the mixed-precision step of mlp_train/cublas's f16 tier (amp.c; the
+ * softmax and column sums are the float32 step's), included by kernels.cuh. C subset of CUDA C.
+ * FP16 values travel as their bits in unsigned shorts and are made here by arithmetic (frexpf,
+ * ldexpf, rintf: round to nearest even), not by cuda_fp16.h: the same code then builds for every
+ * architecture and toolkit, and runs unchanged on the CPU emulation. These kernels are
+ * memory-bound; the conversion's few extra instructions are hidden behind the loads. */
+
+/* The FP16 bits of x, rounded to nearest even: overflow to ±inf from 65520 (65504 + half an ulp),
+ * subnormals below 2^-14, NaN as 0x7e00 (harness/core/dtype.c's dtype_f32_to_f16, the host's). */
+static __device__ __forceinline__ unsigned short gb_f16_bits(float x) {
+    const unsigned short sign = signbit(x) ? 0x8000u : 0u;
+    const float a = fabsf(x);
+    int e;
+    float q;
+    if (x != x)
+        return 0x7e00u;
+    if (a >= 65520.0f)
+        return (unsigned short)(sign | 0x7c00u);
+    if (a < 6.103515625e-05f) /* 2^-14: a subnormal, a multiple of 2^-24 */
+        return (unsigned short)(sign | (unsigned)rintf(a * 16777216.0f));
+    (void)frexpf(a, &e);               /* a in [2^(e-1), 2^e) */
+    q = rintf(ldexpf(a, 11 - e));      /* 10 mantissa bits: q in [1024, 2048] */
+    if (q >= 2048.0f)                  /* rounded up to the next power of two */
+        q = 1024.0f, e++;
+    return (unsigned short)(sign | (unsigned)(e - 1 + 15) << 10 | ((unsigned)q - 1024u));
+}
+
+/* 1 when the FP16 value h is > 0 (positive, nonzero, not NaN): 0x0001 … 0x7c00. */
+static __device__ __forceinline__ int gb_f16_positive(unsigned short h) {
+    return h >= 1u && h <= 0x7c00u;
+}
+
+/* out[i] = FP16 bits of in[i], i in [0, n): the FP16 copies of the FP32 master weights and of
+ * the (loss-scaled) logit gradients. Grid-stride. */
+__global__ void gb_f16_cast_kernel(const float *__restrict__ in, unsigned short *__restrict__ out,
+                                   size_t n) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        out[i] = gb_f16_bits(in[i]);
+}
+GB_SIM_KERNEL(gb_f16_cast_kernel, const float *, unsigned short *, size_t)
+
+/* a[i][j] = FP16 of max(z[i][j] + bias[j], 0): the FP32 product plus the FP32 bias, rectified,
+ * rounded once to FP16. rows·cols < 2^31. Grid-stride. */
+__global__ void gb_bias_relu_f16_kernel(const float *__restrict__ z, const float *__restrict__ bias,
+                                        unsigned short *__restrict__ a, int rows, int cols) {
+    const unsigned n = (unsigned)rows * (unsigned)cols, stride = gridDim.x * blockDim.x;
+    unsigned i;
+    for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        float v = z[i] + bias[i % (unsigned)cols];
+        a[i] = gb_f16_bits(v > 0.0f ? v : 0.0f);
+    }
+}
+GB_SIM_KERNEL(gb_bias_relu_f16_kernel, const float *, const float *, unsigned short *, int, int)
+
+/* Backward ReLU against the FP16 activations a: dh[i] = a[i] > 0 ? dh[i] : 0 in place (FP32, for
+ * the bias gradient), and dh16[i] = its FP16 bits (the operand of the dW1 product). */
+__global__ void gb_relu_backward_f16_kernel(float *__restrict__ dh,
+                                            const unsigned short *__restrict__ a,
+                                            unsigned short *__restrict__ dh16, size_t n) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        float v = gb_f16_positive(a[i]) ? dh[i] : 0.0f;
+        dh[i] = v;
+        dh16[i] = gb_f16_bits(v);
+    }
+}
+GB_SIM_KERNEL(gb_relu_backward_f16_kernel, float *, const unsigned short *, unsigned short *,
+              size_t)
+
+/* *bad = 1 when some g[i] is Inf or NaN (the loss scale overflowed FP16 or FP32 somewhere);
+ * untouched otherwise. Every writer writes the same 1, so the race is benign. Grid-stride. */
+__global__ void gb_nonfinite_kernel(const float *__restrict__ g, size_t n, int *bad) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        if (!(fabsf(g[i]) <= FLT_MAX))
+            *bad = 1;
+}
+GB_SIM_KERNEL(gb_nonfinite_kernel, const float *, size_t, int *)
+
+/* The optimizer step on the FP32 master weights from loss-scaled gradients: w[i] -= lr ·
+ * (g[i] · inv_scale), unless *bad (then the step is skipped: w unchanged). Grid-stride. */
+__global__ void gb_amp_sgd_kernel(float *__restrict__ w, const float *__restrict__ g, size_t n,
+                                  float lr, float inv_scale, const int *__restrict__ bad) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    if (*bad)
+        return;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        w[i] -= lr * (g[i] * inv_scale);
+}
+GB_SIM_KERNEL(gb_amp_sgd_kernel, float *, const float *, size_t, float, float, const int *)

@@ -1,0 +1,164 @@
+/* step_kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP in one
+ * tier's type (tier.h; kernels.cuh includes it once per tier). Float64 does its maths in double
+ * (exp, log, fmax) and its shared-memory trees hold doubles (1 KiB for softmax, 2 KiB for the
+ * column sums); labels are float32 class numbers in both. Launch configurations: cuda.cu.
+ */
+#include "kernels/mlp_train/tier.h"
+#if GB_MLP_F64
+#define GB_MLP_EXP exp
+#define GB_MLP_FMAX fmax
+#define GB_MLP_MAX DBL_MAX
+/* ptxas 11.8 (sm_70) kept the unrolled double loops' shared trip count, (cols - 1 - t) / nt, on
+ * the stack: not unrolled */
+#define GB_MLP_LOOP GB_NO_UNROLL
+#else
+#define GB_MLP_EXP expf
+#define GB_MLP_FMAX fmaxf
+#define GB_MLP_MAX FLT_MAX /* no INFINITY macro needed in device code */
+#define GB_MLP_LOOP
+#endif
+
+/* Forward bias + ReLU, in place: z[i][j] = max(z[i][j] + bias[j], 0) for a rows × cols z with
+ * rows·cols < 2^31 (the launcher checks: 32-bit indices keep the modulo cheap). Grid-stride. */
+__global__ void GB_MLP_K(gb_bias_relu)(GB_MLP_T *__restrict__ z, const GB_MLP_T *__restrict__ bias,
+                                       int rows, int cols) {
+    const unsigned n = (unsigned)rows * (unsigned)cols, stride = gridDim.x * blockDim.x;
+    unsigned i;
+    for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        GB_MLP_T v = z[i] + GB_LDG(bias + i % (unsigned)cols);
+        z[i] = v > 0 ? v : 0;
+    }
+}
+GB_SIM_KERNEL(GB_MLP_K(gb_bias_relu), GB_MLP_T *, const GB_MLP_T *, int, int)
+
+/* Backward ReLU, in place: dh[i] = h[i] > 0 ? dh[i] : 0, where h is the ReLU output (h > 0
+ * exactly where the pre-activation was > 0). Grid-stride. */
+__global__ void GB_MLP_K(gb_relu_backward)(GB_MLP_T *__restrict__ dh,
+                                           const GB_MLP_T *__restrict__ h, size_t n) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        if (!(h[i] > 0))
+            dh[i] = 0;
+}
+GB_SIM_KERNEL(GB_MLP_K(gb_relu_backward), GB_MLP_T *, const GB_MLP_T *, size_t)
+
+/* red[0] = op over red[0 .. blockDim.x) (op: max when is_max, else +), by a shared-memory tree.
+ * Every thread has stored its partial in red[threadIdx.x]; blockDim.x is a power of two.
+ * Ends with a barrier after which every thread may read red[0]. */
+static __device__ __forceinline__ void GB_MLP_N(gb_block_reduce)(GB_MLP_T *red, int is_max) {
+    int half;
+    const int t = threadIdx.x;
+    __syncthreads();
+    for (half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half)
+            red[t] = is_max ? GB_MLP_FMAX(red[t], red[t + half]) : red[t] + red[t + half];
+        __syncthreads();
+    }
+}
+
+/* Softmax cross-entropy, forward and backward, one row per block (grid-stride over rows):
+ *   z = logits[row] + bias, m = max z, s = Σ exp(z − m)            (max-subtracted: no overflow)
+ *   rowloss[row] = log s − (z[label] − m)                           (= −log softmax(z)[label])
+ *   dlogits[row][j] = (exp(z[j] − m) / s − [j == label]) · scale    (scale = 1/batch for a mean)
+ * labels hold class numbers as floats, rounded to nearest (ties to even) and clamped into
+ * [0, cols), as mlp_label (bench/mlp_train.h) reads them. dlogits may alias logits.
+ * blockDim.x: a power of two, at most GB_SMX_THREADS. */
+__global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
+    GB_MLP_K(gb_softmax_xent)(const GB_MLP_T *logits, const GB_MLP_T *__restrict__ bias,
+                              const float *__restrict__ labels, GB_MLP_T *dlogits,
+                              GB_MLP_T *__restrict__ rowloss, int rows, int cols, GB_MLP_T scale) {
+    __shared__ GB_MLP_T red[GB_SMX_THREADS];
+    const int t = threadIdx.x, nt = blockDim.x;
+    int row, j;
+    for (row = blockIdx.x; row < rows; row += gridDim.x) { /* uniform over the block */
+        const GB_MLP_T *l = logits + (size_t)row * cols;
+        GB_MLP_T *dl = dlogits + (size_t)row * cols;
+        const float yr = rintf(labels[row]);
+        const int label = !(yr > 0.0f) ? 0 : yr >= (float)cols ? cols - 1 : (int)yr;
+        /* z[label], read before the first barrier: once past it, another thread may overwrite
+         * l[label] with its gradient when dlogits aliases logits (the emulation caught that) */
+        const GB_MLP_T zlabel = t == 0 ? l[label] + bias[label] : 0;
+        GB_MLP_T m = -GB_MLP_MAX, s = 0;
+        GB_MLP_LOOP
+        for (j = t; j < cols; j += nt)
+            m = GB_MLP_FMAX(m, l[j] + bias[j]);
+        red[t] = m;
+        GB_MLP_N(gb_block_reduce)(red, 1);
+        m = red[0];
+        __syncthreads(); /* everyone has read red[0] before it is reused */
+        GB_MLP_LOOP
+        for (j = t; j < cols; j += nt)
+            s += GB_MLP_EXP(l[j] + bias[j] - m);
+        red[t] = s;
+        GB_MLP_N(gb_block_reduce)(red, 0);
+        {
+#if GB_MLP_F64
+            /* p = exp(z − m − log s), not exp(z − m) / s: a double division is a call to its slow
+             * path, and the values live across it spilled to the stack (ptxas, sm_70 and
+             * sm_100). s ≥ 1 (the maximum's own term), so log s is exact to a few ulp. */
+            const double mls = m + log(red[0]);
+            if (t == 0)
+                rowloss[row] = mls - zlabel;
+            GB_MLP_LOOP
+            for (j = t; j < cols; j += nt)
+                dl[j] = (exp(l[j] + bias[j] - mls) - (j == label ? 1.0 : 0.0)) * scale;
+#else
+            const float inv = 1.0f / red[0];
+            s = red[0];
+            if (t == 0)
+                rowloss[row] = logf(s) - (zlabel - m);
+            /* every thread reads its own l[j] before writing dl[j]: safe when dl aliases l */
+            for (j = t; j < cols; j += nt)
+                dl[j] = (expf(l[j] + bias[j] - m) * inv - (j == label ? 1.0f : 0.0f)) * scale;
+#endif
+        }
+        __syncthreads(); /* red[0] is read above before the next row overwrites red */
+    }
+}
+GB_SIM_KERNEL(GB_MLP_K(gb_softmax_xent), const GB_MLP_T *, const GB_MLP_T *, const float *,
+              GB_MLP_T *, GB_MLP_T *, int, int, GB_MLP_T)
+
+/* Column sums (the bias gradient): out[j] = scale · Σ_i x[i][j] for a rows × cols x.
+ * Block (GB_COLSUM_X, GB_COLSUM_Y): threadIdx.x picks a column (a warp reads one contiguous row
+ * segment), threadIdx.y a lane of rows; each thread sums its lane, then a shared-memory tree
+ * (dynamic shared memory, blockDim.x·blockDim.y elements; blockDim.y a power of two) adds the
+ * lanes. Grid-stride over column groups. */
+__global__ void GB_MLP_K(gb_colsum)(const GB_MLP_T *__restrict__ x, GB_MLP_T *__restrict__ out,
+                                    int rows, int cols, GB_MLP_T scale) {
+    GB_EXTERN_SHARED(GB_MLP_T, GB_MLP_N(part));
+    const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
+    int c0, i, half;
+    for (c0 = blockIdx.x * bx; c0 < cols; c0 += gridDim.x * bx) { /* uniform over the block */
+        const int col = c0 + tx;
+        GB_MLP_T s = 0;
+        if (col < cols)
+            for (i = ty; i < rows; i += by)
+                s += x[(size_t)i * cols + col];
+        GB_MLP_N(part)[ty * bx + tx] = s;
+        __syncthreads();
+        for (half = by / 2; half > 0; half /= 2) {
+            if (ty < half)
+                GB_MLP_N(part)[ty * bx + tx] += GB_MLP_N(part)[(ty + half) * bx + tx];
+            __syncthreads();
+        }
+        if (ty == 0 && col < cols)
+            out[col] = scale * GB_MLP_N(part)[tx];
+        __syncthreads(); /* part[tx] is read above before the next group overwrites it */
+    }
+}
+GB_SIM_KERNEL(GB_MLP_K(gb_colsum), const GB_MLP_T *, GB_MLP_T *, int, int, GB_MLP_T)
+
+/* SGD update, in place: w[i] -= lr · g[i]. Grid-stride. */
+__global__ void GB_MLP_K(gb_sgd)(GB_MLP_T *__restrict__ w, const GB_MLP_T *__restrict__ g,
+                                 size_t n, GB_MLP_T lr) {
+    size_t stride = (size_t)gridDim.x * blockDim.x, i;
+    for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        w[i] -= lr * g[i];
+}
+GB_SIM_KERNEL(GB_MLP_K(gb_sgd), GB_MLP_T *, const GB_MLP_T *, size_t, GB_MLP_T)
+
+#undef GB_MLP_EXP
+#undef GB_MLP_FMAX
+#undef GB_MLP_MAX
+#undef GB_MLP_LOOP
+#undef GB_MLP_F64
