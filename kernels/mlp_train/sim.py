@@ -7,8 +7,6 @@ QUICK_EXTRA = []
 def expect(card, impl):
     if impl == "cuda":
         return card.own_kernels()
-    if impl == "cudnn":  # cuDNN's support matrix first, then cuBLAS
-        return card.cublas("cuDNN") if card.cudnn_ok() else card.cudnn()
     # cublas: our elementwise kernels need code for the card, then cuBLAS
     if card.code() is None:
         return card.own_kernels()
