@@ -2,8 +2,8 @@
  * softmax and column sums are the float32 step's), included by kernels.cuh. C subset of CUDA C.
  * FP16 values travel as their bits in unsigned shorts and are made here by arithmetic (frexpf,
  * ldexpf, rintf: round to nearest even), not by cuda_fp16.h: the same code then builds for every
- * architecture and toolkit, and runs unchanged on the CPU emulation. These kernels are
- * memory-bound; the conversion's few extra instructions are hidden behind the loads. */
+ * architecture and toolkit, and runs unchanged on the CPU emulation; the kernels are
+ * memory-bound, so the few extra instructions hide behind the loads. All are grid-stride. */
 
 /* The FP16 bits of x, rounded to nearest even: overflow to ±inf from 65520 (65504 + half an ulp),
  * subnormals below 2^-14, NaN as 0x7e00 (harness/core/dtype.c's dtype_f32_to_f16, the host's). */
@@ -30,8 +30,7 @@ static __device__ __forceinline__ int gb_f16_positive(unsigned short h) {
     return h >= 1u && h <= 0x7c00u;
 }
 
-/* out[i] = FP16 bits of in[i], i in [0, n): the FP16 copies of the FP32 master weights and of
- * the (loss-scaled) logit gradients. Grid-stride. */
+/* out[i] = FP16 bits of in[i]: copies of the master weights and of the scaled logit gradients. */
 __global__ void gb_f16_cast_kernel(const float *__restrict__ in, unsigned short *__restrict__ out,
                                    size_t n) {
     size_t stride = (size_t)gridDim.x * blockDim.x, i;
@@ -40,8 +39,7 @@ __global__ void gb_f16_cast_kernel(const float *__restrict__ in, unsigned short 
 }
 GB_SIM_KERNEL(gb_f16_cast_kernel, const float *, unsigned short *, size_t)
 
-/* a[i][j] = FP16 of max(z[i][j] + bias[j], 0): the FP32 product plus the FP32 bias, rectified,
- * rounded once to FP16. rows·cols < 2^31. Grid-stride. */
+/* a[i][j] = FP16(max(z[i][j] + bias[j], 0)), rounded once; rows·cols < 2^31. */
 __global__ void gb_bias_relu_f16_kernel(const float *__restrict__ z, const float *__restrict__ bias,
                                         unsigned short *__restrict__ a, int rows, int cols) {
     const unsigned n = (unsigned)rows * (unsigned)cols, stride = gridDim.x * blockDim.x;
@@ -68,8 +66,8 @@ __global__ void gb_relu_backward_f16_kernel(float *__restrict__ dh,
 GB_SIM_KERNEL(gb_relu_backward_f16_kernel, float *, const unsigned short *, unsigned short *,
               size_t)
 
-/* *bad = 1 when some g[i] is Inf or NaN (the loss scale overflowed FP16 or FP32 somewhere);
- * untouched otherwise. Every writer writes the same 1, so the race is benign. Grid-stride. */
+/* *bad = 1 when some g[i] is Inf or NaN (the loss scale overflowed somewhere), else untouched;
+ * every writer writes the same 1, so the race is benign. */
 __global__ void gb_nonfinite_kernel(const float *__restrict__ g, size_t n, int *bad) {
     size_t stride = (size_t)gridDim.x * blockDim.x, i;
     for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
@@ -78,8 +76,7 @@ __global__ void gb_nonfinite_kernel(const float *__restrict__ g, size_t n, int *
 }
 GB_SIM_KERNEL(gb_nonfinite_kernel, const float *, size_t, int *)
 
-/* The optimizer step on the FP32 master weights from loss-scaled gradients: w[i] -= lr ·
- * (g[i] · inv_scale), unless *bad (then the step is skipped: w unchanged). Grid-stride. */
+/* w[i] −= lr · (g[i] · inv_scale) on the FP32 master weights, unless *bad (the step skipped). */
 __global__ void gb_amp_sgd_kernel(float *__restrict__ w, const float *__restrict__ g, size_t n,
                                   float lr, float inv_scale, const int *__restrict__ bad) {
     size_t stride = (size_t)gridDim.x * blockDim.x, i;

@@ -1,5 +1,6 @@
 /* cuda.cu — the launchers of the MLP step's kernels (kernels.cuh; contracts: cuda.h): the
- * step's, once per tier (step_launch.cuh), the transpose and the mixed-precision step's. */
+ * step's, once per tier (step_launch.cuh), the transpose and the mixed-precision step's; the
+ * list of them all. */
 #include "kernels/mlp_train/cuda.h"
 #include "kernels/mlp_train/kernels.cuh"
 
@@ -26,16 +27,17 @@ cudaError_t gb_transpose64(const double *in, int rows, int cols, int ld, double 
     return cudaGetLastError();
 }
 
-int gb_mlp_kernels16(const struct gb_kernel_ref **refs) {
+#define GB_MLP_REF(k) {(const void *)k, #k}
+int gb_mlp_kernels(const struct gb_kernel_ref **refs) {
     static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_f16_cast_kernel, "gb_f16_cast_kernel"},
-        {(const void *)gb_bias_relu_f16_kernel, "gb_bias_relu_f16_kernel"},
-        {(const void *)gb_relu_backward_f16_kernel, "gb_relu_backward_f16_kernel"},
-        {(const void *)gb_nonfinite_kernel, "gb_nonfinite_kernel"},
-        {(const void *)gb_amp_sgd_kernel, "gb_amp_sgd_kernel"},
-        {(const void *)gb_softmax_xent_kernel, "gb_softmax_xent_kernel"},
-        {(const void *)gb_colsum_kernel, "gb_colsum_kernel"},
-    };
+        GB_MLP_REF(gb_bias_relu_kernel), GB_MLP_REF(gb_relu_backward_kernel),
+        GB_MLP_REF(gb_softmax_xent_kernel), GB_MLP_REF(gb_colsum_kernel), GB_MLP_REF(gb_sgd_kernel),
+        GB_MLP_REF(gb_bias_relu64_kernel), GB_MLP_REF(gb_relu_backward64_kernel),
+        GB_MLP_REF(gb_softmax_xent64_kernel), GB_MLP_REF(gb_colsum64_kernel),
+        GB_MLP_REF(gb_sgd64_kernel), GB_MLP_REF(gb_transpose64_kernel),
+        GB_MLP_REF(gb_f16_cast_kernel), GB_MLP_REF(gb_bias_relu_f16_kernel),
+        GB_MLP_REF(gb_relu_backward_f16_kernel), GB_MLP_REF(gb_nonfinite_kernel),
+        GB_MLP_REF(gb_amp_sgd_kernel)};
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
 }

@@ -1,13 +1,10 @@
-/* kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP
- * (Linear → ReLU → Linear → softmax cross-entropy): the step's own, once per tier
+/* kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP (Linear → ReLU
+ * → Linear → softmax cross-entropy; the GEMMs are kernels/gemm's): the step's own, once per tier
  * (step_kernels.cuh), the transpose of the own DGEMM's operands, and the mixed-precision step's
- * (amp.cuh); the GEMMs are kernels/gemm's. C subset of CUDA C, shared by the nvcc build (cuda.cu
- * adds the launchers) and the CPU emulation of the tests.
- *
- * Matrices are row-major: a batch of `rows` examples × `cols` features. Reductions are
- * shared-memory trees (no warp shuffles, no atomics): they run on every architecture from
- * sm_20 and give the same bits on every run.
- */
+ * (amp.cuh). C subset of CUDA C, for nvcc (cuda.cu adds the launchers) and the CPU emulation.
+ * Matrices are row-major, `rows` examples × `cols` features. Reductions are shared-memory trees
+ * (no warp shuffles, no atomics): they run on every architecture from sm_20 and give the same
+ * bits on every run. */
 #ifndef GPUBENCH_MLP_KERNELS_CUH
 #define GPUBENCH_MLP_KERNELS_CUH
 
@@ -15,22 +12,20 @@
 
 #include "kernels/common/kernel_common.cuh"
 
-/* Threads of a softmax block; a power of two (the tree halves it). */
-#define GB_SMX_THREADS 128
-/* Bias-gradient blocks: 32 columns (one warp-wide, coalesced row segment) × 8 row lanes. */
-#define GB_COLSUM_X 32
-#define GB_COLSUM_Y 8
+#define GB_SMX_THREADS 128 /* threads of a softmax block: a power of two (the tree halves it) */
+#define GB_COLSUM_X 32     /* column-sum blocks: 32 columns (a warp-wide, coalesced row segment) */
+#define GB_COLSUM_Y 8      /* × 8 row lanes */
 
 #define GB_MLP_F64 0
 #include "kernels/mlp_train/step_kernels.cuh"
 #define GB_MLP_F64 1
 #include "kernels/mlp_train/step_kernels.cuh"
 
-/* Transpose for the own DGEMM, which takes no transposed operands (kernels/gemm/cuda.h):
- * out (cols × rows, dense) = inᵀ for a rows × cols `in` with leading dimension ld ≥ cols.
- * Blocks of GB_TR_TILE × GB_TR_ROWS threads move GB_TR_TILE² tiles through shared memory, so that
- * reads and writes are both whole rows (coalesced); the tile's row is padded by one double so the
- * column reads spread over the banks. Grid-stride in both directions (any grid fits any shape). */
+/* out (cols × rows, dense) = inᵀ for a rows × cols `in` with leading dimension ld ≥ cols, for the
+ * own DGEMM, which takes no transposed operands (kernels/gemm/cuda.h). Blocks of GB_TR_TILE ×
+ * GB_TR_ROWS threads move GB_TR_TILE² tiles through shared memory, so that reads and writes are
+ * both whole rows; a tile row is padded by one double so the column reads spread over the banks.
+ * Grid-stride in both directions. */
 #define GB_TR_TILE 32
 #define GB_TR_ROWS 8
 __global__ void gb_transpose64_kernel(const double *__restrict__ in, int rows, int cols, int ld,
@@ -54,7 +49,7 @@ GB_SIM_KERNEL(gb_transpose64_kernel, const double *, int, int, int, double *)
 
 #include "kernels/mlp_train/amp.cuh"
 
-/* A grid dimension of blocks that each take `per` of n items (a softmax row, a column group, a
+/* A grid dimension of blocks that take `per` of n items each (a softmax row, a column group, a
  * transpose tile): at least 1, at most the 65535 every architecture allows (grid-stride). */
 static inline unsigned gb_grid_of(int n, int per) {
     long b = ((long)n + per - 1) / per;

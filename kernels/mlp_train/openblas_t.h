@@ -9,12 +9,8 @@
 #include "kernels/mlp_train/tier.h"
 #if GB_MLP_F64
 #define GB_MLP_GEMM cblas_dgemm
-#define GB_MLP_EXP exp
-#define GB_MLP_LOG log
 #else
 #define GB_MLP_GEMM cblas_sgemm
-#define GB_MLP_EXP expf
-#define GB_MLP_LOG logf
 #endif
 
 /* Dot product with eight independent partial sums, which the compiler turns into vector
@@ -164,6 +160,4 @@ GB_MLP_T GB_MLP_N(mlp_cpu_step)(const struct mlp_dims *d, const GB_MLP_T *x, con
 }
 
 #undef GB_MLP_GEMM
-#undef GB_MLP_EXP
-#undef GB_MLP_LOG
 #undef GB_MLP_F64

@@ -1,25 +1,16 @@
 /* step_kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP in one
- * tier's type (tier.h; kernels.cuh includes it once per tier). Float64 does its maths in double
- * (exp, log, fmax) and its shared-memory trees hold doubles (1 KiB for softmax, 2 KiB for the
- * column sums); labels are float32 class numbers in both. Launch configurations: cuda.cu.
- */
+ * tier's type (tier.h), included by kernels.cuh once per tier; float64 does its maths in double
+ * and its shared-memory trees hold doubles. Labels are float32 class numbers in both. The
+ * element-wise kernels are grid-stride loops. */
 #include "kernels/mlp_train/tier.h"
-#if GB_MLP_F64
-#define GB_MLP_EXP exp
-#define GB_MLP_FMAX fmax
-#define GB_MLP_MAX DBL_MAX
-/* ptxas 11.8 (sm_70) kept the unrolled double loops' shared trip count, (cols - 1 - t) / nt, on
- * the stack: not unrolled */
+#if GB_MLP_F64 /* ptxas 11.8 (sm_70) kept unrolled double loops' trip count on the stack */
 #define GB_MLP_LOOP GB_NO_UNROLL
 #else
-#define GB_MLP_EXP expf
-#define GB_MLP_FMAX fmaxf
-#define GB_MLP_MAX FLT_MAX /* no INFINITY macro needed in device code */
 #define GB_MLP_LOOP
 #endif
 
-/* Forward bias + ReLU, in place: z[i][j] = max(z[i][j] + bias[j], 0) for a rows × cols z with
- * rows·cols < 2^31 (the launcher checks: 32-bit indices keep the modulo cheap). Grid-stride. */
+/* z[i][j] = max(z[i][j] + bias[j], 0) in place, rows·cols < 2^31 (32-bit indices keep the
+ * modulo cheap; the launcher checks). */
 __global__ void GB_MLP_K(gb_bias_relu)(GB_MLP_T *__restrict__ z, const GB_MLP_T *__restrict__ bias,
                                        int rows, int cols) {
     const unsigned n = (unsigned)rows * (unsigned)cols, stride = gridDim.x * blockDim.x;
@@ -31,8 +22,7 @@ __global__ void GB_MLP_K(gb_bias_relu)(GB_MLP_T *__restrict__ z, const GB_MLP_T 
 }
 GB_SIM_KERNEL(GB_MLP_K(gb_bias_relu), GB_MLP_T *, const GB_MLP_T *, int, int)
 
-/* Backward ReLU, in place: dh[i] = h[i] > 0 ? dh[i] : 0, where h is the ReLU output (h > 0
- * exactly where the pre-activation was > 0). Grid-stride. */
+/* dh[i] = h[i] > 0 ? dh[i] : 0 in place; h, the ReLU output, is > 0 where its input was. */
 __global__ void GB_MLP_K(gb_relu_backward)(GB_MLP_T *__restrict__ dh,
                                            const GB_MLP_T *__restrict__ h, size_t n) {
     size_t stride = (size_t)gridDim.x * blockDim.x, i;
@@ -42,9 +32,8 @@ __global__ void GB_MLP_K(gb_relu_backward)(GB_MLP_T *__restrict__ dh,
 }
 GB_SIM_KERNEL(GB_MLP_K(gb_relu_backward), GB_MLP_T *, const GB_MLP_T *, size_t)
 
-/* red[0] = op over red[0 .. blockDim.x) (op: max when is_max, else +), by a shared-memory tree.
- * Every thread has stored its partial in red[threadIdx.x]; blockDim.x is a power of two.
- * Ends with a barrier after which every thread may read red[0]. */
+/* red[0] = max (is_max) or sum of red[0 .. blockDim.x), a power of two, each thread's partial in
+ * red[threadIdx.x], by a shared-memory tree; every thread may read red[0] after it. */
 static __device__ __forceinline__ void GB_MLP_N(gb_block_reduce)(GB_MLP_T *red, int is_max) {
     int half;
     const int t = threadIdx.x;
@@ -91,7 +80,6 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
             s += GB_MLP_EXP(l[j] + bias[j] - m);
         red[t] = s;
         GB_MLP_N(gb_block_reduce)(red, 0);
-        {
 #if GB_MLP_F64
             /* p = exp(z − m − log s), not exp(z − m) / s: a double division is a call to its slow
              * path, and the values live across it spilled to the stack (ptxas, sm_70 and
@@ -111,18 +99,16 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
             for (j = t; j < cols; j += nt)
                 dl[j] = (expf(l[j] + bias[j] - m) * inv - (j == label ? 1.0f : 0.0f)) * scale;
 #endif
-        }
         __syncthreads(); /* red[0] is read above before the next row overwrites red */
     }
 }
 GB_SIM_KERNEL(GB_MLP_K(gb_softmax_xent), const GB_MLP_T *, const GB_MLP_T *, const float *,
               GB_MLP_T *, GB_MLP_T *, int, int, GB_MLP_T)
 
-/* Column sums (the bias gradient): out[j] = scale · Σ_i x[i][j] for a rows × cols x.
- * Block (GB_COLSUM_X, GB_COLSUM_Y): threadIdx.x picks a column (a warp reads one contiguous row
- * segment), threadIdx.y a lane of rows; each thread sums its lane, then a shared-memory tree
- * (dynamic shared memory, blockDim.x·blockDim.y elements; blockDim.y a power of two) adds the
- * lanes. Grid-stride over column groups. */
+/* out[j] = scale · Σ_i x[i][j] for a rows × cols x (bias gradients). threadIdx.x picks a column
+ * (a warp reads a contiguous row segment), threadIdx.y a lane of rows; each thread sums its lane,
+ * then a tree in dynamic shared memory (blockDim.x·blockDim.y elements, blockDim.y a power of
+ * two) adds the lanes. Grid-stride over column groups. */
 __global__ void GB_MLP_K(gb_colsum)(const GB_MLP_T *__restrict__ x, GB_MLP_T *__restrict__ out,
                                     int rows, int cols, GB_MLP_T scale) {
     GB_EXTERN_SHARED(GB_MLP_T, GB_MLP_N(part));
@@ -148,7 +134,7 @@ __global__ void GB_MLP_K(gb_colsum)(const GB_MLP_T *__restrict__ x, GB_MLP_T *__
 }
 GB_SIM_KERNEL(GB_MLP_K(gb_colsum), const GB_MLP_T *, GB_MLP_T *, int, int, GB_MLP_T)
 
-/* SGD update, in place: w[i] -= lr · g[i]. Grid-stride. */
+/* w[i] −= lr · g[i] in place. */
 __global__ void GB_MLP_K(gb_sgd)(GB_MLP_T *__restrict__ w, const GB_MLP_T *__restrict__ g,
                                  size_t n, GB_MLP_T lr) {
     size_t stride = (size_t)gridDim.x * blockDim.x, i;
@@ -157,8 +143,5 @@ __global__ void GB_MLP_K(gb_sgd)(GB_MLP_T *__restrict__ w, const GB_MLP_T *__res
 }
 GB_SIM_KERNEL(GB_MLP_K(gb_sgd), GB_MLP_T *, const GB_MLP_T *, size_t, GB_MLP_T)
 
-#undef GB_MLP_EXP
-#undef GB_MLP_FMAX
-#undef GB_MLP_MAX
 #undef GB_MLP_LOOP
 #undef GB_MLP_F64

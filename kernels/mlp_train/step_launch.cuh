@@ -1,21 +1,7 @@
 /* step_launch.cuh — the launchers of step_kernels.cuh in one tier's type (tier.h), as
- * gb_mlp_step's ops (step_t.h) on gb_stream(), and their kernel list; included by cuda.cu once
- * per tier. bias_relu needs rows·cols < 2^31 (32-bit indices), softmax_xent cols ≥ 1. */
+ * gb_mlp_step's ops (step_t.h) on gb_stream(); included by cuda.cu once per tier. bias_relu
+ * needs rows·cols < 2^31 (32-bit indices), softmax_xent cols ≥ 1. */
 #include "kernels/mlp_train/tier.h"
-
-#define GB_MLP_REF(name) {(const void *)GB_MLP_K(name), GB_MLP_STR(GB_MLP_K(name))}
-int GB_MLP_N(gb_mlp_kernels)(const struct gb_kernel_ref **refs) {
-    static const struct gb_kernel_ref k[] = {
-        GB_MLP_REF(gb_bias_relu), GB_MLP_REF(gb_relu_backward), GB_MLP_REF(gb_softmax_xent),
-        GB_MLP_REF(gb_colsum),    GB_MLP_REF(gb_sgd),
-#if GB_MLP_F64
-        {(const void *)gb_transpose64_kernel, "gb_transpose64_kernel"},
-#endif
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-}
-#undef GB_MLP_REF
 
 static int GB_MLP_N(bias_relu)(void *ctx, GB_MLP_T *z, const GB_MLP_T *bias, int rows, int cols) {
     (void)ctx;

@@ -1,26 +1,14 @@
-/* step_t.h — step.h's step in one tier's type (tier.h), included by step.h once per tier:
- * gb_mlp_bufs, gb_mlp_ops, gb_mlp_carve, gb_mlp_step on floats, gb_mlp_bufs64, … on doubles
- * (whose lr is (double)d->lr, the value the float64 reference uses). */
+/* step_t.h — step.h's step in one tier's type (tier.h), included by step.h once per tier
+ * (float64's lr is (double)d->lr, the value its reference uses). */
 #include "kernels/mlp_train/tier.h"
-
-/* Device buffers (element counts in brackets): inputs x [batch·in] and labels [batch] (class
- * numbers as floats in both tiers); the parameters, updated in place: w1 [hidden·in], b1
- * [hidden], w2 [out·hidden], b2 [out]; loss [1], the loss before the update; scratch: a
- * [batch·hidden] (the activations, kept for the backward pass), z [batch·out] (the logits, then
- * dz in place), dh [batch·hidden], dw1, db1, dw2, db2 (as their parameters), rowloss [batch]. */
-struct GB_MLP_N(gb_mlp_bufs) {
-    const GB_MLP_T *x;
-    const float *labels;
-    GB_MLP_T *w1, *b1, *w2, *b2, *loss, *a, *z, *dh, *dw1, *dw2, *db1, *db2, *rowloss;
-};
 
 /* C (M×N, ldc) = op(A)·op(B), row-major, op transposing where ta / tb is set. */
 typedef int GB_MLP_N(gb_mlp_gemm)(void *ctx, int ta, int tb, int M, int N, int K,
                                   const GB_MLP_T *A, int lda, const GB_MLP_T *B, int ldb,
                                   GB_MLP_T *C, int ldc);
 
-/* The step's operations (row-major; on the GPU, kernels/mlp_train/cuda.h). Each returns 0 or a
- * nonzero code of the caller's choosing (a cudaError_t on the GPU), which gb_mlp_step returns.
+/* The step's operations, row-major (on the GPU: cuda.h). Each returns 0 or a nonzero code of the
+ * caller's choosing (a cudaError_t on the GPU), which gb_mlp_step returns.
  *   bias_relu      z = max(z + bias, 0) in place; z is rows × cols, bias has cols entries
  *   relu_backward  dh[i] = 0 where h[i] <= 0 (h: the ReLU output), in place, i in [0, n)
  *   softmax_xent   rowloss[i] = −log softmax(z_i)[label_i] and dlogits = (softmax − onehot)·scale
@@ -39,28 +27,22 @@ struct GB_MLP_N(gb_mlp_ops) {
     int (*sgd)(void *ctx, GB_MLP_T *w, const GB_MLP_T *g, size_t n, GB_MLP_T lr);
 };
 
-/* Point the scratch members of b into `scratch` (gb_mlp_scratch_floats(d) elements). */
-static inline void GB_MLP_N(gb_mlp_carve)(const struct gb_mlp_dims *d, GB_MLP_T *scratch,
-                                          struct GB_MLP_N(gb_mlp_bufs) *b) {
-    size_t nb = (size_t)d->batch, ni = (size_t)d->in, nh = (size_t)d->hidden;
-    size_t no = (size_t)d->out;
-    b->a = scratch;
-    b->dh = b->a + gb_mlp_round(nb * nh);
-    b->z = b->dh + gb_mlp_round(nb * nh);
-    b->dw1 = b->z + gb_mlp_round(nb * no);
-    b->dw2 = b->dw1 + gb_mlp_round(nh * ni);
-    b->db1 = b->dw2 + gb_mlp_round(no * nh);
-    b->db2 = b->db1 + gb_mlp_round(nh);
-    b->rowloss = b->db2 + gb_mlp_round(no);
-}
-
-/* Enqueue one SGD step: 5 GEMMs and 10 small kernels. Returns 0, or the first error an op
- * returned (nothing after it is launched). */
+/* Enqueue one SGD step on the buffers buf[GB_MLP_NBUF] (step.h): 5 GEMMs and 10 small kernels.
+ * Returns 0, or the first error an op returned (nothing after it is launched). */
 static inline int GB_MLP_N(gb_mlp_step)(const struct GB_MLP_N(gb_mlp_ops) *ops, void *ctx,
-                                        const struct gb_mlp_dims *d,
-                                        const struct GB_MLP_N(gb_mlp_bufs) *b) {
+                                        const struct gb_mlp_dims *d, void *const *buf) {
     const int B = d->batch, I = d->in, H = d->hidden, O = d->out;
+    const size_t bh = (size_t)B * H, bo = (size_t)B * O, hi = (size_t)H * I, oh = (size_t)O * H;
     const GB_MLP_T inv_batch = (GB_MLP_T)1 / (GB_MLP_T)B, lr = (GB_MLP_T)d->lr;
+    const GB_MLP_T *x = (const GB_MLP_T *)buf[GB_MLP_X];
+    const float *labels = (const float *)buf[GB_MLP_LABELS];
+    GB_MLP_T *w1 = (GB_MLP_T *)buf[GB_MLP_W1], *b1 = (GB_MLP_T *)buf[GB_MLP_B1];
+    GB_MLP_T *w2 = (GB_MLP_T *)buf[GB_MLP_W2], *b2 = (GB_MLP_T *)buf[GB_MLP_B2];
+    /* a: the activations, kept for the backward pass; z: the logits, then dz in place */
+    GB_MLP_T *a = (GB_MLP_T *)buf[GB_MLP_SCRATCH], *dh = a + gb_mlp_round(bh);
+    GB_MLP_T *z = dh + gb_mlp_round(bh), *dw1 = z + gb_mlp_round(bo);
+    GB_MLP_T *dw2 = dw1 + gb_mlp_round(hi), *db1 = dw2 + gb_mlp_round(oh);
+    GB_MLP_T *db2 = db1 + gb_mlp_round((size_t)H), *rowloss = db2 + gb_mlp_round((size_t)O);
     int rc;
 #define GB_MLP_DO(call)                                                                            \
     do {                                                                                           \
@@ -68,24 +50,24 @@ static inline int GB_MLP_N(gb_mlp_step)(const struct GB_MLP_N(gb_mlp_ops) *ops, 
             return rc;                                                                             \
     } while (0)
     /* forward: a = ReLU(x·w1ᵀ + b1) (w1 is H×I: the "nt" GEMM), z = a·w2ᵀ (+ b2 in softmax) */
-    GB_MLP_DO(ops->gemm(ctx, 0, 1, B, H, I, b->x, I, b->w1, I, b->a, H));
-    GB_MLP_DO(ops->bias_relu(ctx, b->a, b->b1, B, H));
-    GB_MLP_DO(ops->gemm(ctx, 0, 1, B, O, H, b->a, H, b->w2, H, b->z, O));
+    GB_MLP_DO(ops->gemm(ctx, 0, 1, B, H, I, x, I, w1, I, a, H));
+    GB_MLP_DO(ops->bias_relu(ctx, a, b1, B, H));
+    GB_MLP_DO(ops->gemm(ctx, 0, 1, B, O, H, a, H, w2, H, z, O));
     /* loss and dz = (softmax − onehot)/batch, in place of z; loss = mean of the row losses */
-    GB_MLP_DO(ops->softmax_xent(ctx, b->z, b->b2, b->labels, b->z, b->rowloss, B, O, inv_batch));
-    GB_MLP_DO(ops->colsum(ctx, b->rowloss, b->loss, B, 1, inv_batch));
+    GB_MLP_DO(ops->softmax_xent(ctx, z, b2, labels, z, rowloss, B, O, inv_batch));
+    GB_MLP_DO(ops->colsum(ctx, rowloss, (GB_MLP_T *)buf[GB_MLP_LOSS], B, 1, inv_batch));
     /* backward, all from the old parameters: dw2 = dzᵀ·a ("tn": dz is stored B×O) */
-    GB_MLP_DO(ops->gemm(ctx, 1, 0, O, H, B, b->z, O, b->a, H, b->dw2, H));
-    GB_MLP_DO(ops->colsum(ctx, b->z, b->db2, B, O, 1));
-    GB_MLP_DO(ops->gemm(ctx, 0, 0, B, H, O, b->z, O, b->w2, H, b->dh, H)); /* dh = dz·w2 */
-    GB_MLP_DO(ops->relu_backward(ctx, b->dh, b->a, (size_t)B * H));
-    GB_MLP_DO(ops->gemm(ctx, 1, 0, H, I, B, b->dh, H, b->x, I, b->dw1, I)); /* dw1 = dhᵀ·x */
-    GB_MLP_DO(ops->colsum(ctx, b->dh, b->db1, B, H, 1));
+    GB_MLP_DO(ops->gemm(ctx, 1, 0, O, H, B, z, O, a, H, dw2, H));
+    GB_MLP_DO(ops->colsum(ctx, z, db2, B, O, 1));
+    GB_MLP_DO(ops->gemm(ctx, 0, 0, B, H, O, z, O, w2, H, dh, H)); /* dh = dz·w2 */
+    GB_MLP_DO(ops->relu_backward(ctx, dh, a, bh));
+    GB_MLP_DO(ops->gemm(ctx, 1, 0, H, I, B, dh, H, x, I, dw1, I)); /* dw1 = dhᵀ·x */
+    GB_MLP_DO(ops->colsum(ctx, dh, db1, B, H, 1));
     /* update */
-    GB_MLP_DO(ops->sgd(ctx, b->w1, b->dw1, (size_t)H * I, lr));
-    GB_MLP_DO(ops->sgd(ctx, b->b1, b->db1, (size_t)H, lr));
-    GB_MLP_DO(ops->sgd(ctx, b->w2, b->dw2, (size_t)O * H, lr));
-    GB_MLP_DO(ops->sgd(ctx, b->b2, b->db2, (size_t)O, lr));
+    GB_MLP_DO(ops->sgd(ctx, w1, dw1, hi, lr));
+    GB_MLP_DO(ops->sgd(ctx, b1, db1, (size_t)H, lr));
+    GB_MLP_DO(ops->sgd(ctx, w2, dw2, oh, lr));
+    GB_MLP_DO(ops->sgd(ctx, b2, db2, (size_t)O, lr));
 #undef GB_MLP_DO
     return 0;
 }

@@ -224,7 +224,6 @@ static void test_step(int o, const struct gb_mlp_dims *d) {
     float *x = emu_alloc((size_t)B * I * sizeof(float)), *lab = emu_alloc(B * sizeof(float));
     float *scratch = emu_alloc(gb_mlp_scratch_floats(d) * sizeof(float)), loss = NAN;
     float *p[4], *init[4];
-    struct gb_mlp_bufs bufs;
     struct emu_run r = run_of(o);
     long bad;
     size_t i;
@@ -242,10 +241,10 @@ static void test_step(int o, const struct gb_mlp_dims *d) {
     for (k = 0; k < 4; k++)
         memcpy(init[k], p[k], sizes[k] * sizeof(float));
     emu_poison(scratch, gb_mlp_scratch_floats(d));
-    gb_mlp_carve(d, scratch, &bufs);
-    bufs.x = x, bufs.labels = lab, bufs.loss = &loss;
-    bufs.w1 = p[0], bufs.b1 = p[1], bufs.w2 = p[2], bufs.b2 = p[3];
-    rc = gb_mlp_step(&emu_ops, &r, d, &bufs);
+    {
+        void *const buf[GB_MLP_NBUF] = {x, lab, p[0], p[1], p[2], p[3], &loss, scratch};
+        rc = gb_mlp_step(&emu_ops, &r, d, buf);
+    }
     bad = ref_mlp_check(&md, d->lr, x, lab, init, p, loss);
     EMU_CHECK(rc == 0 && bad == 0,
               "mlp step batch=%d in=%d hidden=%d out=%d %s: %ld wrong", B, I, H, O,
@@ -501,7 +500,6 @@ static void test_step64(int o, const struct gb_mlp_dims *d) {
     double *x64 = emu_alloc((size_t)B * I * sizeof(double)), loss = NAN;
     double *scratch = emu_alloc(gb_mlp_scratch_floats(d) * sizeof(double)), *p[4];
     float *init[4];
-    struct gb_mlp_bufs64 bufs;
     struct step64_ctx c = {run_of(o), NULL};
     size_t i, ntr = (size_t)(H * I > H * B ? H * I : H * B) + (size_t)O * (H > B ? H : B);
     int k, rc;
@@ -522,11 +520,11 @@ static void test_step64(int o, const struct gb_mlp_dims *d) {
         x64[i] = x[i];
     for (i = 0; i < gb_mlp_scratch_floats(d); i++)
         scratch[i] = NAN;
-    gb_mlp_carve64(d, scratch, &bufs);
-    bufs.x = x64, bufs.labels = lab, bufs.loss = &loss;
-    bufs.w1 = p[0], bufs.b1 = p[1], bufs.w2 = p[2], bufs.b2 = p[3];
     c.tr = emu_alloc(ntr * sizeof(double));
-    rc = gb_mlp_step64(&emu_ops64, &c, d, &bufs);
+    {
+        void *const buf[GB_MLP_NBUF] = {x64, lab, p[0], p[1], p[2], p[3], &loss, scratch};
+        rc = gb_mlp_step64(&emu_ops64, &c, d, buf);
+    }
     long bad = check_step64(&md, (double)d->lr, x, lab, init, p, loss);
     EMU_CHECK(rc == 0 && bad == 0, "f64 mlp step batch=%d in=%d hidden=%d out=%d %s: %ld wrong",
               B, I, H, O, emu_order_name(c.r.order), bad);

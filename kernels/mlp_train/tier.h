@@ -1,16 +1,28 @@
 /* tier.h — the precision of mlp_train's typed files (step_kernels.cuh, step_launch.cuh,
  * step_t.h, openblas_t.h): each is written once and included once per tier with GB_MLP_F64 set
- * to 0 or 1 (the C subset's stand-in for templates, as kernels/gemm/tile.cuh), and includes this
- * first. No include guard: each inclusion sets the tier at hand. GB_MLP_T is float or double,
- * GB_MLP_N(gb_sgd) names the tier's version (gb_sgd, gb_sgd64), GB_MLP_K(gb_sgd) its kernel. */
+ * to 0 or 1, the C subset's stand-in for templates (as kernels/gemm/tile.cuh). No include guard:
+ * each inclusion sets the tier at hand. GB_MLP_T is float or double, GB_MLP_N(gb_sgd) names the
+ * tier's version (gb_sgd, gb_sgd64), GB_MLP_K(gb_sgd) its kernel; then the tier's maths. */
 #undef GB_MLP_T
 #undef GB_MLP_SFX
+#undef GB_MLP_EXP
+#undef GB_MLP_LOG
+#undef GB_MLP_FMAX
+#undef GB_MLP_MAX
 #if GB_MLP_F64
 #define GB_MLP_T double
 #define GB_MLP_SFX 64
+#define GB_MLP_EXP exp
+#define GB_MLP_LOG log
+#define GB_MLP_FMAX fmax
+#define GB_MLP_MAX DBL_MAX
 #else
 #define GB_MLP_T float
 #define GB_MLP_SFX
+#define GB_MLP_EXP expf
+#define GB_MLP_LOG logf
+#define GB_MLP_FMAX fmaxf
+#define GB_MLP_MAX FLT_MAX /* no INFINITY macro needed in device code */
 #endif
 #ifndef GB_MLP_N
 #define GB_MLP_CAT_(a, b, c) a##b##c
