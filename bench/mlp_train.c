@@ -1,20 +1,9 @@
-/* mlp_train.c — workload `mlp_train`: one SGD step (learning rate MLP_LR) of Linear(in→hidden) →
- * ReLU → Linear(hidden→out) → softmax cross-entropy averaged over the batch: forward, backward and
- * in-place update of W1, b1, W2, b2 (model and layouts: bench/mlp_train.h). Compute-bound (two
- * batch×in×hidden GEMMs dominate): the figure of merit is GFLOP/s.
- *
- * Inputs (read-only, shared by every implementation): X uniform in [-1, 1), labels uniform over
- * the classes, parameters uniform in ±1/√fan_in (PyTorch's nn.Linear initialization). Outputs:
- * the parameters, which prepare copies from the inputs and each run updates in place — so timed
- * runs keep training, and only the first run after prepare is verified — and the loss.
- *
- * Verification: the same step in double, compared on the loss and on EVERY parameter's change
- * (new − initial) rather than its new value. One step moves W1's weights by ~0.2% of their size
- * (W2's by ~2%, default shape), so a tolerance on the new values would have to sit far below that
- * to catch, on every entry, an implementation that skipped the update or got a gradient's sign
- * wrong; on the changes, both fail everywhere (kernels/mlp_train/test_cpu.c proves it) at a
- * tolerance float32 rounding never approaches.
- */
+/* mlp_train.c — workload `mlp_train` (bench/mlp_train.h): one SGD step, compute-bound (two
+ * batch×in×hidden GEMMs dominate). Inputs: X uniform in [-1, 1), labels uniform over the classes,
+ * parameters uniform in ±1/√fan_in (as nn.Linear). Timed runs keep training; the first run after
+ * prepare is verified, against the same step in double, on the loss and on EVERY parameter's
+ * change (new − initial): one step moves W1 by ~0.2%, so a tolerance on new values would pass a
+ * skipped update or a wrong sign, which fail on the changes (kernels/mlp_train/test_cpu.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +20,7 @@ static const char *const keys[] = {"batch", "in", "hidden", "out", NULL};
 /* MNIST-sized: 0.84 GFLOP per step. */
 static const char *const defaults[] = {"batch=256,in=784,hidden=1024,out=10", NULL};
 static const char *const quick[] = {"batch=64,in=784,hidden=256,out=10", NULL};
-/* The default model over a batch ladder (the reference step costs ~batch·in·hidden doubles, so
- * the ladder stops at 2048). */
+/* The default model over a batch ladder (the reference's cost stops it at 2048). */
 static const char *const sweep[] = {
     "batch=32,in=784,hidden=1024,out=10",   "batch=64,in=784,hidden=1024,out=10",
     "batch=128,in=784,hidden=1024,out=10",  "batch=256,in=784,hidden=1024,out=10",
@@ -46,9 +34,8 @@ static const char *const tests[] = {"batch=1,in=1,hidden=1,out=2", "batch=7,in=3
 static const char *const param_names[NPARAMS] = {"W1", "b1", "W2", "b2"};
 static const char *const step_names[NPARAMS] = {"W1 step", "b1 step", "W2 step", "b2 step"};
 
-/* The reference: the loss, each parameter's change (new − initial) in double, a per-parameter
- * absolute tolerance, and scratch for the implementation's changes in the tier's type (float32,
- * or double for f64), so that verify never allocates. */
+/* The reference: loss, each parameter's change and its absolute tolerance, and room for an
+ * implementation's changes (float32, double for f64), so that verify never allocates. */
 struct mlp_ref_data {
     double loss;
     double *delta[NPARAMS];
@@ -77,10 +64,9 @@ static double mlp_ref_dot(const float *a, const float *b, long n) {
     return (s0 + s1) + (s2 + s3);
 }
 
-/* The FP16 roundings the mixed-precision step makes, for its reference: f16 set, each of the
- * activations, the loss-scaled logit gradients and the loss-scaled hidden gradients is rounded
- * to FP16 where the step rounds it, from the float32 value the step has (the double here, to
- * float32 first), scaled by `scale` as the step scales it. amax gets max |activation|. */
+/* The FP16 roundings of the mixed-precision step, for its reference: with f16 set, the
+ * activations and the loss-scaled gradients dZ and dH are rounded to FP16 where the step rounds
+ * them (from float32, scaled by `scale` as the step scales them); amax gets max |activation|. */
 struct mlp_ref_round {
     int f16;
     double scale, amax;
@@ -189,19 +175,16 @@ static int ref_step_r(const struct mlp_dims *d, const float *x, const float *lab
                       const float *w1, const float *b1, const float *w2, const float *b2,
                       double lr, struct mlp_ref_round *r, double *w1n, double *b1n, double *w2n,
                       double *b2n, double *loss) {
-    const long nb = d->batch, nh = d->hidden, no = d->out;
-    double *h = malloc(sizeof(double) * nb * nh); /* pre-activations, then dH */
-    double *act = malloc(sizeof(double) * nb * nh);
-    double *z = malloc(sizeof(double) * nb * no); /* logits, then dZ */
-    if (!h || !act || !z) {
-        free(h), free(act), free(z);
+    const size_t bh = (size_t)(d->batch * d->hidden);
+    double *h = malloc(sizeof(double) * (2 * bh + (size_t)(d->batch * d->out)));
+    double *act = h + bh, *z = act + bh; /* h: pre-activations, then dH; z: logits, then dZ */
+    if (!h)
         return -1;
-    }
     ref_forward(d, x, w1, b1, w2, b2, r, h, act, z);
     *loss = ref_softmax(d, labels, z);
     ref_layer2(d, z, act, w2, b2, lr, r, h, w2n, b2n);
     ref_layer1(d, x, h, w1, b1, lr, r, w1n, b1n);
-    free(h), free(act), free(z);
+    free(h);
     return 0;
 }
 
@@ -213,11 +196,9 @@ int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, 
 
 long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *w1, float *b1) {
     const long nb = d->batch, ni = d->in;
-    double *dot = malloc(sizeof(double) * nb), *margin = malloc(sizeof(double) * nb);
-    if (!dot || !margin) {
-        free(dot), free(margin);
+    double *dot = malloc(sizeof(double) * 2 * nb), *margin = dot + nb;
+    if (!dot)
         return -1;
-    }
     long changed = 0;
     for (long j = 0; j < d->hidden; j++) {
         const float *w = w1 + j * ni;
@@ -242,8 +223,8 @@ long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *
             margin[b] = MLP_KINK_MARGIN * (sabs[0] + sabs[1]);
             mmax = fmax(mmax, margin[b]);
         }
-        /* Steps of 3·mmax: each exclusion band (width ≤ 2·mmax) holds at most one candidate, so
-         * at most batch + 1 tries (a step below float resolution moves by one ulp instead). */
+        /* Steps of 3·mmax: an exclusion band (≤ 2·mmax wide) holds one candidate at most, so at
+         * most batch + 1 tries (a step below float resolution moves by one ulp instead). */
         const float orig = b1[j];
         float bias = orig;
         for (;;) {
@@ -258,7 +239,7 @@ long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *
         changed += bias != orig;
         b1[j] = bias;
     }
-    free(dot), free(margin);
+    free(dot);
     return changed;
 }
 
@@ -286,9 +267,8 @@ static int mlp_complete(struct shape *s, const int *given, char *err, size_t err
     return 0;
 }
 
-/* Multiply-adds: forward X·W1ᵀ (b·i·h) and A·W2ᵀ (b·h·o); backward dZᵀ·A (b·h·o), dZ·W2
- * (b·h·o) and dHᵀ·X (b·i·h); no dX (the input needs no gradient). Two flops each:
- * 2·(2·b·i·h + 3·b·h·o). Bias, ReLU, softmax and the update are O(b·h + i·h) and not counted. */
+/* Multiply-adds X·W1ᵀ and dHᵀ·X (b·i·h each), A·W2ᵀ, dZᵀ·A, dZ·W2 (b·h·o each; no dX), two
+ * flops each; bias, ReLU, softmax and the update are O(b·h + i·h), not counted. */
 static double mlp_flops(const struct shape *s) {
     double b = (double)s->v[BATCH], i = (double)s->v[IN], h = (double)s->v[HIDDEN];
     double o = (double)s->v[OUT];
@@ -306,8 +286,8 @@ static double mlp_bytes(const struct shape *s) {
     return 4.0 * (b * i + b + 2.0 * mlp_param_floats(s));
 }
 
-/* Inputs, outputs (the parameters twice, and the loss) and the reference (double changes, float
- * scratch and ref_step_r's: h, act and z in double). */
+/* Inputs, outputs and the reference: changes, room for the implementation's, ref_step_r's h,
+ * act and z. */
 static double mlp_host_bytes(const struct shape *s) {
     struct mlp_dims d = mlp_dims_of(s);
     double params = mlp_param_floats(s), b = (double)d.batch, i = (double)d.in;
@@ -335,7 +315,7 @@ static double max_abs(const float *f, const double *d, size_t n) {
     return m;
 }
 
-/* An f64 problem's input: the float32 values it was drawn as, now in doubles (data64). */
+/* An f64 problem's input: the float32 values it was drawn as, in doubles (data64). */
 static int widen(struct buf *b) {
     double *w = aligned_alloc(64, (b->n * sizeof(double) + 63) / 64 * 64);
     if (!w)
@@ -349,25 +329,16 @@ static int widen(struct buf *b) {
 }
 
 /* f64 problems: X and the initial parameters become doubles (labels stay float32 class
- * numbers), outputs are doubles, and the tolerances shrink to the tier: two FP64 roundings of
- * the new value plus 1e-10 of the largest change (every sum is far shorter than 2^43 terms). */
-static int mlp_make64(struct problem *p, const size_t *sizes, const double *init_max) {
+ * numbers), and the tolerances shrink to the tier: two FP64 roundings of the new value plus
+ * 1e-10 of the largest change (every sum is far shorter than 2^43 terms). */
+static int mlp_make64(struct problem *p, const double *init_max) {
     struct mlp_ref_data *ref = p->ref;
-    free(p->out[MLP_OUT_LOSS].data);
-    p->out[MLP_OUT_LOSS].data = NULL;
-    if (widen(&p->in[MLP_IN_X]) ||
-        buf_alloc_dt(&p->out[MLP_OUT_LOSS], "loss", 1, DT_F64))
-        return -1;
-    free(ref->got);
-    if (!(ref->got = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) * sizeof(double))))
+    if (widen(&p->in[MLP_IN_X]))
         return -1;
     for (int k = 0; k < NPARAMS; k++) {
-        free(p->out[MLP_OUT_W1 + k].data);
-        p->out[MLP_OUT_W1 + k].data = NULL;
-        if (widen(&p->in[MLP_IN_W1 + k]) ||
-            buf_alloc_dt(&p->out[MLP_OUT_W1 + k], param_names[k], sizes[k], DT_F64))
+        double dmax = max_abs(NULL, ref->delta[k], p->in[MLP_IN_W1 + k].n);
+        if (widen(&p->in[MLP_IN_W1 + k]))
             return -1;
-        double dmax = max_abs(NULL, ref->delta[k], sizes[k]);
         ref->atol[k] = 0x1p-50 * (init_max[k] + dmax) + 1e-10 * dmax;
     }
     return 0;
@@ -382,12 +353,10 @@ static void mlp_round_f16(struct problem *p) {
             p->in[k[b]].data[i] = dtype_round(DT_F16, p->in[k[b]].data[i]);
 }
 
-/* f16 problems: the reference rounds to FP16 wherever the step does (ref_step_r), but from
- * double values, where the step rounds float32 ones: when the two straddle a rounding boundary,
- * one FP16 value differs by one ulp — at most 2u of it, or 2^-24/S in the subnormal range of a
- * loss-scaled gradient. MLP_FLIPS such flips per sum are allowed (they are rare: the float32 and
- * double values differ by FP32 accumulation error, ~2^-11 of an FP16 ulp), each at its largest
- * effect on the parameter's change (docs/precision.md, "Mixed precision"). */
+/* f16 problems: the reference rounds to FP16 where the step does, but from doubles where the
+ * step rounds float32 values; when the two straddle a rounding boundary one FP16 value differs
+ * by an ulp (≤ 2u of it, or 2^-24/S for a subnormal scaled gradient). MLP_FLIPS such rare flips
+ * per sum are allowed, each at its largest effect (docs/precision.md, "Mixed precision"). */
 enum { MLP_FLIPS = 4 };
 static void mlp_flip_tol(struct problem *p, double amax, const double *init_max) {
     struct mlp_ref_data *ref = p->ref;
@@ -416,15 +385,16 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
     p->ref = ref;
     if (!ref || buf_alloc(&p->in[MLP_IN_X], "X", (size_t)(d.batch * d.in)) ||
         buf_alloc(&p->in[MLP_IN_LABELS], "labels", (size_t)d.batch) ||
-        buf_alloc(&p->out[MLP_OUT_LOSS], "loss", 1))
+        buf_alloc_dt(&p->out[MLP_OUT_LOSS], "loss", 1, p->dtype))
         goto oom;
     for (int k = 0; k < NPARAMS; k++)
         if (buf_alloc(&p->in[MLP_IN_W1 + k], param_names[k], sizes[k]) ||
-            buf_alloc(&p->out[MLP_OUT_W1 + k], param_names[k], sizes[k]) ||
+            buf_alloc_dt(&p->out[MLP_OUT_W1 + k], param_names[k], sizes[k], p->dtype) ||
             !(ref->delta[k] = malloc(sizes[k] * sizeof(double))))
             goto oom;
     /* W1 or W2 is the largest parameter (b1 ≤ W1, b2 ≤ W2). */
-    if (!(ref->got = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) * sizeof(float))))
+    if (!(ref->got = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) *
+                            (p->dtype == DT_F64 ? sizeof(double) : sizeof(float)))))
         goto oom;
 
     float *labels = p->in[MLP_IN_LABELS].data;
@@ -459,7 +429,7 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
     }
     if (rr.f16)
         mlp_flip_tol(p, rr.amax, init_max);
-    if (p->dtype == DT_F64 && mlp_make64(p, sizes, init_max))
+    if (p->dtype == DT_F64 && mlp_make64(p, init_max))
         goto oom;
     return 0;
 oom:

@@ -1,12 +1,10 @@
-/* amp.cuh — the kernels of the mixed-precision step of mlp_train/cublas's f16 tier (amp.c; the
- * softmax and column sums are the float32 step's), included by kernels.cuh. C subset of CUDA C.
- * FP16 values travel as their bits in unsigned shorts and are made here by arithmetic (frexpf,
- * ldexpf, rintf: round to nearest even), not by cuda_fp16.h: the same code then builds for every
- * architecture and toolkit, and runs unchanged on the CPU emulation; the kernels are
- * memory-bound, so the few extra instructions hide behind the loads. All are grid-stride. */
+/* amp.cuh — the mixed-precision step's own kernels (amp.c; softmax and column sums are the float32
+ * step's), grid-stride, included by kernels.cuh. FP16 values are their bits in unsigned shorts,
+ * made by arithmetic (round to nearest even), not cuda_fp16.h: one code for every architecture,
+ * toolkit and the emulation; memory-bound kernels hide the few extra instructions. */
 
-/* The FP16 bits of x, rounded to nearest even: overflow to ±inf from 65520 (65504 + half an ulp),
- * subnormals below 2^-14, NaN as 0x7e00 (harness/core/dtype.c's dtype_f32_to_f16, the host's). */
+/* The FP16 bits of x, as harness/core/dtype.c's dtype_f32_to_f16: ±inf from 65520, subnormals
+ * below 2^-14, NaN as 0x7e00. */
 static __device__ __forceinline__ unsigned short gb_f16_bits(float x) {
     const unsigned short sign = signbit(x) ? 0x8000u : 0u;
     const float a = fabsf(x);
@@ -51,8 +49,8 @@ __global__ void gb_bias_relu_f16_kernel(const float *__restrict__ z, const float
 }
 GB_SIM_KERNEL(gb_bias_relu_f16_kernel, const float *, const float *, unsigned short *, int, int)
 
-/* Backward ReLU against the FP16 activations a: dh[i] = a[i] > 0 ? dh[i] : 0 in place (FP32, for
- * the bias gradient), and dh16[i] = its FP16 bits (the operand of the dW1 product). */
+/* dh[i] = a[i] > 0 ? dh[i] : 0 in place (FP32, for db1) against the FP16 activations, and
+ * dh16[i] = FP16(dh[i]) (for dW1). */
 __global__ void gb_relu_backward_f16_kernel(float *__restrict__ dh,
                                             const unsigned short *__restrict__ a,
                                             unsigned short *__restrict__ dh16, size_t n) {

@@ -1,31 +1,13 @@
-/* cuda.c — mlp_train's `cuda` and `cublas` rows: step.h's step on our elementwise kernels, with
- * our GEMMs (cuda: kernels/gemm's SGEMM and DGEMM) or cuBLAS's (cublas: pedantic FP32 where
- * cuBLAS has it, cublasDgemm; its f16 tier is amp.c's). The rows differ only in that GEMM.
- * Buffers: gpu.h. Our DGEMM takes untransposed operands only: a transposed operand is first
- * written transposed into `tr` by our own kernel, one read and one write of the operand, small
- * next to a product of it. */
+/* cuda.c — mlp_train's `cuda` and `cublas` rows: step.h's step on our elementwise kernels with
+ * our GEMMs (cuda: kernels/gemm's SGEMM; DGEMM) or cuBLAS's (cublas: pedantic FP32 where cuBLAS
+ * has it; cublasDgemm; its f16 tier is amp.c's), the one thing the rows differ in. Buffers:
+ * kernels/common/dev_bufs.h, as mlp_dev_specs (cuda.h) lists them. */
 #include <stdio.h>
 
 #include "bench/mlp_train.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/gemm/cuda.h"
 #include "kernels/mlp_train/cuda.h"
-#include "kernels/mlp_train/gpu.h"
-
-/* A row: the step's dims and ops, then what its GEMM needs (the GEMMs get the row as ctx). */
-struct mlp_gpu {
-    struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it; ptr[] is the step's buf */
-    struct gb_mlp_dims d;
-    struct gb_mlp_ops ops;
-    struct gb_mlp_ops64 ops64;
-    struct gb_arch arch; /* cuda */
-    double *tr;          /* cuda, f64: room for the largest operand the step transposes */
-#ifdef GPUBENCH_HAVE_CUBLAS
-    cublasHandle_t h; /* cublas */
-    int have_handle;
-    const char *blas_error; /* the status name of a cuBLAS GEMM that failed */
-#endif
-};
 
 void mlp_dev_specs(struct problem *p, struct gb_dev_spec *spec) {
     static const char *const names[4] = {"W1", "b1", "W2", "b2"};
@@ -41,10 +23,8 @@ void mlp_dev_specs(struct problem *p, struct gb_dev_spec *spec) {
         (struct gb_dev_spec){.name = "loss", .out = &p->out[MLP_OUT_LOSS], .store = GB_DEV_WIDE};
 }
 
-enum status mlp_gpu_dims(struct impl_ctx *ctx, struct gb_mlp_dims *d) {
-    const long *v = ctx->p->shape.v; /* bench/mlp_train.c's complete() keeps them within int */
-    *d = (struct gb_mlp_dims){(int)v[MLP_KEY_BATCH], (int)v[MLP_KEY_IN], (int)v[MLP_KEY_HIDDEN],
-                              (int)v[MLP_KEY_OUT], MLP_LR};
+enum status mlp_gpu_dims(struct impl_ctx *ctx, struct mlp_dims *d) {
+    *d = mlp_dims_of(&ctx->p->shape); /* bench/mlp_train.c's complete() keeps each within int */
     if ((double)d->batch * d->hidden <= 2147483647.0)
         return ST_OK;
     snprintf(ctx->note, sizeof ctx->note,
@@ -70,45 +50,41 @@ static enum status step_prepare(struct impl_ctx *ctx, gb_mlp_gemm *gemm, gb_mlp_
     return gb_dev_prepare(ctx, spec, GB_MLP_NBUF, 0, what);
 }
 
-/* impl.run of both rows: one step, an error named in the note. */
+/* impl.run of both rows: one step; the op that failed has written the note. */
 static enum status step_run(struct impl_ctx *ctx) {
     struct mlp_gpu *g = ctx->state;
-    const char *name = NULL;
-    int rc = g->dev.t == DT_F64 ? gb_mlp_step64(&g->ops64, g, &g->d, g->dev.ptr)
-                                : gb_mlp_step(&g->ops, g, &g->d, g->dev.ptr);
-    if (rc == 0)
-        return ST_OK;
-#ifdef GPUBENCH_HAVE_CUBLAS
-    name = g->blas_error; /* a cuBLAS GEMM's failure; else a cudaError_t the launcher took */
-    g->blas_error = NULL;
-#endif
-    name = name ? name : cudaGetErrorName((cudaError_t)rc);
-    snprintf(ctx->note, sizeof ctx->note, "gb_mlp_step: %s", name);
-    return gpu_error_status(name);
+    return (enum status)(g->dev.t == DT_F64
+                             ? gb_mlp_step64(&g->ops64, ctx, &g->d, MLP_LR, g->dev.ptr)
+                             : gb_mlp_step(&g->ops, ctx, &g->d, MLP_LR, g->dev.ptr));
 }
 
 /* --- cuda: our SGEMM; f64 our DGEMM, after our transpose of a transposed operand ------------ */
+/* The step's GEMMs get the row's impl_ctx and return as our launchers do (cuda.h). */
 static int cuda_gemm(void *c, int ta, int tb, int M, int N, int K, const float *A, int lda,
                      const float *B, int ldb, float *C, int ldc) {
-    const struct mlp_gpu *g = c;
-    return (int)gb_sgemm(gb_stream(), &g->arch, ta, tb, M, N, K, A, lda, B, ldb, C, ldc);
+    struct impl_ctx *ctx = c;
+    const struct mlp_gpu *g = ctx->state;
+    CU_TRY(gb_sgemm(gb_stream(), &g->arch, ta, tb, M, N, K, A, lda, B, ldb, C, ldc), ctx);
+    return ST_OK;
 }
 
 /* The step never transposes both operands, and each product has consumed tr before the next
  * one's transpose is enqueued on the stream. */
 static int cuda_gemm64(void *c, int ta, int tb, int M, int N, int K, const double *A, int lda,
                        const double *B, int ldb, double *C, int ldc) {
-    const struct mlp_gpu *g = c;
-    cudaError_t e = cudaSuccess;
+    struct impl_ctx *ctx = c;
+    const struct mlp_gpu *g = ctx->state;
+    int st = ST_OK;
     if (ta && tb)
-        return (int)cudaErrorInvalidValue;
+        CU_TRY(cudaErrorInvalidValue, ctx);
     if (ta) /* A is stored K × M */
-        e = gb_transpose64(A, K, M, lda, g->tr), A = g->tr, lda = K;
+        st = gb_transpose64(ctx, A, K, M, lda, g->tr), A = g->tr, lda = K;
     else if (tb) /* B is stored N × K */
-        e = gb_transpose64(B, N, K, ldb, g->tr), B = g->tr, ldb = N;
-    if (e != cudaSuccess)
-        return (int)e;
-    return (int)gb_dgemm(gb_stream(), &g->arch, M, N, K, A, lda, B, ldb, C, ldc);
+        st = gb_transpose64(ctx, B, N, K, ldb, g->tr), B = g->tr, ldb = N;
+    if (st != ST_OK)
+        return st;
+    CU_TRY(gb_dgemm(gb_stream(), &g->arch, M, N, K, A, lda, B, ldb, C, ldc), ctx);
+    return ST_OK;
 }
 
 static enum status cuda_prepare(struct impl_ctx *ctx) {
@@ -156,48 +132,46 @@ const struct impl mlp_train_cuda_impl = {
 
 /* --- cublas: cuBLAS's GEMMs ------------------------------------------------------------------ */
 #ifdef GPUBENCH_HAVE_CUBLAS
-enum status mlp_blas_handle(struct impl_ctx *ctx, cublasHandle_t *h, int *have, int tensor_ops,
-                            const char **math) {
-    CUBLAS_TRY(cublasCreate(h), ctx);
-    *have = 1;
-    CUBLAS_TRY(cublasSetStream(*h, gb_stream()), ctx);
-#if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
-    CUBLAS_TRY(cublasSetMathMode(*h, tensor_ops ? CUBLAS_DEFAULT_MATH : CUBLAS_PEDANTIC_MATH), ctx);
-    *math = tensor_ops ? "default math" : "pedantic FP32";
-#elif defined(CUDART_VERSION) && CUDART_VERSION >= 9000
-    if (tensor_ops)
-        CUBLAS_TRY(cublasSetMathMode(*h, CUBLAS_TENSOR_OP_MATH), ctx);
-    *math = tensor_ops ? "tensor-op math" : "default math, FP32";
-#else
+/* A cuBLAS handle on the row's stream: pedantic FP32 where cuBLAS has the mode (11.0), its
+ * default math (FP32) before; for f16, the math that lets FP16 products use tensor cores. *math
+ * names it for the note. */
+static enum status blas_handle(struct impl_ctx *ctx, struct mlp_gpu *g, int f16,
+                               const char **math) {
+    CUBLAS_TRY(cublasCreate(&g->h), ctx);
+    g->have_handle = 1;
+    CUBLAS_TRY(cublasSetStream(g->h, gb_stream()), ctx);
     *math = "default math, FP32";
+#if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
+    CUBLAS_TRY(cublasSetMathMode(g->h, f16 ? CUBLAS_DEFAULT_MATH : CUBLAS_PEDANTIC_MATH), ctx);
+    *math = "pedantic FP32";
+#elif defined(CUDART_VERSION) && CUDART_VERSION >= 9000
+    if (f16)
+        CUBLAS_TRY(cublasSetMathMode(g->h, CUBLAS_TENSOR_OP_MATH), ctx);
 #endif
     return ST_OK;
-}
-
-/* A cuBLAS status as the step's ops return it, a failure's name kept for step_run's note. */
-static int blas_rc(struct mlp_gpu *g, cublasStatus_t st) {
-    if (st != CUBLAS_STATUS_SUCCESS)
-        g->blas_error = gb_cublas_status_name(st);
-    return st != CUBLAS_STATUS_SUCCESS;
 }
 
 /* Row-major C = op(A)·op(B) from column-major cuBLAS: the column-major view of a row-major
  * matrix is its transpose, so Cᵀ = op(B)ᵀ·op(A)ᵀ is computed: operands swapped, flags kept. */
 static int cublas_gemm(void *c, int ta, int tb, int M, int N, int K, const float *A, int lda,
                        const float *B, int ldb, float *C, int ldc) {
-    struct mlp_gpu *g = c;
+    struct impl_ctx *ctx = c;
+    const struct mlp_gpu *g = ctx->state;
     const float one = 1, zero = 0;
-    return blas_rc(g,
-                   cublasSgemm(g->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
-                               N, M, K, &one, B, ldb, A, lda, &zero, C, ldc));
+    CUBLAS_TRY(cublasSgemm(g->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+                           N, M, K, &one, B, ldb, A, lda, &zero, C, ldc),
+               ctx);
+    return ST_OK;
 }
 static int cublas_gemm64(void *c, int ta, int tb, int M, int N, int K, const double *A, int lda,
                          const double *B, int ldb, double *C, int ldc) {
-    struct mlp_gpu *g = c;
+    struct impl_ctx *ctx = c;
+    const struct mlp_gpu *g = ctx->state;
     const double one = 1, zero = 0;
-    return blas_rc(g,
-                   cublasDgemm(g->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
-                               N, M, K, &one, B, ldb, A, lda, &zero, C, ldc));
+    CUBLAS_TRY(cublasDgemm(g->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+                           N, M, K, &one, B, ldb, A, lda, &zero, C, ldc),
+               ctx);
+    return ST_OK;
 }
 
 /* gb_dev_release's teardown: the handle, once the stream is idle. */
@@ -208,25 +182,25 @@ static void cublas_teardown(struct impl_ctx *ctx) {
 }
 
 static enum status cublas_prepare(struct impl_ctx *ctx) {
-    const int f64 = ctx->p->dtype == DT_F64;
+    const enum dtype t = ctx->p->dtype;
     const char *math;
     struct mlp_gpu *g;
     enum status st;
-    if (ctx->p->dtype == DT_F16)
-        return mlp_amp_prepare(ctx);
-    if ((st = gb_check_kernels(ctx, gb_mlp_kernels)) != ST_OK ||
+    if ((t == DT_F16 && (st = mlp_amp_supported(ctx)) != ST_OK) ||
+        (st = gb_check_kernels(ctx, gb_mlp_kernels)) != ST_OK ||
         (st = gb_impl_state(ctx, sizeof *g)) != ST_OK)
         return st;
     g = ctx->state;
     g->dev.teardown = cublas_teardown;
-    if ((st = step_prepare(ctx, cublas_gemm, cublas_gemm64, 0,
-                           "X, labels, parameters, loss, activations and gradients; cuBLAS's "
-                           "workspace comes on top")) != ST_OK ||
-        (st = mlp_blas_handle(ctx, &g->h, &g->have_handle, 0, &math)) != ST_OK)
+    if ((st = t == DT_F16 ? mlp_amp_buffers(ctx)
+                          : step_prepare(ctx, cublas_gemm, cublas_gemm64, 0,
+                                         "X, labels, parameters, loss, activations and "
+                                         "gradients; cuBLAS's workspace comes on top")) != ST_OK ||
+        (st = blas_handle(ctx, g, t == DT_F16, &math)) != ST_OK)
         return st;
-    if (f64)
+    if (t == DT_F64)
         snprintf(ctx->note, sizeof ctx->note, "cublasDgemm + own f64 elementwise kernels");
-    else
+    else if (t != DT_F16) /* mlp_amp_buffers wrote f16's */
         snprintf(ctx->note, sizeof ctx->note, "cuBLAS GEMMs (%s) + own elementwise kernels", math);
     return ST_OK;
 }

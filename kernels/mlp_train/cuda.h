@@ -1,14 +1,14 @@
-/* cuda.h — the MLP step's kernels (kernels.cuh) from C (cuda.cu): gb_mlp_step's ops on their
- * launchers, the own DGEMM's operand transpose and the mixed-precision step's launchers. Every
- * launcher enqueues on gb_stream() and returns cudaGetLastError(), so a bad configuration or a
- * sticky error of an earlier launch is reported where it happens; none synchronises, allocates
- * or copies. Row-major. C11 and CUDA C alike. */
+/* cuda.h — mlp_train's GPU side from C: the launchers of kernels.cuh (cuda.cu) and what the rows
+ * share (cuda.c, amp.c). A launcher enqueues on gb_stream() and returns ST_OK or, with the note
+ * of ctx (the row's impl_ctx) naming it, the status of what the runtime reports: a bad
+ * configuration, or an earlier launch's sticky error, where it happens. None synchronises,
+ * allocates or copies. Row-major. C11 and CUDA C alike. */
 #ifndef GPUBENCH_MLP_CUDA_H
 #define GPUBENCH_MLP_CUDA_H
 
-#include <cuda_runtime.h>
-
+#include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/common/dev_bufs.h"
 #include "kernels/mlp_train/step.h"
 
 #ifdef __cplusplus
@@ -18,28 +18,55 @@ extern "C" {
 /* Every kernel of kernels.cuh, for gb_check_kernels: a build has code for all of them or none. */
 int gb_mlp_kernels(const struct gb_kernel_ref **refs);
 
-/* gb_mlp_step's ops on our kernels, ctx unused, gemm NULL: a row copies one and sets its GEMM. */
+/* gb_mlp_step's ops on our launchers, gemm NULL: a row copies one and sets its GEMM. */
 extern const struct gb_mlp_ops gb_mlp_gpu_ops;
 extern const struct gb_mlp_ops64 gb_mlp_gpu_ops64;
 
-/* out (cols × rows, dense) = inᵀ, in rows × cols with leading dimension ld ≥ cols; no overlap. */
-cudaError_t gb_transpose64(const double *in, int rows, int cols, int ld, double *out);
+/* out (cols × rows, dense) = inᵀ (rows × cols, leading dimension ld ≥ cols), not overlapping. */
+int gb_transpose64(void *ctx, const double *in, int rows, int cols, int ld, double *out);
 
-/* The f16 tier (amp.c); FP16 values as their bits, rounded to nearest even:
- *   gb_f16_cast           out[i] = FP16(in[i]), i in [0, n)
- *   gb_bias_relu_f16      a = FP16(max(z + bias, 0)), z (FP32) and a rows × cols < 2^31
- *   gb_relu_backward_f16  dh[i] = 0 where the FP16 activation a[i] is not > 0, in place, and
- *                         dh16[i] = FP16(dh[i])
- *   gb_nonfinite          *bad = 1 when some g[i] is Inf or NaN (else left as it is)
- *   gb_amp_sgd            w[i] −= lr · g[i] · inv_scale, unless *bad */
-cudaError_t gb_f16_cast(const float *in, unsigned short *out, size_t n);
-cudaError_t gb_bias_relu_f16(const float *z, const float *bias, unsigned short *a, int rows,
-                             int cols);
-cudaError_t gb_relu_backward_f16(float *dh, const unsigned short *a, unsigned short *dh16,
-                                 size_t n);
-cudaError_t gb_nonfinite(const float *g, size_t n, int *bad);
-cudaError_t gb_amp_sgd(float *w, const float *g, size_t n, float lr, float inv_scale,
-                       const int *bad);
+/* The f16 tier's (amp.c; what each does: its kernel's comment in amp.cuh). */
+int gb_f16_cast(void *ctx, const float *in, unsigned short *out, size_t n);
+int gb_bias_relu_f16(void *ctx, const float *z, const float *bias, unsigned short *a, int rows,
+                     int cols);
+int gb_relu_backward_f16(void *ctx, float *dh, const unsigned short *a, unsigned short *dh16,
+                         size_t n);
+int gb_nonfinite(void *ctx, const float *g, size_t n, int *bad);
+int gb_amp_sgd(void *ctx, float *w, const float *g, size_t n, float lr, float inv_scale,
+               const int *bad);
+
+/* --- what the rows share (cuda.c, amp.c) ---------------------------------------------------
+ * A row's state: the layer's buffers first (gb_dev_* take ctx->state as it; ptr[] is the step's
+ * buf), the step's dims and ops with the row's GEMM, then what each row and tier needs. */
+struct mlp_gpu {
+    struct gb_dev_bufs dev;
+    struct mlp_dims d;
+    struct gb_mlp_ops ops;
+    struct gb_mlp_ops64 ops64;
+    struct gb_arch arch; /* cuda */
+    double *tr;          /* cuda, f64: room for the largest operand the step transposes */
+#ifdef GPUBENCH_HAVE_CUBLAS
+    cublasHandle_t h; /* cublas */
+    int have_handle;
+#endif
+    float *h32, *z, *dw1, *dw2, *db1, *db2, *rowloss; /* cublas f16: FP32 products, gradients */
+    unsigned short *w1h, *w2h, *a16, *dz16, *dh16;    /* its FP16 copies */
+    int *bad;                                         /* its overflow flag */
+};
+
+/* mlp_dev_specs: the specs (kernels/common/dev_bufs.h) of the buffers every row begins with,
+ * spec[GB_MLP_X .. GB_MLP_LOSS] in step.h's order: X in the tier's storage (FP16 in f16), the
+ * float32 labels, the parameters (uploaded, trained in place, downloaded; float32 master weights
+ * in f16), the loss. mlp_gpu_dims: the shape's into g->d; ST_UNSUPPORTED with a note when
+ * batch·hidden reaches 2^31, beyond our bias + ReLU kernels' 32-bit indexing. */
+void mlp_dev_specs(struct problem *p, struct gb_dev_spec *spec);
+enum status mlp_gpu_dims(struct impl_ctx *ctx, struct mlp_dims *d);
+
+/* `cublas`'s f16 tier (amp.c), a prepare in three parts around cuda.c's state and handle: can the
+ * card and the build run it (else the note says why), its buffers and note; and its run. */
+enum status mlp_amp_supported(struct impl_ctx *ctx);
+enum status mlp_amp_buffers(struct impl_ctx *ctx);
+enum status mlp_amp_run(struct impl_ctx *ctx);
 
 #ifdef __cplusplus
 }

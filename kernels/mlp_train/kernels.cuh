@@ -1,10 +1,9 @@
-/* kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP (Linear → ReLU
- * → Linear → softmax cross-entropy; the GEMMs are kernels/gemm's): the step's own, once per tier
- * (step_kernels.cuh), the transpose of the own DGEMM's operands, and the mixed-precision step's
- * (amp.cuh). C subset of CUDA C, for nvcc (cuda.cu adds the launchers) and the CPU emulation.
- * Matrices are row-major, `rows` examples × `cols` features. Reductions are shared-memory trees
- * (no warp shuffles, no atomics): they run on every architecture from sm_20 and give the same
- * bits on every run. */
+/* kernels.cuh — the element-wise and reduction kernels of the MLP step (the GEMMs are
+ * kernels/gemm's): the step's, once per tier (step_kernels.cuh), the own DGEMM's operand
+ * transpose, the mixed-precision step's (amp.cuh). C subset of CUDA C, for nvcc (cuda.cu adds
+ * the launchers) and the CPU emulation. Row-major, `rows` examples × `cols` features. Reductions
+ * are shared-memory trees (no shuffles, no atomics): every architecture from sm_20, same bits on
+ * every run. */
 #ifndef GPUBENCH_MLP_KERNELS_CUH
 #define GPUBENCH_MLP_KERNELS_CUH
 
@@ -21,11 +20,10 @@
 #define GB_MLP_F64 1
 #include "kernels/mlp_train/step_kernels.cuh"
 
-/* out (cols × rows, dense) = inᵀ for a rows × cols `in` with leading dimension ld ≥ cols, for the
- * own DGEMM, which takes no transposed operands (kernels/gemm/cuda.h). Blocks of GB_TR_TILE ×
- * GB_TR_ROWS threads move GB_TR_TILE² tiles through shared memory, so that reads and writes are
- * both whole rows; a tile row is padded by one double so the column reads spread over the banks.
- * Grid-stride in both directions. */
+/* out (cols × rows) = inᵀ (rows × cols, leading dimension ld) for the own DGEMM, which takes no
+ * transposed operands (kernels/gemm/cuda.h): GB_TR_TILE² tiles through shared memory, so reads
+ * and writes are whole rows, a row padded by one double to spread the column reads over the
+ * banks; grid-stride in both directions. */
 #define GB_TR_TILE 32
 #define GB_TR_ROWS 8
 __global__ void gb_transpose64_kernel(const double *__restrict__ in, int rows, int cols, int ld,
@@ -49,8 +47,7 @@ GB_SIM_KERNEL(gb_transpose64_kernel, const double *, int, int, int, double *)
 
 #include "kernels/mlp_train/amp.cuh"
 
-/* A grid dimension of blocks that take `per` of n items each (a softmax row, a column group, a
- * transpose tile): at least 1, at most the 65535 every architecture allows (grid-stride). */
+/* Blocks of `per` items (a softmax row, a column group, a tile) over n: 1 … 65535 (grid-stride). */
 static inline unsigned gb_grid_of(int n, int per) {
     long b = ((long)n + per - 1) / per;
     return (unsigned)(b < 1 ? 1 : b > 65535 ? 65535 : b);

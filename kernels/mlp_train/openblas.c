@@ -24,8 +24,7 @@ size_t mlp_cpu_scratch_floats(const struct mlp_dims *d) {
 #define GB_MLP_F64 1
 #include "kernels/mlp_train/openblas_t.h"
 
-/* --- the row ------------------------------------------------------------------------------ */
-enum { NPARAMS = 4 }; /* W1, b1, W2, b2: in[MLP_IN_W1 + i] and out[MLP_OUT_W1 + i] */
+/* --- the row: the step on p->out's parameters, which prepare copies from p->in's ---------- */
 
 static enum status openblas_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
@@ -38,7 +37,7 @@ static enum status openblas_prepare(struct impl_ctx *ctx) {
                  bytes >> 20);
         return ST_OOM;
     }
-    for (int k = 0; k < NPARAMS; k++) {
+    for (int k = 0; k < 4; k++) {
         const struct buf *in = &p->in[MLP_IN_W1 + k];
         struct buf *out = &p->out[MLP_OUT_W1 + k];
         if (f64)
@@ -66,8 +65,7 @@ static enum status openblas_run(struct impl_ctx *ctx) {
     return ST_OK;
 }
 
-/* The activations prepare allocates, for the plan's host-memory check, counted as floats (the
- * plan doubles it for an f64 problem). */
+/* prepare's scratch, for the plan's host-memory check: as floats (the plan doubles f64's). */
 static double openblas_host_bytes(const struct shape *s) {
     const struct mlp_dims d = mlp_dims_of(s);
     return 4.0 * (double)mlp_cpu_scratch_floats(&d);

@@ -54,6 +54,7 @@ static void GB_MLP_N(mlp_forward_rows)(void *arg, int tid, int nthreads) {
     }
 }
 
+/* a = ReLU(x·w1ᵀ + b1) (batch × hidden), z = a·w2ᵀ + b2 (batch × out). */
 void GB_MLP_N(mlp_cpu_forward)(const struct mlp_dims *d, const GB_MLP_T *x, const GB_MLP_T *w1,
                                const GB_MLP_T *b1, const GB_MLP_T *w2, const GB_MLP_T *b2,
                                GB_MLP_T *a, GB_MLP_T *z) {
@@ -64,6 +65,8 @@ void GB_MLP_N(mlp_cpu_forward)(const struct mlp_dims *d, const GB_MLP_T *x, cons
     pool_run(GB_MLP_N(mlp_forward_rows), &job);
 }
 
+/* Returns the batch-mean loss (max-subtracted: no overflow) and turns z, the logits, into
+ * dZ = (softmax(z) − onehot) / batch. */
 GB_MLP_T GB_MLP_N(mlp_cpu_softmax_xent)(const struct mlp_dims *d, const float *labels,
                                         GB_MLP_T *z) {
     double loss = 0.0;
@@ -131,6 +134,10 @@ static void GB_MLP_N(mlp_backward_cols)(void *arg, int tid, int nthreads) {
         j->b1_mut[c] -= j->lr * j->db1[c];
 }
 
+/* Backward and update in place, from a (the activations, overwritten with dH) and dz:
+ * w2 −= lr·dzᵀ·a, b2 −= lr·Σ dz, b1 −= lr·Σ dH, w1 −= lr·dHᵀ·x with dH = (dz·w2) ⊙ [a > 0] from
+ * the old w2; the w1 update is one GEMM with beta = 1, so dW1 never exists. dw2 (out × hidden)
+ * and db1 (hidden) are scratch. */
 void GB_MLP_N(mlp_cpu_backward_update)(const struct mlp_dims *d, const GB_MLP_T *x, GB_MLP_T *a,
                                        const GB_MLP_T *dz, GB_MLP_T *w1, GB_MLP_T *b1, GB_MLP_T *w2,
                                        GB_MLP_T *b2, GB_MLP_T *dw2, GB_MLP_T *db1, GB_MLP_T lr) {
@@ -148,6 +155,7 @@ void GB_MLP_N(mlp_cpu_backward_update)(const struct mlp_dims *d, const GB_MLP_T 
                 -lr, a, (int)d->hidden, x, (int)d->in, 1, w1, (int)d->in);
 }
 
+/* The whole step on mlp_cpu_scratch_floats elements of scratch; returns the loss before it. */
 GB_MLP_T GB_MLP_N(mlp_cpu_step)(const struct mlp_dims *d, const GB_MLP_T *x, const float *labels,
                                 GB_MLP_T *w1, GB_MLP_T *b1, GB_MLP_T *w2, GB_MLP_T *b2, GB_MLP_T lr,
                                 GB_MLP_T *scratch) {

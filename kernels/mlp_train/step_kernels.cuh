@@ -45,13 +45,11 @@ static __device__ __forceinline__ void GB_MLP_N(gb_block_reduce)(GB_MLP_T *red, 
     }
 }
 
-/* Softmax cross-entropy, forward and backward, one row per block (grid-stride over rows):
- *   z = logits[row] + bias, m = max z, s = Σ exp(z − m)            (max-subtracted: no overflow)
- *   rowloss[row] = log s − (z[label] − m)                           (= −log softmax(z)[label])
- *   dlogits[row][j] = (exp(z[j] − m) / s − [j == label]) · scale    (scale = 1/batch for a mean)
- * labels hold class numbers as floats, rounded to nearest (ties to even) and clamped into
- * [0, cols), as mlp_label (bench/mlp_train.h) reads them. dlogits may alias logits.
- * blockDim.x: a power of two, at most GB_SMX_THREADS. */
+/* Softmax cross-entropy, one row per block (grid-stride over rows), blockDim.x a power of two
+ * ≤ GB_SMX_THREADS: z = logits[row] + bias, m = max z, s = Σ exp(z − m) (no overflow),
+ * rowloss[row] = log s − (z[label] − m), dlogits[row][j] = (exp(z[j] − m)/s − [j == label])·scale;
+ * labels rounded to nearest (ties to even) and clamped into [0, cols) as mlp_label reads them
+ * (bench/mlp_train.h). dlogits may alias logits. */
 __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
     GB_MLP_K(gb_softmax_xent)(const GB_MLP_T *logits, const GB_MLP_T *__restrict__ bias,
                               const float *__restrict__ labels, GB_MLP_T *dlogits,
@@ -64,8 +62,8 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
         GB_MLP_T *dl = dlogits + (size_t)row * cols;
         const float yr = rintf(labels[row]);
         const int label = !(yr > 0.0f) ? 0 : yr >= (float)cols ? cols - 1 : (int)yr;
-        /* z[label], read before the first barrier: once past it, another thread may overwrite
-         * l[label] with its gradient when dlogits aliases logits (the emulation caught that) */
+        /* z[label] before the first barrier, after which another thread may overwrite it with
+         * its gradient when dlogits aliases logits (the emulation caught that) */
         const GB_MLP_T zlabel = t == 0 ? l[label] + bias[label] : 0;
         GB_MLP_T m = -GB_MLP_MAX, s = 0;
         GB_MLP_LOOP
@@ -81,9 +79,8 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
         red[t] = s;
         GB_MLP_N(gb_block_reduce)(red, 0);
 #if GB_MLP_F64
-            /* p = exp(z − m − log s), not exp(z − m) / s: a double division is a call to its slow
-             * path, and the values live across it spilled to the stack (ptxas, sm_70 and
-             * sm_100). s ≥ 1 (the maximum's own term), so log s is exact to a few ulp. */
+        /* exp(z − m − log s), not exp(z − m)/s: a double division calls its slow path, and
+         * ptxas spilled the values live across it (sm_70, sm_100); s ≥ 1, log s is exact */
             const double mls = m + log(red[0]);
             if (t == 0)
                 rowloss[row] = mls - zlabel;

@@ -1,5 +1,4 @@
-/* step_t.h — step.h's step in one tier's type (tier.h), included by step.h once per tier
- * (float64's lr is (double)d->lr, the value its reference uses). */
+/* step_t.h — step.h's step in one tier's type (tier.h), included by step.h once per tier. */
 #include "kernels/mlp_train/tier.h"
 
 /* C (M×N, ldc) = op(A)·op(B), row-major, op transposing where ta / tb is set. */
@@ -7,8 +6,8 @@ typedef int GB_MLP_N(gb_mlp_gemm)(void *ctx, int ta, int tb, int M, int N, int K
                                   const GB_MLP_T *A, int lda, const GB_MLP_T *B, int ldb,
                                   GB_MLP_T *C, int ldc);
 
-/* The step's operations, row-major (on the GPU: cuda.h). Each returns 0 or a nonzero code of the
- * caller's choosing (a cudaError_t on the GPU), which gb_mlp_step returns.
+/* The step's operations, row-major. Each returns 0 or a code of the caller's choosing (on the GPU
+ * an enum status, the note written: cuda.h), which gb_mlp_step returns.
  *   bias_relu      z = max(z + bias, 0) in place; z is rows × cols, bias has cols entries
  *   relu_backward  dh[i] = 0 where h[i] <= 0 (h: the ReLU output), in place, i in [0, n)
  *   softmax_xent   rowloss[i] = −log softmax(z_i)[label_i] and dlogits = (softmax − onehot)·scale
@@ -27,18 +26,19 @@ struct GB_MLP_N(gb_mlp_ops) {
     int (*sgd)(void *ctx, GB_MLP_T *w, const GB_MLP_T *g, size_t n, GB_MLP_T lr);
 };
 
-/* Enqueue one SGD step on the buffers buf[GB_MLP_NBUF] (step.h): 5 GEMMs and 10 small kernels.
- * Returns 0, or the first error an op returned (nothing after it is launched). */
+/* Enqueue one SGD step, learning rate lr (float64: (double)lr, as its reference), on the buffers
+ * buf[GB_MLP_NBUF] (step.h): 5 GEMMs and 10 small kernels. Returns 0, or the first error an op
+ * returned (nothing after it is launched). */
 static inline int GB_MLP_N(gb_mlp_step)(const struct GB_MLP_N(gb_mlp_ops) *ops, void *ctx,
-                                        const struct gb_mlp_dims *d, void *const *buf) {
-    const int B = d->batch, I = d->in, H = d->hidden, O = d->out;
+                                        const struct mlp_dims *d, float lr_f, void *const *buf) {
+    const int B = (int)d->batch, I = (int)d->in, H = (int)d->hidden, O = (int)d->out;
     const size_t bh = (size_t)B * H, bo = (size_t)B * O, hi = (size_t)H * I, oh = (size_t)O * H;
-    const GB_MLP_T inv_batch = (GB_MLP_T)1 / (GB_MLP_T)B, lr = (GB_MLP_T)d->lr;
+    const GB_MLP_T inv_batch = (GB_MLP_T)1 / (GB_MLP_T)B, lr = (GB_MLP_T)lr_f;
     const GB_MLP_T *x = (const GB_MLP_T *)buf[GB_MLP_X];
     const float *labels = (const float *)buf[GB_MLP_LABELS];
     GB_MLP_T *w1 = (GB_MLP_T *)buf[GB_MLP_W1], *b1 = (GB_MLP_T *)buf[GB_MLP_B1];
     GB_MLP_T *w2 = (GB_MLP_T *)buf[GB_MLP_W2], *b2 = (GB_MLP_T *)buf[GB_MLP_B2];
-    /* a: the activations, kept for the backward pass; z: the logits, then dz in place */
+    /* a: the activations, kept for the backward pass; z: the logits, then dz */
     GB_MLP_T *a = (GB_MLP_T *)buf[GB_MLP_SCRATCH], *dh = a + gb_mlp_round(bh);
     GB_MLP_T *z = dh + gb_mlp_round(bh), *dw1 = z + gb_mlp_round(bo);
     GB_MLP_T *dw2 = dw1 + gb_mlp_round(hi), *db1 = dw2 + gb_mlp_round(oh);

@@ -216,13 +216,19 @@ static int op_sgd(void *c, float *w, const float *g, size_t n, float lr) {
 static const struct gb_mlp_ops emu_ops = {op_sgemm,        op_bias_relu, op_relu_backward,
                                           op_softmax_xent, op_colsum,    op_sgd};
 
+/* A step's shape and learning rate. */
+struct step_case {
+    int batch, in, hidden, out;
+    float lr;
+};
+
 /* One step on the emulation, checked as bench/mlp_train.c verifies the `cuda` row's step. */
-static void test_step(int o, const struct gb_mlp_dims *d) {
+static void test_step(int o, const struct step_case *d) {
     const struct mlp_dims md = {d->batch, d->in, d->hidden, d->out};
     const int B = d->batch, I = d->in, H = d->hidden, O = d->out;
     const size_t sizes[4] = {(size_t)H * I, (size_t)H, (size_t)O * H, (size_t)O};
     float *x = emu_alloc((size_t)B * I * sizeof(float)), *lab = emu_alloc(B * sizeof(float));
-    float *scratch = emu_alloc(gb_mlp_scratch_floats(d) * sizeof(float)), loss = NAN;
+    float *scratch = emu_alloc(gb_mlp_scratch_floats(&md) * sizeof(float)), loss = NAN;
     float *p[4], *init[4];
     struct emu_run r = run_of(o);
     long bad;
@@ -240,10 +246,10 @@ static void test_step(int o, const struct gb_mlp_dims *d) {
     EMU_CHECK(mlp_ref_clear_kinks(&md, x, p[0], p[1]) >= 0, "out of memory");
     for (k = 0; k < 4; k++)
         memcpy(init[k], p[k], sizes[k] * sizeof(float));
-    emu_poison(scratch, gb_mlp_scratch_floats(d));
+    emu_poison(scratch, gb_mlp_scratch_floats(&md));
     {
         void *const buf[GB_MLP_NBUF] = {x, lab, p[0], p[1], p[2], p[3], &loss, scratch};
-        rc = gb_mlp_step(&emu_ops, &r, d, buf);
+        rc = gb_mlp_step(&emu_ops, &r, &md, d->lr, buf);
     }
     bad = ref_mlp_check(&md, d->lr, x, lab, init, p, loss);
     EMU_CHECK(rc == 0 && bad == 0,
@@ -492,13 +498,13 @@ static long check_step64(const struct mlp_dims *d, double lr, const float *x, co
 
 /* One f64 step on the emulation from float32 inputs widened, as the workload makes its f64
  * problems, checked as bench/mlp_train.c verifies an f64 row. */
-static void test_step64(int o, const struct gb_mlp_dims *d) {
+static void test_step64(int o, const struct step_case *d) {
     const struct mlp_dims md = {d->batch, d->in, d->hidden, d->out};
     const int B = d->batch, I = d->in, H = d->hidden, O = d->out;
     const size_t sizes[4] = {(size_t)H * I, (size_t)H, (size_t)O * H, (size_t)O};
     float *x = emu_alloc((size_t)B * I * sizeof(float)), *lab = emu_alloc(B * sizeof(float));
     double *x64 = emu_alloc((size_t)B * I * sizeof(double)), loss = NAN;
-    double *scratch = emu_alloc(gb_mlp_scratch_floats(d) * sizeof(double)), *p[4];
+    double *scratch = emu_alloc(gb_mlp_scratch_floats(&md) * sizeof(double)), *p[4];
     float *init[4];
     struct step64_ctx c = {run_of(o), NULL};
     size_t i, ntr = (size_t)(H * I > H * B ? H * I : H * B) + (size_t)O * (H > B ? H : B);
@@ -518,12 +524,12 @@ static void test_step64(int o, const struct gb_mlp_dims *d) {
             p[k][i] = init[k][i];
     for (i = 0; i < (size_t)B * I; i++)
         x64[i] = x[i];
-    for (i = 0; i < gb_mlp_scratch_floats(d); i++)
+    for (i = 0; i < gb_mlp_scratch_floats(&md); i++)
         scratch[i] = NAN;
     c.tr = emu_alloc(ntr * sizeof(double));
     {
         void *const buf[GB_MLP_NBUF] = {x64, lab, p[0], p[1], p[2], p[3], &loss, scratch};
-        rc = gb_mlp_step64(&emu_ops64, &c, d, buf);
+        rc = gb_mlp_step64(&emu_ops64, &c, &md, d->lr, buf);
     }
     long bad = check_step64(&md, (double)d->lr, x, lab, init, p, loss);
     EMU_CHECK(rc == 0 && bad == 0, "f64 mlp step batch=%d in=%d hidden=%d out=%d %s: %ld wrong",
@@ -673,7 +679,7 @@ static void test_amp_sgd(int o) {
 }
 
 int main(void) {
-    static const struct gb_mlp_dims steps[] = {
+    static const struct step_case steps[] = {
         {5, 7, 9, 3, 0.1f}, {33, 20, 70, 10, 0.1f}, {64, 36, 40, 12, 0.5f}};
     clock_t t0 = clock();
     int o;
