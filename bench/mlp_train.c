@@ -328,22 +328,6 @@ static int widen(struct buf *b) {
     return 0;
 }
 
-/* f64 problems: X and the initial parameters become doubles (labels stay float32 class
- * numbers), and the tolerances shrink to the tier: two FP64 roundings of the new value plus
- * 1e-10 of the largest change (every sum is far shorter than 2^43 terms). */
-static int mlp_make64(struct problem *p, const double *init_max) {
-    struct mlp_ref_data *ref = p->ref;
-    if (widen(&p->in[MLP_IN_X]))
-        return -1;
-    for (int k = 0; k < NPARAMS; k++) {
-        double dmax = max_abs(NULL, ref->delta[k], p->in[MLP_IN_W1 + k].n);
-        if (widen(&p->in[MLP_IN_W1 + k]))
-            return -1;
-        ref->atol[k] = 0x1p-50 * (init_max[k] + dmax) + 1e-10 * dmax;
-    }
-    return 0;
-}
-
 /* f16 problems: X, W1 and W2 become FP16 values (rounded to nearest even), so that the step's
  * FP16 copies of them are exact; b1, b2 stay float32 (the step adds them in FP32). */
 static void mlp_round_f16(struct problem *p) {
@@ -421,16 +405,20 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
         const float *init = p->in[MLP_IN_W1 + k].data;
         for (size_t i = 0; i < sizes[k]; i++)
             ref->delta[k][i] -= init[i];
-        /* Two float32 roundings of the new value (≤ 2^-24·|P| each) plus 1e-4 of the largest
-         * change, for changes that cancel to almost nothing; rtol (verify) covers the rest. */
+        /* Two roundings of the new value (2^-24·|P| each in float32, 2^-53 in f64) plus 1e-4
+         * (f64: 1e-10) of the largest change, for changes that cancel to almost nothing; rtol
+         * (verify) covers the rest; every f64 sum is far shorter than 2^43 terms. */
+        const double dmax = max_abs(NULL, ref->delta[k], sizes[k]);
         init_max[k] = max_abs(init, NULL, sizes[k]);
-        ref->atol[k] = 0x1p-22 * (init_max[k] + max_abs(NULL, ref->delta[k], sizes[k])) +
-                       1e-4 * max_abs(NULL, ref->delta[k], sizes[k]);
+        ref->atol[k] = p->dtype == DT_F64 ? 0x1p-50 * (init_max[k] + dmax) + 1e-10 * dmax
+                                          : 0x1p-22 * (init_max[k] + dmax) + 1e-4 * dmax;
     }
     if (rr.f16)
         mlp_flip_tol(p, rr.amax, init_max);
-    if (p->dtype == DT_F64 && mlp_make64(p, init_max))
-        goto oom;
+    /* f64 problems: X and the initial parameters in doubles (the labels stay float32) */
+    for (int k = MLP_IN_X; p->dtype == DT_F64 && k <= MLP_IN_B2; k++)
+        if (k != MLP_IN_LABELS && widen(&p->in[k]))
+            goto oom;
     return 0;
 oom:
     snprintf(err, errlen, "out of host memory for mlp_train");

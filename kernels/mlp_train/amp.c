@@ -46,7 +46,7 @@ enum status mlp_amp_buffers(struct impl_ctx *ctx) {
     struct mlp_gpu *a = ctx->state;
     struct gb_dev_spec spec[AMP_F16 + 1];
     enum status st;
-    if ((st = mlp_gpu_dims(ctx, &a->d)) != ST_OK)
+    if ((st = mlp_gpu_begin(ctx, spec)) != ST_OK)
         return st;
     const size_t B = (size_t)a->d.batch, I = (size_t)a->d.in, H = (size_t)a->d.hidden,
                  O = (size_t)a->d.out;
@@ -59,7 +59,6 @@ enum status mlp_amp_buffers(struct impl_ctx *ctx) {
         t32 += gb_mlp_round(n32[i]);
     for (int i = 0; i < 5; i++)
         t16 += gb_mlp_round(n16[i]);
-    mlp_dev_specs(ctx->p, spec);
     spec[AMP_F32] = (struct gb_dev_spec){"FP32 products and gradients, overflow flag", .n = t32,
                                          .store = GB_DEV_FP32};
     spec[AMP_F16] = (struct gb_dev_spec){"FP16 copies", .n = t16};

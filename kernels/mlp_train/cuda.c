@@ -1,7 +1,7 @@
 /* cuda.c — mlp_train's `cuda` and `cublas` rows: step.h's step on our elementwise kernels with
- * our GEMMs (cuda: kernels/gemm's SGEMM; DGEMM) or cuBLAS's (cublas: pedantic FP32 where cuBLAS
- * has it; cublasDgemm; its f16 tier is amp.c's), the one thing the rows differ in. Buffers:
- * kernels/common/dev_bufs.h, as mlp_dev_specs (cuda.h) lists them. */
+ * our GEMMs (cuda: kernels/gemm's SGEMM, DGEMM) or cuBLAS's (cublas: pedantic FP32 where cuBLAS
+ * has it; its f16 tier is amp.c's), the one thing the rows differ in. The step's GEMMs get the
+ * row's impl_ctx and return as our launchers do (cuda.h). */
 #include <stdio.h>
 
 #include "bench/mlp_train.h"
@@ -9,48 +9,43 @@
 #include "kernels/gemm/cuda.h"
 #include "kernels/mlp_train/cuda.h"
 
-void mlp_dev_specs(struct problem *p, struct gb_dev_spec *spec) {
+enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec) {
     static const char *const names[4] = {"W1", "b1", "W2", "b2"};
-    spec[GB_MLP_X] = (struct gb_dev_spec){.name = "X", .in = &p->in[MLP_IN_X]};
+    struct mlp_gpu *g = ctx->state;
+    struct problem *p = ctx->p;
+    g->d = mlp_dims_of(&p->shape); /* bench/mlp_train.c's complete() keeps each within int */
+    if ((double)g->d.batch * g->d.hidden > 2147483647.0) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "batch·hidden is 2^31 or more, beyond the own bias+ReLU kernel's indexing");
+        return ST_UNSUPPORTED;
+    }
+    spec[GB_MLP_X] = (struct gb_dev_spec){"X", .in = &p->in[MLP_IN_X]};
     spec[GB_MLP_LABELS] =
-        (struct gb_dev_spec){.name = "labels", .in = &p->in[MLP_IN_LABELS], .store = GB_DEV_FP32};
+        (struct gb_dev_spec){"labels", .in = &p->in[MLP_IN_LABELS], .store = GB_DEV_FP32};
     for (int k = 0; k < 4; k++)
-        spec[GB_MLP_W1 + k] = (struct gb_dev_spec){.name = names[k],
-                                                    .in = &p->in[MLP_IN_W1 + k],
+        spec[GB_MLP_W1 + k] = (struct gb_dev_spec){names[k], .in = &p->in[MLP_IN_W1 + k],
                                                     .out = &p->out[MLP_OUT_W1 + k],
                                                     .store = GB_DEV_WIDE};
     spec[GB_MLP_LOSS] =
-        (struct gb_dev_spec){.name = "loss", .out = &p->out[MLP_OUT_LOSS], .store = GB_DEV_WIDE};
+        (struct gb_dev_spec){"loss", .out = &p->out[MLP_OUT_LOSS], .store = GB_DEV_WIDE};
+    return ST_OK;
 }
 
-enum status mlp_gpu_dims(struct impl_ctx *ctx, struct mlp_dims *d) {
-    *d = mlp_dims_of(&ctx->p->shape); /* bench/mlp_train.c's complete() keeps each within int */
-    if ((double)d->batch * d->hidden <= 2147483647.0)
-        return ST_OK;
-    snprintf(ctx->note, sizeof ctx->note,
-             "batch·hidden is 2^31 or more, beyond the own bias+ReLU kernel's indexing");
-    return ST_UNSUPPORTED;
-}
-
-/* prepare's share of the step, after the state: the buffers (`what` names them for the
- * footprint), the scratch with `extra` elements for the row after the step's, the ops with the
- * row's GEMMs. */
+/* prepare's share of the step: the buffers (`what` names them for the footprint), the scratch
+ * with `extra` elements for the row after the step's, the ops with the row's GEMMs. */
 static enum status step_prepare(struct impl_ctx *ctx, gb_mlp_gemm *gemm, gb_mlp_gemm64 *gemm64,
                                 size_t extra, const char *what) {
     struct mlp_gpu *g = ctx->state;
     struct gb_dev_spec spec[GB_MLP_NBUF];
-    enum status st;
-    if ((st = mlp_gpu_dims(ctx, &g->d)) != ST_OK)
-        return st;
-    mlp_dev_specs(ctx->p, spec);
-    spec[GB_MLP_SCRATCH] = (struct gb_dev_spec){.name = "activations and gradients",
+    enum status st = mlp_gpu_begin(ctx, spec);
+    spec[GB_MLP_SCRATCH] = (struct gb_dev_spec){"activations and gradients",
                                                 .n = gb_mlp_scratch_floats(&g->d) + extra};
     g->ops = gb_mlp_gpu_ops, g->ops.gemm = gemm;
     g->ops64 = gb_mlp_gpu_ops64, g->ops64.gemm = gemm64;
-    return gb_dev_prepare(ctx, spec, GB_MLP_NBUF, 0, what);
+    return st != ST_OK ? st : gb_dev_prepare(ctx, spec, GB_MLP_NBUF, 0, what);
 }
 
-/* impl.run of both rows: one step; the op that failed has written the note. */
+/* impl.run of both rows: one step; an op that failed has written the note. */
 static enum status step_run(struct impl_ctx *ctx) {
     struct mlp_gpu *g = ctx->state;
     return (enum status)(g->dev.t == DT_F64
@@ -58,8 +53,7 @@ static enum status step_run(struct impl_ctx *ctx) {
                              : gb_mlp_step(&g->ops, ctx, &g->d, MLP_LR, g->dev.ptr));
 }
 
-/* --- cuda: our SGEMM; f64 our DGEMM, after our transpose of a transposed operand ------------ */
-/* The step's GEMMs get the row's impl_ctx and return as our launchers do (cuda.h). */
+/* --- cuda ------------------------------------------------------------------------------------ */
 static int cuda_gemm(void *c, int ta, int tb, int M, int N, int K, const float *A, int lda,
                      const float *B, int ldb, float *C, int ldc) {
     struct impl_ctx *ctx = c;
@@ -68,8 +62,9 @@ static int cuda_gemm(void *c, int ta, int tb, int M, int N, int K, const float *
     return ST_OK;
 }
 
-/* The step never transposes both operands, and each product has consumed tr before the next
- * one's transpose is enqueued on the stream. */
+/* Our DGEMM takes untransposed operands only: a transposed one is first copied transposed into
+ * tr, one read and one write of it, small next to a product of it. The step never transposes
+ * both, and each product has consumed tr before the next transpose is enqueued. */
 static int cuda_gemm64(void *c, int ta, int tb, int M, int N, int K, const double *A, int lda,
                        const double *B, int ldb, double *C, int ldc) {
     struct impl_ctx *ctx = c;
@@ -130,27 +125,8 @@ const struct impl mlp_train_cuda_impl = {
     .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
 };
 
-/* --- cublas: cuBLAS's GEMMs ------------------------------------------------------------------ */
+/* --- cublas ---------------------------------------------------------------------------------- */
 #ifdef GPUBENCH_HAVE_CUBLAS
-/* A cuBLAS handle on the row's stream: pedantic FP32 where cuBLAS has the mode (11.0), its
- * default math (FP32) before; for f16, the math that lets FP16 products use tensor cores. *math
- * names it for the note. */
-static enum status blas_handle(struct impl_ctx *ctx, struct mlp_gpu *g, int f16,
-                               const char **math) {
-    CUBLAS_TRY(cublasCreate(&g->h), ctx);
-    g->have_handle = 1;
-    CUBLAS_TRY(cublasSetStream(g->h, gb_stream()), ctx);
-    *math = "default math, FP32";
-#if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
-    CUBLAS_TRY(cublasSetMathMode(g->h, f16 ? CUBLAS_DEFAULT_MATH : CUBLAS_PEDANTIC_MATH), ctx);
-    *math = "pedantic FP32";
-#elif defined(CUDART_VERSION) && CUDART_VERSION >= 9000
-    if (f16)
-        CUBLAS_TRY(cublasSetMathMode(g->h, CUBLAS_TENSOR_OP_MATH), ctx);
-#endif
-    return ST_OK;
-}
-
 /* Row-major C = op(A)·op(B) from column-major cuBLAS: the column-major view of a row-major
  * matrix is its transpose, so Cᵀ = op(B)ᵀ·op(A)ᵀ is computed: operands swapped, flags kept. */
 static int cublas_gemm(void *c, int ta, int tb, int M, int N, int K, const float *A, int lda,
@@ -181,9 +157,11 @@ static void cublas_teardown(struct impl_ctx *ctx) {
         CUBLAS_WARN(cublasDestroy(g->h));
 }
 
+/* The handle on the row's stream: pedantic FP32 where cuBLAS has the mode (11.0), its default
+ * math (FP32) before; for f16 the math that lets FP16 products use tensor cores. */
 static enum status cublas_prepare(struct impl_ctx *ctx) {
     const enum dtype t = ctx->p->dtype;
-    const char *math;
+    const char *math = "default math, FP32";
     struct mlp_gpu *g;
     enum status st;
     if ((t == DT_F16 && (st = mlp_amp_supported(ctx)) != ST_OK) ||
@@ -195,9 +173,19 @@ static enum status cublas_prepare(struct impl_ctx *ctx) {
     if ((st = t == DT_F16 ? mlp_amp_buffers(ctx)
                           : step_prepare(ctx, cublas_gemm, cublas_gemm64, 0,
                                          "X, labels, parameters, loss, activations and "
-                                         "gradients; cuBLAS's workspace comes on top")) != ST_OK ||
-        (st = blas_handle(ctx, g, t == DT_F16, &math)) != ST_OK)
+                                         "gradients; cuBLAS's workspace comes on top")) != ST_OK)
         return st;
+    CUBLAS_TRY(cublasCreate(&g->h), ctx);
+    g->have_handle = 1;
+    CUBLAS_TRY(cublasSetStream(g->h, gb_stream()), ctx);
+#if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
+    CUBLAS_TRY(cublasSetMathMode(g->h, t == DT_F16 ? CUBLAS_DEFAULT_MATH : CUBLAS_PEDANTIC_MATH),
+               ctx);
+    math = "pedantic FP32";
+#elif defined(CUDART_VERSION) && CUDART_VERSION >= 9000
+    if (t == DT_F16)
+        CUBLAS_TRY(cublasSetMathMode(g->h, CUBLAS_TENSOR_OP_MATH), ctx);
+#endif
     if (t == DT_F64)
         snprintf(ctx->note, sizeof ctx->note, "cublasDgemm + own f64 elementwise kernels");
     else if (t != DT_F16) /* mlp_amp_buffers wrote f16's */

@@ -3,8 +3,7 @@
 #include "kernels/mlp_train/cuda.h"
 #include "kernels/mlp_train/kernels.cuh"
 
-/* A launcher's return: ST_OK, or the status of the error e with ctx's note naming it and the
- * kernel; ctx is the row's impl_ctx. */
+/* A launcher's return: ST_OK, or e's status with the note of ctx, the row's, naming it. */
 static int done(void *ctx, cudaError_t e, const char *kernel) {
     struct impl_ctx *c = (struct impl_ctx *)ctx;
     if (e == cudaSuccess)
@@ -14,8 +13,8 @@ static int done(void *ctx, cudaError_t e, const char *kernel) {
     return gpu_error_status(cudaGetErrorName(e));
 }
 
-/* An element-wise launch over n items on the grid-stride grid (none for n = 0, where an empty
- * grid would be a launch error), then done. */
+/* An element-wise launch over n items on the grid-stride grid (none for n = 0: an empty grid is
+ * a launch error), then done. */
 #define GB_EW_LAUNCH(kernel, n, ...)                                                               \
     ((n) ? (void)(kernel<<<gb_ew_blocks(n), GB_EW_THREADS, 0, gb_stream()>>>(__VA_ARGS__))        \
          : (void)0,                                                                                \

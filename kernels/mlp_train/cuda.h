@@ -15,17 +15,14 @@
 extern "C" {
 #endif
 
-/* Every kernel of kernels.cuh, for gb_check_kernels: a build has code for all of them or none. */
+/* Every kernel of kernels.cuh, for gb_check_kernels (a build has code for all or none of them);
+ * gb_mlp_step's ops on our launchers, gemm NULL (a row copies one and sets its GEMM); the own
+ * DGEMM's out (cols × rows) = inᵀ (rows × cols, leading dimension ld ≥ cols, not overlapping);
+ * the f16 tier's (amp.c; what each does: its kernel's comment, amp.cuh). */
 int gb_mlp_kernels(const struct gb_kernel_ref **refs);
-
-/* gb_mlp_step's ops on our launchers, gemm NULL: a row copies one and sets its GEMM. */
 extern const struct gb_mlp_ops gb_mlp_gpu_ops;
 extern const struct gb_mlp_ops64 gb_mlp_gpu_ops64;
-
-/* out (cols × rows, dense) = inᵀ (rows × cols, leading dimension ld ≥ cols), not overlapping. */
 int gb_transpose64(void *ctx, const double *in, int rows, int cols, int ld, double *out);
-
-/* The f16 tier's (amp.c; what each does: its kernel's comment in amp.cuh). */
 int gb_f16_cast(void *ctx, const float *in, unsigned short *out, size_t n);
 int gb_bias_relu_f16(void *ctx, const float *z, const float *bias, unsigned short *a, int rows,
                      int cols);
@@ -35,9 +32,8 @@ int gb_nonfinite(void *ctx, const float *g, size_t n, int *bad);
 int gb_amp_sgd(void *ctx, float *w, const float *g, size_t n, float lr, float inv_scale,
                const int *bad);
 
-/* --- what the rows share (cuda.c, amp.c) ---------------------------------------------------
- * A row's state: the layer's buffers first (gb_dev_* take ctx->state as it; ptr[] is the step's
- * buf), the step's dims and ops with the row's GEMM, then what each row and tier needs. */
+/* A row's state (cuda.c, amp.c): the layer's buffers first (gb_dev_* take ctx->state as it;
+ * ptr[] is the step's buf), the step's dims and ops with the row's GEMM, then each row's own. */
 struct mlp_gpu {
     struct gb_dev_bufs dev;
     struct mlp_dims d;
@@ -54,16 +50,15 @@ struct mlp_gpu {
     int *bad;                                         /* its overflow flag */
 };
 
-/* mlp_dev_specs: the specs (kernels/common/dev_bufs.h) of the buffers every row begins with,
- * spec[GB_MLP_X .. GB_MLP_LOSS] in step.h's order: X in the tier's storage (FP16 in f16), the
- * float32 labels, the parameters (uploaded, trained in place, downloaded; float32 master weights
- * in f16), the loss. mlp_gpu_dims: the shape's into g->d; ST_UNSUPPORTED with a note when
- * batch·hidden reaches 2^31, beyond our bias + ReLU kernels' 32-bit indexing. */
-void mlp_dev_specs(struct problem *p, struct gb_dev_spec *spec);
-enum status mlp_gpu_dims(struct impl_ctx *ctx, struct mlp_dims *d);
+/* prepare's start in every row (the state made): the shape into g->d, ST_UNSUPPORTED with a note
+ * when batch·hidden reaches 2^31 (beyond our bias + ReLU kernels' 32-bit indexing); the specs
+ * (kernels/common/dev_bufs.h) of the first buffers, spec[GB_MLP_X .. GB_MLP_LOSS] in step.h's
+ * order: X in the tier's storage (FP16 in f16), the float32 labels, the parameters (uploaded,
+ * trained in place, downloaded; float32 master weights in f16), the loss. */
+enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec);
 
-/* `cublas`'s f16 tier (amp.c), a prepare in three parts around cuda.c's state and handle: can the
- * card and the build run it (else the note says why), its buffers and note; and its run. */
+/* `cublas`'s f16 tier (amp.c): can the card and the build run it (else the note says why), its
+ * buffers and note (prepare, around cuda.c's state and handle), its run. */
 enum status mlp_amp_supported(struct impl_ctx *ctx);
 enum status mlp_amp_buffers(struct impl_ctx *ctx);
 enum status mlp_amp_run(struct impl_ctx *ctx);

@@ -1,30 +1,13 @@
-/* openblas.c — mlp_train/openblas: one SGD step of Linear → ReLU → Linear → softmax
- * cross-entropy on the CPU, OpenBLAS GEMMs and fused threaded passes (openblas_t.h), in float32
- * and float64. */
-#include "kernels/mlp_train/openblas.h"
-
-#include <math.h>
+/* openblas.c — mlp_train/openblas: one SGD step on the CPU, OpenBLAS GEMMs and fused threaded
+ * passes (openblas_t.h), in float32 and float64, on p->out's parameters, which prepare copies
+ * from p->in's. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include <cblas.h>
-
-#include "kernels/common/cpu_pool.h"
-
-enum { MLP_JBLOCK = 256 }; /* columns of A per block in the backward pass (1 or 2 KiB) */
-
-size_t mlp_cpu_scratch_floats(const struct mlp_dims *d) {
-    return (size_t)d->batch * d->hidden + (size_t)d->batch * d->out + (size_t)d->out * d->hidden +
-           (size_t)d->hidden;
-}
 
 #define GB_MLP_F64 0
 #include "kernels/mlp_train/openblas_t.h"
 #define GB_MLP_F64 1
 #include "kernels/mlp_train/openblas_t.h"
-
-/* --- the row: the step on p->out's parameters, which prepare copies from p->in's ---------- */
 
 static enum status openblas_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;

@@ -1,12 +1,30 @@
-/* openblas_t.h — mlp_train/openblas's step in one tier's type (tier.h), included by openblas.c
- * once per tier: mlp_cpu_step on floats with SGEMMs, mlp_cpu_step64 on doubles with DGEMMs
- * (labels are float32 class numbers in both). Shapes and gradients: bench/mlp_train.h.
- *
- * Two big GEMMs through OpenBLAS, the rest as two fused passes on the CPU pool: with out = 10 the
- * small products (A·W2ᵀ, dZᵀ·A, dZ·W2) are a few MFLOP each, where a threaded OpenBLAS call
- * costs more in start-up than in arithmetic; done while each row or column block of A is in L1
- * they cost one read and one write of A. */
+/* openblas_t.h — mlp_train/openblas's step in one tier's type (tier.h): mlp_cpu_step on floats
+ * with SGEMMs, mlp_cpu_step64 on doubles with DGEMMs (float32 labels in both). Static: included
+ * by openblas.c once per tier for the row, and by its test_cpu.c for float32. Two big GEMMs
+ * through OpenBLAS, the rest as two fused passes on the CPU pool: with out = 10 the small
+ * products (A·W2ᵀ, dZᵀ·A, dZ·W2) are a few MFLOP each, where a threaded OpenBLAS call costs more
+ * in start-up than in arithmetic; done while a row or column block of A is in L1, they cost one
+ * read and one write of A. */
+#ifndef GPUBENCH_MLP_OPENBLAS_T_H /* what the tiers share, once */
+#define GPUBENCH_MLP_OPENBLAS_T_H
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+#include "bench/mlp_train.h"
+#include "kernels/common/cpu_pool.h"
+
+enum { MLP_JBLOCK = 256 }; /* columns of A per block in the backward pass */
+
+/* Elements of scratch mlp_cpu_step needs: a, z, dw2 and db1. */
+static inline size_t mlp_cpu_scratch_floats(const struct mlp_dims *d) {
+    return (size_t)d->batch * d->hidden + (size_t)d->batch * d->out + (size_t)d->out * d->hidden +
+           (size_t)d->hidden;
+}
+#endif
+
 #include "kernels/mlp_train/tier.h"
+#define T GB_MLP_T
 #if GB_MLP_F64
 #define GB_MLP_GEMM cblas_dgemm
 #else
@@ -15,14 +33,13 @@
 
 /* Dot product with eight independent partial sums, which the compiler turns into vector
  * registers (a single running sum would be a serial chain it may not reorder). */
-static GB_MLP_T GB_MLP_N(mlp_dot)(const GB_MLP_T *restrict a, const GB_MLP_T *restrict b, long n) {
-    GB_MLP_T acc[8] = {0};
+static T GB_MLP_N(mlp_dot)(const T *restrict a, const T *restrict b, long n) {
+    T acc[8] = {0};
     long i = 0;
     for (; i + 8 <= n; i += 8)
         for (int u = 0; u < 8; u++)
             acc[u] += a[i + u] * b[i + u];
-    GB_MLP_T sum =
-        ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    T sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
     for (; i < n; i++)
         sum += a[i] * b[i];
     return sum;
@@ -30,9 +47,9 @@ static GB_MLP_T GB_MLP_N(mlp_dot)(const GB_MLP_T *restrict a, const GB_MLP_T *re
 
 struct GB_MLP_N(mlp_job) {
     const struct mlp_dims *d;
-    const GB_MLP_T *x, *b1, *w2, *b2, *dz;
-    GB_MLP_T *a, *z, *w2_mut, *b1_mut, *dw2, *db1;
-    GB_MLP_T lr;
+    const T *x, *b1, *w2, *b2, *dz;
+    T *a, *z, *w2_mut, *b1_mut, *dw2, *db1;
+    T lr;
 };
 
 /* Rows [lo, hi) of the batch: a = ReLU(a + b1), then z = a·w2ᵀ + b2 while the row is in L1. */
@@ -42,10 +59,10 @@ static void GB_MLP_N(mlp_forward_rows)(void *arg, int tid, int nthreads) {
     size_t lo, hi;
     pool_range((size_t)d->batch, nthreads, tid, 1, &lo, &hi);
     for (size_t b = lo; b < hi; b++) {
-        GB_MLP_T *restrict row = j->a + b * d->hidden;
-        const GB_MLP_T *restrict bias = j->b1;
+        T *restrict row = j->a + b * d->hidden;
+        const T *restrict bias = j->b1;
         for (long c = 0; c < d->hidden; c++) {
-            GB_MLP_T v = row[c] + bias[c];
+            T v = row[c] + bias[c];
             row[c] = v > 0 ? v : 0;
         }
         for (long o = 0; o < d->out; o++)
@@ -55,9 +72,8 @@ static void GB_MLP_N(mlp_forward_rows)(void *arg, int tid, int nthreads) {
 }
 
 /* a = ReLU(x·w1ᵀ + b1) (batch × hidden), z = a·w2ᵀ + b2 (batch × out). */
-void GB_MLP_N(mlp_cpu_forward)(const struct mlp_dims *d, const GB_MLP_T *x, const GB_MLP_T *w1,
-                               const GB_MLP_T *b1, const GB_MLP_T *w2, const GB_MLP_T *b2,
-                               GB_MLP_T *a, GB_MLP_T *z) {
+static void GB_MLP_N(mlp_cpu_forward)(const struct mlp_dims *d, const T *x, const T *w1,
+                                      const T *b1, const T *w2, const T *b2, T *a, T *z) {
     /* a (batch × hidden) = x (batch × in) · w1ᵀ (in × hidden) */
     GB_MLP_GEMM(CblasRowMajor, CblasNoTrans, CblasTrans, (int)d->batch, (int)d->hidden, (int)d->in,
                 1, x, (int)d->in, w1, (int)d->in, 0, a, (int)d->hidden);
@@ -67,29 +83,28 @@ void GB_MLP_N(mlp_cpu_forward)(const struct mlp_dims *d, const GB_MLP_T *x, cons
 
 /* Returns the batch-mean loss (max-subtracted: no overflow) and turns z, the logits, into
  * dZ = (softmax(z) − onehot) / batch. */
-GB_MLP_T GB_MLP_N(mlp_cpu_softmax_xent)(const struct mlp_dims *d, const float *labels,
-                                        GB_MLP_T *z) {
+static T GB_MLP_N(mlp_cpu_softmax_xent)(const struct mlp_dims *d, const float *labels, T *z) {
     double loss = 0.0;
-    const GB_MLP_T inv_batch = 1 / (GB_MLP_T)d->batch;
+    const T inv_batch = 1 / (T)d->batch;
     for (long b = 0; b < d->batch; b++) {
-        GB_MLP_T *row = z + b * d->out;
+        T *row = z + b * d->out;
         long y = mlp_label(d, labels, b);
-        GB_MLP_T m = row[0];
+        T m = row[0];
         for (long o = 1; o < d->out; o++)
             m = row[o] > m ? row[o] : m;
-        GB_MLP_T zy = row[y] - m; /* kept before the row is overwritten: exp may underflow */
-        GB_MLP_T sum = 0;
+        T zy = row[y] - m; /* kept before the row is overwritten: exp may underflow */
+        T sum = 0;
         for (long o = 0; o < d->out; o++) {
             row[o] = GB_MLP_EXP(row[o] - m);
             sum += row[o];
         }
         /* −log softmax_y = log Σ exp(z − m) − (z_y − m). */
         loss += GB_MLP_LOG(sum) - zy;
-        GB_MLP_T inv = 1 / sum;
+        T inv = 1 / sum;
         for (long o = 0; o < d->out; o++)
             row[o] = (row[o] * inv - (o == y)) * inv_batch;
     }
-    return (GB_MLP_T)(loss / (double)d->batch);
+    return (T)(loss / (double)d->batch);
 }
 
 /* Columns [lo, hi) of A: accumulate dW2 = dZᵀ·A, turn A into dH = (dZ·W2) ⊙ [A > 0] and sum
@@ -102,26 +117,26 @@ static void GB_MLP_N(mlp_backward_cols)(void *arg, int tid, int nthreads) {
     size_t lo, hi;
     pool_range((size_t)hid, nthreads, tid, 16, &lo, &hi);
     for (long o = 0; o < out; o++)
-        memset(j->dw2 + o * hid + lo, 0, (hi - lo) * sizeof(GB_MLP_T));
-    memset(j->db1 + lo, 0, (hi - lo) * sizeof(GB_MLP_T));
+        memset(j->dw2 + o * hid + lo, 0, (hi - lo) * sizeof(T));
+    memset(j->db1 + lo, 0, (hi - lo) * sizeof(T));
     for (long b = 0; b < d->batch; b++) {
-        const GB_MLP_T *dzb = j->dz + b * out;
+        const T *dzb = j->dz + b * out;
         for (size_t c0 = lo; c0 < hi; c0 += MLP_JBLOCK) {
             const long n = (long)(hi - c0 < MLP_JBLOCK ? hi - c0 : MLP_JBLOCK);
-            GB_MLP_T *restrict arow = j->a + b * hid + c0;
-            GB_MLP_T tmp[MLP_JBLOCK] = {0};
+            T *restrict arow = j->a + b * hid + c0;
+            T tmp[MLP_JBLOCK] = {0};
             for (long o = 0; o < out; o++) {
-                const GB_MLP_T g = dzb[o];
-                GB_MLP_T *restrict dw = j->dw2 + o * hid + c0;
-                const GB_MLP_T *restrict w = j->w2_mut + o * hid + c0;
+                const T g = dzb[o];
+                T *restrict dw = j->dw2 + o * hid + c0;
+                const T *restrict w = j->w2_mut + o * hid + c0;
                 for (long c = 0; c < n; c++) {
                     dw[c] += g * arow[c];
                     tmp[c] += g * w[c];
                 }
             }
-            GB_MLP_T *restrict db = j->db1 + c0;
+            T *restrict db = j->db1 + c0;
             for (long c = 0; c < n; c++) {
-                GB_MLP_T v = arow[c] > 0 ? tmp[c] : 0;
+                T v = arow[c] > 0 ? tmp[c] : 0;
                 arow[c] = v;
                 db[c] += v;
             }
@@ -138,11 +153,11 @@ static void GB_MLP_N(mlp_backward_cols)(void *arg, int tid, int nthreads) {
  * w2 −= lr·dzᵀ·a, b2 −= lr·Σ dz, b1 −= lr·Σ dH, w1 −= lr·dHᵀ·x with dH = (dz·w2) ⊙ [a > 0] from
  * the old w2; the w1 update is one GEMM with beta = 1, so dW1 never exists. dw2 (out × hidden)
  * and db1 (hidden) are scratch. */
-void GB_MLP_N(mlp_cpu_backward_update)(const struct mlp_dims *d, const GB_MLP_T *x, GB_MLP_T *a,
-                                       const GB_MLP_T *dz, GB_MLP_T *w1, GB_MLP_T *b1, GB_MLP_T *w2,
-                                       GB_MLP_T *b2, GB_MLP_T *dw2, GB_MLP_T *db1, GB_MLP_T lr) {
+static void GB_MLP_N(mlp_cpu_backward_update)(const struct mlp_dims *d, const T *x, T *a,
+                                              const T *dz, T *w1, T *b1, T *w2, T *b2, T *dw2,
+                                              T *db1, T lr) {
     for (long o = 0; o < d->out; o++) {
-        GB_MLP_T g = 0;
+        T g = 0;
         for (long b = 0; b < d->batch; b++)
             g += dz[b * d->out + o];
         b2[o] -= lr * g;
@@ -156,16 +171,16 @@ void GB_MLP_N(mlp_cpu_backward_update)(const struct mlp_dims *d, const GB_MLP_T 
 }
 
 /* The whole step on mlp_cpu_scratch_floats elements of scratch; returns the loss before it. */
-GB_MLP_T GB_MLP_N(mlp_cpu_step)(const struct mlp_dims *d, const GB_MLP_T *x, const float *labels,
-                                GB_MLP_T *w1, GB_MLP_T *b1, GB_MLP_T *w2, GB_MLP_T *b2, GB_MLP_T lr,
-                                GB_MLP_T *scratch) {
-    GB_MLP_T *a = scratch, *z = a + d->batch * d->hidden, *dw2 = z + d->batch * d->out;
-    GB_MLP_T *db1 = dw2 + d->out * d->hidden;
+static T GB_MLP_N(mlp_cpu_step)(const struct mlp_dims *d, const T *x, const float *labels, T *w1,
+                                T *b1, T *w2, T *b2, T lr, T *scratch) {
+    T *a = scratch, *z = a + d->batch * d->hidden, *dw2 = z + d->batch * d->out;
+    T *db1 = dw2 + d->out * d->hidden;
     GB_MLP_N(mlp_cpu_forward)(d, x, w1, b1, w2, b2, a, z);
-    GB_MLP_T loss = GB_MLP_N(mlp_cpu_softmax_xent)(d, labels, z);
+    T loss = GB_MLP_N(mlp_cpu_softmax_xent)(d, labels, z);
     GB_MLP_N(mlp_cpu_backward_update)(d, x, a, z, w1, b1, w2, b2, dw2, db1, lr);
     return loss;
 }
 
 #undef GB_MLP_GEMM
+#undef T
 #undef GB_MLP_F64

@@ -16,14 +16,12 @@
 enum { GB_MLP_X, GB_MLP_LABELS, GB_MLP_W1, GB_MLP_B1, GB_MLP_W2, GB_MLP_B2, GB_MLP_LOSS,
        GB_MLP_SCRATCH, GB_MLP_NBUF };
 
-/* Scratch pieces start at multiples of 64 elements, as aligned as cudaMalloc's 256 bytes, so
- * the kernels' vector paths apply whatever the shape. */
+/* Elements of the scratch: a and dh [batch·hidden], z [batch·out], dW1, dW2, db1, db2, row
+ * losses [batch], each at a multiple of 64 elements (as aligned as cudaMalloc's 256 bytes, for
+ * the kernels' vector paths). */
 static inline size_t gb_mlp_round(size_t n) {
     return (n + 63) / 64 * 64;
 }
-
-/* Elements of the scratch: a and dh [batch·hidden], z [batch·out], dW1, dW2, db1, db2, row
- * losses [batch]. */
 static inline size_t gb_mlp_scratch_floats(const struct mlp_dims *d) {
     size_t b = (size_t)d->batch, i = (size_t)d->in, h = (size_t)d->hidden, o = (size_t)d->out;
     return 2 * gb_mlp_round(b * h) + gb_mlp_round(b * o) + gb_mlp_round(h * i) +

@@ -3,6 +3,7 @@
  * and its shared-memory trees hold doubles. Labels are float32 class numbers in both. The
  * element-wise kernels are grid-stride loops. */
 #include "kernels/mlp_train/tier.h"
+#define T GB_MLP_T
 #if GB_MLP_F64 /* ptxas 11.8 (sm_70) kept unrolled double loops' trip count on the stack */
 #define GB_MLP_LOOP GB_NO_UNROLL
 #else
@@ -11,30 +12,29 @@
 
 /* z[i][j] = max(z[i][j] + bias[j], 0) in place, rows·cols < 2^31 (32-bit indices keep the
  * modulo cheap; the launcher checks). */
-__global__ void GB_MLP_K(gb_bias_relu)(GB_MLP_T *__restrict__ z, const GB_MLP_T *__restrict__ bias,
-                                       int rows, int cols) {
+__global__ void GB_MLP_K(gb_bias_relu)(T *__restrict__ z, const T *__restrict__ bias, int rows,
+                                       int cols) {
     const unsigned n = (unsigned)rows * (unsigned)cols, stride = gridDim.x * blockDim.x;
     unsigned i;
     for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        GB_MLP_T v = z[i] + GB_LDG(bias + i % (unsigned)cols);
+        T v = z[i] + GB_LDG(bias + i % (unsigned)cols);
         z[i] = v > 0 ? v : 0;
     }
 }
-GB_SIM_KERNEL(GB_MLP_K(gb_bias_relu), GB_MLP_T *, const GB_MLP_T *, int, int)
+GB_SIM_KERNEL(GB_MLP_K(gb_bias_relu), T *, const T *, int, int)
 
 /* dh[i] = h[i] > 0 ? dh[i] : 0 in place; h, the ReLU output, is > 0 where its input was. */
-__global__ void GB_MLP_K(gb_relu_backward)(GB_MLP_T *__restrict__ dh,
-                                           const GB_MLP_T *__restrict__ h, size_t n) {
+__global__ void GB_MLP_K(gb_relu_backward)(T *__restrict__ dh, const T *__restrict__ h, size_t n) {
     size_t stride = (size_t)gridDim.x * blockDim.x, i;
     for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         if (!(h[i] > 0))
             dh[i] = 0;
 }
-GB_SIM_KERNEL(GB_MLP_K(gb_relu_backward), GB_MLP_T *, const GB_MLP_T *, size_t)
+GB_SIM_KERNEL(GB_MLP_K(gb_relu_backward), T *, const T *, size_t)
 
 /* red[0] = max (is_max) or sum of red[0 .. blockDim.x), a power of two, each thread's partial in
  * red[threadIdx.x], by a shared-memory tree; every thread may read red[0] after it. */
-static __device__ __forceinline__ void GB_MLP_N(gb_block_reduce)(GB_MLP_T *red, int is_max) {
+static __device__ __forceinline__ void GB_MLP_N(gb_block_reduce)(T *red, int is_max) {
     int half;
     const int t = threadIdx.x;
     __syncthreads();
@@ -51,21 +51,21 @@ static __device__ __forceinline__ void GB_MLP_N(gb_block_reduce)(GB_MLP_T *red, 
  * labels rounded to nearest (ties to even) and clamped into [0, cols) as mlp_label reads them
  * (bench/mlp_train.h). dlogits may alias logits. */
 __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
-    GB_MLP_K(gb_softmax_xent)(const GB_MLP_T *logits, const GB_MLP_T *__restrict__ bias,
-                              const float *__restrict__ labels, GB_MLP_T *dlogits,
-                              GB_MLP_T *__restrict__ rowloss, int rows, int cols, GB_MLP_T scale) {
-    __shared__ GB_MLP_T red[GB_SMX_THREADS];
+    GB_MLP_K(gb_softmax_xent)(const T *logits, const T *__restrict__ bias,
+                              const float *__restrict__ labels, T *dlogits, T *__restrict__ rowloss,
+                              int rows, int cols, T scale) {
+    __shared__ T red[GB_SMX_THREADS];
     const int t = threadIdx.x, nt = blockDim.x;
     int row, j;
     for (row = blockIdx.x; row < rows; row += gridDim.x) { /* uniform over the block */
-        const GB_MLP_T *l = logits + (size_t)row * cols;
-        GB_MLP_T *dl = dlogits + (size_t)row * cols;
+        const T *l = logits + (size_t)row * cols;
+        T *dl = dlogits + (size_t)row * cols;
         const float yr = rintf(labels[row]);
         const int label = !(yr > 0.0f) ? 0 : yr >= (float)cols ? cols - 1 : (int)yr;
         /* z[label] before the first barrier, after which another thread may overwrite it with
          * its gradient when dlogits aliases logits (the emulation caught that) */
-        const GB_MLP_T zlabel = t == 0 ? l[label] + bias[label] : 0;
-        GB_MLP_T m = -GB_MLP_MAX, s = 0;
+        const T zlabel = t == 0 ? l[label] + bias[label] : 0;
+        T m = -GB_MLP_MAX, s = 0;
         GB_MLP_LOOP
         for (j = t; j < cols; j += nt)
             m = GB_MLP_FMAX(m, l[j] + bias[j]);
@@ -81,39 +81,38 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
 #if GB_MLP_F64
         /* exp(z − m − log s), not exp(z − m)/s: a double division calls its slow path, and
          * ptxas spilled the values live across it (sm_70, sm_100); s ≥ 1, log s is exact */
-            const double mls = m + log(red[0]);
-            if (t == 0)
-                rowloss[row] = mls - zlabel;
-            GB_MLP_LOOP
-            for (j = t; j < cols; j += nt)
-                dl[j] = (exp(l[j] + bias[j] - mls) - (j == label ? 1.0 : 0.0)) * scale;
+        const double mls = m + log(red[0]);
+        if (t == 0)
+            rowloss[row] = mls - zlabel;
+        GB_MLP_LOOP
+        for (j = t; j < cols; j += nt)
+            dl[j] = (exp(l[j] + bias[j] - mls) - (j == label ? 1.0 : 0.0)) * scale;
 #else
-            const float inv = 1.0f / red[0];
-            s = red[0];
-            if (t == 0)
-                rowloss[row] = logf(s) - (zlabel - m);
-            /* every thread reads its own l[j] before writing dl[j]: safe when dl aliases l */
-            for (j = t; j < cols; j += nt)
-                dl[j] = (expf(l[j] + bias[j] - m) * inv - (j == label ? 1.0f : 0.0f)) * scale;
+        const float inv = 1.0f / red[0];
+        s = red[0];
+        if (t == 0)
+            rowloss[row] = logf(s) - (zlabel - m);
+        /* every thread reads its own l[j] before writing dl[j]: safe when dl aliases l */
+        for (j = t; j < cols; j += nt)
+            dl[j] = (expf(l[j] + bias[j] - m) * inv - (j == label ? 1.0f : 0.0f)) * scale;
 #endif
         __syncthreads(); /* red[0] is read above before the next row overwrites red */
     }
 }
-GB_SIM_KERNEL(GB_MLP_K(gb_softmax_xent), const GB_MLP_T *, const GB_MLP_T *, const float *,
-              GB_MLP_T *, GB_MLP_T *, int, int, GB_MLP_T)
+GB_SIM_KERNEL(GB_MLP_K(gb_softmax_xent), const T *, const T *, const float *, T *, T *, int, int, T)
 
 /* out[j] = scale · Σ_i x[i][j] for a rows × cols x (bias gradients). threadIdx.x picks a column
  * (a warp reads a contiguous row segment), threadIdx.y a lane of rows; each thread sums its lane,
  * then a tree in dynamic shared memory (blockDim.x·blockDim.y elements, blockDim.y a power of
  * two) adds the lanes. Grid-stride over column groups. */
-__global__ void GB_MLP_K(gb_colsum)(const GB_MLP_T *__restrict__ x, GB_MLP_T *__restrict__ out,
-                                    int rows, int cols, GB_MLP_T scale) {
-    GB_EXTERN_SHARED(GB_MLP_T, GB_MLP_N(part));
+__global__ void GB_MLP_K(gb_colsum)(const T *__restrict__ x, T *__restrict__ out, int rows,
+                                    int cols, T scale) {
+    GB_EXTERN_SHARED(T, GB_MLP_N(part));
     const int tx = threadIdx.x, ty = threadIdx.y, bx = blockDim.x, by = blockDim.y;
     int c0, i, half;
     for (c0 = blockIdx.x * bx; c0 < cols; c0 += gridDim.x * bx) { /* uniform over the block */
         const int col = c0 + tx;
-        GB_MLP_T s = 0;
+        T s = 0;
         if (col < cols)
             for (i = ty; i < rows; i += by)
                 s += x[(size_t)i * cols + col];
@@ -129,16 +128,16 @@ __global__ void GB_MLP_K(gb_colsum)(const GB_MLP_T *__restrict__ x, GB_MLP_T *__
         __syncthreads(); /* part[tx] is read above before the next group overwrites it */
     }
 }
-GB_SIM_KERNEL(GB_MLP_K(gb_colsum), const GB_MLP_T *, GB_MLP_T *, int, int, GB_MLP_T)
+GB_SIM_KERNEL(GB_MLP_K(gb_colsum), const T *, T *, int, int, T)
 
 /* w[i] −= lr · g[i] in place. */
-__global__ void GB_MLP_K(gb_sgd)(GB_MLP_T *__restrict__ w, const GB_MLP_T *__restrict__ g,
-                                 size_t n, GB_MLP_T lr) {
+__global__ void GB_MLP_K(gb_sgd)(T *__restrict__ w, const T *__restrict__ g, size_t n, T lr) {
     size_t stride = (size_t)gridDim.x * blockDim.x, i;
     for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         w[i] -= lr * g[i];
 }
-GB_SIM_KERNEL(GB_MLP_K(gb_sgd), GB_MLP_T *, const GB_MLP_T *, size_t, GB_MLP_T)
+GB_SIM_KERNEL(GB_MLP_K(gb_sgd), T *, const T *, size_t, T)
 
 #undef GB_MLP_LOOP
+#undef T
 #undef GB_MLP_F64
