@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "harness/core/inputs.h"
 #include "harness/core/verify.h"
@@ -37,9 +36,7 @@ static const char *const step_names[NPARAMS] = {"W1 step", "b1 step", "W2 step",
 /* The reference: loss, each parameter's change and its absolute tolerance, and room for an
  * implementation's changes (float32, double for f64), so that verify never allocates. */
 struct mlp_ref_data {
-    double loss;
-    double *delta[NPARAMS];
-    double atol[NPARAMS];
+    double loss, *delta[NPARAMS], atol[NPARAMS];
     void *got;
 };
 
@@ -64,9 +61,8 @@ static double mlp_ref_dot(const float *a, const float *b, long n) {
     return (s0 + s1) + (s2 + s3);
 }
 
-/* The FP16 roundings of the mixed-precision step, for its reference: with f16 set, the
- * activations and the loss-scaled gradients dZ and dH are rounded to FP16 where the step rounds
- * them (from float32, scaled by `scale` as the step scales them); amax gets max |activation|. */
+/* The f16 step's roundings, for its reference: with f16 set, the activations and the scaled dZ,
+ * dH round to FP16 where the step rounds them; amax gets max |activation|. */
 struct mlp_ref_round {
     int f16;
     double scale, amax;
@@ -317,14 +313,13 @@ static double max_abs(const float *f, const double *d, size_t n) {
 
 /* An f64 problem's input: the float32 values it was drawn as, in doubles (data64). */
 static int widen(struct buf *b) {
-    double *w = aligned_alloc(64, (b->n * sizeof(double) + 63) / 64 * 64);
-    if (!w)
+    struct buf w;
+    if (buf_alloc_dt(&w, b->name, b->n, DT_F64))
         return -1;
     for (size_t i = 0; i < b->n; i++)
-        w[i] = b->data[i];
+        w.data64[i] = b->data[i];
     free(b->data);
-    b->data = NULL;
-    b->data64 = w;
+    *b = w;
     return 0;
 }
 
@@ -405,9 +400,8 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
         const float *init = p->in[MLP_IN_W1 + k].data;
         for (size_t i = 0; i < sizes[k]; i++)
             ref->delta[k][i] -= init[i];
-        /* Two roundings of the new value (2^-24·|P| each in float32, 2^-53 in f64) plus 1e-4
-         * (f64: 1e-10) of the largest change, for changes that cancel to almost nothing; rtol
-         * (verify) covers the rest; every f64 sum is far shorter than 2^43 terms. */
+        /* Two roundings of the new value plus 1e-4 (f64: 1e-10) of the largest change, for
+         * changes that cancel to almost nothing; verify's rtol covers the rest. */
         const double dmax = max_abs(NULL, ref->delta[k], sizes[k]);
         init_max[k] = max_abs(init, NULL, sizes[k]);
         ref->atol[k] = p->dtype == DT_F64 ? 0x1p-50 * (init_max[k] + dmax) + 1e-10 * dmax

@@ -1,14 +1,9 @@
-/* amp.c — the f16 tier of mlp_train/cublas, a mixed-precision step (docs/precision.md, "Mixed
- * precision: mlp_train f16"): h = x16·FP16(W1)ᵀ (cublasGemmEx: FP16 operands, FP32 accumulation),
- * a16 = FP16(ReLU(h + b1)), z = a16·FP16(W2)ᵀ, softmax cross-entropy in FP32; dz scaled by S =
- * MLP_LOSS_SCALE (exactly: a power of two; out of FP16's subnormals), dW2 = dz16ᵀ·a16, dh =
- * dz16·FP16(W2) masked by a16 > 0, dW1 = dh16ᵀ·x16, bias gradients in FP32; then P −= lr·dP/S on
- * the FP32 master weights, the verified outputs, unless a gradient is not finite (the step is
- * skipped). Needs cc 7.0 (tensor cores) and CUDA 9; GemmEx's compute type is a cudaDataType
- * before cuBLAS 11, a cublasComputeType_t since. */
+/* amp.c — the f16 tier of mlp_train/cublas, mixed precision (docs/precision.md, "Mixed
+ * precision: mlp_train f16"): FP16 GEMM operands, FP32 accumulation, softmax and master weights,
+ * the loss gradient scaled by MLP_LOSS_SCALE, the update skipped when a gradient is not finite.
+ * cc 7.0 (tensor cores) and CUDA 9; GemmEx's compute type is a cublasComputeType_t from 11. */
 #include <stdio.h>
 
-#include "bench/mlp_train.h"
 #include "harness/core/device.h"
 #include "kernels/mlp_train/cuda.h"
 
@@ -40,8 +35,8 @@ enum status mlp_amp_supported(struct impl_ctx *ctx) {
     return ST_UNSUPPORTED;
 }
 
-/* Its FP32 and FP16 buffers are pieces of two allocations (dev_bufs holds 16 a row), each piece
- * at a multiple of 64 elements as step.h's scratch; the overflow flag first. */
+/* Its FP32 and FP16 buffers are pieces of two allocations (dev_bufs holds 16 a row), each at a
+ * multiple of 64 elements as step.h's scratch; the overflow flag first. */
 enum status mlp_amp_buffers(struct impl_ctx *ctx) {
     struct mlp_gpu *a = ctx->state;
     struct gb_dev_spec spec[AMP_F16 + 1];
@@ -81,20 +76,27 @@ enum status mlp_amp_buffers(struct impl_ctx *ctx) {
 }
 
 #if MLP_AMP
-/* Row-major C (M×N, FP32) = op(A)·op(B), A and B FP16, operands swapped for cuBLAS as in
+/* Row-major C (M×N, FP32) = op(A)·op(B) of FP16 A and B, operands swapped for cuBLAS as in
  * cuda.c's cublas_gemm; FP32 accumulation, tensor ops allowed. */
-static cublasStatus_t rm_gemm16(cublasHandle_t h, int ta, int tb, int M, int N, int K,
-                                const unsigned short *A, int lda, const unsigned short *B, int ldb,
-                                float *C, int ldc) {
+static int gemm16(struct impl_ctx *ctx, int ta, int tb, int M, int N, int K,
+                  const unsigned short *A, int lda, const unsigned short *B, int ldb, float *C,
+                  int ldc) {
+    const struct mlp_gpu *a = ctx->state;
     const float one = 1.0f, zero = 0.0f;
-    return cublasGemmEx(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K,
-                        &one, B, CUDA_R_16F, ldb, A, CUDA_R_16F, lda, &zero, C, CUDA_R_32F, ldc,
-                        MLP_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    CUBLAS_TRY(cublasGemmEx(a->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
+                            N, M, K, &one, B, CUDA_R_16F, ldb, A, CUDA_R_16F, lda, &zero, C,
+                            CUDA_R_32F, ldc, MLP_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+               ctx);
+    return ST_OK;
 }
+#endif
 
-/* Forward and backward: the scaled FP32 gradients into dw1, db1, dw2, db2, and the loss. */
-static enum status amp_gradients(struct impl_ctx *ctx, struct mlp_gpu *a) {
+enum status mlp_amp_run(struct impl_ctx *ctx) {
+#if MLP_AMP
+    struct mlp_gpu *a = ctx->state;
     const int B = (int)a->d.batch, I = (int)a->d.in, H = (int)a->d.hidden, O = (int)a->d.out;
+    const size_t n[4] = {(size_t)H * I, (size_t)H, (size_t)O * H, (size_t)O};
+    float *g[4] = {a->dw1, a->db1, a->dw2, a->db2};
     void *const *d = a->dev.ptr;
     const unsigned short *x16 = d[GB_MLP_X];
     const struct gb_mlp_ops *f = &gb_mlp_gpu_ops; /* float32 softmax and column sums */
@@ -104,41 +106,29 @@ static enum status amp_gradients(struct impl_ctx *ctx, struct mlp_gpu *a) {
         if ((st = (call)) != ST_OK)                                                                \
             return (enum status)st;                                                                \
     } while (0)
-    AMP_DO(gb_f16_cast(ctx, d[GB_MLP_W1], a->w1h, (size_t)H * I));
-    AMP_DO(gb_f16_cast(ctx, d[GB_MLP_W2], a->w2h, (size_t)O * H));
-    CUBLAS_TRY(rm_gemm16(a->h, 0, 1, B, H, I, x16, I, a->w1h, I, a->h32, H), ctx);
+    /* forward and backward: the gradients, scaled by S, and the loss */
+    AMP_DO(gb_f16_cast(ctx, d[GB_MLP_W1], a->w1h, n[0]));
+    AMP_DO(gb_f16_cast(ctx, d[GB_MLP_W2], a->w2h, n[2]));
+    AMP_DO(gemm16(ctx, 0, 1, B, H, I, x16, I, a->w1h, I, a->h32, H));
     AMP_DO(gb_bias_relu_f16(ctx, a->h32, d[GB_MLP_B1], a->a16, B, H));
-    CUBLAS_TRY(rm_gemm16(a->h, 0, 1, B, O, H, a->a16, H, a->w2h, H, a->z, O), ctx);
+    AMP_DO(gemm16(ctx, 0, 1, B, O, H, a->a16, H, a->w2h, H, a->z, O));
     AMP_DO(f->softmax_xent(ctx, a->z, d[GB_MLP_B2], d[GB_MLP_LABELS], a->z, a->rowloss, B, O,
                            MLP_LOSS_SCALE / (float)B));
     AMP_DO(f->colsum(ctx, a->rowloss, d[GB_MLP_LOSS], B, 1, 1.0f / (float)B));
     AMP_DO(gb_f16_cast(ctx, a->z, a->dz16, (size_t)B * O));
-    CUBLAS_TRY(rm_gemm16(a->h, 1, 0, O, H, B, a->dz16, O, a->a16, H, a->dw2, H), ctx);
+    AMP_DO(gemm16(ctx, 1, 0, O, H, B, a->dz16, O, a->a16, H, a->dw2, H));
     AMP_DO(f->colsum(ctx, a->z, a->db2, B, O, 1.0f));
-    CUBLAS_TRY(rm_gemm16(a->h, 0, 0, B, H, O, a->dz16, O, a->w2h, H, a->h32, H), ctx);
+    AMP_DO(gemm16(ctx, 0, 0, B, H, O, a->dz16, O, a->w2h, H, a->h32, H));
     AMP_DO(gb_relu_backward_f16(ctx, a->h32, a->a16, a->dh16, (size_t)B * H));
-    CUBLAS_TRY(rm_gemm16(a->h, 1, 0, H, I, B, a->dh16, H, x16, I, a->dw1, I), ctx);
+    AMP_DO(gemm16(ctx, 1, 0, H, I, B, a->dh16, H, x16, I, a->dw1, I));
     AMP_DO(f->colsum(ctx, a->h32, a->db1, B, H, 1.0f));
-    return ST_OK;
-}
-#endif
-
-enum status mlp_amp_run(struct impl_ctx *ctx) {
-#if MLP_AMP
-    struct mlp_gpu *a = ctx->state;
-    const size_t H = (size_t)a->d.hidden, O = (size_t)a->d.out, n[4] = {H * (size_t)a->d.in, H,
-                                                                        O * H, O};
-    float *g[4] = {a->dw1, a->db1, a->dw2, a->db2};
-    int st = amp_gradients(ctx, a);
-    if (st != ST_OK)
-        return (enum status)st;
+    /* the update, unless a gradient is not finite */
     CU_TRY(cudaMemsetAsync(a->bad, 0, sizeof(int), gb_stream()), ctx);
-    for (int k = 0; k < 4 && st == ST_OK; k++)
-        st = gb_nonfinite(ctx, g[k], n[k], a->bad);
-    for (int k = 0; k < 4 && st == ST_OK; k++)
-        st = gb_amp_sgd(ctx, a->dev.ptr[GB_MLP_W1 + k], g[k], n[k], MLP_LR, 1 / MLP_LOSS_SCALE,
-                        a->bad);
-    return (enum status)st;
+    for (int k = 0; k < 4; k++)
+        AMP_DO(gb_nonfinite(ctx, g[k], n[k], a->bad));
+    for (int k = 0; k < 4; k++)
+        AMP_DO(gb_amp_sgd(ctx, d[GB_MLP_W1 + k], g[k], n[k], MLP_LR, 1 / MLP_LOSS_SCALE, a->bad));
+    return ST_OK;
 #else
     (void)ctx; /* prepare refused */
     return ST_UNSUPPORTED;

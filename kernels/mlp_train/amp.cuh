@@ -1,7 +1,6 @@
-/* amp.cuh — the mixed-precision step's own kernels (amp.c; softmax and column sums are the float32
- * step's), grid-stride, included by kernels.cuh. FP16 values are their bits in unsigned shorts,
- * made by arithmetic (round to nearest even), not cuda_fp16.h: one code for every architecture,
- * toolkit and the emulation; memory-bound kernels hide the few extra instructions. */
+/* amp.cuh — the mixed-precision step's own kernels (amp.c), grid-stride. FP16 values are bits
+ * in unsigned shorts made by arithmetic, not cuda_fp16.h: one code for every architecture,
+ * toolkit and the emulation, its cost hidden behind the loads. */
 
 /* The FP16 bits of x, as harness/core/dtype.c's dtype_f32_to_f16: ±inf from 65520, subnormals
  * below 2^-14, NaN as 0x7e00. */

@@ -1,8 +1,6 @@
-/* cuda.h — mlp_train's GPU side from C: the launchers of kernels.cuh (cuda.cu) and what the rows
- * share (cuda.c, amp.c). A launcher enqueues on gb_stream() and returns ST_OK or, with the note
- * of ctx (the row's impl_ctx) naming it, the status of what the runtime reports: a bad
- * configuration, or an earlier launch's sticky error, where it happens. None synchronises,
- * allocates or copies. Row-major. C11 and CUDA C alike. */
+/* cuda.h — mlp_train's GPU side from C: the launchers of kernels.cuh (cuda.cu), which enqueue on
+ * gb_stream() and return ST_OK or, the note of ctx (the row's impl_ctx) naming it, the status of
+ * what the runtime reports where it happens; and what the rows share (cuda.c, amp.c). */
 #ifndef GPUBENCH_MLP_CUDA_H
 #define GPUBENCH_MLP_CUDA_H
 
@@ -50,11 +48,9 @@ struct mlp_gpu {
     int *bad;                                         /* its overflow flag */
 };
 
-/* prepare's start in every row (the state made): the shape into g->d, ST_UNSUPPORTED with a note
- * when batch·hidden reaches 2^31 (beyond our bias + ReLU kernels' 32-bit indexing); the specs
- * (kernels/common/dev_bufs.h) of the first buffers, spec[GB_MLP_X .. GB_MLP_LOSS] in step.h's
- * order: X in the tier's storage (FP16 in f16), the float32 labels, the parameters (uploaded,
- * trained in place, downloaded; float32 master weights in f16), the loss. */
+/* prepare's start in every row (state made): the shape into g->d (ST_UNSUPPORTED when batch·hidden
+ * reaches 2^31: our kernels index in 32 bits), the dev_bufs specs of spec[GB_MLP_X .. LOSS]: X
+ * in the tier's storage, the labels, the parameters in and out (FP32 in f16), the loss. */
 enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec);
 
 /* `cublas`'s f16 tier (amp.c): can the card and the build run it (else the note says why), its

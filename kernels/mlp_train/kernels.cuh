@@ -1,8 +1,7 @@
-/* kernels.cuh — the element-wise and reduction kernels of the MLP step (the GEMMs are
- * kernels/gemm's): the step's, once per tier (step_kernels.cuh), the own DGEMM's operand
- * transpose, the mixed-precision step's (amp.cuh). C subset of CUDA C, for nvcc (cuda.cu adds
- * the launchers) and the CPU emulation. Row-major, `rows` examples × `cols` features. Reductions
- * are shared-memory trees (no shuffles, no atomics): every architecture from sm_20, same bits on
+/* kernels.cuh — the MLP step's kernels but the GEMMs (kernels/gemm's): the step's, per tier
+ * (step_kernels.cuh), the own DGEMM's operand transpose, the mixed-precision step's (amp.cuh).
+ * C subset of CUDA C, for nvcc (cuda.cu adds the launchers) and the emulation. Row-major, `rows`
+ * examples × `cols` features; reductions are shared-memory trees: sm_20 on, the same bits on
  * every run. */
 #ifndef GPUBENCH_MLP_KERNELS_CUH
 #define GPUBENCH_MLP_KERNELS_CUH
@@ -20,10 +19,9 @@
 #define GB_MLP_F64 1
 #include "kernels/mlp_train/step_kernels.cuh"
 
-/* out (cols × rows) = inᵀ (rows × cols, leading dimension ld) for the own DGEMM, which takes no
- * transposed operands (kernels/gemm/cuda.h): GB_TR_TILE² tiles through shared memory, so reads
- * and writes are whole rows, a row padded by one double to spread the column reads over the
- * banks; grid-stride in both directions. */
+/* out (cols × rows) = inᵀ (rows × cols, leading dimension ld) for the own DGEMM (no transposed
+ * operands): tiles through shared memory so that reads and writes are whole rows, each padded by
+ * a double against bank conflicts; grid-stride in both directions. */
 #define GB_TR_TILE 32
 #define GB_TR_ROWS 8
 __global__ void gb_transpose64_kernel(const double *__restrict__ in, int rows, int cols, int ld,

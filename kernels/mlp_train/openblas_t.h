@@ -1,10 +1,7 @@
-/* openblas_t.h — mlp_train/openblas's step in one tier's type (tier.h): mlp_cpu_step on floats
- * with SGEMMs, mlp_cpu_step64 on doubles with DGEMMs (float32 labels in both). Static: included
- * by openblas.c once per tier for the row, and by its test_cpu.c for float32. Two big GEMMs
- * through OpenBLAS, the rest as two fused passes on the CPU pool: with out = 10 the small
- * products (A·W2ᵀ, dZᵀ·A, dZ·W2) are a few MFLOP each, where a threaded OpenBLAS call costs more
- * in start-up than in arithmetic; done while a row or column block of A is in L1, they cost one
- * read and one write of A. */
+/* openblas_t.h — mlp_train/openblas's step in one tier's type (tier.h), static: included by
+ * openblas.c per tier, by test_cpu.c for float32. Two big GEMMs through OpenBLAS, the rest in two
+ * fused passes on the CPU pool: the small products (A·W2ᵀ, dZᵀ·A, dZ·W2, out = 10) are a few
+ * MFLOP, less than a threaded BLAS call's start-up, and cost one read and write of A in L1. */
 #ifndef GPUBENCH_MLP_OPENBLAS_T_H /* what the tiers share, once */
 #define GPUBENCH_MLP_OPENBLAS_T_H
 #include <cblas.h>
@@ -149,10 +146,8 @@ static void GB_MLP_N(mlp_backward_cols)(void *arg, int tid, int nthreads) {
         j->b1_mut[c] -= j->lr * j->db1[c];
 }
 
-/* Backward and update in place, from a (the activations, overwritten with dH) and dz:
- * w2 −= lr·dzᵀ·a, b2 −= lr·Σ dz, b1 −= lr·Σ dH, w1 −= lr·dHᵀ·x with dH = (dz·w2) ⊙ [a > 0] from
- * the old w2; the w1 update is one GEMM with beta = 1, so dW1 never exists. dw2 (out × hidden)
- * and db1 (hidden) are scratch. */
+/* Backward and update in place from dz and a (the activations, then dH = (dz·w2) ⊙ [a > 0] with
+ * the old w2); w1's is one GEMM with beta = 1 (no dW1). dw2 and db1: scratch. */
 static void GB_MLP_N(mlp_cpu_backward_update)(const struct mlp_dims *d, const T *x, T *a,
                                               const T *dz, T *w1, T *b1, T *w2, T *b2, T *dw2,
                                               T *db1, T lr) {

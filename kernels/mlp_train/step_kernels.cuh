@@ -1,7 +1,5 @@
-/* step_kernels.cuh — the element-wise and reduction kernels of one SGD step of the MLP in one
- * tier's type (tier.h), included by kernels.cuh once per tier; float64 does its maths in double
- * and its shared-memory trees hold doubles. Labels are float32 class numbers in both. The
- * element-wise kernels are grid-stride loops. */
+/* step_kernels.cuh — the step's kernels in one tier's type (tier.h), included by kernels.cuh
+ * once per tier; labels are float32 in both; element-wise kernels are grid-stride loops. */
 #include "kernels/mlp_train/tier.h"
 #define T GB_MLP_T
 #if GB_MLP_F64 /* ptxas 11.8 (sm_70) kept unrolled double loops' trip count on the stack */
@@ -32,8 +30,7 @@ __global__ void GB_MLP_K(gb_relu_backward)(T *__restrict__ dh, const T *__restri
 }
 GB_SIM_KERNEL(GB_MLP_K(gb_relu_backward), T *, const T *, size_t)
 
-/* red[0] = max (is_max) or sum of red[0 .. blockDim.x), a power of two, each thread's partial in
- * red[threadIdx.x], by a shared-memory tree; every thread may read red[0] after it. */
+/* red[0] = max (is_max) or sum of the threads' red[threadIdx.x]; all may read it after. */
 static __device__ __forceinline__ void GB_MLP_N(gb_block_reduce)(T *red, int is_max) {
     int half;
     const int t = threadIdx.x;
@@ -45,11 +42,9 @@ static __device__ __forceinline__ void GB_MLP_N(gb_block_reduce)(T *red, int is_
     }
 }
 
-/* Softmax cross-entropy, one row per block (grid-stride over rows), blockDim.x a power of two
- * ≤ GB_SMX_THREADS: z = logits[row] + bias, m = max z, s = Σ exp(z − m) (no overflow),
- * rowloss[row] = log s − (z[label] − m), dlogits[row][j] = (exp(z[j] − m)/s − [j == label])·scale;
- * labels rounded to nearest (ties to even) and clamped into [0, cols) as mlp_label reads them
- * (bench/mlp_train.h). dlogits may alias logits. */
+/* Softmax cross-entropy of z = logits + bias, a row per block (blockDim.x a power of two ≤
+ * GB_SMX_THREADS): rowloss = log s − (z[label] − m) with m = max z, s = Σ exp(z − m), and dlogits
+ * (may alias logits) = (exp(z − m)/s − [j == label])·scale; labels as mlp_label reads them. */
 __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
     GB_MLP_K(gb_softmax_xent)(const T *logits, const T *__restrict__ bias,
                               const float *__restrict__ labels, T *dlogits, T *__restrict__ rowloss,
@@ -101,10 +96,8 @@ __global__ void GB_LAUNCH_BOUNDS(GB_SMX_THREADS)
 }
 GB_SIM_KERNEL(GB_MLP_K(gb_softmax_xent), const T *, const T *, const float *, T *, T *, int, int, T)
 
-/* out[j] = scale · Σ_i x[i][j] for a rows × cols x (bias gradients). threadIdx.x picks a column
- * (a warp reads a contiguous row segment), threadIdx.y a lane of rows; each thread sums its lane,
- * then a tree in dynamic shared memory (blockDim.x·blockDim.y elements, blockDim.y a power of
- * two) adds the lanes. Grid-stride over column groups. */
+/* out[j] = scale · Σ_i x[i][j] (bias gradients): threadIdx.x a column (coalesced rows),
+ * threadIdx.y a lane of rows, the lanes added by a tree in dynamic shared memory. */
 __global__ void GB_MLP_K(gb_colsum)(const T *__restrict__ x, T *__restrict__ out, int rows,
                                     int cols, T scale) {
     GB_EXTERN_SHARED(T, GB_MLP_N(part));

@@ -6,15 +6,8 @@
 typedef int GB_MLP_N(gb_mlp_gemm)(void *ctx, int ta, int tb, int M, int N, int K, const T *A,
                                   int lda, const T *B, int ldb, T *C, int ldc);
 
-/* The step's operations, row-major. Each returns 0 or a code of the caller's choosing (on the GPU
- * an enum status, the note written: cuda.h), which gb_mlp_step returns.
- *   bias_relu      z = max(z + bias, 0) in place; z is rows × cols, bias has cols entries
- *   relu_backward  dh[i] = 0 where h[i] <= 0 (h: the ReLU output), in place, i in [0, n)
- *   softmax_xent   rowloss[i] = −log softmax(z_i)[label_i] and dlogits = (softmax − onehot)·scale
- *                  for z = logits + bias (per column), rows × cols; labels rounded and clamped
- *                  as mlp_label (bench/mlp_train.h) reads them; dlogits may be logits
- *   colsum         out[j] = scale · Σ_i x[i][j] for a rows × cols x
- *   sgd            w[i] −= lr · g[i], i in [0, n) */
+/* The step's operations, row-major, as step_kernels.cuh's kernels say; each returns 0 or a code
+ * of the caller's choosing (on the GPU an enum status, the note written: cuda.h). */
 struct GB_MLP_N(gb_mlp_ops) {
     GB_MLP_N(gb_mlp_gemm) *gemm;
     int (*bias_relu)(void *ctx, T *z, const T *bias, int rows, int cols);
@@ -25,9 +18,8 @@ struct GB_MLP_N(gb_mlp_ops) {
     int (*sgd)(void *ctx, T *w, const T *g, size_t n, T lr);
 };
 
-/* Enqueue one SGD step, learning rate lr (float64: (double)lr, as its reference), on the buffers
- * buf[GB_MLP_NBUF] (step.h): 5 GEMMs and 10 small kernels. Returns 0, or the first error an op
- * returned (nothing after it is launched). */
+/* Enqueue one SGD step, learning rate lr (float64: (double)lr, as its reference), on buf[]
+ * (step.h): 5 GEMMs, 10 small kernels. Returns 0, or the first op's error (nothing after it). */
 static inline int GB_MLP_N(gb_mlp_step)(const struct GB_MLP_N(gb_mlp_ops) *ops, void *ctx,
                                         const struct mlp_dims *d, float lr_f, void *const *buf) {
     const int B = (int)d->batch, I = (int)d->in, H = (int)d->hidden, O = (int)d->out;

@@ -1,8 +1,6 @@
-/* tier.h — the precision of mlp_train's typed files (step_kernels.cuh, step_launch.cuh, step_t.h,
- * openblas_t.h), each written once and included once per tier with GB_MLP_F64 set to 0 or 1, the
- * C subset's stand-in for templates (as kernels/gemm/tile.cuh); no include guard, so each
- * inclusion sets the tier at hand. GB_MLP_T: float or double; GB_MLP_N(gb_sgd): gb_sgd or
- * gb_sgd64; GB_MLP_K(gb_sgd): its kernel; then the tier's maths. */
+/* tier.h — the tier of mlp_train's typed files, each written once and included once per tier
+ * with GB_MLP_F64 0 or 1 (the C subset's templates, as kernels/gemm/tile.cuh); no include guard.
+ * GB_MLP_T: float or double; GB_MLP_N(gb_sgd): gb_sgd, gb_sgd64; GB_MLP_K: the kernel's name. */
 #undef GB_MLP_T
 #undef GB_MLP_SFX
 #undef GB_MLP_EXP
