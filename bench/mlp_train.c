@@ -16,8 +16,7 @@ enum { BATCH = MLP_KEY_BATCH, IN = MLP_KEY_IN, HIDDEN = MLP_KEY_HIDDEN, OUT = ML
 enum { NPARAMS = 4 }; /* W1, b1, W2, b2: in[MLP_IN_W1 + i] and out[MLP_OUT_W1 + i] */
 
 static const char *const keys[] = {"batch", "in", "hidden", "out", NULL};
-/* MNIST-sized: 0.84 GFLOP per step. */
-static const char *const defaults[] = {"batch=256,in=784,hidden=1024,out=10", NULL};
+static const char *const defaults[] = {"batch=256,in=784,hidden=1024,out=10", NULL}; /* MNIST */
 static const char *const quick[] = {"batch=64,in=784,hidden=256,out=10", NULL};
 /* The default model over a batch ladder (the reference's cost stops it at 2048). */
 static const char *const sweep[] = {
@@ -25,11 +24,9 @@ static const char *const sweep[] = {
     "batch=128,in=784,hidden=1024,out=10",  "batch=256,in=784,hidden=1024,out=10",
     "batch=512,in=784,hidden=1024,out=10",  "batch=1024,in=784,hidden=1024,out=10",
     "batch=2048,in=784,hidden=1024,out=10", NULL};
-
 /* Odd sizes: not multiples of any tile, batch and hidden below and above one tile. */
 static const char *const tests[] = {"batch=1,in=1,hidden=1,out=2", "batch=7,in=33,hidden=65,out=3",
                                     "batch=70,in=19,hidden=130,out=10", NULL};
-
 static const char *const param_names[NPARAMS] = {"W1", "b1", "W2", "b2"};
 static const char *const step_names[NPARAMS] = {"W1 step", "b1 step", "W2 step", "b2 step"};
 
@@ -40,7 +37,7 @@ struct mlp_ref_data {
     void *got;
 };
 
-/* --- the reference: the same step in double -------------------------------------------------- */
+/* --- the reference: the same step in double ------------------------------------------------ */
 long mlp_label(const struct mlp_dims *d, const float *labels, long b) {
     long y = lrintf(labels[b]);
     return y < 0 ? 0 : y >= d->out ? d->out - 1 : y;
@@ -74,11 +71,18 @@ static double ref_round(const struct mlp_ref_round *r, double v, double scale) {
     return (double)dtype_round(DT_F16, (float)(v * scale)) / scale;
 }
 
-/* Forward: h (pre-activations), act (ReLU, rounded as r says) and z (logits). */
-static void ref_forward(const struct mlp_dims *d, const float *x, const float *w1,
-                        const float *b1, const float *w2, const float *b2,
-                        struct mlp_ref_round *r, double *h, double *act, double *z) {
+/* mlp_ref_step with the roundings r describes (NULL: none). */
+static int ref_step_r(const struct mlp_dims *d, const float *x, const float *labels,
+                      const float *w1, const float *b1, const float *w2, const float *b2,
+                      double lr, struct mlp_ref_round *r, double *w1n, double *b1n, double *w2n,
+                      double *b2n, double *loss) {
     const long nb = d->batch, ni = d->in, nh = d->hidden, no = d->out;
+    const double sc = r ? r->scale : 1.0;
+    double *h = malloc(sizeof(double) * (size_t)(2 * nb * nh + nb * no)), total = 0;
+    double *act = h + nb * nh, *z = act + nb * nh; /* h then dH, z: logits then dZ */
+    if (!h)
+        return -1;
+    /* forward: h = X·W1ᵀ + b1, act = ReLU(h) (rounded as r says), z = act·W2ᵀ + b2 */
     for (long b = 0; b < nb; b++)
         for (long j = 0; j < nh; j++) {
             double v = b1[j] + mlp_ref_dot(x + b * ni, w1 + j * ni, ni);
@@ -89,17 +93,12 @@ static void ref_forward(const struct mlp_dims *d, const float *x, const float *w
         }
     for (long b = 0; b < nb; b++)
         for (long o = 0; o < no; o++) {
-            double s = b2[o];
+            double v = b2[o];
             for (long j = 0; j < nh; j++)
-                s += act[b * nh + j] * w2[o * nh + j];
-            z[b * no + o] = s;
+                v += act[b * nh + j] * w2[o * nh + j];
+            z[b * no + o] = v;
         }
-}
-
-/* z becomes dZ = (softmax − onehot) / batch; returns the mean loss. */
-static double ref_softmax(const struct mlp_dims *d, const float *labels, double *z) {
-    const long nb = d->batch, no = d->out;
-    double total = 0;
+    /* z becomes dZ = (softmax − onehot) / batch; the loss is the mean */
     for (long b = 0; b < nb; b++) {
         double *row = z + b * no, m = row[0], sum = 0;
         long y = mlp_label(d, labels, b);
@@ -112,16 +111,9 @@ static double ref_softmax(const struct mlp_dims *d, const float *labels, double 
         for (long o = 0; o < no; o++)
             row[o] = (exp(row[o] - lse) - (o == y)) / (double)nb;
     }
-    return total / (double)nb;
-}
-
-/* Layer 2: b2n, w2n from dZ (z) and act; h becomes dH = (dZr·W2) ⊙ [H > 0] with the old W2,
- * where dZr is dZ rounded as r says (the bias gradient sums the unrounded dZ, as the step does). */
-static void ref_layer2(const struct mlp_dims *d, const double *z, const double *act,
-                       const float *w2, const float *b2, double lr,
-                       const struct mlp_ref_round *r, double *h, double *w2n, double *b2n) {
-    const long nb = d->batch, nh = d->hidden, no = d->out;
-    const double s = r ? r->scale : 1.0;
+    *loss = total / (double)nb;
+    /* layer 2: b2n, w2n; h becomes dH = (dZr·W2) ⊙ [H > 0] with the old W2, dZr being dZ
+     * rounded as r says (db2 sums the unrounded dZ, as the step does) */
     for (long o = 0; o < no; o++) {
         double gb = 0;
         for (long b = 0; b < nb; b++)
@@ -130,7 +122,7 @@ static void ref_layer2(const struct mlp_dims *d, const double *z, const double *
         for (long j = 0; j < nh; j++) {
             double g = 0;
             for (long b = 0; b < nb; b++)
-                g += ref_round(r, z[b * no + o], s) * act[b * nh + j];
+                g += ref_round(r, z[b * no + o], sc) * act[b * nh + j];
             w2n[o * nh + j] = w2[o * nh + j] - lr * g;
         }
     }
@@ -138,23 +130,16 @@ static void ref_layer2(const struct mlp_dims *d, const double *z, const double *
         for (long j = 0; j < nh; j++) {
             double g = 0;
             for (long o = 0; o < no; o++)
-                g += ref_round(r, z[b * no + o], s) * w2[o * nh + j];
+                g += ref_round(r, z[b * no + o], sc) * w2[o * nh + j];
             h[b * nh + j] = h[b * nh + j] > 0 ? g : 0;
         }
-}
-
-/* Layer 1: dW1 = dHrᵀ·X (accumulated in w1n's row; dHr: dH rounded as r says), db1 = Σ dH. */
-static void ref_layer1(const struct mlp_dims *d, const float *x, const double *h,
-                       const float *w1, const float *b1, double lr,
-                       const struct mlp_ref_round *r, double *w1n, double *b1n) {
-    const long nb = d->batch, ni = d->in, nh = d->hidden;
-    const double s = r ? r->scale : 1.0;
+    /* layer 1: b1n, w1n from dW1 = dHrᵀ·X (dHr: dH rounded as r says; summed in w1n's row) */
     for (long j = 0; j < nh; j++) {
         double *row = w1n + j * ni, gb = 0;
         for (long i = 0; i < ni; i++)
             row[i] = 0;
         for (long b = 0; b < nb; b++) {
-            double g = ref_round(r, h[b * nh + j], s);
+            double g = ref_round(r, h[b * nh + j], sc);
             gb += h[b * nh + j];
             if (g != 0)
                 for (long i = 0; i < ni; i++)
@@ -164,22 +149,6 @@ static void ref_layer1(const struct mlp_dims *d, const float *x, const double *h
             row[i] = w1[j * ni + i] - lr * row[i];
         b1n[j] = b1[j] - lr * gb;
     }
-}
-
-/* mlp_ref_step with the roundings r describes (NULL: none). */
-static int ref_step_r(const struct mlp_dims *d, const float *x, const float *labels,
-                      const float *w1, const float *b1, const float *w2, const float *b2,
-                      double lr, struct mlp_ref_round *r, double *w1n, double *b1n, double *w2n,
-                      double *b2n, double *loss) {
-    const size_t bh = (size_t)(d->batch * d->hidden);
-    double *h = malloc(sizeof(double) * (2 * bh + (size_t)(d->batch * d->out)));
-    double *act = h + bh, *z = act + bh; /* h: pre-activations, then dH; z: logits, then dZ */
-    if (!h)
-        return -1;
-    ref_forward(d, x, w1, b1, w2, b2, r, h, act, z);
-    *loss = ref_softmax(d, labels, z);
-    ref_layer2(d, z, act, w2, b2, lr, r, h, w2n, b2n);
-    ref_layer1(d, x, h, w1, b1, lr, r, w1n, b1n);
     free(h);
     return 0;
 }
@@ -282,8 +251,7 @@ static double mlp_bytes(const struct shape *s) {
     return 4.0 * (b * i + b + 2.0 * mlp_param_floats(s));
 }
 
-/* Inputs, outputs and the reference: changes, room for the implementation's, ref_step_r's h,
- * act and z. */
+/* Inputs, outputs and the reference: changes, room for an implementation's, h, act and z. */
 static double mlp_host_bytes(const struct shape *s) {
     struct mlp_dims d = mlp_dims_of(s);
     double params = mlp_param_floats(s), b = (double)d.batch, i = (double)d.in;
@@ -321,15 +289,6 @@ static int widen(struct buf *b) {
     free(b->data);
     *b = w;
     return 0;
-}
-
-/* f16 problems: X, W1 and W2 become FP16 values (rounded to nearest even), so that the step's
- * FP16 copies of them are exact; b1, b2 stay float32 (the step adds them in FP32). */
-static void mlp_round_f16(struct problem *p) {
-    const int k[] = {MLP_IN_X, MLP_IN_W1, MLP_IN_W2};
-    for (size_t b = 0; b < sizeof k / sizeof k[0]; b++)
-        for (size_t i = 0; i < p->in[k[b]].n; i++)
-            p->in[k[b]].data[i] = dtype_round(DT_F16, p->in[k[b]].data[i]);
 }
 
 /* f16 problems: the reference rounds to FP16 where the step does, but from doubles where the
@@ -385,8 +344,11 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
         fill_uniform(p->in[MLP_IN_W1 + k].data, sizes[k], p->seed, 3 + (uint64_t)k, -scale[k],
                      scale[k]);
     struct mlp_ref_round rr = {p->dtype == DT_F16, MLP_LOSS_SCALE, 0};
-    if (rr.f16)
-        mlp_round_f16(p);
+    /* f16: X, W1, W2 as FP16 values, so that the step's FP16 copies of them are exact (b1, b2
+     * stay float32: the step adds them in FP32) */
+    for (int k = 0, f16_in[] = {MLP_IN_X, MLP_IN_W1, MLP_IN_W2}; rr.f16 && k < 3; k++)
+        for (size_t i = 0; i < p->in[f16_in[k]].n; i++)
+            p->in[f16_in[k]].data[i] = dtype_round(DT_F16, p->in[f16_in[k]].data[i]);
     const float *x = p->in[MLP_IN_X].data, *w1 = p->in[MLP_IN_W1].data;
     if (mlp_ref_clear_kinks(&d, x, w1, p->in[MLP_IN_B1].data) < 0)
         goto oom;
@@ -444,19 +406,8 @@ static enum status mlp_verify(const struct problem *p, struct verify_report *r) 
 }
 
 const struct workload mlp_train_workload = {
-    .name = "mlp_train",
-    .summary = "one SGD step of Linear→ReLU→Linear→softmax cross-entropy",
-    .keys = keys,
-    .default_shapes = defaults,
-    .quick_shapes = quick,
-    .sweep_shapes = sweep,
-    .test_shapes = tests,
-    .complete = mlp_complete,
-    .flops = mlp_flops,
-    .bytes = mlp_bytes,
-    .host_bytes = mlp_host_bytes,
-    .make_problem = mlp_make,
-    .verify = mlp_verify,
-    .free_problem = mlp_free,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
-};
+    .name = "mlp_train", .summary = "one SGD step of Linear→ReLU→Linear→softmax cross-entropy",
+    .keys = keys, .default_shapes = defaults, .quick_shapes = quick, .sweep_shapes = sweep,
+    .test_shapes = tests, .complete = mlp_complete, .flops = mlp_flops, .bytes = mlp_bytes,
+    .host_bytes = mlp_host_bytes, .make_problem = mlp_make, .verify = mlp_verify,
+    .free_problem = mlp_free, .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16)};

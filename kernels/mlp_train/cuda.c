@@ -53,7 +53,6 @@ static enum status step_run(struct impl_ctx *ctx) {
                              : gb_mlp_step(&g->ops, ctx, &g->d, MLP_LR, g->dev.ptr));
 }
 
-/* --- cuda ------------------------------------------------------------------------------------ */
 static int cuda_gemm(void *c, int ta, int tb, int M, int N, int K, const float *A, int lda,
                      const float *B, int ldb, float *C, int ldc) {
     struct impl_ctx *ctx = c;
@@ -62,16 +61,14 @@ static int cuda_gemm(void *c, int ta, int tb, int M, int N, int K, const float *
     return ST_OK;
 }
 
-/* Our DGEMM takes untransposed operands only: a transposed one is first copied transposed into
- * tr, one read and one write of it, small next to a product of it. The step never transposes
- * both, and each product has consumed tr before the next transpose is enqueued. */
+/* Our DGEMM takes no transposed operands: one is first copied transposed into tr (a read and a
+ * write, small next to its product). The step never transposes both, and each product has
+ * consumed tr before the next transpose is enqueued. */
 static int cuda_gemm64(void *c, int ta, int tb, int M, int N, int K, const double *A, int lda,
                        const double *B, int ldb, double *C, int ldc) {
     struct impl_ctx *ctx = c;
     const struct mlp_gpu *g = ctx->state;
     int st = ST_OK;
-    if (ta && tb)
-        CU_TRY(cudaErrorInvalidValue, ctx);
     if (ta) /* A is stored K × M */
         st = gb_transpose64(ctx, A, K, M, lda, g->tr), A = g->tr, lda = K;
     else if (tb) /* B is stored N × K */
@@ -113,19 +110,12 @@ static enum status cuda_prepare(struct impl_ctx *ctx) {
 }
 
 const struct impl mlp_train_cuda_impl = {
-    .name = "cuda",
-    .kind = DEV_CUDA,
+    .name = "cuda", .kind = DEV_CUDA, .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
     .summary = "own SGEMM for the 5 GEMMs + own bias/ReLU, softmax-xent, reduction, SGD kernels; "
                "f64: own DGEMM",
-    .prepare = cuda_prepare,
-    .upload = gb_dev_upload,
-    .run = step_run,
-    .download = gb_dev_download,
-    .release = gb_dev_release,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
-};
+    .prepare = cuda_prepare, .upload = gb_dev_upload, .run = step_run,
+    .download = gb_dev_download, .release = gb_dev_release};
 
-/* --- cublas ---------------------------------------------------------------------------------- */
 #ifdef GPUBENCH_HAVE_CUBLAS
 /* Row-major C = op(A)·op(B) from column-major cuBLAS: the column-major view of a row-major
  * matrix is its transpose, so Cᵀ = op(B)ᵀ·op(A)ᵀ is computed: operands swapped, flags kept. */
@@ -203,16 +193,9 @@ static double cublas_host_bytes(const struct shape *sh) {
 }
 
 const struct impl mlp_train_cublas_impl = {
-    .name = "cublas",
-    .kind = DEV_CUDA,
+    .name = "cublas", .kind = DEV_CUDA, .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
     .summary = "cuBLAS GEMMs (pedantic FP32) + own elementwise kernels; f64: cublasDgemm + own "
                "kernels; f16: mixed precision (cc 7.0+)",
-    .prepare = cublas_prepare,
-    .upload = gb_dev_upload,
-    .run = cublas_run,
-    .download = gb_dev_download,
-    .release = gb_dev_release,
-    .host_bytes = cublas_host_bytes,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
-};
+    .prepare = cublas_prepare, .upload = gb_dev_upload, .run = cublas_run,
+    .download = gb_dev_download, .release = gb_dev_release, .host_bytes = cublas_host_bytes};
 #endif

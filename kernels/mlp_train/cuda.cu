@@ -26,13 +26,12 @@ static int done(void *ctx, cudaError_t e, const char *kernel) {
 #include "kernels/mlp_train/step_launch.cuh"
 
 int gb_transpose64(void *ctx, const double *in, int rows, int cols, int ld, double *out) {
-    if (rows < 0 || cols < 0 || ld < cols)
-        return done(ctx, cudaErrorInvalidValue, "gb_transpose64");
     if (rows > 0 && cols > 0)
         gb_transpose64_kernel<<<dim3(gb_grid_of(cols, GB_TR_TILE), gb_grid_of(rows, GB_TR_TILE)),
                                 dim3(GB_TR_TILE, GB_TR_ROWS), 0, gb_stream()>>>(in, rows, cols, ld,
                                                                                 out);
-    return done(ctx, cudaGetLastError(), "gb_transpose64_kernel");
+    return done(ctx, rows < 0 || cols < 0 || ld < cols ? cudaErrorInvalidValue : cudaGetLastError(),
+                "gb_transpose64_kernel");
 }
 
 #define GB_MLP_REF(k) {(const void *)k, #k}

@@ -60,12 +60,7 @@ static void openblas_release(struct impl_ctx *ctx) {
 }
 
 const struct impl mlp_train_openblas_impl = {
-    .name = "openblas",
-    .kind = DEV_CPU,
-    .summary =
-        "OpenBLAS SGEMMs + fused threaded loops, W1 update fused into its SGEMM; f64: DGEMMs",
-    .prepare = openblas_prepare,
-    .run = openblas_run,
-    .release = openblas_release,
-    .host_bytes = openblas_host_bytes,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64)};
+    .name = "openblas", .kind = DEV_CPU, .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64),
+    .summary = "OpenBLAS SGEMMs + fused threaded loops, W1 update fused into its SGEMM; f64: DGEMMs",
+    .prepare = openblas_prepare, .run = openblas_run, .release = openblas_release,
+    .host_bytes = openblas_host_bytes};
