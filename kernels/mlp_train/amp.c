@@ -100,34 +100,29 @@ enum status mlp_amp_run(struct impl_ctx *ctx) {
     void *const *d = a->dev.ptr;
     const unsigned short *x16 = d[GB_MLP_X];
     const struct gb_mlp_ops *f = &gb_mlp_gpu_ops; /* float32 softmax and column sums */
-    int st;
-#define AMP_DO(call)                                                                               \
-    do {                                                                                           \
-        if ((st = (call)) != ST_OK)                                                                \
-            return (enum status)st;                                                                \
-    } while (0)
+    int rc;
     /* forward and backward: the gradients, scaled by S, and the loss */
-    AMP_DO(gb_f16_cast(ctx, d[GB_MLP_W1], a->w1h, n[0]));
-    AMP_DO(gb_f16_cast(ctx, d[GB_MLP_W2], a->w2h, n[2]));
-    AMP_DO(gemm16(ctx, 0, 1, B, H, I, x16, I, a->w1h, I, a->h32, H));
-    AMP_DO(gb_bias_relu_f16(ctx, a->h32, d[GB_MLP_B1], a->a16, B, H));
-    AMP_DO(gemm16(ctx, 0, 1, B, O, H, a->a16, H, a->w2h, H, a->z, O));
-    AMP_DO(f->softmax_xent(ctx, a->z, d[GB_MLP_B2], d[GB_MLP_LABELS], a->z, a->rowloss, B, O,
+    GB_MLP_DO(gb_f16_cast(ctx, d[GB_MLP_W1], a->w1h, n[0]));
+    GB_MLP_DO(gb_f16_cast(ctx, d[GB_MLP_W2], a->w2h, n[2]));
+    GB_MLP_DO(gemm16(ctx, 0, 1, B, H, I, x16, I, a->w1h, I, a->h32, H));
+    GB_MLP_DO(gb_bias_relu_f16(ctx, a->h32, d[GB_MLP_B1], a->a16, B, H));
+    GB_MLP_DO(gemm16(ctx, 0, 1, B, O, H, a->a16, H, a->w2h, H, a->z, O));
+    GB_MLP_DO(f->softmax_xent(ctx, a->z, d[GB_MLP_B2], d[GB_MLP_LABELS], a->z, a->rowloss, B, O,
                            MLP_LOSS_SCALE / (float)B));
-    AMP_DO(f->colsum(ctx, a->rowloss, d[GB_MLP_LOSS], B, 1, 1.0f / (float)B));
-    AMP_DO(gb_f16_cast(ctx, a->z, a->dz16, (size_t)B * O));
-    AMP_DO(gemm16(ctx, 1, 0, O, H, B, a->dz16, O, a->a16, H, a->dw2, H));
-    AMP_DO(f->colsum(ctx, a->z, a->db2, B, O, 1.0f));
-    AMP_DO(gemm16(ctx, 0, 0, B, H, O, a->dz16, O, a->w2h, H, a->h32, H));
-    AMP_DO(gb_relu_backward_f16(ctx, a->h32, a->a16, a->dh16, (size_t)B * H));
-    AMP_DO(gemm16(ctx, 1, 0, H, I, B, a->dh16, H, x16, I, a->dw1, I));
-    AMP_DO(f->colsum(ctx, a->h32, a->db1, B, H, 1.0f));
+    GB_MLP_DO(f->colsum(ctx, a->rowloss, d[GB_MLP_LOSS], B, 1, 1.0f / (float)B));
+    GB_MLP_DO(gb_f16_cast(ctx, a->z, a->dz16, (size_t)B * O));
+    GB_MLP_DO(gemm16(ctx, 1, 0, O, H, B, a->dz16, O, a->a16, H, a->dw2, H));
+    GB_MLP_DO(f->colsum(ctx, a->z, a->db2, B, O, 1.0f));
+    GB_MLP_DO(gemm16(ctx, 0, 0, B, H, O, a->dz16, O, a->w2h, H, a->h32, H));
+    GB_MLP_DO(gb_relu_backward_f16(ctx, a->h32, a->a16, a->dh16, (size_t)B * H));
+    GB_MLP_DO(gemm16(ctx, 1, 0, H, I, B, a->dh16, H, x16, I, a->dw1, I));
+    GB_MLP_DO(f->colsum(ctx, a->h32, a->db1, B, H, 1.0f));
     /* the update, unless a gradient is not finite */
     CU_TRY(cudaMemsetAsync(a->bad, 0, sizeof(int), gb_stream()), ctx);
     for (int k = 0; k < 4; k++)
-        AMP_DO(gb_nonfinite(ctx, g[k], n[k], a->bad));
+        GB_MLP_DO(gb_nonfinite(ctx, g[k], n[k], a->bad));
     for (int k = 0; k < 4; k++)
-        AMP_DO(gb_amp_sgd(ctx, d[GB_MLP_W1 + k], g[k], n[k], MLP_LR, 1 / MLP_LOSS_SCALE, a->bad));
+        GB_MLP_DO(gb_amp_sgd(ctx, d[GB_MLP_W1 + k], g[k], n[k], MLP_LR, 1 / MLP_LOSS_SCALE, a->bad));
     return ST_OK;
 #else
     (void)ctx; /* prepare refused */

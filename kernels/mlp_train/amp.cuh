@@ -83,3 +83,25 @@ __global__ void gb_amp_sgd_kernel(float *__restrict__ w, const float *__restrict
         w[i] -= lr * (g[i] * inv_scale);
 }
 GB_SIM_KERNEL(gb_amp_sgd_kernel, float *, const float *, size_t, float, float, const int *)
+#ifdef __CUDACC__ /* the launchers (cuda.cu) */
+int gb_f16_cast(void *ctx, const float *in, unsigned short *out, size_t n) {
+    return GB_EW_LAUNCH(gb_f16_cast_kernel, n, in, out, n);
+}
+int gb_bias_relu_f16(void *ctx, const float *z, const float *bias, unsigned short *a, int rows,
+                     int cols) {
+    if (rows < 0 || cols < 0 || (long long)rows * cols > 2147483647LL)
+        return done(ctx, cudaErrorInvalidValue, "gb_bias_relu_f16");
+    return GB_EW_LAUNCH(gb_bias_relu_f16_kernel, (size_t)rows * cols, z, bias, a, rows, cols);
+}
+int gb_relu_backward_f16(void *ctx, float *dh, const unsigned short *a, unsigned short *dh16,
+                         size_t n) {
+    return GB_EW_LAUNCH(gb_relu_backward_f16_kernel, n, dh, a, dh16, n);
+}
+int gb_nonfinite(void *ctx, const float *g, size_t n, int *bad) {
+    return GB_EW_LAUNCH(gb_nonfinite_kernel, n, g, n, bad);
+}
+int gb_amp_sgd(void *ctx, float *w, const float *g, size_t n, float lr, float inv_scale,
+               const int *bad) {
+    return GB_EW_LAUNCH(gb_amp_sgd_kernel, n, w, g, n, lr, inv_scale, bad);
+}
+#endif

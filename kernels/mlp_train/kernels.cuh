@@ -1,8 +1,8 @@
 /* kernels.cuh — the MLP step's kernels but the GEMMs (kernels/gemm's): the step's, per tier
  * (step_kernels.cuh), the own DGEMM's operand transpose, the mixed-precision step's (amp.cuh).
- * C subset of CUDA C, for nvcc (cuda.cu adds the launchers) and the emulation. Row-major, `rows`
- * examples × `cols` features; reductions are shared-memory trees: sm_20 on, the same bits on
- * every run. */
+ * C subset of CUDA C, for the emulation and nvcc (cuda.cu, which also gets the launchers, under
+ * __CUDACC__; contracts: cuda.h). Row-major, `rows` examples × `cols` features; reductions are
+ * shared-memory trees: sm_20 on, the same bits on every run. */
 #ifndef GPUBENCH_MLP_KERNELS_CUH
 #define GPUBENCH_MLP_KERNELS_CUH
 
@@ -13,6 +13,12 @@
 #define GB_SMX_THREADS 128 /* threads of a softmax block: a power of two (the tree halves it) */
 #define GB_COLSUM_X 32     /* column-sum blocks: 32 columns (a warp-wide, coalesced row segment) */
 #define GB_COLSUM_Y 8      /* × 8 row lanes */
+
+/* Blocks of `per` items (a softmax row, a column group, a tile) over n: 1 … 65535 (grid-stride). */
+static inline unsigned gb_grid_of(int n, int per) {
+    long b = ((long)n + per - 1) / per;
+    return (unsigned)(b < 1 ? 1 : b > 65535 ? 65535 : b);
+}
 
 #define GB_MLP_F64 0
 #include "kernels/mlp_train/step_kernels.cuh"
@@ -42,13 +48,17 @@ __global__ void gb_transpose64_kernel(const double *__restrict__ in, int rows, i
         }
 }
 GB_SIM_KERNEL(gb_transpose64_kernel, const double *, int, int, int, double *)
+#ifdef __CUDACC__
+int gb_transpose64(void *ctx, const double *in, int rows, int cols, int ld, double *out) {
+    if (rows > 0 && cols > 0)
+        gb_transpose64_kernel<<<dim3(gb_grid_of(cols, GB_TR_TILE), gb_grid_of(rows, GB_TR_TILE)),
+                                dim3(GB_TR_TILE, GB_TR_ROWS), 0, gb_stream()>>>(in, rows, cols, ld,
+                                                                                out);
+    return done(ctx, rows < 0 || cols < 0 || ld < cols ? cudaErrorInvalidValue : cudaGetLastError(),
+                "gb_transpose64_kernel");
+}
+#endif
 
 #include "kernels/mlp_train/amp.cuh"
-
-/* Blocks of `per` items (a softmax row, a column group, a tile) over n: 1 … 65535 (grid-stride). */
-static inline unsigned gb_grid_of(int n, int per) {
-    long b = ((long)n + per - 1) / per;
-    return (unsigned)(b < 1 ? 1 : b > 65535 ? 65535 : b);
-}
 
 #endif

@@ -146,33 +146,27 @@ static void GB_MLP_N(mlp_backward_cols)(void *arg, int tid, int nthreads) {
         j->b1_mut[c] -= j->lr * j->db1[c];
 }
 
-/* Backward and update in place from dz and a (the activations, then dH = (dz·w2) ⊙ [a > 0] with
- * the old w2); w1's is one GEMM with beta = 1 (no dW1). dw2 and db1: scratch. */
-static void GB_MLP_N(mlp_cpu_backward_update)(const struct mlp_dims *d, const T *x, T *a,
-                                              const T *dz, T *w1, T *b1, T *w2, T *b2, T *dw2,
-                                              T *db1, T lr) {
-    for (long o = 0; o < d->out; o++) {
-        T g = 0;
-        for (long b = 0; b < d->batch; b++)
-            g += dz[b * d->out + o];
-        b2[o] -= lr * g;
-    }
-    struct GB_MLP_N(mlp_job) job = {
-        .d = d, .dz = dz, .a = a, .w2_mut = w2, .b1_mut = b1, .dw2 = dw2, .db1 = db1, .lr = lr};
-    pool_run(GB_MLP_N(mlp_backward_cols), &job);
-    /* w1 (hidden × in) += −lr · dHᵀ (hidden × batch) · x (batch × in) */
-    GB_MLP_GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d->hidden, (int)d->in, (int)d->batch,
-                -lr, a, (int)d->hidden, x, (int)d->in, 1, w1, (int)d->in);
-}
-
-/* The whole step on mlp_cpu_scratch_floats elements of scratch; returns the loss before it. */
+/* The whole step on mlp_cpu_scratch_floats elements of scratch; returns the loss before it. The
+ * backward pass and update run in place from dZ (in z) and a (the activations, then dH =
+ * (dZ·w2) ⊙ [a > 0] with the old w2); w1's update is one GEMM with beta = 1 (no dW1). */
 static T GB_MLP_N(mlp_cpu_step)(const struct mlp_dims *d, const T *x, const float *labels, T *w1,
                                 T *b1, T *w2, T *b2, T lr, T *scratch) {
     T *a = scratch, *z = a + d->batch * d->hidden, *dw2 = z + d->batch * d->out;
     T *db1 = dw2 + d->out * d->hidden;
     GB_MLP_N(mlp_cpu_forward)(d, x, w1, b1, w2, b2, a, z);
     T loss = GB_MLP_N(mlp_cpu_softmax_xent)(d, labels, z);
-    GB_MLP_N(mlp_cpu_backward_update)(d, x, a, z, w1, b1, w2, b2, dw2, db1, lr);
+    for (long o = 0; o < d->out; o++) {
+        T g = 0;
+        for (long b = 0; b < d->batch; b++)
+            g += z[b * d->out + o];
+        b2[o] -= lr * g;
+    }
+    struct GB_MLP_N(mlp_job) job = {
+        .d = d, .dz = z, .a = a, .w2_mut = w2, .b1_mut = b1, .dw2 = dw2, .db1 = db1, .lr = lr};
+    pool_run(GB_MLP_N(mlp_backward_cols), &job);
+    /* w1 (hidden × in) += −lr · dHᵀ (hidden × batch) · x (batch × in) */
+    GB_MLP_GEMM(CblasRowMajor, CblasTrans, CblasNoTrans, (int)d->hidden, (int)d->in, (int)d->batch,
+                -lr, a, (int)d->hidden, x, (int)d->in, 1, w1, (int)d->in);
     return loss;
 }
 

@@ -24,6 +24,13 @@ static inline size_t gb_mlp_scratch_floats(const struct mlp_dims *d) {
            gb_mlp_round(o * h) + gb_mlp_round(h) + gb_mlp_round(o) + gb_mlp_round(b);
 }
 
+/* Return the code of a call that did not return 0 (into an int rc the caller declares). */
+#define GB_MLP_DO(call)                                                                            \
+    do {                                                                                           \
+        if ((rc = (call)) != 0)                                                                    \
+            return rc;                                                                             \
+    } while (0)
+
 #define GB_MLP_F64 0
 #include "kernels/mlp_train/step_t.h"
 #define GB_MLP_F64 1

@@ -35,11 +35,6 @@ static inline int GB_MLP_N(gb_mlp_step)(const struct GB_MLP_N(gb_mlp_ops) *ops, 
     T *dw2 = dw1 + gb_mlp_round(hi), *db1 = dw2 + gb_mlp_round(oh);
     T *db2 = db1 + gb_mlp_round((size_t)H), *rowloss = db2 + gb_mlp_round((size_t)O);
     int rc;
-#define GB_MLP_DO(call)                                                                            \
-    do {                                                                                           \
-        if ((rc = (call)) != 0)                                                                    \
-            return rc;                                                                             \
-    } while (0)
     /* forward: a = ReLU(x·w1ᵀ + b1) (w1 is H×I: the "nt" GEMM), z = a·w2ᵀ (+ b2 in softmax) */
     GB_MLP_DO(ops->gemm(ctx, 0, 1, B, H, I, x, I, w1, I, a, H));
     GB_MLP_DO(ops->bias_relu(ctx, a, b1, B, H));
@@ -59,7 +54,6 @@ static inline int GB_MLP_N(gb_mlp_step)(const struct GB_MLP_N(gb_mlp_ops) *ops, 
     GB_MLP_DO(ops->sgd(ctx, b1, db1, (size_t)H, lr));
     GB_MLP_DO(ops->sgd(ctx, w2, dw2, oh, lr));
     GB_MLP_DO(ops->sgd(ctx, b2, db2, (size_t)O, lr));
-#undef GB_MLP_DO
     return 0;
 }
 
