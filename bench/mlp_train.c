@@ -214,17 +214,14 @@ struct mlp_dims mlp_dims_of(const struct shape *s) {
 }
 
 static int mlp_complete(struct shape *s, const int *given, char *err, size_t errlen) {
-    for (int i = 0; keys[i]; i++) {
+    for (int i = 0; keys[i]; i++)
         if (!given[i]) {
             snprintf(err, errlen, "missing key '%s' for mlp_train", keys[i]);
             return -1;
-        }
-        /* cblas takes int sizes. */
-        if (s->v[i] <= 0 || s->v[i] > 2147483647L) {
+        } else if (s->v[i] <= 0 || s->v[i] > 2147483647L) { /* cblas takes int sizes */
             snprintf(err, errlen, "%s=%ld must be in 1..2147483647", keys[i], s->v[i]);
             return -1;
         }
-    }
     if (s->v[OUT] < 2) {
         snprintf(err, errlen, "out=%ld: a classifier needs at least 2 classes", s->v[OUT]);
         return -1;

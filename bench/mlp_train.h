@@ -11,9 +11,8 @@
 
 #include "harness/core/workload.h"
 
-/* Shape keys (shape.v[]), inputs (in[]: the data and the initial parameters) and outputs (out[]:
- * the parameters, which prepare copies from in[] and each run updates in place, and the loss
- * before the update). */
+/* Shape keys, inputs (the data, the initial parameters) and outputs (the parameters, which prepare
+ * copies from in[] and each run updates in place, and the loss before the update). */
 enum { MLP_KEY_BATCH, MLP_KEY_IN, MLP_KEY_HIDDEN, MLP_KEY_OUT };
 enum { MLP_IN_X, MLP_IN_LABELS, MLP_IN_W1, MLP_IN_B1, MLP_IN_W2, MLP_IN_B2 };
 enum { MLP_OUT_W1, MLP_OUT_B1, MLP_OUT_W2, MLP_OUT_B2, MLP_OUT_LOSS };
@@ -32,18 +31,16 @@ struct mlp_dims mlp_dims_of(const struct shape *s);
 /* The class of example b: labels[b] rounded and clamped into [0, out). */
 long mlp_label(const struct mlp_dims *d, const float *labels, long b);
 
-/* The step in double, written plainly, sharing no code with any implementation: the new
- * parameters into w1n (hidden × in), b1n, w2n, b2n and the loss before the update into *loss.
- * 0, or -1 when its scratch cannot be allocated. */
+/* The step in double, plainly, sharing no code with any implementation: new parameters into
+ * w1n, b1n, w2n, b2n, the loss before the update into *loss. 0, or -1 out of memory. */
 int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, const float *w1,
                  const float *b1, const float *w2, const float *b2, double lr, double *w1n,
                  double *b1n, double *w2n, double *b2n, double *loss);
 
-/* Move each pre-activation h = x·w1ᵀ + b1 (in double) at least MLP_KINK_MARGIN · (Σ_i |x_i·w1_ij|
- * + |b1_j|) away from the ReLU kink, by adding to b1[j] the smallest step of 3·margin that clears
- * the column: at |h| ≈ 0 a float32 step and the reference may disagree about [h > 0], which flips
- * a batch row's share of dW1[:, j], a rounding difference no sane tolerance could tell from a bug.
- * Returns the number of biases changed, or -1 when its scratch cannot be allocated. */
+/* Move each pre-activation x·w1ᵀ + b1 at least MLP_KINK_MARGIN · (Σ_i |x_i·w1_ij| + |b1_j|) from
+ * the ReLU kink (adding the smallest step of 3·margin that clears it to b1[j]): there a float32
+ * step and the reference may disagree about [h > 0], a flip no sane tolerance tells from a bug.
+ * Returns the number of biases changed, or -1 out of memory. */
 long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *w1, float *b1);
 #define MLP_KINK_MARGIN 1e-4
 

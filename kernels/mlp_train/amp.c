@@ -19,28 +19,26 @@
 
 enum { AMP_F32 = GB_MLP_SCRATCH, AMP_F16 }; /* its own buffers, after every row's */
 
-enum status mlp_amp_supported(struct impl_ctx *ctx) {
-#if MLP_AMP
-    int maj = 0, min = 0;
-    if (sscanf(ctx->dev->cc, "%d.%d", &maj, &min) == 2 && maj >= 7)
-        return ST_OK;
-    snprintf(ctx->note, sizeof ctx->note,
-             "mixed precision needs compute capability 7.0 (tensor cores); this is %s",
-             ctx->dev->cc);
-#else
-    snprintf(ctx->note, sizeof ctx->note,
-             "mixed precision needs CUDA 9.0 or newer (cublasGemmEx with tensor-op math); this "
-             "gpubench was built with an older CUDA");
-#endif
-    return ST_UNSUPPORTED;
-}
-
 /* Its FP32 and FP16 buffers are pieces of two allocations (dev_bufs holds 16 a row), each at a
  * multiple of 64 elements as step.h's scratch; the overflow flag first. */
 enum status mlp_amp_buffers(struct impl_ctx *ctx) {
     struct mlp_gpu *a = ctx->state;
     struct gb_dev_spec spec[AMP_F16 + 1];
     enum status st;
+#if MLP_AMP
+    int maj = 0, min = 0;
+    if (sscanf(ctx->dev->cc, "%d.%d", &maj, &min) != 2 || maj < 7) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "mixed precision needs compute capability 7.0 (tensor cores); this is %s",
+                 ctx->dev->cc);
+        return ST_UNSUPPORTED;
+    }
+#else
+    snprintf(ctx->note, sizeof ctx->note,
+             "mixed precision needs CUDA 9.0 or newer (cublasGemmEx with tensor-op math); this "
+             "gpubench was built with an older CUDA");
+    return ST_UNSUPPORTED;
+#endif
     if ((st = mlp_gpu_begin(ctx, spec)) != ST_OK)
         return st;
     const size_t B = (size_t)a->d.batch, I = (size_t)a->d.in, H = (size_t)a->d.hidden,

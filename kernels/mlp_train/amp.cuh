@@ -22,11 +22,6 @@ static __device__ __forceinline__ unsigned short gb_f16_bits(float x) {
     return (unsigned short)(sign | (unsigned)(e - 1 + 15) << 10 | ((unsigned)q - 1024u));
 }
 
-/* 1 when the FP16 value h is > 0 (positive, nonzero, not NaN): 0x0001 … 0x7c00. */
-static __device__ __forceinline__ int gb_f16_positive(unsigned short h) {
-    return h >= 1u && h <= 0x7c00u;
-}
-
 /* out[i] = FP16 bits of in[i]: copies of the master weights and of the scaled logit gradients. */
 __global__ void gb_f16_cast_kernel(const float *__restrict__ in, unsigned short *__restrict__ out,
                                    size_t n) {
@@ -55,7 +50,7 @@ __global__ void gb_relu_backward_f16_kernel(float *__restrict__ dh,
                                             unsigned short *__restrict__ dh16, size_t n) {
     size_t stride = (size_t)gridDim.x * blockDim.x, i;
     for (i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        float v = gb_f16_positive(a[i]) ? dh[i] : 0.0f;
+        float v = a[i] >= 1u && a[i] <= 0x7c00u ? dh[i] : 0.0f; /* a[i] > 0, not NaN */
         dh[i] = v;
         dh16[i] = gb_f16_bits(v);
     }

@@ -10,7 +10,7 @@
 #include "kernels/mlp_train/cuda.h"
 
 enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec) {
-    static const char *const names[4] = {"W1", "b1", "W2", "b2"};
+    static const char *const names[] = {"X", "labels", "W1", "b1", "W2", "b2"};
     struct mlp_gpu *g = ctx->state;
     struct problem *p = ctx->p;
     g->d = mlp_dims_of(&p->shape); /* bench/mlp_train.c's complete() keeps each within int */
@@ -19,13 +19,11 @@ enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec) {
                  "batch·hidden is 2^31 or more, beyond the own bias+ReLU kernel's indexing");
         return ST_UNSUPPORTED;
     }
-    spec[GB_MLP_X] = (struct gb_dev_spec){"X", .in = &p->in[MLP_IN_X]};
-    spec[GB_MLP_LABELS] =
-        (struct gb_dev_spec){"labels", .in = &p->in[MLP_IN_LABELS], .store = GB_DEV_FP32};
-    for (int k = 0; k < 4; k++)
-        spec[GB_MLP_W1 + k] = (struct gb_dev_spec){names[k], .in = &p->in[MLP_IN_W1 + k],
-                                                    .out = &p->out[MLP_OUT_W1 + k],
-                                                    .store = GB_DEV_WIDE};
+    for (int k = GB_MLP_X; k < GB_MLP_LOSS; k++) /* the inputs; the parameters also outputs */
+        spec[k] = (struct gb_dev_spec){
+            names[k], .in = &p->in[k],
+            .out = k < GB_MLP_W1 ? NULL : &p->out[MLP_OUT_W1 + k - GB_MLP_W1],
+            .store = k == GB_MLP_X ? GB_DEV_TIER : k == GB_MLP_LABELS ? GB_DEV_FP32 : GB_DEV_WIDE};
     spec[GB_MLP_LOSS] =
         (struct gb_dev_spec){"loss", .out = &p->out[MLP_OUT_LOSS], .store = GB_DEV_WIDE};
     return ST_OK;
@@ -154,8 +152,7 @@ static enum status cublas_prepare(struct impl_ctx *ctx) {
     const char *math = "default math, FP32";
     struct mlp_gpu *g;
     enum status st;
-    if ((t == DT_F16 && (st = mlp_amp_supported(ctx)) != ST_OK) ||
-        (st = gb_check_kernels(ctx, gb_mlp_kernels)) != ST_OK ||
+    if ((st = gb_check_kernels(ctx, gb_mlp_kernels)) != ST_OK ||
         (st = gb_impl_state(ctx, sizeof *g)) != ST_OK)
         return st;
     g = ctx->state;

@@ -53,9 +53,8 @@ struct mlp_gpu {
  * in the tier's storage, the labels, the parameters in and out (FP32 in f16), the loss. */
 enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec);
 
-/* `cublas`'s f16 tier (amp.c): can the card and the build run it (else the note says why), its
- * buffers and note (prepare, around cuda.c's state and handle), its run. */
-enum status mlp_amp_supported(struct impl_ctx *ctx);
+/* `cublas`'s f16 tier (amp.c): prepare's part around cuda.c's state and handle (can the card and
+ * the build run it, else the note says why; its buffers; its note), and its run. */
 enum status mlp_amp_buffers(struct impl_ctx *ctx);
 enum status mlp_amp_run(struct impl_ctx *ctx);
 

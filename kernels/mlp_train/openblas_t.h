@@ -92,11 +92,11 @@ static T GB_MLP_N(mlp_cpu_softmax_xent)(const struct mlp_dims *d, const float *l
         T zy = row[y] - m; /* kept before the row is overwritten: exp may underflow */
         T sum = 0;
         for (long o = 0; o < d->out; o++) {
-            row[o] = GB_MLP_EXP(row[o] - m);
+            row[o] = GB_MLP_M(exp)(row[o] - m);
             sum += row[o];
         }
         /* −log softmax_y = log Σ exp(z − m) − (z_y − m). */
-        loss += GB_MLP_LOG(sum) - zy;
+        loss += GB_MLP_M(log)(sum) - zy;
         T inv = 1 / sum;
         for (long o = 0; o < d->out; o++)
             row[o] = (row[o] * inv - (o == y)) * inv_batch;

@@ -8,9 +8,10 @@
 
 #include "bench/mlp_train.h"
 
-/* The step's buffers in its array's order (bench/mlp_train.h's shapes): X, the float32 labels,
- * the parameters (updated in place), the loss (before the update), the scratch. */
-enum { GB_MLP_X, GB_MLP_LABELS, GB_MLP_W1, GB_MLP_B1, GB_MLP_W2, GB_MLP_B2, GB_MLP_LOSS,
+/* The step's buffers in its array's order, the inputs' (bench/mlp_train.h): X, the float32
+ * labels, the parameters (updated in place); then the loss (before the update), the scratch. */
+enum { GB_MLP_X = MLP_IN_X, GB_MLP_LABELS = MLP_IN_LABELS, GB_MLP_W1 = MLP_IN_W1,
+       GB_MLP_B1 = MLP_IN_B1, GB_MLP_W2 = MLP_IN_W2, GB_MLP_B2 = MLP_IN_B2, GB_MLP_LOSS,
        GB_MLP_SCRATCH, GB_MLP_NBUF };
 
 /* Elements of the scratch (a, dh, z, dW1, dW2, db1, db2, row losses), each piece at a multiple
