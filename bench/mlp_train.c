@@ -37,7 +37,7 @@ struct mlp_ref_data {
     void *got;
 };
 
-/* --- the reference: the same step in double ------------------------------------------------ */
+/* The reference: the same step in double. */
 long mlp_label(const struct mlp_dims *d, const float *labels, long b) {
     long y = lrintf(labels[b]);
     return y < 0 ? 0 : y >= d->out ? d->out - 1 : y;
@@ -45,17 +45,14 @@ long mlp_label(const struct mlp_dims *d, const float *labels, long b) {
 
 /* Σ a[i]·b[i] in double with four partial sums (a serial chain would make the reference slow). */
 static double mlp_ref_dot(const float *a, const float *b, long n) {
-    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    double s[4] = {0, 0, 0, 0};
     long i = 0;
-    for (; i + 4 <= n; i += 4) {
-        s0 += (double)a[i] * b[i];
-        s1 += (double)a[i + 1] * b[i + 1];
-        s2 += (double)a[i + 2] * b[i + 2];
-        s3 += (double)a[i + 3] * b[i + 3];
-    }
+    for (; i + 4 <= n; i += 4)
+        for (int u = 0; u < 4; u++)
+            s[u] += (double)a[i + u] * b[i + u];
     for (; i < n; i++)
-        s0 += (double)a[i] * b[i];
-    return (s0 + s1) + (s2 + s3);
+        s[0] += (double)a[i] * b[i];
+    return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
 /* The f16 step's roundings, for its reference: with f16 set, the activations and the scaled dZ,
@@ -66,9 +63,7 @@ struct mlp_ref_round {
 };
 
 static double ref_round(const struct mlp_ref_round *r, double v, double scale) {
-    if (!r || !r->f16)
-        return v;
-    return (double)dtype_round(DT_F16, (float)(v * scale)) / scale;
+    return r && r->f16 ? (double)dtype_round(DT_F16, (float)(v * scale)) / scale : v;
 }
 
 /* mlp_ref_step with the roundings r describes (NULL: none). */
@@ -208,7 +203,6 @@ long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *
     return changed;
 }
 
-/* --- shape and definition -------------------------------------------------------------------- */
 struct mlp_dims mlp_dims_of(const struct shape *s) {
     return (struct mlp_dims){s->v[BATCH], s->v[IN], s->v[HIDDEN], s->v[OUT]};
 }
@@ -232,8 +226,7 @@ static int mlp_complete(struct shape *s, const int *given, char *err, size_t err
 /* Multiply-adds X·W1ᵀ and dHᵀ·X (b·i·h each), A·W2ᵀ, dZᵀ·A, dZ·W2 (b·h·o each; no dX), two
  * flops each; bias, ReLU, softmax and the update are O(b·h + i·h), not counted. */
 static double mlp_flops(const struct shape *s) {
-    double b = (double)s->v[BATCH], i = (double)s->v[IN], h = (double)s->v[HIDDEN];
-    double o = (double)s->v[OUT];
+    const double b = s->v[BATCH], i = s->v[IN], h = s->v[HIDDEN], o = s->v[OUT];
     return 2.0 * (2.0 * b * i * h + 3.0 * b * h * o);
 }
 
@@ -313,24 +306,22 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
                                    (size_t)(d.out * d.hidden), (size_t)d.out};
     const float scale[NPARAMS] = {1.0f / sqrtf((float)d.in), 1.0f / sqrtf((float)d.in),
                                   1.0f / sqrtf((float)d.hidden), 1.0f / sqrtf((float)d.hidden)};
-    p->nin = MLP_IN_B2 + 1;
-    p->nout = MLP_OUT_LOSS + 1;
+    p->nin = MLP_IN_B2 + 1, p->nout = MLP_OUT_LOSS + 1;
     double init_max[NPARAMS];
     struct mlp_ref_data *ref = calloc(1, sizeof *ref);
     p->ref = ref;
+    /* ref->got: room for W1 or W2, the largest parameter (b1 ≤ W1, b2 ≤ W2) */
     if (!ref || buf_alloc(&p->in[MLP_IN_X], "X", (size_t)(d.batch * d.in)) ||
         buf_alloc(&p->in[MLP_IN_LABELS], "labels", (size_t)d.batch) ||
-        buf_alloc_dt(&p->out[MLP_OUT_LOSS], "loss", 1, p->dtype))
+        buf_alloc_dt(&p->out[MLP_OUT_LOSS], "loss", 1, p->dtype) ||
+        !(ref->got = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) *
+                            (p->dtype == DT_F64 ? sizeof(double) : sizeof(float)))))
         goto oom;
     for (int k = 0; k < NPARAMS; k++)
         if (buf_alloc(&p->in[MLP_IN_W1 + k], param_names[k], sizes[k]) ||
             buf_alloc_dt(&p->out[MLP_OUT_W1 + k], param_names[k], sizes[k], p->dtype) ||
             !(ref->delta[k] = malloc(sizes[k] * sizeof(double))))
             goto oom;
-    /* W1 or W2 is the largest parameter (b1 ≤ W1, b2 ≤ W2). */
-    if (!(ref->got = malloc((sizes[0] > sizes[2] ? sizes[0] : sizes[2]) *
-                            (p->dtype == DT_F64 ? sizeof(double) : sizeof(float)))))
-        goto oom;
 
     float *labels = p->in[MLP_IN_LABELS].data;
     fill_uniform(p->in[MLP_IN_X].data, p->in[MLP_IN_X].n, p->seed, 1, -1.0f, 1.0f);
@@ -347,13 +338,10 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
         for (size_t i = 0; i < p->in[f16_in[k]].n; i++)
             p->in[f16_in[k]].data[i] = dtype_round(DT_F16, p->in[f16_in[k]].data[i]);
     const float *x = p->in[MLP_IN_X].data, *w1 = p->in[MLP_IN_W1].data;
-    if (mlp_ref_clear_kinks(&d, x, w1, p->in[MLP_IN_B1].data) < 0)
-        goto oom;
-
-    const float *b1 = p->in[MLP_IN_B1].data, *w2 = p->in[MLP_IN_W2].data;
-    const float *b2 = p->in[MLP_IN_B2].data;
-    if (ref_step_r(&d, x, labels, w1, b1, w2, b2, MLP_LR, &rr, ref->delta[0], ref->delta[1],
-                   ref->delta[2], ref->delta[3], &ref->loss))
+    float *b1 = p->in[MLP_IN_B1].data; /* the kinks cleared first, then the reference */
+    if (mlp_ref_clear_kinks(&d, x, w1, b1) < 0 ||
+        ref_step_r(&d, x, labels, w1, b1, p->in[MLP_IN_W2].data, p->in[MLP_IN_B2].data, MLP_LR, &rr,
+                   ref->delta[0], ref->delta[1], ref->delta[2], ref->delta[3], &ref->loss))
         goto oom;
     for (int k = 0; k < NPARAMS; k++) {
         const float *init = p->in[MLP_IN_W1 + k].data;

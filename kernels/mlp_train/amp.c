@@ -49,9 +49,7 @@ enum status mlp_amp_buffers(struct impl_ctx *ctx) {
     const size_t n16[] = {H * I, O * H, B * H, B * O, B * H};
     size_t t32 = 64, t16 = 0;
     for (int i = 0; i < 7; i++)
-        t32 += gb_mlp_round(n32[i]);
-    for (int i = 0; i < 5; i++)
-        t16 += gb_mlp_round(n16[i]);
+        t32 += gb_mlp_round(n32[i]), t16 += i < 5 ? gb_mlp_round(n16[i]) : 0;
     spec[AMP_F32] = (struct gb_dev_spec){"FP32 products and gradients, overflow flag", .n = t32,
                                          .store = GB_DEV_FP32};
     spec[AMP_F16] = (struct gb_dev_spec){"FP16 copies", .n = t16};
@@ -120,7 +118,8 @@ enum status mlp_amp_run(struct impl_ctx *ctx) {
     for (int k = 0; k < 4; k++)
         GB_MLP_DO(gb_nonfinite(ctx, g[k], n[k], a->bad));
     for (int k = 0; k < 4; k++)
-        GB_MLP_DO(gb_amp_sgd(ctx, d[GB_MLP_W1 + k], g[k], n[k], MLP_LR, 1 / MLP_LOSS_SCALE, a->bad));
+        GB_MLP_DO(gb_amp_sgd(ctx, d[GB_MLP_W1 + k], g[k], n[k], MLP_LR, 1 / MLP_LOSS_SCALE,
+                             a->bad));
     return ST_OK;
 #else
     (void)ctx; /* prepare refused */

@@ -1,7 +1,6 @@
 /* cuda.c — mlp_train's `cuda` and `cublas` rows: step.h's step on our elementwise kernels with
- * our GEMMs (cuda: kernels/gemm's SGEMM, DGEMM) or cuBLAS's (cublas: pedantic FP32 where cuBLAS
- * has it; its f16 tier is amp.c's), the one thing the rows differ in. The step's GEMMs get the
- * row's impl_ctx and return as our launchers do (cuda.h). */
+ * the one thing the rows differ in, the GEMM hook: kernels/gemm's SGEMM, DGEMM (cuda) or cuBLAS's
+ * (cublas; its f16 tier is amp.c's), which gets the row's impl_ctx and returns as cuda.h's do. */
 #include <stdio.h>
 
 #include "bench/mlp_train.h"
@@ -82,12 +81,10 @@ static enum status cuda_prepare(struct impl_ctx *ctx) {
     const int f64 = ctx->p->dtype == DT_F64;
     const size_t B = (size_t)v[MLP_KEY_BATCH], I = (size_t)v[MLP_KEY_IN],
                  H = (size_t)v[MLP_KEY_HIDDEN], O = (size_t)v[MLP_KEY_OUT];
-    const size_t ops[4] = {H * I, B * H, O * H, B * O}; /* what f64 transposes: W1, dH, W2, dZ */
-    size_t tr = 0;
+    const size_t hx = H * (I > B ? I : B), ox = O * (H > B ? H : B); /* W1 or dH, W2 or dZ */
+    const size_t tr = f64 ? (hx > ox ? hx : ox) : 0; /* the largest operand f64 transposes */
     struct mlp_gpu *g;
     enum status st;
-    for (int k = 0; f64 && k < 4; k++)
-        tr = ops[k] > tr ? ops[k] : tr;
     if ((st = gb_check_kernels(ctx, f64 ? gb_dgemm_kernels : gb_sgemm_kernels)) != ST_OK ||
         (st = gb_check_kernels(ctx, gb_mlp_kernels)) != ST_OK ||
         (st = gb_impl_state(ctx, sizeof *g)) != ST_OK)
@@ -99,11 +96,10 @@ static enum status cuda_prepare(struct impl_ctx *ctx) {
         return st;
     g->tr = (double *)g->dev.ptr[GB_MLP_SCRATCH] + gb_mlp_scratch_floats(&g->d);
     const int t = f64 ? gb_dgemm_tile_for(&g->arch) : gb_sgemm_tile_for(&g->arch, (int)B, (int)H);
-    if (f64)
-        snprintf(ctx->note, sizeof ctx->note,
-                 "own DGEMM %dx%d tiles, transposed operands copied by an own kernel first", t, t);
-    else
-        snprintf(ctx->note, sizeof ctx->note, "own SGEMM %dx%d tiles for X*W1^T", t, t);
+    snprintf(ctx->note, sizeof ctx->note,
+             f64 ? "own DGEMM %dx%d tiles, transposed operands copied by an own kernel first"
+                 : "own SGEMM %dx%d tiles for X*W1^T",
+             t, t);
     return ST_OK;
 }
 
@@ -116,27 +112,21 @@ const struct impl mlp_train_cuda_impl = {
 
 #ifdef GPUBENCH_HAVE_CUBLAS
 /* Row-major C = op(A)·op(B) from column-major cuBLAS: the column-major view of a row-major
- * matrix is its transpose, so Cᵀ = op(B)ᵀ·op(A)ᵀ is computed: operands swapped, flags kept. */
-static int cublas_gemm(void *c, int ta, int tb, int M, int N, int K, const float *A, int lda,
-                       const float *B, int ldb, float *C, int ldc) {
-    struct impl_ctx *ctx = c;
-    const struct mlp_gpu *g = ctx->state;
-    const float one = 1, zero = 0;
-    CUBLAS_TRY(cublasSgemm(g->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
-                           N, M, K, &one, B, ldb, A, lda, &zero, C, ldc),
-               ctx);
-    return ST_OK;
-}
-static int cublas_gemm64(void *c, int ta, int tb, int M, int N, int K, const double *A, int lda,
-                         const double *B, int ldb, double *C, int ldc) {
-    struct impl_ctx *ctx = c;
-    const struct mlp_gpu *g = ctx->state;
-    const double one = 1, zero = 0;
-    CUBLAS_TRY(cublasDgemm(g->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N,
-                           N, M, K, &one, B, ldb, A, lda, &zero, C, ldc),
-               ctx);
-    return ST_OK;
-}
+ * matrix is its transpose, so Cᵀ = op(B)ᵀ·op(A)ᵀ is computed: operands swapped, flags kept.
+ * Written once for cublasSgemm and cublasDgemm, which differ only in T. */
+#define MLP_CUBLAS_GEMM(name, T, gemm)                                                             \
+    static int name(void *c, int ta, int tb, int M, int N, int K, const T *A, int lda,             \
+                    const T *B, int ldb, T *C, int ldc) {                                          \
+        struct impl_ctx *ctx = c;                                                                  \
+        const struct mlp_gpu *g = ctx->state;                                                      \
+        const T one = 1, zero = 0;                                                                 \
+        CUBLAS_TRY(gemm(g->h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, N,  \
+                        M, K, &one, B, ldb, A, lda, &zero, C, ldc),                                \
+                   ctx);                                                                           \
+        return ST_OK;                                                                              \
+    }
+MLP_CUBLAS_GEMM(cublas_gemm, float, cublasSgemm)
+MLP_CUBLAS_GEMM(cublas_gemm64, double, cublasDgemm)
 
 /* gb_dev_release's teardown: the handle, once the stream is idle. */
 static void cublas_teardown(struct impl_ctx *ctx) {

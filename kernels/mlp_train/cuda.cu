@@ -22,13 +22,11 @@ static int done(void *ctx, cudaError_t e, const char *kernel) {
 #include "kernels/mlp_train/kernels.cuh" /* with their launchers: GB_EW_LAUNCH and done first */
 
 #define GB_MLP_REF(k) {(const void *)k, #k}
+#define GB_MLP_REFS(k) GB_MLP_REF(k##_kernel), GB_MLP_REF(k##64_kernel) /* both tiers' */
 int gb_mlp_kernels(const struct gb_kernel_ref **refs) {
     static const struct gb_kernel_ref k[] = {
-        GB_MLP_REF(gb_bias_relu_kernel), GB_MLP_REF(gb_relu_backward_kernel),
-        GB_MLP_REF(gb_softmax_xent_kernel), GB_MLP_REF(gb_colsum_kernel), GB_MLP_REF(gb_sgd_kernel),
-        GB_MLP_REF(gb_bias_relu64_kernel), GB_MLP_REF(gb_relu_backward64_kernel),
-        GB_MLP_REF(gb_softmax_xent64_kernel), GB_MLP_REF(gb_colsum64_kernel),
-        GB_MLP_REF(gb_sgd64_kernel), GB_MLP_REF(gb_transpose64_kernel),
+        GB_MLP_REFS(gb_bias_relu), GB_MLP_REFS(gb_relu_backward), GB_MLP_REFS(gb_softmax_xent),
+        GB_MLP_REFS(gb_colsum), GB_MLP_REFS(gb_sgd), GB_MLP_REF(gb_transpose64_kernel),
         GB_MLP_REF(gb_f16_cast_kernel), GB_MLP_REF(gb_bias_relu_f16_kernel),
         GB_MLP_REF(gb_relu_backward_f16_kernel), GB_MLP_REF(gb_nonfinite_kernel),
         GB_MLP_REF(gb_amp_sgd_kernel)};

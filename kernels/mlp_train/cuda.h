@@ -13,10 +13,9 @@
 extern "C" {
 #endif
 
-/* Every kernel of kernels.cuh, for gb_check_kernels (a build has code for all or none of them);
- * gb_mlp_step's ops on our launchers, gemm NULL (a row copies one and sets its GEMM); the own
- * DGEMM's out (cols × rows) = inᵀ (rows × cols, leading dimension ld ≥ cols, not overlapping);
- * the f16 tier's (amp.c; what each does: its kernel's comment, amp.cuh). */
+/* Every kernel of kernels.cuh, for gb_check_kernels; gb_mlp_step's ops on our launchers, gemm
+ * NULL (a row copies one and sets its GEMM); the launchers of the own DGEMM's operand transpose
+ * and of the f16 tier (amp.c): what each does is its kernel's comment (kernels.cuh, amp.cuh). */
 int gb_mlp_kernels(const struct gb_kernel_ref **refs);
 extern const struct gb_mlp_ops gb_mlp_gpu_ops;
 extern const struct gb_mlp_ops64 gb_mlp_gpu_ops64;
@@ -30,8 +29,8 @@ int gb_nonfinite(void *ctx, const float *g, size_t n, int *bad);
 int gb_amp_sgd(void *ctx, float *w, const float *g, size_t n, float lr, float inv_scale,
                const int *bad);
 
-/* A row's state (cuda.c, amp.c): the layer's buffers first (gb_dev_* take ctx->state as it;
- * ptr[] is the step's buf), the step's dims and ops with the row's GEMM, then each row's own. */
+/* A row's state: the layer's buffers first (gb_dev_* take ctx->state as it; ptr[] is the
+ * step's buf), the step's dims and ops with the row's GEMM, then each row's own. */
 struct mlp_gpu {
     struct gb_dev_bufs dev;
     struct mlp_dims d;
@@ -48,13 +47,12 @@ struct mlp_gpu {
     int *bad;                                         /* its overflow flag */
 };
 
-/* prepare's start in every row (state made): the shape into g->d (ST_UNSUPPORTED when batch·hidden
- * reaches 2^31: our kernels index in 32 bits), the dev_bufs specs of spec[GB_MLP_X .. LOSS]: X
- * in the tier's storage, the labels, the parameters in and out (FP32 in f16), the loss. */
+/* prepare's start in every row, state made: the shape into g->d (ST_UNSUPPORTED where batch·hidden
+ * reaches 2^31: our kernels index in 32 bits) and the specs of spec[GB_MLP_X .. GB_MLP_LOSS]. */
 enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec);
 
-/* `cublas`'s f16 tier (amp.c): prepare's part around cuda.c's state and handle (can the card and
- * the build run it, else the note says why; its buffers; its note), and its run. */
+/* `cublas`'s f16 tier (amp.c): prepare's part after cuda.c's state (the card and build checked,
+ * the buffers, the note), and its run. */
 enum status mlp_amp_buffers(struct impl_ctx *ctx);
 enum status mlp_amp_run(struct impl_ctx *ctx);
 

@@ -1,8 +1,7 @@
-/* kernels.cuh — the MLP step's kernels but the GEMMs (kernels/gemm's): the step's, per tier
- * (step_kernels.cuh), the own DGEMM's operand transpose, the mixed-precision step's (amp.cuh).
- * C subset of CUDA C, for the emulation and nvcc (cuda.cu, which also gets the launchers, under
- * __CUDACC__; contracts: cuda.h). Row-major, `rows` examples × `cols` features; reductions are
- * shared-memory trees: sm_20 on, the same bits on every run. */
+/* kernels.cuh — the MLP step's kernels but the GEMMs: the step's per tier (step_kernels.cuh), the
+ * own DGEMM's operand transpose, the mixed-precision step's (amp.cuh). C subset of CUDA C, for the
+ * emulation and nvcc (cuda.cu, which also gets the launchers, under __CUDACC__; contracts: cuda.h).
+ * Row-major, rows × cols; reductions are shared-memory trees: sm_20 on, the same bits every run. */
 #ifndef GPUBENCH_MLP_KERNELS_CUH
 #define GPUBENCH_MLP_KERNELS_CUH
 
@@ -28,8 +27,7 @@ static inline unsigned gb_grid_of(int n, int per) {
 /* out (cols × rows) = inᵀ (rows × cols, leading dimension ld) for the own DGEMM (no transposed
  * operands): tiles through shared memory so that reads and writes are whole rows, each padded by
  * a double against bank conflicts; grid-stride in both directions. */
-#define GB_TR_TILE 32
-#define GB_TR_ROWS 8
+enum { GB_TR_TILE = 32, GB_TR_ROWS = 8 };
 __global__ void gb_transpose64_kernel(const double *__restrict__ in, int rows, int cols, int ld,
                                       double *__restrict__ out) {
     __shared__ double tile[GB_TR_TILE][GB_TR_TILE + 1];

@@ -12,21 +12,17 @@
 static enum status openblas_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct mlp_dims d = mlp_dims_of(&p->shape);
-    int f64 = p->dtype == DT_F64;
-    size_t bytes = (mlp_cpu_scratch_floats(&d) * (f64 ? sizeof(double) : sizeof(float)) + 63) /
-                   64 * 64;
+    const int f64 = p->dtype == DT_F64;
+    const size_t bytes = (mlp_cpu_scratch_floats(&d) * (f64 ? 8 : 4) + 63) / 64 * 64;
     if (!(ctx->state = aligned_alloc(64, bytes))) {
         snprintf(ctx->note, sizeof ctx->note, "out of host memory for %zu MiB of activations",
                  bytes >> 20);
         return ST_OOM;
     }
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4; k++) { /* W1, b1, W2, b2, which run updates in place */
         const struct buf *in = &p->in[MLP_IN_W1 + k];
-        struct buf *out = &p->out[MLP_OUT_W1 + k];
-        if (f64)
-            memcpy(out->data64, in->data64, in->n * sizeof(double));
-        else
-            memcpy(out->data, in->data, in->n * sizeof(float));
+        void *out = f64 ? (void *)p->out[MLP_OUT_W1 + k].data64 : p->out[MLP_OUT_W1 + k].data;
+        memcpy(out, f64 ? (void *)in->data64 : in->data, in->n * (f64 ? 8 : 4));
     }
     return ST_OK;
 }
@@ -34,17 +30,15 @@ static enum status openblas_prepare(struct impl_ctx *ctx) {
 static enum status openblas_run(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct mlp_dims d = mlp_dims_of(&p->shape);
-    if (p->dtype == DT_F64) {
-        p->out[MLP_OUT_LOSS].data64[0] = mlp_cpu_step64(
-            &d, p->in[MLP_IN_X].data64, p->in[MLP_IN_LABELS].data, p->out[MLP_OUT_W1].data64,
-            p->out[MLP_OUT_B1].data64, p->out[MLP_OUT_W2].data64, p->out[MLP_OUT_B2].data64, MLP_LR,
-            ctx->state);
-        return ST_OK;
-    }
-    p->out[MLP_OUT_LOSS].data[0] =
-        mlp_cpu_step(&d, p->in[MLP_IN_X].data, p->in[MLP_IN_LABELS].data, p->out[MLP_OUT_W1].data,
-                     p->out[MLP_OUT_B1].data, p->out[MLP_OUT_W2].data, p->out[MLP_OUT_B2].data,
-                     MLP_LR, ctx->state);
+    const struct buf *x = &p->in[MLP_IN_X], *w = &p->out[MLP_OUT_W1]; /* w[0..3]: W1, b1, W2, b2 */
+    const float *labels = p->in[MLP_IN_LABELS].data;
+    if (p->dtype == DT_F64)
+        p->out[MLP_OUT_LOSS].data64[0] = mlp_cpu_step64(&d, x->data64, labels, w[0].data64,
+                                                        w[1].data64, w[2].data64, w[3].data64,
+                                                        MLP_LR, ctx->state);
+    else
+        p->out[MLP_OUT_LOSS].data[0] = mlp_cpu_step(&d, x->data, labels, w[0].data, w[1].data,
+                                                    w[2].data, w[3].data, MLP_LR, ctx->state);
     return ST_OK;
 }
 

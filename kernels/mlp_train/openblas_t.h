@@ -89,8 +89,7 @@ static T GB_MLP_N(mlp_cpu_softmax_xent)(const struct mlp_dims *d, const float *l
         T m = row[0];
         for (long o = 1; o < d->out; o++)
             m = row[o] > m ? row[o] : m;
-        T zy = row[y] - m; /* kept before the row is overwritten: exp may underflow */
-        T sum = 0;
+        T zy = row[y] - m, sum = 0; /* zy kept before the row is overwritten: exp may underflow */
         for (long o = 0; o < d->out; o++) {
             row[o] = GB_MLP_M(exp)(row[o] - m);
             sum += row[o];

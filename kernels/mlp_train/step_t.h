@@ -49,8 +49,7 @@ static inline int GB_MLP_N(gb_mlp_step)(const struct GB_MLP_N(gb_mlp_ops) *ops, 
     GB_MLP_DO(ops->relu_backward(ctx, dh, a, bh));
     GB_MLP_DO(ops->gemm(ctx, 1, 0, H, I, B, dh, H, x, I, dw1, I)); /* dw1 = dhᵀ·x */
     GB_MLP_DO(ops->colsum(ctx, dh, db1, B, H, 1));
-    /* update */
-    GB_MLP_DO(ops->sgd(ctx, w1, dw1, hi, lr));
+    GB_MLP_DO(ops->sgd(ctx, w1, dw1, hi, lr)); /* the update */
     GB_MLP_DO(ops->sgd(ctx, b1, db1, (size_t)H, lr));
     GB_MLP_DO(ops->sgd(ctx, w2, dw2, oh, lr));
     GB_MLP_DO(ops->sgd(ctx, b2, db2, (size_t)O, lr));
