@@ -1,6 +1,6 @@
 /* test_emu.h — the launchers of kernels/mlp_train/cuda.cu on the emulation (same grids and
  * blocks), and the check of one whole SGD step against the workload's reference step. Test-only
- * code: include after tests/emu/emu.h, kernels/mlp_train/kernels.cuh and layout.h. */
+ * code: include after tests/emu/emu.h and kernels/mlp_train/kernels.cuh. */
 #ifndef GPUBENCH_MLP_TEST_EMU_H
 #define GPUBENCH_MLP_TEST_EMU_H
 
