@@ -50,7 +50,7 @@
 #define GB_UNROLL _Pragma("unroll")
 #endif
 /* No unrolling: for a runtime-strided loop whose unrolled form costs more registers than it
- * saves (kernels/mlp_train/kernels.cuh, the f64 softmax). The emulation defines it empty. */
+ * saves (kernels/mlp_train/step_kernels.cuh, the f64 softmax). The emulation defines it empty. */
 #ifndef GB_NO_UNROLL
 #define GB_NO_UNROLL _Pragma("unroll 1")
 #endif

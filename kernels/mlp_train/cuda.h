@@ -1,88 +1,60 @@
-/* cuda.h — the launchers of the MLP step's element-wise and reduction kernels (kernels.cuh),
- * callable from C.
- *
- * Every launcher enqueues its kernel(s) on `stream` and returns cudaGetLastError(): a bad
- * configuration or a sticky error of an earlier launch is reported where it happens. A launcher
- * never synchronises, allocates or copies. Matrices are row-major. C11 and CUDA C alike.
- */
+/* cuda.h — mlp_train's GPU side from C: the launchers of kernels.cuh (cuda.cu), which enqueue on
+ * gb_stream() and return ST_OK or, the note of ctx (the row's impl_ctx) naming it, the status of
+ * what the runtime reports where it happens; and what the rows share (cuda.c, amp.c). */
 #ifndef GPUBENCH_MLP_CUDA_H
 #define GPUBENCH_MLP_CUDA_H
 
-#include <stddef.h>
-
-#include <cuda_runtime.h>
-
+#include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
+#include "kernels/common/dev_bufs.h"
+#include "kernels/mlp_train/step.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The element-wise and reduction kernels of the MLP step (for gb_check_kernels); the step's
- * GEMMs are our SGEMM launcher's. */
+/* Every kernel of kernels.cuh, for gb_check_kernels; gb_mlp_step's ops on our launchers, gemm
+ * NULL (a row copies one and sets its GEMM); the launchers of the own DGEMM's operand transpose
+ * and of the f16 tier (amp.c): what each does is its kernel's comment (kernels.cuh, amp.cuh). */
 int gb_mlp_kernels(const struct gb_kernel_ref **refs);
+extern const struct gb_mlp_ops gb_mlp_gpu_ops;
+extern const struct gb_mlp_ops64 gb_mlp_gpu_ops64;
+int gb_transpose64(void *ctx, const double *in, int rows, int cols, int ld, double *out);
+int gb_f16_cast(void *ctx, const float *in, unsigned short *out, size_t n);
+int gb_bias_relu_f16(void *ctx, const float *z, const float *bias, unsigned short *a, int rows,
+                     int cols);
+int gb_relu_backward_f16(void *ctx, float *dh, const unsigned short *a, unsigned short *dh16,
+                         size_t n);
+int gb_nonfinite(void *ctx, const float *g, size_t n, int *bad);
+int gb_amp_sgd(void *ctx, float *w, const float *g, size_t n, float lr, float inv_scale,
+               const int *bad);
 
-/* z = max(z + bias, 0) in place; z is rows × cols, bias has cols entries; rows·cols < 2^31. */
-cudaError_t gb_bias_relu(cudaStream_t stream, float *z, const float *bias, int rows, int cols);
+/* A row's state: the layer's buffers first (gb_dev_* take ctx->state as it; ptr[] is the
+ * step's buf), the step's dims and ops with the row's GEMM, then each row's own. */
+struct mlp_gpu {
+    struct gb_dev_bufs dev;
+    struct mlp_dims d;
+    struct gb_mlp_ops ops;
+    struct gb_mlp_ops64 ops64;
+    struct gb_arch arch; /* cuda */
+    double *tr;          /* cuda, f64: room for the largest operand the step transposes */
+#ifdef GPUBENCH_HAVE_CUBLAS
+    cublasHandle_t h; /* cublas */
+    int have_handle;
+#endif
+    float *h32, *z, *dw1, *dw2, *db1, *db2, *rowloss; /* cublas f16: FP32 products, gradients */
+    unsigned short *w1h, *w2h, *a16, *dz16, *dh16;    /* its FP16 copies */
+    int *bad;                                         /* its overflow flag */
+};
 
-/* dh[i] = 0 where h[i] <= 0 (h: the ReLU output), in place, i in [0, n). */
-cudaError_t gb_relu_backward(cudaStream_t stream, float *dh, const float *h, size_t n);
+/* prepare's start in every row, state made: the shape into g->d (ST_UNSUPPORTED where batch·hidden
+ * reaches 2^31: our kernels index in 32 bits) and the specs of spec[GB_MLP_X .. GB_MLP_LOSS]. */
+enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec);
 
-/* Softmax cross-entropy of rows × cols logits (+ bias per column) against labels (class indices
- * stored as floats): rowloss[i] = −log softmax[i][label_i]; dlogits = (softmax − onehot)·scale.
- * dlogits may be logits (in place). Max-subtracted. */
-cudaError_t gb_softmax_xent(cudaStream_t stream, const float *logits, const float *bias,
-                            const float *labels, float *dlogits, float *rowloss, int rows, int cols,
-                            float scale);
-
-/* out[j] = scale · Σ_i x[i][j] for a rows × cols x (bias gradients; also the mean loss, as the
- * column sum of a rows × 1 matrix). Shared-memory tree, deterministic. */
-cudaError_t gb_colsum(cudaStream_t stream, const float *x, float *out, int rows, int cols,
-                      float scale);
-
-/* w[i] -= lr · g[i], i in [0, n). */
-cudaError_t gb_sgd(cudaStream_t stream, float *w, const float *g, size_t n, float lr);
-
-/* The f64 tier: the kernels of the launchers below (for gb_check_kernels), and the launchers,
- * each the float one above with double data (labels stay float32 class numbers). */
-int gb_mlp_kernels64(const struct gb_kernel_ref **refs);
-cudaError_t gb_bias_relu64(cudaStream_t stream, double *z, const double *bias, int rows,
-                           int cols);
-cudaError_t gb_relu_backward64(cudaStream_t stream, double *dh, const double *h, size_t n);
-cudaError_t gb_softmax_xent64(cudaStream_t stream, const double *logits, const double *bias,
-                              const float *labels, double *dlogits, double *rowloss, int rows,
-                              int cols, double scale);
-cudaError_t gb_colsum64(cudaStream_t stream, const double *x, double *out, int rows, int cols,
-                        double scale);
-cudaError_t gb_sgd64(cudaStream_t stream, double *w, const double *g, size_t n, double lr);
-
-/* out (cols × rows, dense) = inᵀ, in rows × cols with leading dimension ld ≥ cols: the
- * transposed operands of the own DGEMM (gb_dgemm takes none). in and out must not overlap. */
-cudaError_t gb_transpose64(cudaStream_t stream, const double *in, int rows, int cols, int ld,
-                           double *out);
-
-/* The f16 tier (mixed precision, kernels/mlp_train/cublas.c): FP16 values as their bits in
- * unsigned shorts, rounded to nearest even. The kernels of these launchers and the float ones the
- * mixed-precision step also runs (softmax, column sums), for gb_check_kernels. */
-int gb_mlp_kernels16(const struct gb_kernel_ref **refs);
-
-/* out[i] = FP16(in[i]), i in [0, n). */
-cudaError_t gb_f16_cast(cudaStream_t stream, const float *in, unsigned short *out, size_t n);
-
-/* a = FP16(max(z + bias, 0)); z (FP32) and a are rows × cols, rows·cols < 2^31. */
-cudaError_t gb_bias_relu_f16(cudaStream_t stream, const float *z, const float *bias,
-                             unsigned short *a, int rows, int cols);
-
-/* dh[i] = 0 where the FP16 activation a[i] is not > 0, in place; dh16[i] = FP16(dh[i]). */
-cudaError_t gb_relu_backward_f16(cudaStream_t stream, float *dh, const unsigned short *a,
-                                 unsigned short *dh16, size_t n);
-
-/* *bad = 1 when some g[i] is Inf or NaN (left as it is otherwise). */
-cudaError_t gb_nonfinite(cudaStream_t stream, const float *g, size_t n, int *bad);
-
-/* w[i] -= lr · g[i] · inv_scale, unless *bad (then nothing changes). */
-cudaError_t gb_amp_sgd(cudaStream_t stream, float *w, const float *g, size_t n, float lr,
-                       float inv_scale, const int *bad);
+/* `cublas`'s f16 tier (amp.c): prepare's part after cuda.c's state (the card and build checked,
+ * the buffers, the note), and its run. */
+enum status mlp_amp_buffers(struct impl_ctx *ctx);
+enum status mlp_amp_run(struct impl_ctx *ctx);
 
 #ifdef __cplusplus
 }

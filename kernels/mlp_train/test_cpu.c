@@ -10,7 +10,8 @@
 #include "harness/core/inputs.h"
 #include "bench/registry.h"
 #include "kernels/common/cpu_pool.h"
-#include "kernels/mlp_train/openblas.h"
+#define GB_MLP_F64 0
+#include "kernels/mlp_train/openblas_t.h" /* the float32 step, as openblas.c compiles it */
 #include "tests/workloads/test_util_cpu.h"
 #include "tests/testhelp.h"
 

@@ -1,12 +1,12 @@
 /* test_emu.c — the MLP step's kernels (kernels/mlp_train/kernels.cuh) on the CPU emulation,
  * each against a double-precision reference on three or more shapes in every thread order, then
- * the whole step as the `cuda` row sequences it (kernels/mlp_train/step.c) against the workload's
+ * the whole step as the `cuda` row sequences it (kernels/mlp_train/step.h) against the workload's
  * own reference step (mlp_ref_step), checked the way bench/mlp_train.c checks it. The step's
  * matrix products are a plain host loop here: the SGEMM kernels have their own emulation test in
  * their workload's folder, and the `cuda` row as shipped — step, SGEMM and these kernels
  * together — runs on the simulated device (tests/sim) on every card profile.
  *
- * Emulation builds: arch 750 200; sources step.c
+ * Emulation builds: arch 750 200
  */
 #include "tests/emu/emu.h"
 
@@ -216,15 +216,20 @@ static int op_sgd(void *c, float *w, const float *g, size_t n, float lr) {
 static const struct gb_mlp_ops emu_ops = {op_sgemm,        op_bias_relu, op_relu_backward,
                                           op_softmax_xent, op_colsum,    op_sgd};
 
+/* A step's shape and learning rate. */
+struct step_case {
+    int batch, in, hidden, out;
+    float lr;
+};
+
 /* One step on the emulation, checked as bench/mlp_train.c verifies the `cuda` row's step. */
-static void test_step(int o, const struct gb_mlp_dims *d) {
+static void test_step(int o, const struct step_case *d) {
     const struct mlp_dims md = {d->batch, d->in, d->hidden, d->out};
     const int B = d->batch, I = d->in, H = d->hidden, O = d->out;
     const size_t sizes[4] = {(size_t)H * I, (size_t)H, (size_t)O * H, (size_t)O};
     float *x = emu_alloc((size_t)B * I * sizeof(float)), *lab = emu_alloc(B * sizeof(float));
-    float *scratch = emu_alloc(gb_mlp_scratch_floats(d) * sizeof(float)), loss = NAN;
+    float *scratch = emu_alloc(gb_mlp_scratch_floats(&md) * sizeof(float)), loss = NAN;
     float *p[4], *init[4];
-    struct gb_mlp_bufs bufs;
     struct emu_run r = run_of(o);
     long bad;
     size_t i;
@@ -241,11 +246,11 @@ static void test_step(int o, const struct gb_mlp_dims *d) {
     EMU_CHECK(mlp_ref_clear_kinks(&md, x, p[0], p[1]) >= 0, "out of memory");
     for (k = 0; k < 4; k++)
         memcpy(init[k], p[k], sizes[k] * sizeof(float));
-    emu_poison(scratch, gb_mlp_scratch_floats(d));
-    gb_mlp_carve(d, scratch, &bufs);
-    bufs.x = x, bufs.labels = lab, bufs.loss = &loss;
-    bufs.w1 = p[0], bufs.b1 = p[1], bufs.w2 = p[2], bufs.b2 = p[3];
-    rc = gb_mlp_step(&emu_ops, &r, d, &bufs);
+    emu_poison(scratch, gb_mlp_scratch_floats(&md));
+    {
+        void *const buf[GB_MLP_NBUF] = {x, lab, p[0], p[1], p[2], p[3], &loss, scratch};
+        rc = gb_mlp_step(&emu_ops, &r, &md, d->lr, buf);
+    }
     bad = ref_mlp_check(&md, d->lr, x, lab, init, p, loss);
     EMU_CHECK(rc == 0 && bad == 0,
               "mlp step batch=%d in=%d hidden=%d out=%d %s: %ld wrong", B, I, H, O,
@@ -493,15 +498,14 @@ static long check_step64(const struct mlp_dims *d, double lr, const float *x, co
 
 /* One f64 step on the emulation from float32 inputs widened, as the workload makes its f64
  * problems, checked as bench/mlp_train.c verifies an f64 row. */
-static void test_step64(int o, const struct gb_mlp_dims *d) {
+static void test_step64(int o, const struct step_case *d) {
     const struct mlp_dims md = {d->batch, d->in, d->hidden, d->out};
     const int B = d->batch, I = d->in, H = d->hidden, O = d->out;
     const size_t sizes[4] = {(size_t)H * I, (size_t)H, (size_t)O * H, (size_t)O};
     float *x = emu_alloc((size_t)B * I * sizeof(float)), *lab = emu_alloc(B * sizeof(float));
     double *x64 = emu_alloc((size_t)B * I * sizeof(double)), loss = NAN;
-    double *scratch = emu_alloc(gb_mlp_scratch_floats(d) * sizeof(double)), *p[4];
+    double *scratch = emu_alloc(gb_mlp_scratch_floats(&md) * sizeof(double)), *p[4];
     float *init[4];
-    struct gb_mlp_bufs64 bufs;
     struct step64_ctx c = {run_of(o), NULL};
     size_t i, ntr = (size_t)(H * I > H * B ? H * I : H * B) + (size_t)O * (H > B ? H : B);
     int k, rc;
@@ -520,13 +524,13 @@ static void test_step64(int o, const struct gb_mlp_dims *d) {
             p[k][i] = init[k][i];
     for (i = 0; i < (size_t)B * I; i++)
         x64[i] = x[i];
-    for (i = 0; i < gb_mlp_scratch_floats(d); i++)
+    for (i = 0; i < gb_mlp_scratch_floats(&md); i++)
         scratch[i] = NAN;
-    gb_mlp_carve64(d, scratch, &bufs);
-    bufs.x = x64, bufs.labels = lab, bufs.loss = &loss;
-    bufs.w1 = p[0], bufs.b1 = p[1], bufs.w2 = p[2], bufs.b2 = p[3];
     c.tr = emu_alloc(ntr * sizeof(double));
-    rc = gb_mlp_step64(&emu_ops64, &c, d, &bufs);
+    {
+        void *const buf[GB_MLP_NBUF] = {x64, lab, p[0], p[1], p[2], p[3], &loss, scratch};
+        rc = gb_mlp_step64(&emu_ops64, &c, &md, d->lr, buf);
+    }
     long bad = check_step64(&md, (double)d->lr, x, lab, init, p, loss);
     EMU_CHECK(rc == 0 && bad == 0, "f64 mlp step batch=%d in=%d hidden=%d out=%d %s: %ld wrong",
               B, I, H, O, emu_order_name(c.r.order), bad);
@@ -675,7 +679,7 @@ static void test_amp_sgd(int o) {
 }
 
 int main(void) {
-    static const struct gb_mlp_dims steps[] = {
+    static const struct step_case steps[] = {
         {5, 7, 9, 3, 0.1f}, {33, 20, 70, 10, 0.1f}, {64, 36, 40, 12, 0.5f}};
     clock_t t0 = clock();
     int o;

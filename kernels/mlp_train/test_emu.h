@@ -1,6 +1,6 @@
 /* test_emu.h — the launchers of kernels/mlp_train/cuda.cu on the emulation (same grids and
  * blocks), and the check of one whole SGD step against the workload's reference step. Test-only
- * code: include after tests/emu/emu.h, kernels/mlp_train/kernels.cuh and layout.h. */
+ * code: include after tests/emu/emu.h and kernels/mlp_train/kernels.cuh. */
 #ifndef GPUBENCH_MLP_TEST_EMU_H
 #define GPUBENCH_MLP_TEST_EMU_H
 
@@ -71,13 +71,13 @@ static inline int emu_softmax_xent(const struct emu_run *r, unsigned blocks, con
                              .rows = rows,
                              .cols = cols,
                              .f = scale};
-    return emu_launch(emu_dim3(blocks ? blocks : gb_softmax_blocks(rows), 1, 1),
+    return emu_launch(emu_dim3(blocks ? blocks : gb_grid_of(rows, 1), 1, 1),
                       emu_dim3(GB_SMX_THREADS, 1, 1), 0, r->order, r->seed, emu_softmax_body, &a);
 }
 static inline int emu_colsum(const struct emu_run *r, unsigned blocks, const float *x, float *out,
                              int rows, int cols, float scale) {
     struct emu_mlp_args a = {.cx = x, .x = out, .rows = rows, .cols = cols, .f = scale};
-    return emu_launch(emu_dim3(blocks ? blocks : gb_colsum_blocks(cols), 1, 1),
+    return emu_launch(emu_dim3(blocks ? blocks : gb_grid_of(cols, GB_COLSUM_X), 1, 1),
                       emu_dim3(GB_COLSUM_X, GB_COLSUM_Y, 1),
                       GB_COLSUM_X * GB_COLSUM_Y * sizeof(float), r->order, r->seed, emu_colsum_body,
                       &a);
@@ -192,14 +192,14 @@ static inline int emu_softmax_xent64(const struct emu_run *r, unsigned blocks,
                                .rows = rows,
                                .cols = cols,
                                .f = scale};
-    return emu_launch(emu_dim3(blocks ? blocks : gb_softmax_blocks(rows), 1, 1),
+    return emu_launch(emu_dim3(blocks ? blocks : gb_grid_of(rows, 1), 1, 1),
                       emu_dim3(GB_SMX_THREADS, 1, 1), 0, r->order, r->seed, emu_softmax64_body,
                       &a);
 }
 static inline int emu_colsum64(const struct emu_run *r, unsigned blocks, const double *x,
                                double *out, int rows, int cols, double scale) {
     struct emu_mlp64_args a = {.cx = x, .x = out, .rows = rows, .cols = cols, .f = scale};
-    return emu_launch(emu_dim3(blocks ? blocks : gb_colsum_blocks(cols), 1, 1),
+    return emu_launch(emu_dim3(blocks ? blocks : gb_grid_of(cols, GB_COLSUM_X), 1, 1),
                       emu_dim3(GB_COLSUM_X, GB_COLSUM_Y, 1),
                       GB_COLSUM_X * GB_COLSUM_Y * sizeof(double), r->order, r->seed,
                       emu_colsum64_body, &a);
@@ -224,8 +224,8 @@ static void emu_transpose64_body(void *p) {
 static inline int emu_transpose64(const struct emu_run *r, unsigned gx, unsigned gy,
                                   const double *in, int rows, int cols, int ld, double *out) {
     struct emu_tr_args a = {in, out, rows, cols, ld};
-    return emu_launch(emu_dim3(gx ? gx : gb_transpose_blocks(cols),
-                               gy ? gy : gb_transpose_blocks(rows), 1),
+    return emu_launch(emu_dim3(gx ? gx : gb_grid_of(cols, GB_TR_TILE),
+                               gy ? gy : gb_grid_of(rows, GB_TR_TILE), 1),
                       emu_dim3(GB_TR_TILE, GB_TR_ROWS, 1), 0, r->order, r->seed,
                       emu_transpose64_body, &a);
 }
