@@ -77,9 +77,10 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
     int f64 = (dtype_mask(w->dtypes) & pl->o->dtypes & DT_BIT(DT_F64)) != 0;
     double impl_need = 0;
     const struct impl *im;
-    for (int i = 0; (im = registry_impl(w, i)) != NULL; i++)
-        if (im->host_bytes && im->host_bytes(&s) > impl_need)
-            impl_need = im->host_bytes(&s);
+    for (int i = 0; (im = registry_impl(w, i)) != NULL; i++) {
+        double b = im->host_bytes ? im->host_bytes(&s) : 0;
+        impl_need = b > impl_need ? b : impl_need;
+    }
     double need = (w->host_bytes(&s) + impl_need) * (f64 ? 2 : 1);
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     double have = pages > 0 && psize > 0 ? (double)pages * (double)psize : 0;
