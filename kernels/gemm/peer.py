@@ -24,8 +24,21 @@ def torch_step(torch, shape, device):
     c = torch.empty(shape["m"], shape["n"], device=device)
     return lambda: torch.mm(a, b, out=c)
 
-# Ratios scripts/gpu-check reports from its runs (scripts/lib/gpu_ratios.py): GFLOP/s of our own
-# GEMM against cuBLAS's on the same card and tier, at the default shape and the sweep's largest.
+# Ratios scripts/gpu-check and scripts/kernel-lease report (scripts/lib/gpu_ratios.py): GFLOP/s of
+# our own GEMM against cuBLAS's on the same card and tier, at the default shape and 4096³. The
+# targets are the own-kernels issue's: the SIMT SGEMM (the same code on every card) at 0.9 of
+# cuBLAS; the SIMT DGEMM at 0.75 of the card's FP64 FMA rate (cuBLAS runs the FP64 tensor cores
+# on 8.0 and 9.0, which SIMT code cannot use); the tensor-core implementation (gemm/cuda_tc) at
+# 0.8 of cuBLAS in FP16 and BF16 at 4096³ (0.5 at 2048³, where a 2048³ product is too few tiles
+# to fill 132 SMs twice), 0.7 in TF32 and 0.8 in FP64 (DMMA).
+SHAPES = ["m=2048;n=2048;k=2048", "m=4096;n=4096;k=4096"]
 GPU_RATIOS = [dict(name="own GEMM ÷ cuBLAS (GFLOP/s)", impl="cuda", vs=("gemm", "cublas"),
-                   metric="gflops", shapes=["m=2048;n=2048;k=2048", "m=4096;n=4096;k=4096"],
-                   target=0.7)]
+                   metric="gflops", shapes=SHAPES,
+                   target=lambda dtype, shape: 0.9 if dtype == "float32" else None),
+              dict(name="own SIMT DGEMM ÷ FP64 FMA peak", impl="cuda", vs="fp64_fma",
+                   metric="gflops", shapes=SHAPES, dtypes=["float64"], target=0.75),
+              dict(name="own tensor-core GEMM ÷ cuBLAS (GFLOP/s)", impl="cuda_tc",
+                   vs=("gemm", "cublas"), metric="gflops", shapes=SHAPES,
+                   target=lambda dtype, shape: {"float16": 0.8, "bfloat16": 0.8, "tfloat32": 0.7,
+                                                "float64": 0.8}.get(dtype)
+                   if shape == SHAPES[1] or dtype in ("float64", "tfloat32") else 0.5)]

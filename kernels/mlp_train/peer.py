@@ -28,3 +28,10 @@ def torch_step(torch, shape, device):
 
 # scripts/gpu-check: gpubench's CUDA step time ÷ PyTorch's on the same card must not exceed this.
 TORCH_GPU_TARGET = 1.0
+
+# Ratios scripts/gpu-check and scripts/kernel-lease report (scripts/lib/gpu_ratios.py): the step
+# on our own kernels against the same step on cuBLAS's GEMMs (the elementwise kernels are the
+# same in both), by time: at most 1.15×.
+GPU_RATIOS = [dict(name="mlp_train/cuda ÷ mlp_train/cublas (step time)", impl="cuda",
+                   vs=("mlp_train", "cublas"), metric="median_ms", shapes=None,
+                   dtypes=["float32", "float64"], target=1.15, lower_is_better=True)]

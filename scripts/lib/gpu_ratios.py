@@ -11,6 +11,7 @@
 No workload is named here: they come from the runs and their peer.py files.
 
 usage: gpu_ratios.py RESULT_DIR GPUBENCH       writes RESULT_DIR/ratios.md
+       gpu_ratios.py --print DIR                prints the ratios of DIR/*.csv (scripts/kernel-lease)
 """
 import csv
 import glob
@@ -44,7 +45,9 @@ def read_rows(paths):
     for p in paths:
         if os.path.isfile(p):
             with open(p, newline="") as f:
-                rows += [r for r in csv.DictReader(f) if r["status"] == "ok"]
+                reader = csv.DictReader(f)
+                if "status" in (reader.fieldnames or []):  # run CSVs only, not peers.csv
+                    rows += [r for r in reader if r["status"] == "ok"]
     return rows
 
 
@@ -76,23 +79,48 @@ def verdict(value, target, lower_is_better=False):
     return f"{'meets' if ok else 'MISSES'} ({'≤' if lower_is_better else '≥'} {target})"
 
 
-def section_ratios(peers, rows, link):
+def spec_target(spec, row):
+    """A GPU_RATIOS entry's target for one row: a number, or a function of (dtype, shape) that
+    returns one (None: reported without a target)."""
+    t = spec.get("target")
+    return t(row["dtype"], row["shape"]) if callable(t) else t
+
+
+def fp64_fma_gflops(row):
+    """The FP64 FMA (non-tensor) peak of a float64 row's card, from the row's own rate and
+    peak_pct: gpubench's FP64 peak on 8.0 and 9.0 is the FP64 tensor cores' (harness/gpuinfo/
+    gpu_peak.c), twice the FMA units' rate (A100: 19.5 and 9.7 TFLOP/s; H100 SXM: 67 and 34)."""
+    if row["dtype"] != "float64" or not row.get("peak_pct") or not row["gflops"]:
+        return None, "FP64 FMA peak unknown"
+    peak = float(row["gflops"]) / (float(row["peak_pct"]) / 100.0)
+    tensor = row.get("cc") in ("8.0", "9.0")
+    return (peak / 2 if tensor else peak), "FP64 FMA peak"
+
+
+def section_ratios(peers, rows, link, any_shape=False):
     lines = ["## Ratios between implementations", "",
              "Each row's rate against the other implementation's in the same precision tier "
-             "(a row of another workload, the copy, in any: bytes are bytes).", "",
+             "(a row of another workload, the copy, in any: bytes are bytes); a time ratio "
+             "(lower is better) says so in its target.", "",
              "| ratio | device | dtype | shape | value | target |", "|---|---|---|---|--:|---|"]
     for w, peer in peers.items():
         for spec in getattr(peer, "GPU_RATIOS", []):
             ours = [r for r in rows if r["workload"] == w and r["impl"] == spec["impl"]
-                    and r["device"].startswith("cuda")]
+                    and r["device"].startswith("cuda")
+                    and (not spec.get("dtypes") or r["dtype"] in spec["dtypes"])]
             for r in ours:
-                if spec.get("shapes") and r["shape"] not in spec["shapes"]:
+                if spec.get("shapes") and r["shape"] not in spec["shapes"] and not any_shape:
                     continue
                 num = float(r[spec["metric"]]) if r[spec["metric"]] else None
+                label = spec["name"]
                 if spec["vs"] == "pcie":
                     idx = int(r["device"].split(":")[1])
                     den, what = link.get(idx, (None, "link unknown"))
                     label = f"{spec['name']} [{what}]"
+                elif spec["vs"] == "fp64_fma":
+                    den, what = fp64_fma_gflops(r)
+                    label = f"{spec['name']} [{what}: {den / 1000:.1f} TFLOP/s]" if den else \
+                        f"{spec['name']} [{what}]"
                 else:
                     vw, vi = spec["vs"]
                     vs_rows = [x for x in rows if (x["device"], x["workload"], x["impl"]) ==
@@ -106,11 +134,10 @@ def section_ratios(peers, rows, link):
                         match = vs_rows[:1]
                     den = float(match[0][spec["metric"]]) * spec.get("vs_scale", 1.0) \
                         if match and match[0][spec["metric"]] else None
-                    label = spec["name"]
                 value = num / den if num and den else None
                 lines.append(f"| {label} | {r['device']} | {r['dtype']} | {r['shape']} | "
                              f"{'%.3f' % value if value else 'n/a'} | "
-                             f"{verdict(value, spec.get('target'))} |")
+                             f"{verdict(value, spec_target(spec, r), spec.get('lower_is_better'))} |")
     return lines + [""]
 
 
@@ -173,14 +200,22 @@ def section_crossover(out_dir, gb):
     return lines + [""]
 
 
+def run_csvs(out_dir):
+    return [p for p in sorted(glob.glob(os.path.join(out_dir, "*.csv")))
+            if not p.endswith(".samples.csv")]
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__.split("\n\n")[-1])
+    if sys.argv[1] == "--print":
+        print("\n".join(section_ratios(load_peers(), read_rows(run_csvs(sys.argv[2])), {})))
+        return
     out_dir, gb = sys.argv[1], sys.argv[2]
     peers = load_peers()
     default = read_rows([os.path.join(out_dir, "run.csv")])
-    rows = default + read_rows(p for p in glob.glob(os.path.join(out_dir, "sweep-*.csv"))
-                               if not p.endswith(".samples.csv"))
+    rows = default + read_rows(p for p in run_csvs(out_dir)
+                               if os.path.basename(p).startswith("sweep-"))
     smi = os.path.join(out_dir, "nvidia-smi.txt")
     link = pcie_gbps(open(smi).read()) if os.path.isfile(smi) else {}
     text = (["# Figures of this run", ""] + section_ratios(peers, rows, link) +

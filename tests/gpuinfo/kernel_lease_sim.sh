@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# kernel_lease_sim.sh — scripts/kernel-lease on the simulated device (tests/sim), reusing this
+# build's gpubench-sim (--binary, no build), so that a round on a lent card can only fail on what
+# the card does. --quick keeps the shapes small (the CPU emulation needs minutes for 4096³).
+#
+# usage: kernel_lease_sim.sh SOURCE_DIR BUILD_DIR PROFILE
+# Checks: a bad option exits 2 in one line; the rehearsal exits 0, writes each workload's CSV and
+# table, and prints an own ÷ vendor ratio with a value for every workload that has GPU_RATIOS
+# (gemm's in float32 and float64, mlp_train's by step time, conv2d's, vecadd's against the copy).
+set -u
+src=$(cd "${1:?usage: kernel_lease_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
+build=$(cd "${2:?usage: kernel_lease_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
+profile=${3:?usage: kernel_lease_sim.sh SOURCE_DIR BUILD_DIR PROFILE}
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+"$src/scripts/kernel-lease" --no-such-option >"$work/usage.out" 2>"$work/usage.err"
+rc=$?
+[ $rc = 2 ] || fail "a bad option exited $rc, want 2"
+[ "$(wc -l <"$work/usage.err")" = 1 ] || fail "a bad option printed $(wc -l <"$work/usage.err") lines"
+
+GPUBENCH_SIM=$profile "$src/scripts/kernel-lease" --binary "$build/gpubench-sim" --quick \
+    --out "$work/out" >"$work/ratios.md" 2>"$work/progress.txt"
+rc=$?
+[ $rc = 0 ] || fail "kernel-lease exited $rc: $(tail -n 3 "$work/progress.txt")"
+for w in gemm vecadd memcpy conv2d mlp_train; do
+    [ -s "$work/out/$w.csv" ] || fail "no $w.csv"
+    [ -s "$work/out/$w.log" ] || fail "no $w.log"
+done
+# a ratio row with a number: | name | cuda:0 | dtype | shape | 0.123 | target |
+ratio() { grep -E "^\| $1[^|]* \| cuda:0 \| $2 \| [^|]+ \| [0-9]+\.[0-9]{3} \|" "$work/ratios.md"; }
+ratio "own GEMM ÷ cuBLAS" float32 >/dev/null || fail "no own GEMM ÷ cuBLAS ratio in float32"
+ratio "own SIMT DGEMM ÷ FP64 FMA peak" float64 >/dev/null || fail "no SIMT DGEMM ÷ FMA peak ratio"
+ratio "mlp_train/cuda ÷ mlp_train/cublas \(step time\)" float32 >/dev/null ||
+    fail "no mlp_train step-time ratio"
+grep -q "MISSES (≤ 1.15)\|meets (≤ 1.15)" "$work/ratios.md" || fail "the step-time ratio has no ≤ target"
+ratio "own conv2d ÷ cuDNN" float32 >/dev/null || fail "no conv2d ratio"
+ratio "vecadd/cuda ÷ device-to-device copy" float16 >/dev/null || fail "no f16 vecadd ÷ copy ratio"
+if [ $fails -gt 0 ]; then
+    cat "$work/ratios.md" "$work/progress.txt"
+    exit 1
+fi
+echo "kernel-lease on the simulated $profile: ok ($(grep -c '^| ' "$work/ratios.md") table lines)"
