@@ -41,7 +41,7 @@ static enum status vecadd_cuda_prepare(struct impl_ctx *ctx) {
     if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "a, b, c")) != ST_OK)
         return st;
     if (s->t == DT_F16)
-        snprintf(ctx->note, sizeof ctx->note, "FP16 storage, half2 pairs, __hadd2");
+        snprintf(ctx->note, sizeof ctx->note, "FP16 storage, 8 halves a 16-byte access, __hadd2");
     return ST_OK;
 }
 
@@ -60,8 +60,8 @@ static enum status vecadd_cuda_run(struct impl_ctx *ctx) {
 const struct impl vecadd_cuda_impl = {
     .name = "cuda",
     .kind = DEV_CUDA,
-    .summary = "own grid-stride kernel c = a + b (float4 when aligned; doubles for f64; half2 "
-               "pairs for f16)",
+    .summary = "own grid-stride kernel c = a + b (float4 when aligned; doubles for f64; f16: "
+               "8 halves a 16-byte access, __hadd2)",
     .prepare = vecadd_cuda_prepare,
     .upload = gb_dev_upload,
     .run = vecadd_cuda_run,

@@ -2,7 +2,8 @@
  * CPU emulation: lengths that are not multiples of the block or of 4, aligned (float4 path) and
  * misaligned (scalar path) operands, the launcher's grid and grids small enough that every
  * thread strides several times, every thread order; and the f64 and f16 kernels on the same
- * lengths (f16: pairs when 4-byte aligned, one by one when not).
+ * lengths (f16: eight at a time when 16-byte aligned, pairs when 4-byte aligned, one by one
+ * when not).
  *
  * Emulation builds: arch 750
  */
@@ -63,8 +64,9 @@ static void vecadd16_body(void *p) {
 }
 
 /* The f16 kernel: every element the correctly rounded half of the exact sum (the double sum of
- * two halves is exact), nothing written outside c. mis shifts a and c by that many halves (1: no
- * 4-byte alignment, the one-by-one path). Values span several binades so that sums round. */
+ * two halves is exact), nothing written outside c. mis shifts a and c by that many halves (0: the
+ * 16-byte path; 1: no 4-byte alignment, the one-by-one path; 2: 4-byte but not 16-byte aligned,
+ * the pair path). Values span several binades so that sums round. */
 static void test_f16(size_t n, int mis, unsigned blocks, enum emu_order o) {
     unsigned short *a = emu_alloc((n + 2) * 2), *b = emu_alloc((n + 2) * 2);
     unsigned short *c = emu_alloc((n + 2) * 2);
@@ -141,7 +143,7 @@ int main(void) {
             test_f64(cases[ci].n, cases[ci].blocks, (enum emu_order)o);
     for (ci = 0; ci < sizeof cases / sizeof cases[0]; ci++)
         for (o = 0; o < EMU_ORDERS; o++)
-            test_f16(cases[ci].n, cases[ci].ma & 1, cases[ci].blocks, (enum emu_order)o);
+            test_f16(cases[ci].n, cases[ci].ma, cases[ci].blocks, (enum emu_order)o);
     printf("vecadd emulated: %d failures\n", emu_failures);
     return emu_failures ? 1 : 0;
 }
