@@ -24,6 +24,12 @@
  * FMA_MATH does not exist. Results that report a tensor-op math type are never chosen for them.
  * f16 takes any result (tensor-op or not), runs with the math type it was measured with, and
  * the note says the layout, whether tensor ops were used and the algorithm.
+ *
+ * Two rows: conv2d/cudnn takes the fastest algorithm cuDNN has, which at the default shape is
+ * often an FFT or Winograd one doing fewer operations than the direct convolution both rows are
+ * credited with (on an H200: WINOGRAD_NONFUSED, FFT_TILING); conv2d/cudnn_gemm takes the fastest
+ * of cuDNN's implicit-GEMM algorithms (IMPLICIT_GEMM, IMPLICIT_PRECOMP_GEMM), the same method as
+ * our own kernel (kernels/conv2d/kernels.cuh), so that own ÷ cudnn_gemm compares like with like.
  */
 #include <stdlib.h>
 
@@ -66,6 +72,7 @@ struct conv_state {
     size_t ws_size;
     cudnnConvolutionFwdAlgo_t algo;
     int tensor_ops; /* the chosen result's math is a tensor-op one (f16 only) */
+    int gemm_only;  /* conv2d/cudnn_gemm: only the implicit-GEMM algorithms */
 };
 
 /* 1 when a Find/Get result ran on tensor cores (TF32 or FP16 conversion), which an FP32
@@ -78,13 +85,20 @@ static int uses_tensor_ops(const cudnnConvolutionFwdAlgoPerf_t *r) {
     return r->mathType == CUDNN_TENSOR_OP_MATH;
 }
 
+/* 1 for cuDNN's implicit-GEMM algorithms: the method of our own kernel. */
+static int implicit_gemm(cudnnConvolutionFwdAlgo_t a) {
+    return a == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_GEMM ||
+           a == CUDNN_CONVOLUTION_FWD_ALGO_IMPLICIT_PRECOMP_GEMM;
+}
+
 /* cudnn results as plain data for gpu_pick_algo; heuristic ones carry no time. Tensor-op
- * results only where the tier allows them (f16). */
+ * results only where the tier allows them (f16); only implicit-GEMM ones for gemm_only. */
 static void to_plain(const cudnnConvolutionFwdAlgoPerf_t *r, int n, int measured, int tensor_ok,
-                     struct gpu_algo_result *out) {
+                     int gemm_only, struct gpu_algo_result *out) {
     for (int i = 0; i < n; i++) {
         out[i].algo = (int)r[i].algo;
-        out[i].ok = r[i].status == CUDNN_STATUS_SUCCESS && (tensor_ok || !uses_tensor_ops(&r[i]));
+        out[i].ok = r[i].status == CUDNN_STATUS_SUCCESS && (tensor_ok || !uses_tensor_ops(&r[i])) &&
+                    (!gemm_only || implicit_gemm(r[i].algo));
         out[i].ms = measured ? r[i].time : -1.0f;
         out[i].memory = r[i].memory;
     }
@@ -184,13 +198,14 @@ static enum status rank_algos(struct impl_ctx *ctx, struct conv_state *s, int ma
 static enum status pick_algo(struct impl_ctx *ctx, struct conv_state *s,
                              const cudnnConvolutionFwdAlgoPerf_t *perf,
                              struct gpu_algo_result *plain, int got, int measured, size_t *need) {
-    to_plain(perf, got, measured, s->t == DT_F16, plain);
+    to_plain(perf, got, measured, s->t == DT_F16, s->gemm_only, plain);
     int pick = gpu_pick_algo(plain, got, s->ws_size);
     if (pick < 0) {
         snprintf(ctx->note, sizeof ctx->note,
-                 "cuDNN offers no %s forward algorithm for this shape within %.1f MiB of "
+                 "cuDNN offers no %s%s forward algorithm for this shape within %.1f MiB of "
                  "workspace (%d candidates)",
                  s->t == DT_F16 ? "FP16 (FP32 compute)" : dtype_label(s->t),
+                 s->gemm_only ? " implicit-GEMM" : "",
                  (double)s->ws_size / (1 << 20), got);
         return ST_UNSUPPORTED;
     }
@@ -292,7 +307,7 @@ static void conv_teardown(struct impl_ctx *ctx) {
     s->ws = NULL;
 }
 
-static enum status conv_prepare(struct impl_ctx *ctx) {
+static enum status conv_prepare_algos(struct impl_ctx *ctx, int gemm_only) {
     struct problem *p = ctx->p;
     int cc_major = 0, cc_minor = 0;
     if (sscanf(ctx->dev->cc, "%d.%d", &cc_major, &cc_minor) == 2) {
@@ -307,6 +322,7 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
         return st;
     struct conv_state *s = ctx->state;
     s->dev.teardown = conv_teardown;
+    s->gemm_only = gemm_only;
     conv2d_dims_of(&p->shape, &s->d);
     if (!conv2d_dims_int_indexed(&s->d)) {
         snprintf(ctx->note, sizeof ctx->note,
@@ -337,6 +353,14 @@ static enum status conv_prepare(struct impl_ctx *ctx) {
     return choose_algo(ctx, s);
 }
 
+static enum status conv_prepare(struct impl_ctx *ctx) {
+    return conv_prepare_algos(ctx, 0);
+}
+
+static enum status conv_prepare_gemm(struct impl_ctx *ctx) {
+    return conv_prepare_algos(ctx, 1);
+}
+
 static enum status conv_run(struct impl_ctx *ctx) {
     struct conv_state *s = ctx->state;
     /* the scaling factors are doubles for double data, floats otherwise (half included) */
@@ -356,6 +380,20 @@ const struct impl conv2d_cudnn_impl = {
     .kind = DEV_CUDA,
     .summary = "cudnnConvolutionForward, fastest algorithm found once per shape (FP16: tensor ops)",
     .prepare = conv_prepare,
+    .upload = gb_dev_upload,
+    .run = conv_run,
+    .download = gb_dev_download,
+    .release = gb_dev_release,
+    .finish = gb_dev_finish,
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
+};
+
+const struct impl conv2d_cudnn_gemm_impl = {
+    .name = "cudnn_gemm",
+    .kind = DEV_CUDA,
+    .summary = "cudnnConvolutionForward, fastest of cuDNN's implicit-GEMM algorithms (our own "
+               "kernel's method)",
+    .prepare = conv_prepare_gemm,
     .upload = gb_dev_upload,
     .run = conv_run,
     .download = gb_dev_download,

@@ -134,6 +134,10 @@ def section_ratios(peers, rows, link, any_shape=False):
                         match = vs_rows[:1]
                     den = float(match[0][spec["metric"]]) * spec.get("vs_scale", 1.0) \
                         if match and match[0][spec["metric"]] else None
+                    # the other row's method, from its note (e.g. cuDNN's algorithm)
+                    named = re.search(spec["vs_label"], match[0]["note"]) \
+                        if match and spec.get("vs_label") else None
+                    label = f"{spec['name']} [{named.group(1)}]" if named else label
                 value = num / den if num and den else None
                 lines.append(f"| {label} | {r['device']} | {r['dtype']} | {r['shape']} | "
                              f"{'%.3f' % value if value else 'n/a'} | "
