@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness/compare/internal.h"
+#include "harness/io/termcols.h"
 
 int grid_init(struct cmp_grid *g, int ncols) {
     memset(g, 0, sizeof *g);
@@ -82,29 +83,6 @@ void grid_free(struct cmp_grid *g) {
     memset(g, 0, sizeof *g);
 }
 
-/* Columns on a terminal: UTF-8 code points, not bytes ("×" is two bytes, one column). */
-static int width(const char *s) {
-    int w = 0;
-    for (; s && *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            w++;
-    return w;
-}
-
-static void pad(FILE *out, int n) {
-    for (int i = 0; i < n; i++)
-        fputc(' ', out);
-}
-
-static void cell_out(FILE *out, const char *s, int w, int right) {
-    s = s ? s : "";
-    if (right)
-        pad(out, w - width(s));
-    fputs(s, out);
-    if (!right)
-        pad(out, w - width(s));
-}
-
 static const char *cell(const struct cmp_grid *g, int r, int c) {
     return g->cells[(size_t)r * (size_t)g->ncols + (size_t)c];
 }
@@ -115,10 +93,10 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
         return;
     int any_group = 0;
     for (int c = 0; c < g->ncols; c++) {
-        w[c] = width(g->head[c]);
+        w[c] = term_cols(g->head[c]);
         for (int r = 0; r < g->nrows; r++)
-            if (width(cell(g, r, c)) > w[c])
-                w[c] = width(cell(g, r, c));
+            if (term_cols(cell(g, r, c)) > w[c])
+                w[c] = term_cols(cell(g, r, c));
     }
     /* a group label wider than its columns widens them, evenly */
     for (int c = 0; c < g->ncols; c++) {
@@ -130,7 +108,7 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
             span = g->ncols - c;
         for (int k = c; k < c + span; k++)
             have += w[k] + (k > c ? 2 : 0);
-        int need = width(g->group[c]);
+        int need = term_cols(g->group[c]);
         for (int k = c; need > have && k < c + span; k++) {
             int add = (need - have + (c + span - k) - 1) / (c + span - k);
             w[k] += add;
@@ -148,10 +126,10 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
                 int span = g->group_span[c], have = 0;
                 for (int k = c; k < c + span && k < g->ncols; k++)
                     have += w[k] + (k > c ? 2 : 0);
-                cell_out(out, g->group[c], have, 0);
+                term_cell(out, g->group[c], have, 0);
                 c += span;
             } else {
-                pad(out, w[c]);
+                term_cell(out, "", w[c], 0);
                 c++;
             }
         }
@@ -160,7 +138,7 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
     for (int c = 0; c < g->ncols; c++) {
         if (c)
             fputs("  ", out);
-        cell_out(out, g->head[c], w[c], g->right[c]);
+        term_cell(out, g->head[c], w[c], g->right[c]);
     }
     fputc('\n', out);
     for (int i = 0; i < total; i++)
@@ -175,7 +153,8 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
         for (int c = 0; c < g->ncols; c++) {
             if (c)
                 fputs("  ", out);
-            cell_out(out, cell(g, r, c), c == g->ncols - 1 && !g->right[c] ? 0 : w[c], g->right[c]);
+            term_cell(out, cell(g, r, c), c == g->ncols - 1 && !g->right[c] ? 0 : w[c],
+                      g->right[c]);
         }
         fputc('\n', out);
     }

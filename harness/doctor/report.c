@@ -1,10 +1,12 @@
 /* report.c — the text and JSON writers of `gpubench doctor`. See report.h. */
 #include "harness/doctor/report.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 #include "harness/gpuinfo/cuda_facts.h"
 #include "harness/io/json.h"
+#include "harness/io/termcols.h"
 
 int doctor_report_usable(const struct doctor_report *r) {
     int n = 0;
@@ -25,12 +27,25 @@ static const char *ver(int cuda, char *buf, size_t n) {
     return cuda_facts_ver_str(cuda, buf, n);
 }
 
+/* One line of a key/value block: "  key   value", the key padded to `cols` display columns
+ * (harness/io/termcols.h), the value printf's. */
+__attribute__((format(printf, 4, 5))) static void kv_line(FILE *f, const char *key, int cols,
+                                                          const char *fmt, ...) {
+    va_list ap;
+    fputs("  ", f);
+    term_cell(f, key, cols, 0);
+    fputc(' ', f);
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+}
+
 static void text_libs(const char *what, const char *compiled, const char *loaded, FILE *f) {
     if (!compiled[0] && !loaded[0]) {
-        fprintf(f, "  %-14s not in this build\n", what);
+        kv_line(f, what, 14, "not in this build\n");
         return;
     }
-    fprintf(f, "  %-14s %s compiled, %s loaded", what, compiled[0] ? compiled : "unknown",
+    kv_line(f, what, 14, "%s compiled, %s loaded", compiled[0] ? compiled : "unknown",
             loaded[0] ? loaded : "unknown");
     if (compiled[0] && loaded[0] && strcmp(compiled, loaded) != 0)
         fprintf(f, "  <- MISMATCH: the library found at run time is not the one gpubench was "
@@ -47,18 +62,18 @@ static void text_machine(const struct doctor_report *r, FILE *f) {
     if (r->assumed)
         ; /* the driver is each assumed device's own */
     else if (r->driver_cuda > 0)
-        fprintf(f, "  %-14s loaded, %s (supports CUDA up to %s)\n", "NVIDIA driver",
+        kv_line(f, "NVIDIA driver", 14, "loaded, %s (supports CUDA up to %s)\n",
                 r->driver[0] ? r->driver : "version unknown",
                 cuda_facts_ver_str(r->driver_cuda, v, sizeof v));
     else if (r->driver_module)
-        fprintf(f,
-                "  %-14s kernel module %s loaded, but the CUDA driver library (libcuda.so) "
+        kv_line(f, "NVIDIA driver", 14,
+                "kernel module %s loaded, but the CUDA driver library (libcuda.so) "
                 "did not answer\n",
-                "NVIDIA driver", r->driver[0] ? r->driver : "");
+                r->driver[0] ? r->driver : "");
     else
-        fprintf(f, "  %-14s not loaded (no NVIDIA driver on this machine)\n", "NVIDIA driver");
+        kv_line(f, "NVIDIA driver", 14, "not loaded (no NVIDIA driver on this machine)\n");
     if (r->runtime_cuda > 0) {
-        fprintf(f, "  %-14s %s (this binary); needs Linux driver >= %s", "CUDA runtime",
+        kv_line(f, "CUDA runtime", 14, "%s (this binary); needs Linux driver >= %s",
                 cuda_facts_ver_str(r->runtime_cuda, v, sizeof v), need ? need : "?");
         if (compat && need && strcmp(compat, need) != 0)
             fprintf(f,
@@ -67,11 +82,11 @@ static void text_machine(const struct doctor_report *r, FILE *f) {
                     compat);
         fputc('\n', f);
     } else {
-        fprintf(f, "  %-14s none (CPU-only build)\n", "CUDA runtime");
+        kv_line(f, "CUDA runtime", 14, "none (CPU-only build)\n");
     }
     if (r->assumed) {
         /* Nothing is loaded: the build's libraries are what the verdicts judge. */
-        fprintf(f, "  %-14s cuBLAS %s, cuDNN ", "libraries", r->build.cublas ? "yes" : "no");
+        kv_line(f, "libraries", 14, "cuBLAS %s, cuDNN ", r->build.cublas ? "yes" : "no");
         if (r->build.cudnn_major)
             fprintf(f, "%d.%d\n", r->build.cudnn_major, r->build.cudnn_minor);
         else
@@ -82,20 +97,20 @@ static void text_machine(const struct doctor_report *r, FILE *f) {
     }
     dv_archs_text(&r->build, archs, sizeof archs);
     if (r->build.cuda)
-        fprintf(f, "  %-14s CUDA %s%s, SASS %s%s%s%s%s\n", "build", ver(r->build.cuda, v, sizeof v),
+        kv_line(f, "build", 14, "CUDA %s%s, SASS %s%s%s%s%s\n", ver(r->build.cuda, v, sizeof v),
                 r->assumed_build ? " (--assume-build)" : "", archs,
                 r->build.archs_unknown ? " (list not known)" : "",
                 r->build_archs_cmake[0] ? " (CMake: " : "", r->build_archs_cmake,
                 r->build_archs_cmake[0] ? ")" : "");
     else
-        fprintf(f, "  %-14s without CUDA%s (CPU rows only)\n", "build",
+        kv_line(f, "build", 14, "without CUDA%s (CPU rows only)\n",
                 r->assumed_build ? " (--assume-build)" : "");
     if (r->assumed)
         return;
     if (r->openblas[0])
-        fprintf(f, "  %-14s %s\n", "OpenBLAS", r->openblas);
+        kv_line(f, "OpenBLAS", 14, "%s\n", r->openblas);
     if (r->topology[0])
-        fprintf(f, "  %-14s %s\n", "topology", r->topology);
+        kv_line(f, "topology", 14, "%s\n", r->topology);
 }
 
 static void text_gpu(const struct doctor_gpu *g, FILE *f) {
@@ -129,16 +144,17 @@ static void text_gpu(const struct doctor_gpu *g, FILE *f) {
                 g->dev.driver[0]          ? g->dev.driver
                 : g->dev.driver_cuda == 0 ? "none"
                                           : "not given");
-    fprintf(f, "\n  %-8s %s\n", "verdict", dv_verdict_name(s->verdict));
-    fprintf(f, "  %-8s %s\n", s->verdict == DV_NOT_USABLE ? "reason" : "how", s->reason);
+    fputc('\n', f);
+    kv_line(f, "verdict", 8, "%s\n", dv_verdict_name(s->verdict));
+    kv_line(f, s->verdict == DV_NOT_USABLE ? "reason" : "how", 8, "%s\n", s->reason);
     if (s->fix[0])
-        fprintf(f, "  %-8s %s\n", "fix", s->fix);
+        kv_line(f, "fix", 8, "%s\n", s->fix);
     if (s->note[0])
-        fprintf(f, "  %-8s %s\n", "note", s->note);
-    fprintf(f, "  %-8s %s\n", "support", s->support);
-    fprintf(f, "  %-8s cuda (hand-written kernels): %s\n", "rows", yes_no(s->cuda.ok));
-    fprintf(f, "  %-8s cublas: %s - %s\n", "", yes_no(s->cublas.ok), s->cublas.why);
-    fprintf(f, "  %-8s cudnn:  %s - %s\n", "", yes_no(s->cudnn.ok), s->cudnn.why);
+        kv_line(f, "note", 8, "%s\n", s->note);
+    kv_line(f, "support", 8, "%s\n", s->support);
+    kv_line(f, "rows", 8, "cuda (hand-written kernels): %s\n", yes_no(s->cuda.ok));
+    kv_line(f, "", 8, "cublas: %s - %s\n", yes_no(s->cublas.ok), s->cublas.why);
+    kv_line(f, "", 8, "cudnn:  %s - %s\n", yes_no(s->cudnn.ok), s->cudnn.why);
 }
 
 void doctor_report_text(const struct doctor_report *r, FILE *f) {

@@ -30,12 +30,15 @@ struct backend {
      * peak found at discovery; `how` says what was measured ("AVX2 FMA loop: 3.91 GHz"). 0 when
      * it cannot be measured. May be NULL (the peak is a property, not a measurement). */
     double (*peak_now)(const struct device *dev, char *how, size_t howlen);
+    /* Measure the device's memory peak again, now (GB/s), for a row that ran faster than the
+     * peak found at discovery; `how` names the measurement ("STREAM-style Add"). 0 when it
+     * cannot be measured. May be NULL (the peak is a property: bus width × memory clock). */
+    double (*mem_peak_now)(const struct device *dev, char *how, size_t howlen);
     /* Release per-device resources at the end of the run. May be NULL. */
     void (*shutdown)(const struct device *dev);
 };
 
 extern const struct backend cpu_backend;
 extern const struct backend cuda_backend; /* a stub that finds nothing in CPU-only builds */
-
 
 #endif

@@ -1,12 +1,14 @@
-/* list.c — `gpubench list`: workloads, implementations, devices and default shapes. */
+/* list.c — `gpubench list`: workloads, implementations, devices and default shapes; columns are
+ * padded by display columns (harness/io/termcols.h). */
 #include "harness/run/list.h"
 
 #include <stdio.h>
 
 #include "bench/registry.h"
+#include "harness/io/termcols.h"
 
 static void shapes_line(const char *label, const char *const *shapes) {
-    printf("    %-8s", label);
+    printf("    %-*s", term_field(label, 8), label);
     for (int i = 0; shapes[i]; i++)
         printf("%s%s", i ? "  " : "", shapes[i]);
     printf("\n");
@@ -22,17 +24,41 @@ static void tiers_text(unsigned mask, char *out, size_t len) {
                                      used ? "," : "", dtype_flag((enum dtype)t));
 }
 
+/* The tiers an implementation of w runs in. */
+static void impl_tiers(const struct workload *w, const struct impl *im, char *out, size_t len) {
+    tiers_text(dtype_mask(im->dtypes) & dtype_mask(w->dtypes), out, len);
+}
+
+/* The implementation and tier columns are as wide as the longest of any workload (at least 12
+ * and 15), so that every line of the listing lines up ("openblas_first"). */
+static void impl_widths(int *name_cols, int *tier_cols) {
+    *name_cols = 12;
+    *tier_cols = 15;
+    for (int wi = 0; registry_workloads[wi]; wi++) {
+        const struct impl *im;
+        for (int i = 0; (im = registry_impl(registry_workloads[wi], i)) != NULL; i++) {
+            char tiers[64];
+            impl_tiers(registry_workloads[wi], im, tiers, sizeof tiers);
+            *name_cols = term_cols(im->name) > *name_cols ? term_cols(im->name) : *name_cols;
+            *tier_cols = term_cols(tiers) > *tier_cols ? term_cols(tiers) : *tier_cols;
+        }
+    }
+}
+
 int list_main(const struct device_list *devs, const char *gpu_why) {
+    int name_cols, tier_cols;
+    impl_widths(&name_cols, &tier_cols);
     printf("workloads and implementations (with the precision tiers each runs, --dtype):\n");
     for (int wi = 0; registry_workloads[wi]; wi++) {
         const struct workload *w = registry_workloads[wi];
-        printf("  %-10s %s\n", w->name, w->summary);
+        printf("  %-*s %s\n", term_field(w->name, 10), w->name, w->summary);
         const struct impl *im;
         for (int i = 0; (im = registry_impl(w, i)) != NULL; i++) {
             char tiers[64];
-            tiers_text(dtype_mask(im->dtypes) & dtype_mask(w->dtypes), tiers, sizeof tiers);
-            printf("    %-12s %-6s %-15s %s\n", im->name, im->kind == DEV_CPU ? "[cpu]" : "[cuda]",
-                   tiers, im->summary);
+            impl_tiers(w, im, tiers, sizeof tiers);
+            const char *kind = im->kind == DEV_CPU ? "[cpu]" : "[cuda]";
+            printf("    %-*s %-*s %-*s %s\n", term_field(im->name, name_cols), im->name,
+                   term_field(kind, 6), kind, term_field(tiers, tier_cols), tiers, im->summary);
         }
         shapes_line("default", w->default_shapes);
         shapes_line("quick", w->quick_shapes);
@@ -41,8 +67,8 @@ int list_main(const struct device_list *devs, const char *gpu_why) {
     printf("devices:\n");
     for (int i = 0; i < devs->n; i++) {
         const struct device *d = &devs->d[i];
-        printf("  %-8s %s%s%s%s\n", d->id, d->name, d->cc[0] ? " (compute capability " : "",
-               d->cc, d->cc[0] ? ")" : "");
+        printf("  %-*s %s%s%s%s\n", term_field(d->id, 8), d->id, d->name,
+               d->cc[0] ? " (compute capability " : "", d->cc, d->cc[0] ? ")" : "");
         printf("           %s\n", d->extra);
     }
     if (gpu_why[0])

@@ -9,6 +9,7 @@
 #include "bench/registry.h"
 #include "harness/core/inputs.h" /* splitmix64 */
 #include "harness/core/shape.h"
+#include "harness/io/termcols.h"
 
 static int fail(const char *fmt, const char *a, const char *b) {
     fprintf(stderr, "gpubench: ");
@@ -211,8 +212,8 @@ int plan_build(const struct options *o, const struct device_list *found, const c
     int rc, cap = 0;
     for (int i = 0; i < o->nworkloads; i++)
         if (!registry_find_workload(o->workloads[i]))
-            return fail("--workload: unknown workload '%s' (see gpubench list)%s",
-                        o->workloads[i], "");
+            return fail("--workload: unknown workload '%s' (see gpubench list)%s", o->workloads[i],
+                        "");
     for (int i = 0; i < o->nimpls; i++)
         if (!registry_impl_exists(o->impls[i]))
             return fail("--impl: unknown implementation '%s' (see gpubench list)%s", o->impls[i],
@@ -327,7 +328,7 @@ int plan_shape_width(const struct plan *pl) {
     for (int i = 0; i < pl->nshapes; i++) {
         char text[256];
         shape_format_short(pl->shapes[i].w, &pl->shapes[i].s, text, sizeof text);
-        int len = (int)strlen(text);
+        int len = term_cols(text); /* display columns (sinks.c pads by them) */
         width = len > width ? len : width;
     }
     return width;
@@ -336,7 +337,7 @@ int plan_shape_width(const struct plan *pl) {
 int plan_impl_width(const struct plan *pl) {
     int width = 0;
     for (int i = 0; i < pl->total_rows; i++) {
-        int len = (int)strlen(pl->rows[i].im->name);
+        int len = term_cols(pl->rows[i].im->name);
         width = len > width ? len : width;
     }
     return width;

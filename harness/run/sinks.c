@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "harness/io/rows.h"
+#include "harness/io/termcols.h"
 
 void sink_fmt_ms(char *out, size_t len, double ms) {
     if (ms >= 100)
@@ -58,9 +59,22 @@ static void make_cells(const struct result *r, struct cells *c) {
         snprintf(c->status, sizeof c->status, "%s: %s", status_name(r->status), r->note);
 }
 
-/* The implementation and shape columns are as wide as the run's longest (sink.impl_width,
- * sink.shape_width), so every row lines up whatever its names ("openblas_first"). */
-static const char *const TABLE_FMT = "%-7s %-9s %-*s %-4s %-*s %10s %17s %10s %9s %8s %5s  %s\n";
+/* One line of the table: the implementation and shape columns are as wide as the run's longest
+ * (sink.impl_width, sink.shape_width), so every row lines up whatever its names
+ * ("openblas_first"); widths are display columns (harness/io/termcols.h), so a cell holding
+ * "–" (the 95% CI's en dash: three bytes, one column) lines up too. */
+enum { TABLE_COLS = 12 };
+static void table_line(const struct sink *s, const char *const cell[TABLE_COLS]) {
+    const int width[TABLE_COLS - 1] = {7, 9, s->impl_width, 4, s->shape_width, 10, 17, 10, 9, 8, 5};
+    const int right[TABLE_COLS - 1] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
+    for (int c = 0; c < TABLE_COLS - 1; c++) {
+        if (right[c])
+            printf("%*s ", term_field(cell[c], width[c]), cell[c]);
+        else
+            printf("%-*s ", term_field(cell[c], width[c]), cell[c]);
+    }
+    printf(" %s\n", cell[TABLE_COLS - 1]); /* the status, last: unpadded */
+}
 
 /* The machine-readable formats are harness/io's row formats (rows.h). */
 static const struct row_format *machine_format(enum out_format fmt) {
@@ -85,10 +99,9 @@ void sink_begin(struct sink *s, enum out_format fmt, int shape_width, int impl_w
     if (s->rows_fmt)
         s->rows_fmt->begin(stdout, ri);
     else if (fmt == FMT_TABLE)
-        printf(TABLE_FMT, "device", "workload", s->impl_width, "impl", "type", s->shape_width,
-               "shape",
-               "median ms",
-               "95% CI ms", "e2e ms", "GFLOP/s", "GB/s", "peak", "status");
+        table_line(s, (const char *const[TABLE_COLS]){"device", "workload", "impl", "type", "shape",
+                                                      "median ms", "95% CI ms", "e2e ms", "GFLOP/s",
+                                                      "GB/s", "peak", "status"});
     else {
         printf("| device | workload | impl | dtype | shape | median (ms) | 95%% CI (ms) "
                "| end-to-end (ms) | GFLOP/s | GB/s | %% of peak | status |\n");
@@ -108,10 +121,9 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
     switch (s->fmt) {
     case FMT_TABLE:
         make_cells(r, &c);
-        printf(TABLE_FMT, r->dev->id, r->w->name, s->impl_width, r->im->name, dtype_flag(r->dtype),
-               s->shape_width, r->shape_short,
-               c.median, c.ci,
-               c.e2e, c.gflops, c.gbps, c.peak, c.status);
+        table_line(s, (const char *const[TABLE_COLS]){
+                          r->dev->id, r->w->name, r->im->name, dtype_flag(r->dtype), r->shape_short,
+                          c.median, c.ci, c.e2e, c.gflops, c.gbps, c.peak, c.status});
         break;
     case FMT_MARKDOWN:
         make_cells(r, &c);
@@ -119,9 +131,8 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
             if (*p == '|')
                 *p = '/';
         printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r->dev->id,
-               r->w->name, r->im->name, dtype_flag(r->dtype), r->shape_short, c.median, c.ci,
-               c.e2e, c.gflops, c.gbps,
-               c.peak, c.status);
+               r->w->name, r->im->name, dtype_flag(r->dtype), r->shape_short, c.median, c.ci, c.e2e,
+               c.gflops, c.gbps, c.peak, c.status);
         break;
     default: break;
     }
@@ -138,7 +149,7 @@ void sink_end(struct sink *s) {
         for (int i = 0; i < s->ri->ndevs; i++) {
             const struct device *d = s->ri->devs[i];
             if (s->fmt == FMT_TABLE)
-                printf("%-7s %s: %s\n", d->id, d->name, d->extra);
+                printf("%-*s %s: %s\n", term_field(d->id, 7), d->id, d->name, d->extra);
             else
                 printf("- `%s` %s: %s\n", d->id, d->name, d->extra);
         }

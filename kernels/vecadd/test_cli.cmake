@@ -4,3 +4,11 @@
 cli_case(vecadd_list_default 0 "^    default +n=16777216" ${G} list)
 cli_case(vecadd_shape_zero 2 "--shape vecadd:n=0: n=0 must be positive" ${G} -w vecadd --shape vecadd:n=0)
 cli_case(vecadd_too_long 2 "n=4294967296 must be in 1..2147483647" ${G} -w vecadd -s vecadd:n=2^32)
+# vecadd is the memory-bound row: one above the memory peak measured at start-up measures it
+# again beside the row and divides by that, and one still above it gives its true reason
+# (tests/run/mem_peak_check.py; issue 32).
+if(SYSTEM_PYTHON3)
+  add_test(NAME vecadd_memory_peak
+           COMMAND ${SYSTEM_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/run/mem_peak_check.py ${G} vecadd)
+  set_tests_properties(vecadd_memory_peak PROPERTIES LABELS cli TIMEOUT 300)
+endif()

@@ -1,6 +1,7 @@
 /* test_io.c — harness/io: JSON numbers read back as the same double in the fewest digits; the
  * row formats write what their readers need (timed rows only in gbench and bmf, null where the
- * CSV is empty, nanoseconds in bmf); a result file on a device (/dev/null) leaves nothing. */
+ * CSV is empty, nanoseconds in bmf); a result file on a device (/dev/null) leaves nothing; a
+ * terminal table's cell is padded by display columns, not bytes (termcols.h). */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "harness/io/json.h"
 #include "harness/io/rows.h"
+#include "harness/io/termcols.h"
 #include "tests/testhelp.h"
 
 /* 1 when `text` reads back as exactly v (same bits), as a JSON reader would parse it. */
@@ -171,7 +173,33 @@ static void test_device_file(void) {
           strstr(err, "not a regular file"));
 }
 
+/* "0.1–0.2" is 9 bytes and 7 columns: padded to 10 columns it takes 10, by printf's "%*s" with
+ * term_field's width and by term_cell, on either side. */
+static void test_term_cols(void) {
+    const char *ci = "0.1\u20130.2", *mu = "5 \u00b5s \u00d72";
+    char buf[64];
+    CHECK(strlen(ci) == 9 && term_cols(ci) == 7 && term_cols(mu) == 7 && term_cols(NULL) == 0);
+    CHECK(term_cols("ascii") == 5 && term_field("ascii", 8) == 8);
+    snprintf(buf, sizeof buf, "[%*s]", term_field(ci, 10), ci);
+    CHECK_MSG(strcmp(buf, "[   0.1\u20130.2]") == 0, "%s", buf);
+    snprintf(buf, sizeof buf, "[%-*s]", term_field(mu, 9), mu);
+    CHECK_MSG(strcmp(buf, "[5 \u00b5s \u00d72  ]") == 0, "%s", buf);
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    term_cell(f, ci, 8, 1);
+    term_cell(f, mu, 8, 0);
+    term_cell(f, "toolong", 3, 0); /* wider than its column: whole, no padding */
+    rewind(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    CHECK_MSG(strcmp(buf, " 0.1\u20130.25 \u00b5s \u00d72 toolong") == 0, "%s", buf);
+}
+
 int main(void) {
+    test_term_cols();
     test_numbers();
     test_formats();
     test_device_file();
