@@ -48,10 +48,14 @@ static double e2e_ms(const struct run_row *r) {
     return isfinite(r->e2e_median_ms) ? r->e2e_median_ms : r->median_ms;
 }
 
-/* A row of a one-time cost: no FLOPs and no bytes, only a time (bench/startup.c: a CUDA context,
- * a library handle, a PTX JIT, the CPU's first OpenBLAS call). Its ratio says what starting
- * costs, not how fast a device works, so no geometric mean counts it. */
-static int one_time_row(const struct run_row *r) { return r->flops == 0 && r->bytes == 0; }
+/* A row of a one-time cost: the `startup` workload (bench/startup.c: a CUDA context, a library
+ * handle, a PTX JIT, the CPU's first OpenBLAS call, each paid once per process; no FLOPs or
+ * bytes, only a time). Its ratio says what starting costs, not how fast a device works, so no
+ * geometric mean counts it. By name: a zero in the flops and bytes columns is also what a
+ * failed or hand-made row may carry. */
+static int one_time_row(const struct run_row *r) {
+    return !strcmp(r->workload, "startup");
+}
 
 static int usable(const struct run_row *r) {
     return r && r->status == ST_OK && r->median_ms > 0 && e2e_ms(r) > 0;
@@ -75,8 +79,10 @@ static int same_point(const struct combo *c, const struct run_row *r) {
            !strcmp(c->dtype, r->dtype);
 }
 
-/* Resolve --baseline: "DEVICE" (first file that has it) or "FILE:DEVICE". */
-static int find_baseline(const struct cmp_input *in, const char *spec, char *err, size_t errlen) {
+/* Resolve --baseline: "DEVICE" (first file that has it) or "FILE:DEVICE"; `given`: typed by the
+ * user (else the default, cpu, which a message must not present as an option they gave). */
+static int find_baseline(const struct cmp_input *in, const char *spec, int given, char *err,
+                         size_t errlen) {
     const char *dev = spec;
     int file = -1;
     for (int f = 0; f < in->nfiles; f++) {
@@ -93,10 +99,27 @@ static int find_baseline(const struct cmp_input *in, const char *spec, char *err
     char have[256] = "";
     size_t used = 0;
     for (int s = 0; s < in->nseries && used < sizeof have - 64; s++) {
-        int n = snprintf(have + used, sizeof have - used, "%s%s in %s", s ? ", " : "",
-                         in->series[s].device, cmp_basename(in->runs[in->series[s].file].name));
+        int n =
+            in->nfiles == 1 /* one file: its devices, no file name after each */
+                ? snprintf(have + used, sizeof have - used, "%s%s", s ? ", " : "",
+                           in->series[s].device)
+                : snprintf(have + used, sizeof have - used, "%s%s in %s", s ? ", " : "",
+                           in->series[s].device, cmp_basename(in->runs[in->series[s].file].name));
         if (n > 0)
             used += (size_t)n;
+    }
+    if (!given) {
+        if (in->nfiles == 1)
+            snprintf(err, errlen,
+                     "%s: no cpu rows to compare against (the default baseline); pass "
+                     "--baseline DEVICE (devices in the file: %s)",
+                     in->runs[0].name, have);
+        else
+            snprintf(err, errlen,
+                     "compare: no cpu rows in the files to compare against (the default "
+                     "baseline); pass --baseline DEVICE or FILE:DEVICE (the files hold: %s)",
+                     have);
+        return -1;
     }
     /* "FILE:DEVICE" whose FILE is none of the files: say that, not "no such device". */
     const char *colon = file < 0 ? strchr(spec, ':') : NULL;
@@ -908,7 +931,7 @@ static void print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
 int cmp_slowdown(const struct cmp_input *in, const struct cmp_opts *o, FILE *out, char *err,
                  size_t errlen) {
     struct sd d = {.in = in, .o = o};
-    d.base = find_baseline(in, o->baseline, err, errlen);
+    d.base = find_baseline(in, o->baseline, !o->baseline_default, err, errlen);
     if (d.base < 0)
         return 2;
     if (build(&d, err, errlen)) {
