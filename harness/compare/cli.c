@@ -35,8 +35,9 @@ static const char usage[] =
     "      --new FILE...      regression mode: the runs after\n"
     "      --threshold PCT    regression margin: the change that matters (default 5 = 5%)\n"
     "      --alpha P          false discovery rate across rows (default 0.05)\n"
-    "      --single-run-floor PCT  with one run per side, the smallest change called SLOWER or\n"
-    "                         FASTER (default 25 = 25%: run-to-run noise is unknown then)\n"
+    "      --single-run-floor PCT  with one run per side, the smallest slowdown called SLOWER\n"
+    "                         (default 25 = +25%: run-to-run noise is unknown then); FASTER\n"
+    "                         from the same factor the other way (1/1.25: -20%)\n"
     "      --strict           UNSURE rows fail too (exit 1)\n"
     "      --allow-different-hosts  a regression check of runs from different hosts or devices\n"
     "      --samples FILE     a samples file (gpubench --samples); repeatable; matched to its run\n"
@@ -322,7 +323,7 @@ static int run(int argc, char **argv, FILE *out, char *err, size_t errlen) {
         if (nfiles == 2)
             o.nbase = 1; /* two files: before and after, if they are of one machine */
         else
-            o.baseline = "cpu"; /* one run, or many: against the CPU */
+            o.baseline = "cpu", o.baseline_default = 1; /* one run, or many: the CPU */
     }
     if (cmp_load(&in, files, nfiles, samples, nsamples, err, errlen))
         goto out;

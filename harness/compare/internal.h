@@ -15,6 +15,7 @@ enum cmp_format { CMP_TABLE, CMP_MARKDOWN, CMP_CSV, CMP_JSON };
 
 struct cmp_opts {
     const char *baseline; /* "cpu", "FILE:cuda:0"; NULL in regression mode */
+    int baseline_default; /* the user gave no --baseline: "cpu" was chosen for them */
     int nbase;            /* regression: files [0, nbase) are the base side, the rest new */
     int sides_given;      /* regression: --base/--new named the sides (not two plain files) */
     double threshold;     /* regression margin, as a fraction (--threshold 5 → 0.05) */

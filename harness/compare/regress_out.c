@@ -182,11 +182,17 @@ static void print_method(const struct rg_report *r, int md, FILE *out) {
                 "%s%d row%s with one run per side: run-to-run noise is unknown, so no CI; "
                 "SLOWER/FASTER only\n",
                 sub, r->single, r->single == 1 ? "" : "s");
+        /* the floor is a factor, as every change here is a ratio: +25% one way, -20% the
+         * other (verdict.c, decide_single) */
         fprintf(out,
-                "%sfrom %g%% on (--single-run-floor) and when the runs' own timings separate; "
-                "run both sides\n",
-                cont, 100 * o->single_floor);
-        fprintf(out, "%swith --runs 5 or more for a real test\n", cont);
+                "%sfrom %+.3g%% (SLOWER) or %+.3g%% (FASTER) on (--single-run-floor: one factor, "
+                "%.3g, either way)\n",
+                cont, 100 * o->single_floor, 100 * (1 / (1 + o->single_floor) - 1),
+                1 + o->single_floor);
+        fprintf(out,
+                "%sand when the runs' own timings separate; run both sides with --runs 5 or more "
+                "for a real test\n",
+                cont);
     }
     fputc('\n', out);
 }

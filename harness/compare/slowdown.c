@@ -25,6 +25,7 @@ struct combo {
     int wl_order;    /* first appearance of the workload */
     int shape_order; /* first appearance of the (workload, shape, dtype) */
     int tier;        /* the dtype's place in tier order (float32 first), 99 when unknown */
+    int one_time;    /* a start-up cost (workload `startup`): a time with no work in it */
 };
 
 struct sd {
@@ -45,6 +46,15 @@ static const struct run_row *at(const struct sd *d, int c, int s) {
 /* End-to-end time; a CPU row has no copies, so its kernel time is its end-to-end time. */
 static double e2e_ms(const struct run_row *r) {
     return isfinite(r->e2e_median_ms) ? r->e2e_median_ms : r->median_ms;
+}
+
+/* A row of a one-time cost: the `startup` workload (bench/startup.c: a CUDA context, a library
+ * handle, a PTX JIT, the CPU's first OpenBLAS call, each paid once per process; no FLOPs or
+ * bytes, only a time). Its ratio says what starting costs, not how fast a device works, so no
+ * geometric mean counts it. By name: a zero in the flops and bytes columns is also what a
+ * failed or hand-made row may carry. */
+static int one_time_row(const struct run_row *r) {
+    return !strcmp(r->workload, "startup");
 }
 
 static int usable(const struct run_row *r) {
@@ -69,8 +79,10 @@ static int same_point(const struct combo *c, const struct run_row *r) {
            !strcmp(c->dtype, r->dtype);
 }
 
-/* Resolve --baseline: "DEVICE" (first file that has it) or "FILE:DEVICE". */
-static int find_baseline(const struct cmp_input *in, const char *spec, char *err, size_t errlen) {
+/* Resolve --baseline: "DEVICE" (first file that has it) or "FILE:DEVICE"; `given`: typed by the
+ * user (else the default, cpu, which a message must not present as an option they gave). */
+static int find_baseline(const struct cmp_input *in, const char *spec, int given, char *err,
+                         size_t errlen) {
     const char *dev = spec;
     int file = -1;
     for (int f = 0; f < in->nfiles; f++) {
@@ -87,10 +99,27 @@ static int find_baseline(const struct cmp_input *in, const char *spec, char *err
     char have[256] = "";
     size_t used = 0;
     for (int s = 0; s < in->nseries && used < sizeof have - 64; s++) {
-        int n = snprintf(have + used, sizeof have - used, "%s%s in %s", s ? ", " : "",
-                         in->series[s].device, cmp_basename(in->runs[in->series[s].file].name));
+        int n =
+            in->nfiles == 1 /* one file: its devices, no file name after each */
+                ? snprintf(have + used, sizeof have - used, "%s%s", s ? ", " : "",
+                           in->series[s].device)
+                : snprintf(have + used, sizeof have - used, "%s%s in %s", s ? ", " : "",
+                           in->series[s].device, cmp_basename(in->runs[in->series[s].file].name));
         if (n > 0)
             used += (size_t)n;
+    }
+    if (!given) {
+        if (in->nfiles == 1)
+            snprintf(err, errlen,
+                     "%s: no cpu rows to compare against (the default baseline); pass "
+                     "--baseline DEVICE (devices in the file: %s)",
+                     in->runs[0].name, have);
+        else
+            snprintf(err, errlen,
+                     "compare: no cpu rows in the files to compare against (the default "
+                     "baseline); pass --baseline DEVICE or FILE:DEVICE (the files hold: %s)",
+                     have);
+        return -1;
     }
     /* "FILE:DEVICE" whose FILE is none of the files: say that, not "no such device". */
     const char *colon = file < 0 ? strchr(spec, ':') : NULL;
@@ -150,10 +179,12 @@ static void collect_combos(struct sd *d, const char **wls) {
                                c,
                                w,
                                c,
-                               99};
+                               99,
+                               0};
             enum dtype t;
             if (dtype_parse(row->dtype, &t) == 0)
                 cb.tier = (int)t;
+            cb.one_time = one_time_row(row);
             if (pt >= 0) {
                 cb.size = d->combo[pt].size;
                 cb.shape_order = d->combo[pt].shape_order;
@@ -257,7 +288,16 @@ static int tier_count(const struct sd *d) {
     return n;
 }
 
-/* Geometric means of series s's kernel and e2e ratios over lines [c0, c1). */
+/* Does the report hold lines of one-time costs (left out of every geometric mean)? */
+static int has_one_time(const struct sd *d) {
+    for (int c = 0; c < d->ncombo; c++)
+        if (d->combo[c].one_time)
+            return 1;
+    return 0;
+}
+
+/* Geometric means of series s's kernel and e2e ratios over lines [c0, c1), one-time costs left
+ * out: a CUDA context against an OpenBLAS first call is not workload speed. */
 static int geomeans(const struct sd *d, int s, int c0, int c1, double *gk, double *ge) {
     size_t n = 0;
     double *k = malloc(sizeof(double) * (size_t)(c1 - c0 + 1));
@@ -270,7 +310,8 @@ static int geomeans(const struct sd *d, int s, int c0, int c1, double *gk, doubl
     }
     for (int c = c0; c < c1; c++) {
         const struct run_row *r = at(d, c, s), *b = d->ref[c];
-        if (!usable(r) || !b || (d->only_dtype && strcmp(d->combo[c].dtype, d->only_dtype)))
+        if (!usable(r) || !b || d->combo[c].one_time ||
+            (d->only_dtype && strcmp(d->combo[c].dtype, d->only_dtype)))
             continue;
         k[n] = r->median_ms / b->median_ms;
         e[n] = e2e_ms(r) / e2e_ms(b);
@@ -490,7 +531,8 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
         for (int i = 0; i < ncol; i++)
             ratio_cells(&g, row, 4 + 2 * i, at(d, c, cols[i]), b);
     }
-    int row = ncol ? grid_row(&g, 1) : -1; /* no other device: no ratios to average */
+    /* no other device, or start-up costs only: no ratios to average */
+    int row = ncol && !d->combo[c0].one_time ? grid_row(&g, 1) : -1;
     if (row >= 0) {
         grid_set(&g, row, 0, "geomean");
         for (int i = 0; i < ncol; i++) {
@@ -510,6 +552,11 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
     else
         fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
     grid_print(&g, md, out);
+    if (d->combo[c0].one_time)
+        fprintf(out,
+                "%sone-time costs, paid once per process (the first call of a library or a "
+                "device, a context, a JIT), not workload speed: in no geometric mean\n",
+                md ? "\n" : "");
     fputc('\n', out);
     grid_free(&g);
     return 0;
@@ -540,8 +587,10 @@ static void print_overall(const struct sd *d, FILE *out, int md) {
         grid_set(&g, row, 2, "%s", n ? k : "-");
         grid_set(&g, row, 3, "%s", n ? e : "-");
     }
-    fprintf(out, md ? "### geometric mean over all workloads\n\n"
-                    : "geometric mean over all workloads\n");
+    const char *left = has_one_time(d) ? " (start-up costs left out: not workload speed)" : "";
+    fprintf(out, md ? "### geometric mean over all workloads%s\n\n"
+                    : "geometric mean over all workloads%s\n",
+            left);
     grid_print(&g, md, out);
     fputc('\n', out);
     grid_free(&g);
@@ -586,9 +635,12 @@ static void print_tiers(struct sd *d, FILE *out, int md) {
         }
         d->only_dtype = NULL;
     }
-    fprintf(out, md ? "### geometric mean per precision tier\n\n"
-                    : "geometric mean per precision tier (each tier against the baseline's rows "
-                      "of the same tier)\n");
+    fprintf(out,
+            md ? "### geometric mean per precision tier%s\n\n"
+               : "geometric mean per precision tier (each tier against the baseline's rows "
+                 "of the same tier)%s\n",
+            has_one_time(d) ? (md ? " (start-up costs left out)" : "; start-up costs left out")
+                            : "");
     grid_print(&g, md, out);
     fputc('\n', out);
     grid_free(&g);
@@ -718,7 +770,7 @@ static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *o
                 continue;
             char note[64];
             snprintf(note, sizeof note, "geometric mean of %d lines", n);
-            struct combo tier = {d->combo[c0].workload, "", d->combo[c0].dtype, "", 0, 0, 0, 0, 0};
+            struct combo tier = {d->combo[c0].workload, "", d->combo[c0].dtype, "", 0, 0, 0, 0, 0, 0};
             csv_line(d, out, "geomean", tier_count(d) > 1 ? &tier : NULL, d->combo[c0].workload,
                      s, NULL, NULL, gk, ge, note);
         }
@@ -727,13 +779,14 @@ static void print_csv(const struct sd *d, const struct xover *x, int nx, FILE *o
         int n = geomeans(d, s, 0, d->ncombo, &gk, &ge);
         if (s == d->base || !n)
             continue;
-        char note[64];
-        snprintf(note, sizeof note, "geometric mean of %d lines", n);
+        char note[96];
+        snprintf(note, sizeof note, "geometric mean of %d lines%s", n,
+                 has_one_time(d) ? " (start-up costs left out)" : "");
         csv_line(d, out, "geomean", NULL, "", s, NULL, NULL, gk, ge, note);
     }
     for (int i = 0; i < nx; i++) {
         struct combo cb = {x[i].workload, x[i].shape ? x[i].shape : "", x[i].dtype, x[i].impl, 0, 0,
-                           0, 0, 0};
+                           0, 0, 0, 0};
         char note[480];
         snprintf(note, sizeof note, "%s: %s", x[i].kind, x[i].text);
         csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, NULL, NULL, NAN, NAN, note);
@@ -797,8 +850,19 @@ static void print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
     json_document_begin(out, "compare");
     fputs(", \"mode\":\"slowdown\",\"baseline\":{", out);
     json_series(d, out, d->base);
-    fputs("},\n\"lines\":[", out);
+    /* the workloads whose lines are one-time costs, in no geometric mean */
+    fputs("},\n\"left_out_of_means\":[", out);
     int first = 1;
+    for (int c = 0; c < d->ncombo; c++)
+        if (d->combo[c].one_time && (c == 0 || !d->combo[c - 1].one_time ||
+                                     strcmp(d->combo[c - 1].workload, d->combo[c].workload))) {
+            if (!first)
+                fputc(',', out);
+            json_string(out, d->combo[c].workload);
+            first = 0;
+        }
+    fputs("],\n\"lines\":[", out);
+    first = 1;
     for (int c = 0; c < d->ncombo; c++)
         for (int s = 0; s < in->nseries; s++) {
             const struct run_row *r = at(d, c, s), *b = d->ref[c];
@@ -867,7 +931,7 @@ static void print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
 int cmp_slowdown(const struct cmp_input *in, const struct cmp_opts *o, FILE *out, char *err,
                  size_t errlen) {
     struct sd d = {.in = in, .o = o};
-    d.base = find_baseline(in, o->baseline, err, errlen);
+    d.base = find_baseline(in, o->baseline, !o->baseline_default, err, errlen);
     if (d.base < 0)
         return 2;
     if (build(&d, err, errlen)) {

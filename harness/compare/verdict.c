@@ -304,7 +304,9 @@ static void decide_tested(struct vd_row *r, double L, double gamma) {
         r->runs_needed = 2 * (r->nb > r->nn ? r->nb : r->nn); /* more of the same, at least */
 }
 
-/* One run per side: no interval; the floor decides, unless the runs' own timings overlap. */
+/* One run per side: no interval; the floor decides, unless the runs' own timings overlap. The
+ * floor is a factor, like the margin: new/base ≥ 1.25 is SLOWER, ≤ 1/1.25 (−20%) FASTER — a
+ * change and its reverse are judged alike (compare's help and legend say both bounds). */
 static void decide_single(struct vd_row *r, const struct vd_opts *o) {
     double F = log1p(o->single_floor);
     r->level = r->lo = r->hi = NAN;

@@ -631,9 +631,36 @@ static int check_table(struct csv_table *t, const struct tok *tk, char *err, siz
     return check_duplicates(t, has_dtype ? samples_key_dtype : samples_key, err, errlen);
 }
 
+/* A file that is plainly something else than a CSV, named for what it is: gpubench's own JSON
+ * output (--out FILE.json, --json, doctor --json: `{"schema"...` ) or a gzip-compressed CSV (as
+ * results/ keeps samples files); the tokenizer would only call them "quote inside an unquoted
+ * field" or "NUL byte". Returns 0, or -1 with one line in err. */
+static int check_not_csv(const char *name, const char *data, size_t len, char *err, size_t errlen) {
+    if (len >= 2 && (unsigned char)data[0] == 0x1f && (unsigned char)data[1] == 0x8b)
+        return fail(err, errlen, "%s: gzip-compressed, not a CSV: gunzip it first (gunzip -k %s)",
+                    name, name);
+    size_t i = len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
+        i++;
+    if (i >= len || (data[i] != '{' && data[i] != '['))
+        return 0;
+    static const char gpubench_json[] = "\"schema\"";
+    size_t head = len - i < 64 ? len - i : 64;
+    int ours = 0;
+    for (size_t k = i; k + sizeof gpubench_json - 1 <= i + head && !ours; k++)
+        ours = !memcmp(data + k, gpubench_json, sizeof gpubench_json - 1);
+    return fail(err, errlen,
+                ours ? "%s: this is a gpubench JSON file, not a CSV: give the run's CSV "
+                       "(gpubench --out FILE.csv writes one)"
+                     : "%s: a JSON file, not a gpubench CSV",
+                name);
+}
+
 int csv_read_buffer(const char *name, const char *data, size_t len, enum csv_kind kind,
                     struct csv_table *t, char *err, size_t errlen) {
     memset(t, 0, sizeof *t);
+    if (check_not_csv(name, data, len, err, errlen))
+        return -1;
     t->kind = kind;
     t->name = strdup(name);
     if (!t->name)

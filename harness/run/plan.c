@@ -73,6 +73,19 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
         fprintf(stderr, "gpubench: %s %s:%s: %s\n", origin, w->name, text, err);
         return 2;
     }
+    /* The same problem given twice (m=8 and m=2^3 are one shape): run once. Twice would write two
+     * rows of one (workload, impl, shape, dtype), a file compare refuses as a duplicate. */
+    for (int i = 0; i < pl->nshapes; i++)
+        if (pl->shapes[i].w == w &&
+            !memcmp(pl->shapes[i].s.v, s.v, (size_t)shape_nkeys(w) * sizeof *s.v)) {
+            char canon[256];
+            shape_format(w, &s, canon, sizeof canon);
+            fprintf(stderr,
+                    "gpubench: %s %s:%s: the same shape as one given before (%s): run "
+                    "once\n",
+                    origin, w->name, text, canon);
+            return 0;
+        }
     /* the problem, and the largest of its implementations' own (rows run one at a time);
      * host_bytes counts float32 elements; f64 problems hold doubles */
     int f64 = (dtype_mask(w->dtypes) & pl->o->dtypes & DT_BIT(DT_F64)) != 0;

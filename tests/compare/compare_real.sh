@@ -66,6 +66,21 @@ check "slowdown csv has ratios for the second run ($first)" grep -q "^line,$firs
 "$G" compare a.csv b.csv --format json >reg.json
 check "regression json is JSON" "$PY" -m json.tool reg.json >/dev/null
 
+# The same shape given three times, once with its powers of two written as 2^k (n=4096 and
+# n=2^12 are one shape): one row per implementation, a file compare accepts (issue 33: the rows
+# ran three times and compare refused the file as holding duplicates).
+s1=$(sweep "$W" 1)
+s2=$(echo "$s1" | awk -F, '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v = kv[2]; k = 0
+        while (v > 1 && v % 2 == 0) { v /= 2; k++ }
+        printf "%s%s=%s", (i > 1 ? "," : ""), kv[1], (v == 1 && k > 0 ? "2^" k : kv[2]) } }')
+"$G" -d cpu -w "$W" -s "$W:$s1" -s "$W:$s2" -s "$W:$s1" --min-time 0.01 --reps 3 --warmup 0 \
+    --out dup.csv >dup.txt 2>&1
+check "a repeated --shape runs ($?)" [ -s dup.csv ]
+check "the repeats are noted ($s1, $s2)" [ "$(grep -c 'the same shape as one given before' dup.txt)" = 2 ]
+"$G" -d cpu -w "$W" -s "$W:$s1" --min-time 0.01 --reps 3 --warmup 0 --out once.csv >/dev/null 2>&1
+check "one row per implementation" [ "$(wc -l <dup.csv)" = "$(wc -l <once.csv)" ]
+check "compare accepts it" "$G" compare dup.csv -f csv >/dev/null
+
 # the plots, from these real files
 "$PLOTTEST" "$PY" "$PLOT" "$dir" a.csv b.csv
 prc=$?

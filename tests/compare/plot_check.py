@@ -65,13 +65,13 @@ def check_speedup(plot, gpubench, files, out):
         for m, name in (("kernel", "kernel"), ("e2e", "end to end")):
             want[(g["label"] + ", " + name, g["workload"])] = g[f"{m}_ratio"]
     ax = fig.axes[0]
-    wls = [t.get_text() for t in ax.get_xticklabels()]
+    wls = [t.get_text().replace("\n", " ") for t in ax.get_xticklabels()]
     handles, labels = ax.get_legend_handles_labels()
     drawn = {}
     for container, label in zip(ax.containers, labels):
-        for bar in container:
+        for bar in container:  # a bar from the 1x line to its value
             wl = wls[int(round(bar.get_x() + bar.get_width() / 2))]
-            drawn[(label, wl)] = bar.get_height()
+            drawn[(label, wl)] = bar.get_y() + bar.get_height()
     check(set(drawn) == set(want),
           f"one bar per compare geomean: drawn {sorted(drawn)} want {sorted(want)}")
     for key, ratio in want.items():
@@ -125,15 +125,26 @@ def inside(bb, fig_bb, tol=1.0):
             and bb.y1 <= fig_bb.y1 + tol)
 
 
-def check_legible(plot, gpubench, kind, files, out):
-    rc, fig = plot.run([kind, "--gpubench", gpubench, "--size", "640x400", "--out", out, *files])
-    check(rc == 0 and fig is not None, f"{kind} at 640x400 exits 0")
+def check_legible(plot, gpubench, kind, files, out, size="640x400", extra=()):
+    args = [kind, "--size", size, "--out", out, *extra, *files]
+    if kind not in ("trace", "energy"):
+        args[1:1] = ["--gpubench", gpubench]
+    rc, fig = plot.run(args)
+    kind = f"{kind} {' '.join(extra)} {size}"
+    check(rc == 0 and fig is not None, f"{kind} exits 0")
     if not fig:
         return
     fig.canvas.draw()
     r = fig.canvas.get_renderer()
     fbb = fig.bbox
-    check((round(fbb.width), round(fbb.height)) == (640, 400), f"{kind}: 640x400 pixels")
+    w, h = (int(v) for v in size.split("x"))
+    check((round(fbb.width), round(fbb.height)) == (w, h), f"{kind}: {size} pixels")
+    # the labels of bars do not lie on top of each other
+    for ax in fig.axes:
+        boxes = [t.get_window_extent(r) for t in ax.texts if t.get_text()]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                check(not a.overlaps(b), f"{kind}: two bar labels overlap")
     # tick labels: only those of ticks inside the view (matplotlib keeps, and does not draw,
     # labels of the ticks beyond the limits)
     ticks, shown = set(), {}
@@ -154,16 +165,16 @@ def check_legible(plot, gpubench, kind, files, out):
     texts += [t for ts in shown.values() for t in ts]
     for t in texts:
         bb = t.get_window_extent(r)
-        check(inside(bb, fbb), f"{kind} 640x400: text '{t.get_text()[:40]}' is clipped "
+        check(inside(bb, fbb), f"{kind}: text '{t.get_text()[:40]}' is clipped "
                                f"({bb.x0:.0f},{bb.y0:.0f})-({bb.x1:.0f},{bb.y1:.0f})")
     legends = fig.legends + [ax.get_legend() for ax in fig.axes if ax.get_legend()]
     check(legends, f"{kind}: has a legend")
     for lg in legends:
         lb = lg.get_window_extent(r)
-        check(inside(lb, fbb), f"{kind} 640x400: the legend is clipped")
+        check(inside(lb, fbb), f"{kind}: the legend is clipped")
         for ax in fig.axes:
             check(not lb.overlaps(ax.get_window_extent(r)),
-                  f"{kind} 640x400: the legend lies over the axes (bars or lines)")
+                  f"{kind}: the legend lies over the axes (bars or lines)")
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             labels = shown.get(id(axis), [])
@@ -172,7 +183,91 @@ def check_legible(plot, gpubench, kind, files, out):
                                              f"{t.get_fontsize()} pt, below 7")
             boxes = sorted((t.get_window_extent(r) for t in labels), key=lambda b: (b.x0, b.y0))
             for a, b in zip(boxes, boxes[1:]):
-                check(not a.overlaps(b), f"{kind} 640x400: tick labels overlap")
+                check(not a.overlaps(b), f"{kind}: tick labels overlap")
+
+
+def check_h200(plot, gpubench, script, results, out_dir):
+    """The committed H200 results (issue 33): start-up costs in no bar, crossovers and traces of
+    one precision tier, the tier named; .gz samples read; every picture legible at both sizes."""
+    run = os.path.join(results, "vm-NVIDIA-H200-20261126T110109Z", "run.csv")
+    samples = run.replace("run.csv", "run.samples.csv.gz")
+    gemm = os.path.join(results, "vm-NVIDIA-H200-20261126T111149Z-sweeps", "sweep-gemm.csv")
+    o = lambda name: os.path.join(out_dir, name)  # noqa: E731
+    # tiers: the float32 bars are compare's means without the start-up costs (67.4x, 2.63x)
+    rc, fig = plot.run(["tiers", "--gpubench", gpubench, "--out", o("h200_tiers.png"), run])
+    texts = [t.get_text() for t in fig.axes[0].texts] if fig else []
+    check(rc == 0 and "67.4× faster" in texts and "2.63× faster" in texts
+          and not any("slower" in t for t in texts[:2]),
+          f"tiers of the H200 run: float32 67.4x and 2.63x faster (got {texts})")
+    rc, fig = plot.run(["speedup", "--gpubench", gpubench, "--out", o("h200_speedup.png"), run])
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()] if fig else []
+    check(rc == 0 and ticks and not any(t.startswith("startup") for t in ticks),
+          f"speedup of the H200 run: no startup bars ({ticks})")
+    # sweep: the float32 chart marks only float32 crossovers (cuda is faster at every size in
+    # float32; m=256 is the float64 crossover)
+    for dtype in ("float32", "float64"):
+        rc, fig = plot.run(["sweep", "--gpubench", gpubench, "--dtype", dtype,
+                            "--out", o(f"h200_sweep_{dtype}.png"), gemm])
+        if not fig:
+            check(False, f"sweep --dtype {dtype} of sweep-gemm.csv exits 0 (got {rc})")
+            continue
+        data = compare(gpubench, "cpu", [gemm])
+        froms = sorted((x["impl"], x["shape"]) for x in data["crossover"]
+                       if x["kind"] == "from" and x["dtype"] == dtype)
+        # "DEVICE LABEL IMPL DTYPE: faster than the CPU from SHAPE on"
+        marks = sorted((lab.split(": faster than ")[0].split(" ")[-2],
+                        lab.split(" from ")[1][:-len(" on")])
+                       for ax in fig.axes for line in ax.get_lines()
+                       for lab in [line.get_label()] if ": faster than " in lab)
+        check(marks == [(impl, shape) for impl, shape in froms],
+              f"sweep {dtype}: crossover marks {marks} are compare's {froms}")
+        legend = [t.get_text() for lg in fig.legends for t in lg.get_texts()]
+        check(legend and all(dtype in t for t in legend),
+              f"sweep {dtype}: every legend entry names the tier ({legend})")
+        check(all(dtype in ax.get_title() for ax in fig.axes),
+              f"sweep {dtype}: every panel title names the tier")
+    # trace: one row of one tier, read from the .gz samples
+    import csv as _csv
+    import gzip as _gzip
+    with _gzip.open(samples, "rt", newline="") as f:
+        want = [r for r in _csv.DictReader(f) if (r["device"], r["workload"], r["impl"],
+                                                  r["dtype"]) == ("cuda:0", "gemm", "cublas",
+                                                                  "float64")]
+    for row in ("cuda:0/gemm/cublas/float64", "cuda:0/gemm/cublas"):
+        extra = ["--dtype", "float64"] if row.count("/") == 2 else []
+        rc, fig = plot.run(["trace", samples, "--row", row, *extra, "--out", o("h200_trace.png")])
+        title = fig.axes[0].get_title() if fig else ""
+        n = len(fig.axes[0].get_lines()[0].get_xdata()) if fig else 0
+        check(rc == 0 and "float64" in title and n == len(want) > 0,
+              f"trace --row {row} {' '.join(extra)}: the float64 row only, named "
+              f"({n} points of {len(want)}; {title!r})")
+    # legible at the default size and at 640x400
+    # (the pictures the issue found cut or crowded at both sizes; the rest at the smaller)
+    for kind, files, extra, sizes in (
+            ("speedup", [run], (), ("1200x800", "640x400")),
+            ("tiers", [run], (), ("1200x800", "640x400")),
+            ("sweep", [gemm], ("--dtype", "float64"), ("1200x800", "640x400")),
+            ("trace", [samples], ("--row", "cuda:0/gemm/cublas/float64"), ("640x400",)),
+            ("energy", [run], (), ("640x400",))):
+        for size in sizes:
+            check_legible(plot, gpubench, kind, files, o(f"h200_{kind}_{size}.png"), size, extra)
+    # bad input: one line, exit 2, no traceback, for every kind of plot
+    garbage = o("garbage.csv.gz")
+    with open(garbage, "wb") as f:
+        f.write(b"\x1f\x8b\x08\x00garbage")
+    binary = o("binary.csv")
+    with open(binary, "wb") as f:
+        f.write(bytes(range(256)))
+    wrong = o("wrong.csv")
+    with open(wrong, "w") as f:
+        f.write("a,b\n1,2\n")
+    # (tiers and sweep read their files through compare, as speedup does)
+    for kind in ("speedup", "energy", "trace"):
+        g = [] if kind in ("energy", "trace") else ["--gpubench", gpubench]
+        for bad in (o("missing.csv"), garbage, binary, wrong):
+            one_line_refusal(script, [kind, *g, "--out", o("bad.png"), bad],
+                             f"{kind} of {os.path.basename(bad)}")
+        one_line_refusal(script, [kind, *g, "--bogus", run], f"{kind} --bogus", "--bogus")
 
 
 def main():
@@ -210,6 +305,10 @@ def main():
     # 4. legible at 640x400
     check_legible(plot, gpubench, "speedup", files, os.path.join(out_dir, "small_speedup.png"))
     check_legible(plot, gpubench, "sweep", files, os.path.join(out_dir, "small_sweep.png"))
+    check_legible(plot, gpubench, "tiers", [os.path.join(data_dir, "tiers.csv")],
+                  os.path.join(out_dir, "small_tiers.png"))
+    results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results")
+    check_h200(plot, gpubench, script, results, out_dir)
     return summary()
 
 

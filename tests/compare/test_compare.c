@@ -365,7 +365,8 @@ static void test_below_threshold(void) {
     CHECK_MSG(!strcmp(v.verdict, "SLOWER") && v.rc == 1, "%s rc %d", v.verdict, v.rc);
 }
 
-/* One run per side: run-to-run noise unknown, no CI; a regression only from the 25% floor on. */
+/* One run per side: run-to-run noise unknown, no CI; a regression only from the 25% floor on
+ * (FASTER from the same factor the other way, -20%). */
 static void test_single_run(void) {
     struct synth sy = {.shift = 0.10, .between = 0.01, .within = 0.01, .runs = 1, .reps = 30};
     struct verdict v = trial(&sy, 5, NULL);
@@ -376,7 +377,8 @@ static void test_single_run(void) {
     v = trial(&sy, 6, NULL);
     CHECK_MSG(!strcmp(v.verdict, "SLOWER") && v.rc == 1, "%s rc %d", v.verdict, v.rc);
     struct result r = CMP(T("base.csv"), T("new.csv"));
-    CHECK(strstr(r.out, "run-to-run noise is unknown") && strstr(r.out, "from 25% on"));
+    CHECK(strstr(r.out, "run-to-run noise is unknown") &&
+          strstr(r.out, "from +25% (SLOWER) or -20% (FASTER) on"));
     result_free(&r);
     /* a lower floor is the user's call */
     sy.shift = 0.10;
@@ -795,6 +797,35 @@ static void test_bad_input(void) {
 #undef W
 }
 
+/* Files that are plainly no CSV are named for what they are, and a default baseline the files
+ * lack is not reported as an option the user typed (issue 33). */
+static void test_not_csv(void) {
+    char w[4096];
+    FILE *f = fopen(T("run.json"), "w");
+    fputs("{\"schema\": \"gpubench-1\", \"command\": \"run\", \"rows\": [\"a,\\\"b\"]}\n", f);
+    fclose(f);
+    snprintf(w, sizeof w, "%s: this is a gpubench JSON file, not a CSV: give the run's CSV",
+             T("run.json"));
+    BAD(w, T("run.json"), D("sd_a.csv"));
+    f = fopen(T("s.csv.gz"), "wb");
+    fwrite("\x1f\x8b\x08\x00\x00\x00\x00\x00", 1, 8, f);
+    fclose(f);
+    snprintf(w, sizeof w, "%s: gzip-compressed, not a CSV: gunzip it first", T("s.csv.gz"));
+    BAD(w, D("sd_a.csv"), "--samples", T("s.csv.gz"));
+    /* one file of GPU rows only, no --baseline: the default (cpu) is named as a default */
+    uint64_t seed = 5;
+    struct synth sy = {.shift = 0, .between = 0.01, .within = 0.01, .runs = 1, .reps = 30};
+    write_runs("gpuonly", "cublas", &sy, 0, "h", "ok", &seed);
+    snprintf(w, sizeof w,
+             "%s: no cpu rows to compare against (the default baseline); pass --baseline DEVICE "
+             "(devices in the file: cuda:0)",
+             T("gpuonly.csv"));
+    BAD(w, T("gpuonly.csv"));
+    struct result r = CMP(T("gpuonly.csv"));
+    CHECK_MSG(!strstr(r.err, "--baseline cpu"), "%s", r.err);
+    result_free(&r);
+}
+
 /* The options of regression mode and the short options compare does not have. */
 static void test_bad_options(void) {
     char w[4096];
@@ -839,6 +870,7 @@ int main(int argc, char **argv) {
     test_formats();
     test_bad_input();
     test_bad_options();
+    test_not_csv();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmp_dir);
     if (system(cmd) != 0)

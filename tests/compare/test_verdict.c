@@ -204,6 +204,18 @@ static void test_single_run(void) {
     CHECK_MSG(fa <= 0.01 * TRIALS, "one run, nothing changed: %d alarms", fa);
     CHECK_MSG(mid == 0, "one run, 10%% slower, quiet: SLOWER %d times (the floor is 25%%)", mid);
     CHECK_MSG(big >= 0.9 * TRIALS, "one run, 50%% slower: SLOWER %d of %d", big, TRIALS);
+    /* the floor is a factor either way (issue 33): new/base 0.778 (−22.2%) is FASTER, as
+     * 1/0.778 = 1.29 is beyond 1.25; 0.82 (−18%) and 1.22 (+22%) are not; 1.26 is SLOWER */
+    const double ratio[] = {0.778, 0.82, 1.22, 1.26};
+    const enum vd_kind want[] = {VD_FASTER, VD_UNSURE, VD_UNSURE, VD_SLOWER};
+    for (int i = 0; i < 4; i++) {
+        double b1[1] = {0}, n1[1] = {log(ratio[i])};
+        struct vd_row f = {.base = b1, .new_ = n1, .nb = 1, .nn = 1, .within = VD_WITHIN_SEPARATE};
+        vd_test_row(&f, &OPTS);
+        vd_decide(&f, 1, &OPTS);
+        CHECK_MSG(f.kind == want[i], "one run, new/base %.3f: %s, expected %s", ratio[i],
+                  vd_name(f.kind), vd_name(want[i]));
+    }
     /* the runs' own timings overlap: never SLOWER, whatever the change */
     double b[1] = {0}, n[1] = {1};
     struct vd_row r = {.base = b, .new_ = n, .nb = 1, .nn = 1, .within = VD_WITHIN_OVERLAP};
