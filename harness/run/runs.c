@@ -1,5 +1,6 @@
 /* runs.c — `gpubench run --runs N` (see runs.h): the parent starts this binary once per run,
- * forwards Ctrl-C and Slurm's signals to the run in progress, and gathers the runs' files. */
+ * forwards Ctrl-C, a hang-up and Slurm's signals to the run in progress, and gathers the runs'
+ * files. */
 #include "harness/run/runs.h"
 
 #include <errno.h>
@@ -199,6 +200,8 @@ int runs_parent(int argc, char **argv, const struct options *o, const char *out,
     }
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
+    if (signal(SIGHUP, on_stop) == SIG_IGN) /* nohup: the runs outlive the terminal */
+        signal(SIGHUP, SIG_IGN);
     int rc = 0, done = 0;
     for (int i = 0; i < o->runs && !stop_signal; i++) {
         run_file(p, sizeof p, out, i);
