@@ -19,7 +19,9 @@ static void lost(int e, const char *then) {
     fflush(stderr);
 }
 
-void stdout_failed(int e) { lost(e, NULL); }
+void stdout_failed(int e) {
+    lost(e, NULL);
+}
 
 int stdout_flush_checked(const char *then) {
     if (lost_errno)

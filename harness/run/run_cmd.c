@@ -239,10 +239,14 @@ static int run_one(const struct options *opts, int run_index) {
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
     /* stdout gone (a closed pipe, a full disk, a terminal hung up): measuring goes on, for the
      * run's files; the exit code says stdout failed (harness/main.c) */
-    if (rf.have_out || rf.have_json)
-        snprintf(lost, sizeof lost, "the run goes on: its rows go to %s",
-                 rf.have_out ? rf.out.file.path : rf.json.file.path);
-    else
+    if (rf.have_out || rf.have_json) {
+        const char *path = rf.have_out ? rf.out.file.path : rf.json.file.path;
+        const char *dot = strrchr(path, '.');
+        int len = (int)strlen(path);
+        if (run_index >= 0 && dot && strncmp(dot, ".run", 4) == 0)
+            len = (int)(dot - path); /* PATH.runI, which the parent gathers into PATH */
+        snprintf(lost, sizeof lost, "the run goes on: its rows go to %.*s", len, path);
+    } else
         snprintf(lost, sizeof lost, "the run goes on (no run file: --no-out)");
     struct sink sink;
     sink_begin(&sink, o.format, plan_shape_width(&pl), plan_impl_width(&pl), &ri, lost);

@@ -143,6 +143,11 @@ static int gather(struct csv_file *csv, struct csv_file *smp, const struct optio
     char p[4200];
     if (code == 2)
         return 2; /* a usage error, printed by the run itself */
+    if (stop_signal && code == 128 + stop_signal) {
+        /* the forwarded signal came before the run could catch it: it had measured nothing */
+        remove_run_files(out, o->samples, i);
+        return 130;
+    }
     if (code != 0 && code != 1 && code != 130) {
         fprintf(stderr, "gpubench: run %d of %d ended with %s %d: its rows are not kept\n", i + 1,
                 o->runs, code > 128 ? "signal" : "exit", code > 128 ? code - 128 : code);

@@ -9,6 +9,8 @@
    reference — gemm m=8,n=8,k=2^22, whose sampled reference once checked 65,552 dot products of
    2^22 terms (81 s) for a C of 64 entries and polled no signal: the run ends within BOUND
    seconds of the signal with exit 130 and a committed CSV of the first row, the one done.
+3. SIGHUP to `--runs 3` after its first run: forwarded to the run in progress, exit 130, the
+   rows of the runs done kept.
 
 usage: stop_signals.py GPUBENCH
 """
@@ -115,12 +117,46 @@ def stopped(gpubench, tmp, sig):
               f"{sig.name}: the kept row is not the first, done: {rows[1][:20]}")
 
 
+def hangup_runs(gpubench, tmp):
+    """--runs 3: a hang-up after the first run is gathered reaches the run in progress (runs.c
+    forwards it); the first run's rows are kept, exit 130."""
+    out = os.path.join(tmp, "runs.csv")
+    proc = subprocess.Popen([gpubench, "--runs", "3", "-d", "cpu", "-w", "vecadd", "--quick",
+                             "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            with open(out + ".partial") as f:
+                if sum(1 for _ in f) >= 2:
+                    break
+        except FileNotFoundError:
+            pass
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGHUP)
+    try:
+        err = proc.communicate(timeout=60)[1]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        err = proc.communicate()[1] + "\n(still running 60 s after SIGHUP: killed)"
+    print(f"--runs 3, SIGHUP: exit {proc.returncode}\n{err}")
+    check(proc.returncode == 130, f"--runs SIGHUP: exit {proc.returncode}, want 130")
+    check("its rows are not kept" not in err, "--runs SIGHUP: a run said to have failed")
+    left = [n for n in os.listdir(tmp) if n.startswith("runs.csv.")]
+    check(not left, f"--runs SIGHUP: files left behind: {left}")
+    rows = rows_of(out)
+    check(rows is not None and len(rows) >= 2 and
+          {r[rows[0].index("run")] for r in rows[1:]} <= {"0", "1"},
+          f"--runs SIGHUP: want the rows of the runs done, got {rows and len(rows) - 1}")
+
+
 def main():
     gpubench = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
         closed_stdout(gpubench, tmp)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             stopped(gpubench, tmp, sig)
+        hangup_runs(gpubench, tmp)
     return summary()
 
 
