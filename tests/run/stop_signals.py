@@ -80,13 +80,10 @@ def closed_stdout(gpubench, tmp):
               "stdout closed: a row is not ok")
 
 
-def stopped(gpubench, tmp, sig):
-    """The first row done, the second's inputs and reference under way: signal sig."""
-    out = os.path.join(tmp, f"stop-{sig.name}.csv")
-    proc = subprocess.Popen([gpubench, "-d", "cpu", "--quick", "-w", "gemm", "-D", "f32", "-i",
-                             "openblas", "-s", "gemm:m=8,n=8,k=8", "-s", "gemm:m=8,n=8,k=2^22",
-                             "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
+def stop_after_first_row(args, out, sig, bound):
+    """Start gpubench ARGS, wait until OUT.partial holds a row, send sig; (exit code, stderr,
+    seconds from the signal to the exit). A run still going `bound` s after it is killed."""
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None:
         try:
@@ -99,13 +96,21 @@ def stopped(gpubench, tmp, sig):
     proc.send_signal(sig)
     sent = time.time()
     try:
-        err = proc.communicate(timeout=BOUND)[1]
+        err = proc.communicate(timeout=bound)[1]
     except subprocess.TimeoutExpired:
         proc.kill()
-        err = proc.communicate()[1] + f"\n(still running {BOUND} s after {sig.name}: killed)"
-    took = time.time() - sent
-    print(f"{sig.name}: exit {proc.returncode} {took:.1f} s after the signal\n{err}")
-    check(proc.returncode == 130, f"{sig.name}: exit {proc.returncode}, want 130 within {BOUND} s")
+        err = proc.communicate()[1] + f"\n(still running {bound} s after {sig.name}: killed)"
+    return proc.returncode, err, time.time() - sent
+
+
+def stopped(gpubench, tmp, sig):
+    """The first row done, the second's inputs and reference under way: signal sig."""
+    out = os.path.join(tmp, f"stop-{sig.name}.csv")
+    rc, err, took = stop_after_first_row(
+        [gpubench, "-d", "cpu", "--quick", "-w", "gemm", "-D", "f32", "-i", "openblas", "-s",
+         "gemm:m=8,n=8,k=8", "-s", "gemm:m=8,n=8,k=2^22", "-o", out], out, sig, BOUND)
+    print(f"{sig.name}: exit {rc} {took:.1f} s after the signal\n{err}")
+    check(rc == 130, f"{sig.name}: exit {rc}, want 130 within {BOUND} s")
     check(not os.path.exists(out + ".partial"), f"{sig.name}: .partial left behind")
     rows = rows_of(out)
     check(rows is not None and len(rows) == 2,
@@ -121,26 +126,10 @@ def hangup_runs(gpubench, tmp):
     """--runs 3: a hang-up after the first run is gathered reaches the run in progress (runs.c
     forwards it); the first run's rows are kept, exit 130."""
     out = os.path.join(tmp, "runs.csv")
-    proc = subprocess.Popen([gpubench, "--runs", "3", "-d", "cpu", "-w", "vecadd", "--quick",
-                             "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            text=True)
-    deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None:
-        try:
-            with open(out + ".partial") as f:
-                if sum(1 for _ in f) >= 2:
-                    break
-        except FileNotFoundError:
-            pass
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGHUP)
-    try:
-        err = proc.communicate(timeout=60)[1]
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        err = proc.communicate()[1] + "\n(still running 60 s after SIGHUP: killed)"
-    print(f"--runs 3, SIGHUP: exit {proc.returncode}\n{err}")
-    check(proc.returncode == 130, f"--runs SIGHUP: exit {proc.returncode}, want 130")
+    rc, err, _ = stop_after_first_row([gpubench, "--runs", "3", "-d", "cpu", "-w", "vecadd",
+                                       "--quick", "-o", out], out, signal.SIGHUP, 60)
+    print(f"--runs 3, SIGHUP: exit {rc}\n{err}")
+    check(rc == 130, f"--runs SIGHUP: exit {rc}, want 130")
     check("its rows are not kept" not in err, "--runs SIGHUP: a run said to have failed")
     left = [n for n in os.listdir(tmp) if n.startswith("runs.csv.")]
     check(not left, f"--runs SIGHUP: files left behind: {left}")
