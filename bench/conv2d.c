@@ -8,13 +8,16 @@
  * The reference is the direct convolution in double (conv2d_ref below, independent of the
  * im2col path). Small shapes check every output; large ones a deterministic sample:
  * CONV2D_SAMPLES entries spread over the output, plus every filter's border pixels (first and
- * last row and column) of the last image, where padding and partial tiles live.
+ * last row and column) of the last image, where padding and partial tiles live. An output with
+ * no more entries than that sample is checked whole: the reference never costs more than the
+ * row's own multiply-adds (ref_sampled, harness/core/inputs.h).
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "harness/core/inputs.h"
+#include "harness/core/interrupt.h"
 #include "harness/core/verify.h"
 #include "bench/conv2d.h"
 
@@ -114,7 +117,7 @@ static double conv2d_ref_entry64(const struct conv2d_dims *d, const double *x, c
 
 void conv2d_ref(const struct conv2d_dims *d, const float *x, const float *wt, const size_t *idx,
                 size_t count, double *ref) {
-    for (size_t j = 0; j < count; j++)
+    for (size_t j = 0; j < count && !gb_interrupted; j++)
         ref[j] = conv2d_ref_entry(d, x, wt, idx ? idx[j] : j);
 }
 
@@ -190,9 +193,10 @@ static double conv2d_bytes(const struct shape *s) {
 /* Number of reference entries, and whether they are a sample. */
 static size_t conv2d_ref_count(const struct conv2d_dims *d, int *sampled) {
     double macs = (double)d->n * d->k * d->p * d->q * (double)d->c * d->r * d->s;
-    *sampled = macs > (double)CONV2D_FULL_MACS;
-    return *sampled ? CONV2D_SAMPLES + (size_t)d->k * (2 * (size_t)d->p + 2 * (size_t)d->q)
-                    : (size_t)d->n * d->k * d->p * d->q;
+    size_t total = (size_t)d->n * d->k * d->p * d->q;
+    size_t sample = CONV2D_SAMPLES + (size_t)d->k * (2 * (size_t)d->p + 2 * (size_t)d->q);
+    *sampled = ref_sampled(macs, (double)CONV2D_FULL_MACS, sample, total);
+    return *sampled ? sample : total;
 }
 
 /* Tensors and the reference (values and indices). */
@@ -251,11 +255,16 @@ static int conv2d_make(struct problem *p, char *err, size_t errlen) {
     if (!(ref->val = malloc(ref->count * sizeof *ref->val)))
         goto oom;
     if (t == DT_F64)
-        for (size_t j = 0; j < ref->count; j++)
+        for (size_t j = 0; j < ref->count && !gb_interrupted; j++)
             ref->val[j] = conv2d_ref_entry64(&d, p->in[IN_X].data64, p->in[IN_WT].data64,
                                              ref->idx ? ref->idx[j] : j);
     else
         conv2d_ref(&d, p->in[IN_X].data, p->in[IN_WT].data, ref->idx, ref->count, ref->val);
+    if (gb_interrupted) { /* the inputs or the reference stopped early */
+        snprintf(err, errlen, "interrupted");
+        problem_free_sampled(p);
+        return -1;
+    }
     return 0;
 oom:
     snprintf(err, errlen, "out of host memory for conv2d");

@@ -79,7 +79,7 @@ static inline int conv2d_dims_int_indexed(const struct conv2d_dims *d) {
 
 /* The reference (bench/conv2d.c): ref[j] = the direct convolution in double at output entry idx[j]
  * (flat index into n×k×p×q), j in [0, count); idx NULL means every entry. Independent of the im2col
- * path on purpose. */
+ * path on purpose. Stops early, the rest of ref unset, once gb_interrupted is set. */
 void conv2d_ref(const struct conv2d_dims *d, const float *x, const float *wt, const size_t *idx,
                 size_t count, double *ref);
 

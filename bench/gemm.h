@@ -26,7 +26,7 @@ void gemm_cpu_dgemm(int m, int n, int k, const double *a, const double *b, doubl
  * entry idx[j] = i·n + col, j in [0, count); idx NULL means every entry (count must then be m·n).
  * The sum runs over a transposed copy of B so each entry is one contiguous dot product even when
  * the sample is scattered over a large output. Returns 0, or -1 when the scratch copy cannot be
- * allocated. */
+ * allocated. Stops early, the rest of ref unset, once gb_interrupted is set. */
 int gemm_ref(size_t m, size_t n, size_t k, const float *a, const float *b, const size_t *idx,
              size_t count, double *ref);
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/core/inputs.h"
+#include "harness/core/interrupt.h"
 #include "harness/core/verify.h"
 #include "bench/memcpy.h"
 
@@ -74,7 +75,7 @@ static enum status memcpy_verify(const struct problem *p, struct verify_report *
     double ref[CHUNK];
     const float *src = p->in[IN_SRC].data, *dst = p->out[OUT_DST].data;
     size_t n = p->out[OUT_DST].n;
-    for (size_t i0 = 0; i0 < n; i0 += CHUNK) {
+    for (size_t i0 = 0; i0 < n && !gb_interrupted; i0 += CHUNK) {
         size_t m = n - i0 < CHUNK ? n - i0 : CHUNK;
         for (size_t j = 0; j < m; j++)
             ref[j] = (double)src[i0 + j];

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "harness/core/inputs.h"
+#include "harness/core/interrupt.h"
 #include "harness/core/verify.h"
 #include "bench/mlp_train.h"
 
@@ -77,8 +78,9 @@ static int ref_step_r(const struct mlp_dims *d, const float *x, const float *lab
     double *act = h + nb * nh, *z = act + nb * nh; /* h then dH, z: logits then dZ */
     if (!h)
         return -1;
-    /* forward: h = X·W1ᵀ + b1, act = ReLU(h) (rounded as r says), z = act·W2ᵀ + b2 */
-    for (long b = 0; b < nb; b++)
+    /* forward: h = X·W1ᵀ + b1, act = ReLU(h) (rounded as r says), z = act·W2ᵀ + b2; the two
+     * b·i·h loops stop early once gb_interrupted is set (the caller then keeps nothing) */
+    for (long b = 0; b < nb && !gb_interrupted; b++)
         for (long j = 0; j < nh; j++) {
             double v = b1[j] + mlp_ref_dot(x + b * ni, w1 + j * ni, ni);
             h[b * nh + j] = v;
@@ -129,7 +131,7 @@ static int ref_step_r(const struct mlp_dims *d, const float *x, const float *lab
             h[b * nh + j] = h[b * nh + j] > 0 ? g : 0;
         }
     /* layer 1: b1n, w1n from dW1 = dHrᵀ·X (dHr: dH rounded as r says; summed in w1n's row) */
-    for (long j = 0; j < nh; j++) {
+    for (long j = 0; j < nh && !gb_interrupted; j++) {
         double *row = w1n + j * ni, gb = 0;
         for (long i = 0; i < ni; i++)
             row[i] = 0;
@@ -160,7 +162,7 @@ long mlp_ref_clear_kinks(const struct mlp_dims *d, const float *x, const float *
     if (!dot)
         return -1;
     long changed = 0;
-    for (long j = 0; j < d->hidden; j++) {
+    for (long j = 0; j < d->hidden && !gb_interrupted; j++) {
         const float *w = w1 + j * ni;
         double mmax = 0;
         for (long b = 0; b < nb; b++) {
@@ -353,6 +355,11 @@ static int mlp_make(struct problem *p, char *err, size_t errlen) {
         init_max[k] = max_abs(init, NULL, sizes[k]);
         ref->atol[k] = p->dtype == DT_F64 ? 0x1p-50 * (init_max[k] + dmax) + 1e-10 * dmax
                                           : 0x1p-22 * (init_max[k] + dmax) + 1e-4 * dmax;
+    }
+    if (gb_interrupted) { /* the inputs or the reference stopped early */
+        snprintf(err, errlen, "interrupted");
+        mlp_free(p);
+        return -1;
     }
     if (rr.f16)
         mlp_flip_tol(p, rr.amax, init_max);

@@ -32,7 +32,8 @@ struct mlp_dims mlp_dims_of(const struct shape *s);
 long mlp_label(const struct mlp_dims *d, const float *labels, long b);
 
 /* The step in double, plainly, sharing no code with any implementation: new parameters into
- * w1n, b1n, w2n, b2n, the loss before the update into *loss. 0, or -1 out of memory. */
+ * w1n, b1n, w2n, b2n, the loss before the update into *loss. 0, or -1 out of memory. Stops
+ * early, its outputs unfinished, once gb_interrupted is set (so does mlp_ref_clear_kinks). */
 int mlp_ref_step(const struct mlp_dims *d, const float *x, const float *labels, const float *w1,
                  const float *b1, const float *w2, const float *b2, double lr, double *w1n,
                  double *b1n, double *w2n, double *b2n, double *loss);

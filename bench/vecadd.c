@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness/core/inputs.h"
+#include "harness/core/interrupt.h"
 #include "harness/core/verify.h"
 #include "bench/vecadd.h"
 
@@ -74,7 +75,7 @@ static enum status vecadd_verify(const struct problem *p, struct verify_report *
     const struct buf *a = &p->in[IN_A], *b = &p->in[IN_B], *c = &p->out[OUT_C];
     double u = dtype_unit_roundoff(p->dtype);
     size_t n = c->n;
-    for (size_t i0 = 0; i0 < n; i0 += CHUNK) {
+    for (size_t i0 = 0; i0 < n && !gb_interrupted; i0 += CHUNK) {
         size_t m = n - i0 < CHUNK ? n - i0 : CHUNK;
         for (size_t j = 0; j < m; j++)
             ref[j] = buf_get(a, i0 + j) + buf_get(b, i0 + j);

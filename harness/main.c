@@ -1,14 +1,18 @@
 /* main.c — gpubench: the command dispatch. Each command is its own folder of harness/ (run and
- * list: run/, compare/, doctor/, merge/); docs/ARCHITECTURE.md has the map. */
+ * list: run/, compare/, doctor/, merge/); docs/ARCHITECTURE.md has the map. Every command's
+ * standard output is checked at its end (stdout_finish): a failed write is one line on stderr
+ * and exit 1. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "harness/compare/compare.h"
 #include "harness/doctor/doctor.h"
+#include "harness/io/stdout_check.h"
 #include "harness/merge/merge.h"
 #include "harness/run/run_cmd.h"
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
     if (argc > 1 && argv[1][0] != '-') {
         const char *cmd = argv[1];
         if (strcmp(cmd, "run") == 0)
@@ -30,4 +34,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     return run_main(argc, argv);
+}
+
+int main(int argc, char **argv) {
+    /* A reader that closes the pipe (`gpubench … | head -1`) makes writes to stdout fail with
+     * EPIPE instead of killing the process: a run keeps measuring and commits its file. */
+    signal(SIGPIPE, SIG_IGN);
+    return stdout_finish(dispatch(argc, argv));
 }

@@ -1,5 +1,6 @@
 /* cli.c — `gpubench compare`: options, mode choice, and the rule that a bad input prints
  * one line and nothing else (the report is built in memory and printed only when complete). */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "harness/compare/compare.h"
 #include "harness/compare/internal.h"
+#include "harness/io/stdout_check.h"
 
 static const char usage[] =
     "usage: gpubench compare [options] FILE.csv...\n"
@@ -352,8 +354,10 @@ int compare_run(int argc, char **argv, FILE *out, FILE *errf) {
     if (rc == 2) {
         fprintf(errf, "%s\n", err[0] ? err : "compare: failed");
     } else {
-        fwrite(buf, 1, len, out);
-        fflush(out);
+        /* flushed, and checked, at the command's end (main.c); a write too large for the
+         * buffer fails here, and only here is its reason known */
+        if (fwrite(buf, 1, len, out) != len && out == stdout)
+            stdout_failed(errno);
     }
     free(buf);
     return rc;

@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/core/interrupt.h"
+
+/* Elements generated between two looks at gb_interrupted: a few hundred microseconds. */
+enum { POLL_EVERY = 1 << 16 };
+
 uint64_t splitmix64(uint64_t x) {
     x += 0x9e3779b97f4a7c15ULL;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -18,6 +23,8 @@ void fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float lo, 
     uint64_t key = splitmix64(seed ^ splitmix64(stream + 0x5851f42d4c957f2dULL));
     float span = hi - lo;
     for (size_t i = 0; i < n; i++) {
+        if (i % POLL_EVERY == 0 && gb_interrupted)
+            return;
         uint64_t r = splitmix64(key + i);
         float u = (float)(r >> 40) * (1.0f / 16777216.0f);
         x[i] = lo + span * u;
@@ -46,7 +53,7 @@ int buf_alloc_dt(struct buf *b, const char *name, size_t n, enum dtype t) {
 
 /* The f64 counterpart of fill_uniform: 53 random bits per value. */
 static void fill_uniform64(double *x, size_t n, uint64_t key, double lo, double hi) {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && !(i % POLL_EVERY == 0 && gb_interrupted); i++)
         x[i] = lo + (hi - lo) * ((double)(splitmix64(key + i) >> 11) * 0x1p-53);
 }
 
@@ -60,7 +67,7 @@ void fill_uniform_dt(struct buf *b, enum dtype t, uint64_t seed, uint64_t stream
     fill_uniform(b->data, b->n, seed, stream, lo, hi);
     if (t != DT_F16 && t != DT_BF16)
         return;
-    for (size_t i = 0; i < b->n; i++) {
+    for (size_t i = 0; i < b->n && !(i % POLL_EVERY == 0 && gb_interrupted); i++) {
         float x = b->data[i];
         b->data[i] = fabsf(x) < 0x1p-6f ? copysignf(0x1p-6f, x) : dtype_round(t, x);
     }

@@ -8,7 +8,8 @@
 #include "harness/core/workload.h"
 
 /* x[i] = uniform in [lo, hi), a pure function of (seed, stream, i): the same data whatever the
- * thread count or order of generation. Never all zeros. */
+ * thread count or order of generation. Never all zeros. Stops early, the rest unset, once
+ * gb_interrupted is set (harness/core/interrupt.h); so does fill_uniform_dt. */
 void fill_uniform(float *x, size_t n, uint64_t seed, uint64_t stream, float lo, float hi);
 
 /* Allocate b->data as n floats, 64-byte aligned. Returns 0, or -1 when out of memory. */
@@ -40,6 +41,14 @@ uint64_t splitmix64(uint64_t x);
 /* `count` distinct-enough deterministic indices in [0, n), sorted, for sampled references of
  * large outputs. Returns a malloc'ed array (NULL when out of memory). */
 size_t *sample_indices(size_t n, size_t count, uint64_t seed);
+
+/* Whether a workload's reference checks a sample of `count` entries rather than all `total`
+ * entries of the output, whose full reference costs `macs` multiply-adds: only above
+ * `full_macs`, and only when the sample is the smaller — a sample never checks more entries than
+ * the output has, so the reference never costs more than the row's own work. */
+static inline int ref_sampled(double macs, double full_macs, size_t count, size_t total) {
+    return macs > full_macs && count < total;
+}
 
 /* Sort indices ascending, as sample_indices returns them (for a workload that appends its own
  * edge indices to the sample). */

@@ -289,7 +289,6 @@ int doctor_main(int argc, char **argv) {
     if (o.json)
         doctor_report_json(&r, stdout);
     else
-        doctor_report_text(&r, stdout);
-    fflush(stdout);
+        doctor_report_text(&r, stdout); /* flushed, and checked, at the command's end (main.c) */
     return doctor_report_usable(&r) > 0 ? 0 : 1;
 }

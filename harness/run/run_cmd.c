@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness/core/inputs.h"
+#include "harness/core/interrupt.h"
 #include "harness/io/csv_write.h"
 #include "harness/io/rows.h"
 #include "harness/run/backend.h"
@@ -22,11 +23,22 @@
 #include "harness/run/runs.h"
 #include "harness/run/topology.h"
 
-/* Ctrl-C, and SIGTERM (Slurm's time limit, scancel): stop between repetitions, keep the rows
- * finished so far. */
-static void on_sigint(int sig) {
-    runner_interrupted = 1;
+/* Ctrl-C, SIGTERM (Slurm's time limit, scancel) and a hang-up (the terminal or the SSH session
+ * gone): stop within a second or two, whatever the stage (harness/core/interrupt.h), and commit
+ * the rows finished so far; exit 130. */
+static void on_stop(int sig) {
+    gb_interrupted = 1;
     signal(sig, SIG_DFL); /* a second Ctrl-C stops at once */
+}
+
+/* Installed before anything is measured, so that a signal at any stage, discovery included,
+ * ends in a committed file. A hang-up that was ignored when we started (nohup) stays ignored:
+ * that run is meant to outlive its terminal. */
+static void catch_stop_signals(void) {
+    signal(SIGINT, on_stop);
+    signal(SIGTERM, on_stop);
+    if (signal(SIGHUP, on_stop) == SIG_IGN)
+        signal(SIGHUP, SIG_IGN);
 }
 
 /* Load the topology, start the CPU threads, and find every device. */
@@ -205,7 +217,8 @@ static int run_one(const struct options *opts, int run_index) {
     const struct options o = *opts;
     int rc;
     struct device_list devs;
-    char gpu_why[512];
+    char gpu_why[512], lost[4200];
+    catch_stop_signals();
     discover(o.threads, &devs, gpu_why, sizeof gpu_why);
     struct plan pl;
     struct run_info ri;
@@ -224,10 +237,19 @@ static int run_one(const struct options *opts, int run_index) {
     /* said once: by the first of several runs, and only when the run would want GPU rows */
     if (gpu_why[0] && run_index <= 0 && plan_wants_gpu(&o))
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
-    signal(SIGINT, on_sigint);
-    signal(SIGTERM, on_sigint);
+    /* stdout gone (a closed pipe, a full disk, a terminal hung up): measuring goes on, for the
+     * run's files; the exit code says stdout failed (harness/main.c) */
+    if (rf.have_out || rf.have_json) {
+        const char *path = rf.have_out ? rf.out.file.path : rf.json.file.path;
+        const char *dot = strrchr(path, '.');
+        int len = (int)strlen(path);
+        if (run_index >= 0 && dot && strncmp(dot, ".run", 4) == 0)
+            len = (int)(dot - path); /* PATH.runI, which the parent gathers into PATH */
+        snprintf(lost, sizeof lost, "the run goes on: its rows go to %.*s", len, path);
+    } else
+        snprintf(lost, sizeof lost, "the run goes on (no run file: --no-out)");
     struct sink sink;
-    sink_begin(&sink, o.format, plan_shape_width(&pl), plan_impl_width(&pl), &ri);
+    sink_begin(&sink, o.format, plan_shape_width(&pl), plan_impl_width(&pl), &ri, lost);
     struct run_outputs outs = {{rf.have_out ? &rf.out : NULL, rf.have_json ? &rf.json : NULL},
                                rf.have_samples ? &rf.samples : NULL,
                                &sink};

@@ -14,13 +14,12 @@
 #include <time.h>
 
 #include "build_manifest.h"
+#include "harness/core/interrupt.h"
 #include "harness/core/shape.h"
 #include "harness/gpuinfo/gpu_props.h"
 #include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
 #include "harness/telemetry/telemetry.h"
-
-volatile sig_atomic_t runner_interrupted;
 
 static double host_ms(void) {
     struct timespec t;
@@ -104,7 +103,7 @@ enum { MAX_REPS = 10000 };
 /* Keep timing while below the minimum count or time, and below the caps. The count is a floor
  * (--reps: "at least N"): neither the time cap nor MAX_REPS stops a loop before it. */
 static int keep_going(size_t n, double elapsed_s, long min_reps, double min_s, double max_s) {
-    if (runner_interrupted)
+    if (gb_interrupted)
         return 0;
     if ((long)n < min_reps)
         return 1;
@@ -140,6 +139,8 @@ static enum status verified_run(const struct device *dev, const struct workload 
         return st;
     if (im->finish && (st = im->finish(ctx)) != ST_OK)
         return st;
+    if (gb_interrupted) /* the row will not be written: no need to check it */
+        return ST_OK;
     struct verify_report vr;
     memset(&vr, 0, sizeof vr);
     st = w->verify(ctx->p, &vr);
@@ -169,7 +170,7 @@ static enum status warm_up(const struct options *o, const struct device *dev, co
                            struct impl_ctx *ctx) {
     enum status st;
     double ms;
-    for (long i = 0; i < o->warmup && !runner_interrupted; i++)
+    for (long i = 0; i < o->warmup && !gb_interrupted; i++)
         if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
             return st;
     return ST_OK;
@@ -194,7 +195,7 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
         }
         (*n)++;
     }
-    if (past && !runner_interrupted) {
+    if (past && !gb_interrupted) {
         char cap[64];
         snprintf(cap, sizeof cap, "--max-time %g s", o->max_time);
         floor_note(r, "timed", *n, (host_ms() - t0) / 1e3, cap);
@@ -247,7 +248,7 @@ static enum status batch_loop(const struct options *o, const struct device *dev,
                               struct result *r) {
     double one = r->st.median;
     r->batch_ms = -1;
-    if (!(one > 0) || runner_interrupted || im->child) /* a process per run: no batches */
+    if (!(one > 0) || gb_interrupted || im->child) /* a process per run: no batches */
         return ST_OK;
     long reps = (long)ceil(BATCH_MS / one);
     reps = reps < 2 ? 2 : reps > BATCH_MAX_REPS ? BATCH_MAX_REPS : reps;
@@ -287,7 +288,7 @@ static enum status e2e_loop(const struct options *o, const struct device *dev,
             return st;
         m++;
     }
-    if (past && !runner_interrupted) {
+    if (past && !gb_interrupted) {
         char cap[64];
         snprintf(cap, sizeof cap, "their half of --max-time (%g s)", o->max_time / 2);
         floor_note(r, "end-to-end", m, (host_ms() - t1) / 1e3, cap);
@@ -498,14 +499,14 @@ static enum status measure(const struct options *o, const struct device *dev,
                            struct result *r) {
     enum status st;
     size_t n;
-    if ((st = verified_run(dev, w, im, ctx, r)) != ST_OK)
+    if ((st = verified_run(dev, w, im, ctx, r)) != ST_OK || gb_interrupted)
         return st;
     if ((st = warm_up(o, dev, im, ctx)) != ST_OK)
         return st;
     double t0 = host_ms();
     if ((st = timed_observed(o, dev, im, ctx, r, &n)) != ST_OK)
         return st;
-    if (runner_interrupted)
+    if (gb_interrupted)
         return ST_OK;
     if ((st = row_stats(n, r)) != ST_OK)
         return st;
@@ -616,7 +617,7 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     char perr[256] = "";
     memset(&p, 0, sizeof p);
     tel_init(!o->no_telemetry);
-    for (int i = 0; i < pl->total_rows && !runner_interrupted; i++) {
+    for (int i = 0; i < pl->total_rows && !gb_interrupted; i++) {
         const struct plan_row *pr = &pl->rows[i];
         const struct workload *w = pl->shapes[pr->shape].w;
         if (pr->shape != cur) { /* inputs are made once per shape, shared by its rows */
@@ -629,6 +630,8 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
             perr[0] = '\0';
             made = w->make_problem(&p, perr, sizeof perr) == 0;
             cur = pr->shape;
+            if (gb_interrupted) /* inputs and reference stop early: nothing of them is kept */
+                break;
         }
         struct result r;
         row_begin(pr, w, &p, &r);
@@ -640,7 +643,7 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
             runner_measure(o, pr->dev, w, pr->im, &p, &r);
         else
             row_no_inputs(&r, perr);
-        if (runner_interrupted)
+        if (gb_interrupted)
             break; /* the interrupted row is incomplete: not written */
         /* unsupported is a fact about the device; every other failure fails the run */
         if (r.status != ST_OK && r.status != ST_UNSUPPORTED)
@@ -655,5 +658,5 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     samples = NULL;
     trace_mhz = trace_w = NULL;
     samples_cap = 0;
-    return runner_interrupted ? 130 : rc;
+    return gb_interrupted ? 130 : rc;
 }

@@ -2,15 +2,10 @@
 #ifndef GPUBENCH_RUNNER_H
 #define GPUBENCH_RUNNER_H
 
-#include <signal.h>
-
 #include "harness/io/csv_write.h"
 #include "harness/io/rows.h"
 #include "harness/run/plan.h"
 #include "harness/run/sinks.h"
-
-/* Set by the SIGINT handler; the runner stops between repetitions and keeps finished rows. */
-extern volatile sig_atomic_t runner_interrupted;
 
 enum { RUN_FILES = 2 };
 
@@ -21,7 +16,8 @@ struct run_outputs {
 };
 
 /* Run every row of the plan. Returns 0 when every row is ok or unsupported, 1 when some row
- * is wrong, oom, error or timeout, 130 when interrupted. */
+ * is wrong, oom, error or timeout, 130 when interrupted (gb_interrupted, harness/core/
+ * interrupt.h: checked between stages and repetitions; the row in progress is not written). */
 int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outputs *out);
 
 /* Measure one implementation on one device for problem p into r (exposed for tests).

@@ -1,5 +1,6 @@
 /* runs.c — `gpubench run --runs N` (see runs.h): the parent starts this binary once per run,
- * forwards Ctrl-C and Slurm's signals to the run in progress, and gathers the runs' files. */
+ * forwards Ctrl-C, a hang-up and Slurm's signals to the run in progress, and gathers the runs'
+ * files. */
 #include "harness/run/runs.h"
 
 #include <errno.h>
@@ -142,6 +143,11 @@ static int gather(struct csv_file *csv, struct csv_file *smp, const struct optio
     char p[4200];
     if (code == 2)
         return 2; /* a usage error, printed by the run itself */
+    if (stop_signal && code == 128 + stop_signal) {
+        /* the forwarded signal came before the run could catch it: it had measured nothing */
+        remove_run_files(out, o->samples, i);
+        return 130;
+    }
     if (code != 0 && code != 1 && code != 130) {
         fprintf(stderr, "gpubench: run %d of %d ended with %s %d: its rows are not kept\n", i + 1,
                 o->runs, code > 128 ? "signal" : "exit", code > 128 ? code - 128 : code);
@@ -199,6 +205,8 @@ int runs_parent(int argc, char **argv, const struct options *o, const char *out,
     }
     signal(SIGINT, on_stop);
     signal(SIGTERM, on_stop);
+    if (signal(SIGHUP, on_stop) == SIG_IGN) /* nohup: the runs outlive the terminal */
+        signal(SIGHUP, SIG_IGN);
     int rc = 0, done = 0;
     for (int i = 0; i < o->runs && !stop_signal; i++) {
         run_file(p, sizeof p, out, i);

@@ -9,6 +9,7 @@
 
 #include "harness/io/rows.h"
 #include "harness/io/termcols.h"
+#include "harness/io/stdout_check.h"
 
 void sink_fmt_ms(char *out, size_t len, double ms) {
     if (ms >= 100)
@@ -87,9 +88,16 @@ static const struct row_format *machine_format(enum out_format fmt) {
     }
 }
 
+/* Flush what was written to stdout; on a failure, write nothing more. */
+static void sink_flush(struct sink *s) {
+    if (!s->dead && stdout_flush_checked(s->lost) != 0)
+        s->dead = 1;
+}
+
 void sink_begin(struct sink *s, enum out_format fmt, int shape_width, int impl_width,
-                const struct run_info *ri) {
+                const struct run_info *ri, const char *lost) {
     memset(s, 0, sizeof *s);
+    s->lost = lost;
     s->fmt = fmt;
     s->rows_fmt = machine_format(fmt);
     s->shape_width = shape_width > 5 ? shape_width : 5;
@@ -107,15 +115,17 @@ void sink_begin(struct sink *s, enum out_format fmt, int shape_width, int impl_w
                "| end-to-end (ms) | GFLOP/s | GB/s | %% of peak | status |\n");
         printf("|---|---|---|---|---|--:|--:|--:|--:|--:|--:|---|\n");
     }
-    fflush(stdout);
+    sink_flush(s);
 }
 
 void sink_row(struct sink *s, const struct run_info *ri, const struct result *r) {
     struct cells c;
     sink_progress_clear(s);
+    if (s->dead)
+        return;
     if (s->rows_fmt) {
         s->rows += s->rows_fmt->row(stdout, ri, r, s->rows);
-        fflush(stdout);
+        sink_flush(s);
         return;
     }
     switch (s->fmt) {
@@ -137,11 +147,13 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
     default: break;
     }
     s->rows++;
-    fflush(stdout);
+    sink_flush(s);
 }
 
 void sink_end(struct sink *s) {
     sink_progress_clear(s);
+    if (s->dead)
+        return;
     if (s->rows_fmt)
         s->rows_fmt->end(stdout, s->rows);
     else if (s->ri && s->ri->ndevs > 0) {
@@ -154,7 +166,7 @@ void sink_end(struct sink *s) {
                 printf("- `%s` %s: %s\n", d->id, d->name, d->extra);
         }
     }
-    fflush(stdout);
+    sink_flush(s);
 }
 
 void sink_progress(struct sink *s, int i, int total, const char *what) {

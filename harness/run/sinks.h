@@ -16,12 +16,17 @@ struct sink {
     int shape_width; /* width of the table's shape column */
     int impl_width;  /* and of its implementation column */
     const struct run_info *ri; /* the run's devices, for the table's footer */
+    const char *lost;          /* what the run does once stdout fails (said with the failure) */
+    int dead;                  /* stdout failed: nothing more is written to it */
 };
 
 /* Start the output; shape_width and impl_width are the longest short shape and implementation
- * name the run will print (plan_shape_width, plan_impl_width). */
+ * name the run will print (plan_shape_width, plan_impl_width). Every write to stdout is
+ * checked (harness/io/stdout_check.h): after a failed one (a full disk, a closed pipe) the sink
+ * writes nothing more, and the failure is said once on stderr followed by `lost`, what the run
+ * does about it ("the run goes on: its rows go to out.csv"). */
 void sink_begin(struct sink *s, enum out_format fmt, int shape_width, int impl_width,
-                const struct run_info *ri);
+                const struct run_info *ri, const char *lost);
 void sink_row(struct sink *s, const struct run_info *ri, const struct result *r);
 /* The end of the output; a table or markdown ends with each device's machine facts, once (a
  * row's note holds only what concerns that row). */

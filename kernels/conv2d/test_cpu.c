@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/registry.h"
+#include "harness/core/inputs.h"
 #include "kernels/conv2d/openblas.h"
 #include "kernels/common/cpu_pool.h"
 #include "tests/workloads/test_util_cpu.h"
@@ -154,9 +155,26 @@ static void test_unwritten_fails(void) {
     }
 }
 
+/* The reference never checks more entries than the output has: above the full reference's
+ * 2^27 multiply-adds, an output of 4·64·64 = 16,384 entries (fewer than the 65,536 sampled plus
+ * every filter's border) is checked whole, each entry once. */
+static void test_reference_never_exceeds_output(void) {
+    struct problem p;
+    if (tu_make(w, "n=1,c=1024,h=64,w=64,k=4,r=3,s=3,stride=1,pad=1", 1, &p) != 0) {
+        CHECK(0);
+        return;
+    }
+    const struct sampled_ref *ref = p.ref;
+    CHECK_MSG(ref->count == p.out[0].n && ref->idx == NULL,
+              "%zu reference entries (%s) for an output of %zu", ref->count,
+              ref->idx ? "sampled" : "whole", p.out[0].n);
+    w->free_problem(&p);
+}
+
 int main(void) {
     pool_start(2, NULL, NULL); /* exercise the threaded paths as the harness runs them */
     test_out_size();
+    test_reference_never_exceeds_output();
     test_reference_counts_taps();
     test_shape_rules();
     test_openblas_odd_shapes();

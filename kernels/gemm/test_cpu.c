@@ -92,6 +92,14 @@ static void test_reference_coverage(void) {
         CHECK(vr.checked >= 65536 + 1000 + 999 && vr.checked < 1000 * 999);
         w->free_problem(&p);
     }
+    /* Above the full reference's 2^27 multiply-adds but with fewer output entries than a
+     * sample (4,096 < 65,536 + m + n): every entry once, never a sample of repeats (m=8,n=8,
+     * k=2^22 once checked 65,552 dot products of 2^22 terms, 81 s, for a C of 64) */
+    if (tu_make(w, "m=64,n=64,k=32769", 1, &p) == 0) {
+        tu_run_verify(w, tu_impl(w, "openblas"), &p, &vr);
+        CHECK_MSG(vr.checked == 64 * 64, "checked %zu entries of a 64×64 C", vr.checked);
+        w->free_problem(&p);
+    }
 }
 
 /* gemm_ref on values small enough to do by hand, and sampled == full at the same entries. */

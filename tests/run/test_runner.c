@@ -100,7 +100,7 @@ int main(void) {
     char err[256];
     CHECK(result_file_open(&csv, path, &rows_csv, &ri, err, sizeof err) == 0);
     struct sink sink;
-    sink_begin(&sink, FMT_CSV, 8, 8, &ri);
+    sink_begin(&sink, FMT_CSV, 8, 8, &ri, NULL);
     struct run_outputs outs = {{&csv, NULL}, NULL, &sink};
     int rc = runner_run(&pl, &ri, &outs);
     CHECK_MSG(rc == 1, "exit code %d, want 1 (rows failed)", rc);
