@@ -34,8 +34,10 @@ enum status gb_cublas_exact_math(struct impl_ctx *ctx, cublasHandle_t h, enum dt
     const char *why = gb_cublas_exact_env(t, env, sizeof env);
     CUBLAS_TRY(cublasSetMathMode(h, why ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH), ctx);
     if (why)
-        snprintf(math, len, "math=pedantic (CUBLAS_PEDANTIC_MATH: %s would allow %s under default "
-                 "math)", why, t == DT_F64 ? "fixed-point FP64 emulation" : "a non-FP32 path");
+        snprintf(math, len,
+                 "math=pedantic (CUBLAS_PEDANTIC_MATH: %s would allow %s under default "
+                 "math)",
+                 why, t == DT_F64 ? "fixed-point FP64 emulation" : "a non-FP32 path");
     else
         snprintf(math, len, "math=default (CUBLAS_DEFAULT_MATH: IEEE %s, no TF32, no emulation)",
                  t == DT_F64 ? "FP64" : "FP32");
