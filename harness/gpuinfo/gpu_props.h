@@ -72,9 +72,11 @@ void gpu_driver_string(const char *module_version, int driver_version, char *out
  * (91900 = 9.19.0). */
 void gpu_cudnn_version_split(long version, int *major, int *minor, int *patch);
 
-/* The `blas_lib` column of a CUDA row: "cuBLAS 13.0.2 (pedantic FP32)" or "cuBLAS 10.2.1
- * (default math)"; "none (built without cuBLAS)" when major is 0. */
-void gpu_cublas_lib_string(int major, int minor, int patch, int pedantic, char *out,
+/* The `blas_lib` column of a CUDA row: "cuBLAS 13.1.0 (default math)", or with `emulation_env`
+ * (the environment turns on cuBLAS's FP32/FP64 emulation, so those tiers run in pedantic math:
+ * kernels/common/cublas_math.h) "cuBLAS 13.1.0 (emulation variables set: math per row)"; "none
+ * (built without cuBLAS)" when major is 0. A row's note names its own math mode. */
+void gpu_cublas_lib_string(int major, int minor, int patch, int emulation_env, char *out,
                            size_t outlen);
 
 /* The `dnn_lib` column: "cuDNN 9.19.0 (built 9.19.0)" from the loaded and compiled-in version

@@ -72,13 +72,13 @@ void gpu_cudnn_version_split(long version, int *major, int *minor, int *patch) {
     *patch = (int)(version % 100);
 }
 
-void gpu_cublas_lib_string(int major, int minor, int patch, int pedantic, char *out,
+void gpu_cublas_lib_string(int major, int minor, int patch, int emulation_env, char *out,
                            size_t outlen) {
     if (major <= 0)
         snprintf(out, outlen, "none (built without cuBLAS)");
     else
         snprintf(out, outlen, "cuBLAS %d.%d.%d (%s)", major, minor, patch,
-                 pedantic ? "pedantic FP32" : "default math");
+                 emulation_env ? "emulation variables set: math per row" : "default math");
 }
 
 void gpu_cudnn_lib_string(long loaded, long built, char *out, size_t outlen) {

@@ -15,6 +15,8 @@
 
 #ifdef GPUBENCH_HAVE_CUBLAS
 #include <cublas_v2.h>
+
+#include "kernels/common/cublas_math.h"
 #endif
 #ifdef GPUBENCH_HAVE_CUDNN
 #include <cudnn.h>
@@ -137,11 +139,13 @@ static void blas_lib(char *out, size_t outlen) {
         snprintf(out, outlen, "cuBLAS (version unreadable)");
         return;
     }
-#if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
-    gpu_cublas_lib_string(maj, min, pat, 1, out, outlen);
-#else
-    gpu_cublas_lib_string(maj, min, pat, 0, out, outlen);
+    int emulation_env = 0;
+#if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11 /* before 11: one math mode, no emulation */
+    char env[96];
+    emulation_env = gb_cublas_exact_env(DT_F32, env, sizeof env) != NULL ||
+                    gb_cublas_exact_env(DT_F64, env, sizeof env) != NULL;
 #endif
+    gpu_cublas_lib_string(maj, min, pat, emulation_env, out, outlen);
 #else
     gpu_cublas_lib_string(0, 0, 0, 0, out, outlen);
 #endif

@@ -141,20 +141,6 @@ enum status gb_check_kernels(struct impl_ctx *ctx, gb_kernel_family family) {
     return ST_OK;
 }
 
-enum status gb_check_ptx_jit(struct impl_ctx *ctx) {
-    struct gb_arch arch;
-    CU_TRY(gb_arch_query(&arch), ctx);
-    if (gpu_archs_ptx_for(GPUBENCH_BUILD_CUDA_ARCHS, arch.sm) > 0)
-        return ST_OK;
-    snprintf(ctx->note, sizeof ctx->note,
-             "no PTX in this build that sm_%d can JIT (CMake architectures %s): with the JIT "
-             "forced no kernel loads; add a virtual architecture not above %d.%d, e.g. "
-             "-DCMAKE_CUDA_ARCHITECTURES=\"%s;%d-virtual\"",
-             arch.sm, GPUBENCH_BUILD_CUDA_ARCHS, arch.sm / 10, arch.sm % 10,
-             GPUBENCH_BUILD_CUDA_ARCHS, arch.sm == 21 ? 20 : arch.sm);
-    return ST_UNSUPPORTED;
-}
-
 enum status gb_impl_arch(struct impl_ctx *ctx, struct gb_arch *arch) {
     CU_TRY(gb_arch_query(arch), ctx);
     CU_TRY(gb_arch_code_level(arch), ctx);

@@ -92,10 +92,6 @@ enum status gb_check_kernel_image(struct impl_ctx *ctx, const void *func, const 
  * each); otherwise that check's status and note (ST_UNSUPPORTED: no image for this device). */
 enum status gb_check_kernels(struct impl_ctx *ctx, gb_kernel_family family);
 
-/* ST_OK when this build embeds PTX the current device can JIT (what CUDA_FORCE_PTX_JIT=1
- * loads); otherwise ST_UNSUPPORTED with a note naming the PTX there is and the configure fix. */
-enum status gb_check_ptx_jit(struct impl_ctx *ctx);
-
 /* Fill *arch for the current device (gb_arch_query, then gb_arch_code_level); ST_ERROR (or the
  * mapped status) with a note on failure. */
 enum status gb_impl_arch(struct impl_ctx *ctx, struct gb_arch *arch);

@@ -1,6 +1,6 @@
 /* cublas.c — gemm/cublas: C = A·B with cuBLAS, on the run's stream, in every tier:
- *   f32   cublasSgemm, pure FP32 (CUBLAS_PEDANTIC_MATH from cuBLAS 11)
- *   f64   cublasDgemm
+ *   f32   cublasSgemm, IEEE FP32 (CUBLAS_DEFAULT_MATH: no TF32, no emulation)
+ *   f64   cublasDgemm, IEEE FP64 (CUBLAS_DEFAULT_MATH: the FP64 tensor cores where there are)
  *   tf32  cublasGemmEx, float32 operands, CUBLAS_COMPUTE_32F_FAST_TF32 (cuBLAS 11+, cc 8.0+)
  *   f16   cublasGemmEx, FP16 A and B, FP32 C and accumulation, tensor ops allowed (cc 5.3+)
  *   bf16  cublasGemmEx, BF16 A and B, FP32 C and accumulation (cuBLAS 11+, cc 8.0+)
@@ -10,9 +10,10 @@
  * computed as Cᵀ = Bᵀ·Aᵀ: gemm(N, N, n, m, k, B (ld n), A (ld k), C (ld n)). No transposition is
  * ever materialized.
  *
- * Math mode: f32 and f64 in CUBLAS_PEDANTIC_MATH from cuBLAS 11 (no TF32, no reduced-precision
- * reductions, whatever NVIDIA_TF32_OVERRIDE says); before cuBLAS 11 the default mode is FP32
- * already. The 16-bit tiers allow tensor cores (CUBLAS_DEFAULT_MATH from 11, CUBLAS_TENSOR_OP_MATH
+ * Math mode: f32 and f64 in cuBLAS's fastest mode that keeps IEEE FP32 / FP64 arithmetic,
+ * CUBLAS_DEFAULT_MATH, or CUBLAS_PEDANTIC_MATH where the environment would turn on emulation
+ * under it (gb_cublas_exact_math, kernels/common/cublas_math.h, which cites cuBLAS's
+ * documentation). The 16-bit tiers allow tensor cores (CUBLAS_DEFAULT_MATH from 11, CUBLAS_TENSOR_OP_MATH
  * on 9 and 10). cublasGemmEx's compute type was a cudaDataType before CUDA 11 and is a
  * cublasComputeType_t since. The row note records which. 16-bit operands are converted on the
  * host in prepare (not timed, kernels/common/dev_bufs.h); upload copies them, so end to end moves
@@ -21,6 +22,7 @@
 #include <stdio.h>
 
 #include "bench/gemm.h"
+#include "kernels/common/cublas_math.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/common/dev_bufs.h"
@@ -52,24 +54,19 @@ static void gemm_teardown(struct impl_ctx *ctx) {
 
 /* The handle's math mode for the tier, and the note that records it. */
 static enum status set_math(struct impl_ctx *ctx, struct gemm_state *s, enum dtype t) {
-    int exact = t == DT_F32 || t == DT_F64;
+    if (t == DT_F32 || t == DT_F64)
+        return gb_cublas_exact_math(ctx, s->h, t, ctx->note, sizeof ctx->note);
 #if GEMM_CUBLAS11
-    CUBLAS_TRY(cublasSetMathMode(s->h, exact ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH), ctx);
+    CUBLAS_TRY(cublasSetMathMode(s->h, CUBLAS_DEFAULT_MATH), ctx);
     snprintf(ctx->note, sizeof ctx->note, "%s",
-             exact          ? "math=pedantic (CUBLAS_PEDANTIC_MATH)"
-             : t == DT_TF32 ? "math=CUBLAS_COMPUTE_32F_FAST_TF32"
-                            : "math=default (tensor ops), "
-                              "CUBLAS_COMPUTE_32F");
+             t == DT_TF32 ? "math=CUBLAS_COMPUTE_32F_FAST_TF32"
+                          : "math=default (tensor ops), CUBLAS_COMPUTE_32F");
 #elif CUDART_VERSION >= 9000
-    if (!exact)
-        CUBLAS_TRY(cublasSetMathMode(s->h, CUBLAS_TENSOR_OP_MATH), ctx);
-    snprintf(ctx->note, sizeof ctx->note, "%s",
-             exact ? "math=default (FP32/FP64; cuBLAS before 11 has no pedantic mode)"
-                   : "math=CUBLAS_TENSOR_OP_MATH, compute CUDA_R_32F");
+    CUBLAS_TRY(cublasSetMathMode(s->h, CUBLAS_TENSOR_OP_MATH), ctx);
+    snprintf(ctx->note, sizeof ctx->note, "%s", "math=CUBLAS_TENSOR_OP_MATH, compute CUDA_R_32F");
 #else
     snprintf(ctx->note, sizeof ctx->note, "%s",
-             exact ? "math=default (FP32/FP64; cuBLAS before 11 has no pedantic mode)"
-                   : "math=default, compute CUDA_R_32F (no tensor cores before CUDA 9)");
+             "math=default, compute CUDA_R_32F (no tensor cores before CUDA 9)");
 #endif
     return ST_OK;
 }
@@ -156,7 +153,8 @@ const struct impl gemm_cublas_impl = {
     .name = "cublas",
     .kind = DEV_CUDA,
 #if GEMM_CUBLAS11
-    .summary = "cublasSgemm (pedantic FP32) / Dgemm / GemmEx (TF32, FP16, BF16; FP32 accumulate)",
+    .summary = "cublasSgemm / Dgemm (default math: IEEE FP32/FP64) / GemmEx (TF32, FP16, BF16; "
+               "FP32 accumulate)",
 #else
     .summary = "cublasSgemm / Dgemm / GemmEx FP16 (FP32 accumulate), default math",
 #endif

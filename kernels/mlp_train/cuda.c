@@ -111,6 +111,8 @@ const struct impl mlp_train_cuda_impl = {
     .download = gb_dev_download, .release = gb_dev_release};
 
 #ifdef GPUBENCH_HAVE_CUBLAS
+#include "kernels/common/cublas_math.h"
+
 /* Row-major C = op(A)·op(B) from column-major cuBLAS: the column-major view of a row-major
  * matrix is its transpose, so Cᵀ = op(B)ᵀ·op(A)ᵀ is computed: operands swapped, flags kept.
  * Written once for cublasSgemm and cublasDgemm, which differ only in T. */
@@ -135,11 +137,11 @@ static void cublas_teardown(struct impl_ctx *ctx) {
         CUBLAS_WARN(cublasDestroy(g->h));
 }
 
-/* The handle on the row's stream: pedantic FP32 where cuBLAS has the mode (11.0), its default
- * math (FP32) before; for f16 the math that lets FP16 products use tensor cores. */
+/* The handle on the row's stream: f32 and f64 in cuBLAS's fastest math that keeps IEEE FP32 /
+ * FP64 (gb_cublas_exact_math, kernels/common/cublas_math.h); for f16 the math that lets FP16
+ * products use tensor cores. */
 static enum status cublas_prepare(struct impl_ctx *ctx) {
     const enum dtype t = ctx->p->dtype;
-    const char *math = "default math, FP32";
     struct mlp_gpu *g;
     enum status st;
     if ((st = gb_check_kernels(ctx, gb_mlp_kernels)) != ST_OK ||
@@ -155,18 +157,19 @@ static enum status cublas_prepare(struct impl_ctx *ctx) {
     CUBLAS_TRY(cublasCreate(&g->h), ctx);
     g->have_handle = 1;
     CUBLAS_TRY(cublasSetStream(g->h, gb_stream()), ctx);
+    if (t == DT_F16) { /* mlp_amp_buffers wrote the note */
 #if defined(CUBLAS_VER_MAJOR) && CUBLAS_VER_MAJOR >= 11
-    CUBLAS_TRY(cublasSetMathMode(g->h, t == DT_F16 ? CUBLAS_DEFAULT_MATH : CUBLAS_PEDANTIC_MATH),
-               ctx);
-    math = "pedantic FP32";
+        CUBLAS_TRY(cublasSetMathMode(g->h, CUBLAS_DEFAULT_MATH), ctx);
 #elif defined(CUDART_VERSION) && CUDART_VERSION >= 9000
-    if (t == DT_F16)
         CUBLAS_TRY(cublasSetMathMode(g->h, CUBLAS_TENSOR_OP_MATH), ctx);
 #endif
-    if (t == DT_F64)
-        snprintf(ctx->note, sizeof ctx->note, "cublasDgemm + own f64 elementwise kernels");
-    else if (t != DT_F16) /* mlp_amp_buffers wrote f16's */
-        snprintf(ctx->note, sizeof ctx->note, "cuBLAS GEMMs (%s) + own elementwise kernels", math);
+        return ST_OK;
+    }
+    char math[160];
+    if ((st = gb_cublas_exact_math(ctx, g->h, t, math, sizeof math)) != ST_OK)
+        return st;
+    snprintf(ctx->note, sizeof ctx->note, "%s (%s) + own %selementwise kernels",
+             t == DT_F64 ? "cublasDgemm" : "cuBLAS GEMMs", math, t == DT_F64 ? "f64 " : "");
     return ST_OK;
 }
 
@@ -181,8 +184,8 @@ static double cublas_host_bytes(const struct shape *sh) {
 
 const struct impl mlp_train_cublas_impl = {
     .name = "cublas", .kind = DEV_CUDA, .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
-    .summary = "cuBLAS GEMMs (pedantic FP32) + own elementwise kernels; f64: cublasDgemm + own "
-               "kernels; f16: mixed precision (cc 7.0+)",
+    .summary = "cuBLAS GEMMs (default math: IEEE FP32) + own elementwise kernels; f64: "
+               "cublasDgemm + own kernels; f16: mixed precision (cc 7.0+)",
     .prepare = cublas_prepare, .upload = gb_dev_upload, .run = cublas_run,
     .download = gb_dev_download, .release = gb_dev_release, .host_bytes = cublas_host_bytes};
 #endif

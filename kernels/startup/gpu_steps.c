@@ -40,8 +40,10 @@ enum status startup_context(struct impl_ctx *ctx) {
     return ST_OK;
 }
 
+typedef cudaError_t (*dot_launcher)(cudaStream_t, const float *, const float *, int, float *);
+
 /* Copy a and b in, launch (timed when asked), copy the result back. */
-static enum status dot_on(struct impl_ctx *ctx, float *d, double *launch_ms) {
+static enum status dot_on(struct impl_ctx *ctx, dot_launcher launch, float *d, double *launch_ms) {
     struct problem *p = ctx->p;
     size_t n = p->in[STARTUP_IN_A].n;
     CU_TRY(cudaMemcpy(d, p->in[STARTUP_IN_A].data, n * sizeof(float), cudaMemcpyHostToDevice),
@@ -50,7 +52,7 @@ static enum status dot_on(struct impl_ctx *ctx, float *d, double *launch_ms) {
                       cudaMemcpyHostToDevice),
            ctx);
     double t0 = startup_now_ms();
-    CU_TRY(gb_startup_dot(0, d, d + n, (int)n, d + 2 * n), ctx);
+    CU_TRY(launch(0, d, d + n, (int)n, d + 2 * n), ctx);
     CU_TRY(cudaDeviceSynchronize(), ctx);
     if (launch_ms)
         *launch_ms = startup_now_ms() - t0;
@@ -60,11 +62,21 @@ static enum status dot_on(struct impl_ctx *ctx, float *d, double *launch_ms) {
     return ST_OK;
 }
 
-enum status startup_device_dot(struct impl_ctx *ctx, double *launch_ms) {
+static enum status device_dot(struct impl_ctx *ctx, dot_launcher launch, double *launch_ms) {
     size_t n = ctx->p->in[STARTUP_IN_A].n;
     float *d = NULL;
     CU_TRY(cudaMalloc((void **)&d, (2 * n + 1) * sizeof(float)), ctx);
-    enum status st = dot_on(ctx, d, launch_ms);
+    enum status st = dot_on(ctx, launch, d, launch_ms);
     CU_WARN(cudaFree(d));
     return st;
 }
+
+enum status startup_device_dot(struct impl_ctx *ctx, double *launch_ms) {
+    return device_dot(ctx, gb_startup_dot, launch_ms);
+}
+
+#ifdef GPUBENCH_STARTUP_JIT_ARCH
+enum status startup_device_jit_dot(struct impl_ctx *ctx, double *launch_ms) {
+    return device_dot(ctx, gb_startup_jit, launch_ms);
+}
+#endif

@@ -25,4 +25,8 @@ enum status startup_context(struct impl_ctx *ctx);
  * completion, host-clocked — the first launch of the process when nothing ran before it. */
 enum status startup_device_dot(struct impl_ctx *ctx, double *launch_ms);
 
+/* The same with the kernel of the PTX-only module (jit.cu), whose load JIT-compiles it: where
+ * the build has that module (GPUBENCH_STARTUP_JIT_ARCH). */
+enum status startup_device_jit_dot(struct impl_ctx *ctx, double *launch_ms);
+
 #endif

@@ -10,6 +10,9 @@ rows. The interface every kernels/<w>/sim.py has (sim_check.py's `Card` gives th
                       the default (ok, or unsupported with the tier's reason)
   sweep_need(impl, shape)              optional: device bytes a --sweep row needs (the 512 MiB
                       card's sweep test runs the workloads that define it)
+  check_events(card, rows, events, check)   optional: checks of the --quick run's events
+                      (tests/sim/fault.c, GPUBENCH_SIM_EVENTS: [TAG, WORD, …] per line, TAG
+                      `main` or a child process's WORKLOAD/IMPL) against this workload's rows
   TRACED              optional, default True: False for a workload whose rows start processes
                       of their own, left out of the call-trace runs (multi-GPU, faults)
 `shape` is the row's shape as a dict of ints."""

@@ -173,8 +173,8 @@ static void test_tags(void) {
     CHECK_STR(s, "none (built without cuDNN)");
     gpu_cudnn_lib_string(0, 8907, s, sizeof s);
     CHECK_STR(s, "cuDNN not loadable (built 8.9.7)");
-    gpu_cublas_lib_string(13, 0, 2, 1, s, sizeof s);
-    CHECK_STR(s, "cuBLAS 13.0.2 (pedantic FP32)");
+    gpu_cublas_lib_string(13, 1, 0, 1, s, sizeof s);
+    CHECK_STR(s, "cuBLAS 13.1.0 (emulation variables set: math per row)");
     gpu_cublas_lib_string(10, 2, 2, 0, s, sizeof s);
     CHECK_STR(s, "cuBLAS 10.2.2 (default math)");
 

@@ -222,6 +222,50 @@ cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode) {
     return CUBLAS_STATUS_SUCCESS;
 }
 
+/* --- the math a GEMM runs in ---------------------------------------------------------------- */
+/* What arithmetic cuBLAS would use for an FP32 or FP64 GEMM on handle h, as the events file
+ * records it (once per function and mode, per process): the math mode's name, and
+ * "+fp64-emulation" / "+bf16x9-emulation" where default math would emulate because the
+ * environment turns emulation on (cuBLAS documentation §1.5, Floating Point Emulation:
+ * CUBLAS_EMULATE_DOUBLE_PRECISION=1 from cuBLAS 13.1 on compute capability 8.x, 9.0, 10.0,
+ * 11.0 and 12.x; CUBLAS_EMULATE_SINGLE_PRECISION=1 from 12.9 on 10.0 and 10.3). Pedantic math
+ * never emulates (§2.2.10: "standardized arithmetic for all phases"). */
+static int env_is_1(const char *name) {
+    const char *v = getenv(name);
+    return v && strcmp(v, "1") == 0;
+}
+
+static void record_math(cublasHandle_t h, const char *func, int f64) {
+    static char seen[16][96];
+    static int nseen;
+    unsigned base = (unsigned)h->math & ~(unsigned)CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION;
+    int sm = h->dev ? h->dev->sm : 0;
+    const char *mode = base == CUBLAS_DEFAULT_MATH    ? "default"
+                       : base == CUBLAS_PEDANTIC_MATH ? "pedantic"
+                       : base == CUBLAS_TENSOR_OP_MATH
+                           ? "tensor-op"
+                           : base == CUBLAS_TF32_TENSOR_OP_MATH ? "tf32" : "other";
+    const char *emu = "";
+    if (base == CUBLAS_DEFAULT_MATH && f64 && CUBLAS_VERSION >= 130100 &&
+        env_is_1("CUBLAS_EMULATE_DOUBLE_PRECISION") &&
+        (sm / 10 == 8 || sm == 90 || sm == 100 || sm == 110 || sm / 10 == 12))
+        emu = "+fp64-emulation";
+    if (base == CUBLAS_DEFAULT_MATH && !f64 && CUBLAS_VERSION >= 120900 &&
+        env_is_1("CUBLAS_EMULATE_SINGLE_PRECISION") && (sm == 100 || sm == 103))
+        emu = "+bf16x9-emulation";
+    char key[96];
+    snprintf(key, sizeof key, "%s math=%s%s", func, mode, emu);
+    gbsim_lock();
+    int fresh = 1;
+    for (int i = 0; i < nseen && fresh; i++)
+        fresh = strcmp(seen[i], key) != 0;
+    if (fresh && nseen < 16)
+        snprintf(seen[nseen++], sizeof seen[0], "%s", key);
+    gbsim_unlock();
+    if (fresh)
+        gbsim_event("cublas %s", key);
+}
+
 /* --- the computing calls ------------------------------------------------------------------- */
 /* One queued BLAS call. Scalars: by value in host pointer mode, read when it runs otherwise. */
 struct blas_op {
@@ -364,6 +408,7 @@ cublasStatus_t cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
         return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
+    record_math(handle, "cublasSgemm_v2", 0);
     memset(&o, 0, sizeof o);
     o.kind = 0;
     o.ta = transa, o.tb = transb, o.m = m, o.n = n, o.k = k;
@@ -600,6 +645,7 @@ cublasStatus_t cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa,
         return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0 || handle->pmode != CUBLAS_POINTER_MODE_HOST)
         return m == 0 || n == 0 ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_SUPPORTED;
+    record_math(handle, "cublasDgemm_v2", 1);
     return gemm_x(handle, transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc,
                   CUDA_R_64F, CUDA_R_64F, 0);
 }

@@ -14,12 +14,19 @@
  *   GPUBENCH_SIM_TRACE=FILE   every counted call as it happens: "CALL FUNC DEVICE [held]"
  *       (device -1 when the call concerns none; "held" while a stream hold, the kernel
  *       GBSIM_HOLD_KERNEL, is queued or spinning: the calls a failure must not leave held).
+ *   GPUBENCH_SIM_EVENTS=FILE  what a test checks beyond calls, appended as it happens by every
+ *       process (gpubench and its `__child` processes): "TAG WORDS…", TAG `main` or the child's
+ *       WORKLOAD/IMPL (gbsim_event): the math mode of a cuBLAS GEMM (tests/sim/cublas.c) and
+ *       each JIT compilation with what the JIT cache did (tests/sim/kernels.c).
  * Not counted: registration at load time and the pure name lookups (cudaGetErrorName/String,
  * cudnnGetErrorString, cudnnGetVersion, cudnnGetCudartVersion), which cannot fail.
  */
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cublas_v2.h> /* cublas_api.h alone stops CUDA 11 (CUBLASAPI undefined) */
 
@@ -164,6 +171,45 @@ int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum g
     }
     pthread_mutex_unlock(&fault_lock);
     return hit;
+}
+
+/* This process's tag for the events file: "main", or WORKLOAD/IMPL of a `gpubench __child
+ * WORKLOAD IMPL …` process (harness/run/child.c), read from /proc/self/cmdline. */
+static void event_tag(char *tag, size_t len) {
+    char buf[512];
+    const char *arg[4] = {0};
+    snprintf(tag, len, "main");
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    for (size_t i = 0, k = 0; i < n && k < 4; i += strlen(buf + i) + 1)
+        arg[k++] = buf + i;
+    if (arg[1] && arg[2] && arg[3] && strcmp(arg[1], "__child") == 0)
+        snprintf(tag, len, "%s/%s", arg[2], arg[3]);
+}
+
+void gbsim_event(const char *fmt, ...) {
+    const char *path = getenv("GPUBENCH_SIM_EVENTS");
+    char tag[128], line[512];
+    va_list ap;
+    if (!path || !path[0])
+        return;
+    event_tag(tag, sizeof tag);
+    int at = snprintf(line, sizeof line, "%s ", tag);
+    va_start(ap, fmt);
+    vsnprintf(line + at, sizeof line - (size_t)at - 1, fmt, ap);
+    va_end(ap);
+    strcat(line, "\n");
+    /* one write of one line with O_APPEND: the processes' lines never interleave */
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    if (write(fd, line, strlen(line)) < 0)
+        fprintf(stderr, "gbsim: cannot write the events file %s\n", path);
+    close(fd);
 }
 
 /* The count file, at exit (a destructor: after the program's own exit handlers). */

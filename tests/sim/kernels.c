@@ -9,11 +9,28 @@
  * group matches the code the card would run: the SASS architecture it picks, or the PTX it
  * would JIT (cudaFuncGetAttributes' ptxVersion), so that a K40m running sm_35 code takes the
  * kernels' sm_35 paths.
+ *
+ * The JIT cache: the first launch of a kernel whose code for the card is PTX (a module without
+ * SASS for it, or CUDA_FORCE_PTX_JIT=1) loads its fat binary as the driver does under lazy
+ * loading, JIT-compiling it, once per process and device; what the JIT cache did goes to the
+ * events file (gbsim_event, "jit RESULT compute_P sm_S"):
+ *   forced   CUDA_FORCE_PTX_JIT=1: compiled, and the cache neither read nor written (the real
+ *            driver ignores its cache then: an H200 took 15.3 ms three times in a row)
+ *   off      CUDA_CACHE_DISABLE=1: compiled, no cache
+ *   hit      the cache held this fat binary's code for this card: loaded, not compiled
+ *   miss     compiled, and written to the cache (a file gbsim-jit-HASH-compute_P-sm_S in
+ *            CUDA_CACHE_PATH, or without it $TMPDIR/gbsim-UID-ComputeCache standing for
+ *            ~/.nv/ComputeCache)
+ *   unstored compiled, not cached (larger than CUDA_CACHE_MAXSIZE, or the file not written)
  */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gbsim_config.h" /* GBSIM_ARCH_GROUPS, generated */
 #include "tests/sim/sim.h"
@@ -31,6 +48,9 @@ enum { FATBINC_MAGIC = 0x466243B1, FATBIN_MAGIC = 0xBA55ED50, MAX_CODES = 32 };
 struct fatbin {
     int sass[MAX_CODES], nsass;
     int ptx[MAX_CODES], nptx;
+    uint64_t ptx_bytes[MAX_CODES]; /* each PTX entry's payload size */
+    uint64_t hash;                 /* of the whole fat binary: the JIT cache's key */
+    uint64_t loaded;               /* the devices (bit = ordinal) it was JIT-loaded on */
     int parsed; /* 0: not a fat binary we could read (every card then gets "no image") */
     struct fatbin *next;
 };
@@ -66,15 +86,19 @@ static void parse_fatbin(struct fatbin *fb, const void *wrapper) {
         return;
     e = data + (data[6] | data[7] << 8); /* header size, 16 */
     end = e + rd64(data + 8);
+    fb->hash = 1469598103934665603ULL; /* FNV-1a */
+    for (const unsigned char *p = data; p < end; p++)
+        fb->hash = (fb->hash ^ *p) * 1099511628211ULL;
     while (e + 32 <= end) {
         unsigned kind = e[0] | e[1] << 8;
         uint32_t hsize = rd32(e + 4), arch = rd32(e + 28);
         uint64_t psize = rd64(e + 8);
         if (hsize < 32 || (uint64_t)(end - e) < hsize + psize)
             break;
-        if (kind == 1 && fb->nptx < MAX_CODES)
+        if (kind == 1 && fb->nptx < MAX_CODES) {
+            fb->ptx_bytes[fb->nptx] = psize;
             fb->ptx[fb->nptx++] = (int)arch;
-        else if (kind == 2 && fb->nsass < MAX_CODES)
+        } else if (kind == 2 && fb->nsass < MAX_CODES)
             fb->sass[fb->nsass++] = (int)arch;
         e += hsize + psize;
     }
@@ -174,26 +198,32 @@ static struct func *func_of(const void *host) {
 
 /* The code d would run for a kernel of fb: SASS of the same major and a minor not above the
  * card's (binary compatibility), else PTX of an architecture not above the card's (JIT); with
- * built-for-card, SASS for the card itself (Fermi 2.1 as CMake builds it, sm_20). Returns 0 when
- * there is none; *binary and *ptx as cudaFuncGetAttributes reports them (10·major + minor). */
-static int code_for(const struct fatbin *fb, const struct gbsim_device *d, int *binary, int *ptx) {
+ * built-for-card, SASS for the card itself (Fermi 2.1 as CMake builds it, sm_20) unless fb has
+ * no SASS at all (a PTX-only module is PTX-only in an old toolkit's build too). Returns 0 when
+ * there is none; *binary and *ptx as cudaFuncGetAttributes reports them (10·major + minor),
+ * *jit 1 when the driver would JIT-compile the PTX. */
+static int code_for(const struct fatbin *fb, const struct gbsim_device *d, int *binary, int *ptx,
+                    int *jit) {
     int best = -1;
+    int pretend = d->built_for_card && fb->nsass > 0;
+    *jit = 0;
     /* CUDA_FORCE_PTX_JIT=1: the driver ignores every SASS image and JIT-compiles PTX, and a
      * kernel without PTX the card can JIT does not load. A built-for-card binary stands for an
      * old toolkit's default build, whose only PTX is its newest architecture's: none for the
      * card. */
     const char *force = getenv("CUDA_FORCE_PTX_JIT");
     if (force && strcmp(force, "1") == 0) {
-        for (int i = 0; !d->built_for_card && i < fb->nptx; i++)
+        for (int i = 0; !pretend && i < fb->nptx; i++)
             if (fb->ptx[i] <= d->sm && fb->ptx[i] > best)
                 best = fb->ptx[i];
         if (best <= 0)
             return 0;
         *binary = d->sm;
         *ptx = best;
+        *jit = 1;
         return 1;
     }
-    if (d->built_for_card) {
+    if (pretend) {
         *binary = *ptx = d->sm == 21 ? 20 : d->sm;
         return 1;
     }
@@ -210,9 +240,60 @@ static int code_for(const struct fatbin *fb, const struct gbsim_device *d, int *
     if (best > 0) {
         *binary = d->sm;
         *ptx = best;
+        *jit = 1;
         return 1;
     }
     return 0;
+}
+
+/* --- the JIT cache (the file's header comment) ---------------------------------------------- */
+static uint64_t ptx_size(const struct fatbin *fb, int ptx) {
+    for (int i = 0; i < fb->nptx; i++)
+        if (fb->ptx[i] == ptx)
+            return fb->ptx_bytes[i];
+    return 0;
+}
+
+/* What the JIT cache does when fb's PTX `ptx` is loaded on d: the result word of the event. */
+static const char *jit_cache(const struct fatbin *fb, const struct gbsim_device *d, int ptx) {
+    const char *force = getenv("CUDA_FORCE_PTX_JIT"), *off = getenv("CUDA_CACHE_DISABLE");
+    const char *path = getenv("CUDA_CACHE_PATH"), *max = getenv("CUDA_CACHE_MAXSIZE");
+    char dir[512], file[640];
+    if (force && strcmp(force, "1") == 0)
+        return "forced";
+    if (off && strcmp(off, "1") == 0)
+        return "off";
+    if (path && path[0])
+        snprintf(dir, sizeof dir, "%s", path);
+    else
+        snprintf(dir, sizeof dir, "%s/gbsim-%u-ComputeCache",
+                 getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp",
+                 (unsigned)getuid());
+    snprintf(file, sizeof file, "%s/gbsim-jit-%016llx-compute_%d-sm_%d", dir,
+             (unsigned long long)fb->hash, ptx, d->sm);
+    if (access(file, F_OK) == 0)
+        return "hit";
+    if (max && max[0] && strtoull(max, NULL, 10) < ptx_size(fb, ptx))
+        return "unstored";
+    if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return "unstored";
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return errno == EEXIST ? "hit" : "unstored";
+    int ok = write(fd, "gbsim JIT cache entry\n", 22) == 22;
+    close(fd);
+    return ok ? "miss" : "unstored";
+}
+
+/* The first use of fb's JIT-compiled code on d in this process: the module's load. */
+static void jit_load(struct fatbin *fb, const struct gbsim_device *d, int ptx) {
+    uint64_t bit = 1ULL << (d->ordinal & 63);
+    gbsim_lock();
+    int first = !(fb->loaded & bit);
+    fb->loaded |= bit;
+    gbsim_unlock();
+    if (first)
+        gbsim_event("jit %s compute_%d sm_%d", jit_cache(fb, d, ptx), ptx, d->sm);
 }
 
 /* --- emulation modules --------------------------------------------------------------------- */
@@ -298,11 +379,13 @@ static int group_of(int ptx) {
 cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d,
                                   struct cudaFuncAttributes *attr) {
     struct func *f = func_of(host);
-    int binary, ptx;
+    int binary, ptx, jit;
     if (!f)
         return cudaErrorInvalidDeviceFunction;
-    if (!code_for(f->fb, d, &binary, &ptx))
+    if (!code_for(f->fb, d, &binary, &ptx, &jit))
         return cudaErrorNoKernelImageForDevice;
+    if (jit) /* the attributes of a kernel need its module loaded */
+        jit_load(f->fb, d, ptx);
     memset(attr, 0, sizeof *attr);
     attr->binaryVersion = binary;
     attr->ptxVersion = ptx;
@@ -373,12 +456,14 @@ cudaError_t gbsim_launch(const void *host, dim3 grid, dim3 block, void **args, s
     struct launch *l;
     cudaError_t err;
     size_t off = 0, need;
-    int binary, ptx, g;
+    int binary, ptx, jit, g;
     const unsigned long long max_x = d->sm >= 30 ? 2147483647ULL : 65535ULL;
     if (!f)
         return cudaErrorInvalidDeviceFunction;
-    if (!code_for(f->fb, d, &binary, &ptx))
+    if (!code_for(f->fb, d, &binary, &ptx, &jit))
         return cudaErrorNoKernelImageForDevice;
+    if (jit)
+        jit_load(f->fb, d, ptx);
     /* the limits of every profile (profiles.c) */
     if (block.x < 1 || block.y < 1 || block.z < 1 || block.x > 1024 || block.y > 1024 ||
         block.z > 64 || (unsigned long long)block.x * block.y * block.z > 1024 || grid.x < 1 ||

@@ -256,6 +256,10 @@ int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum g
  * status and of a cuDNN status; "" when unknown. */
 const char *gbsim_cuda_error_name(int code);
 const char *gbsim_cuda_error_string(int code);
+
+/* One line "TAG WORDS…" appended to $GPUBENCH_SIM_EVENTS (fault.c; nothing when it is unset):
+ * what a test checks beyond the calls, from any process of the run. printf-style. */
+void gbsim_event(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *gbsim_cublas_status_name(int code);
 const char *gbsim_cudnn_status_name(int code);
 

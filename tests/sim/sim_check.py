@@ -17,6 +17,8 @@ modes:
   faults PROFILE...  fault injection into the calls of a run (see the `faults` docstring)
   multi              two simulated cards: rows for both, a fault on one, bindings recorded
   refuse             compare and merge refuse to mix a simulated run with a real one
+  emulation          cuBLAS's FP32/FP64 emulation switched on by the environment: the exact
+                     tiers' cuBLAS rows run in pedantic math and say why
 Exit 0 when every check passed, 1 otherwise (each failure printed with FAIL).
 """
 import argparse
@@ -215,16 +217,20 @@ def shape_dict(shape):
 
 # --- running gpubench-sim -------------------------------------------------------------------------
 class Run:
-    def __init__(self, rc, out, err, header, rows, counts):
+    def __init__(self, rc, out, err, header, rows, counts, events):
         self.rc, self.out, self.err, self.header, self.rows, self.counts = \
             rc, out, err, header, rows, counts
+        self.events = events  # [TAG, WORD, …] per line of GPUBENCH_SIM_EVENTS (fault.c)
 
 
 def run_sim(build, sim, args, tmp, env=None, timeout=300, name="run"):
     out = os.path.join(tmp, name + ".csv")
     count = os.path.join(tmp, name + ".count")
+    events = os.path.join(tmp, name + ".events")
+    if os.path.exists(events):
+        os.remove(events)
     e = dict(os.environ)
-    e.update({"GPUBENCH_SIM": sim, "GPUBENCH_SIM_COUNT": count})
+    e.update({"GPUBENCH_SIM": sim, "GPUBENCH_SIM_COUNT": count, "GPUBENCH_SIM_EVENTS": events})
     e.pop("GPUBENCH_SIM_FAULT", None)
     e.pop("GPUBENCH_SIM_TRACE", None)
     e.update(env or {})
@@ -251,7 +257,8 @@ def run_sim(build, sim, args, tmp, env=None, timeout=300, name="run"):
                 counts.setdefault(parts[0] + "s", []).append(parts)
             else:
                 counts[parts[0]] = int(parts[1])
-    return Run(rc, so, se, header, rows, counts)
+    ev = [line.split() for line in open(events)] if os.path.exists(events) else []
+    return Run(rc, so, se, header, rows, counts, ev)
 
 
 def row_dicts(run):
@@ -340,6 +347,20 @@ def check_times(d, what):
     return ok
 
 
+def check_exact_math(run, what, want_f64):
+    """The float32 and float64 cuBLAS GEMMs ran in CUBLAS_DEFAULT_MATH, the fastest math that keeps
+    IEEE FP32/FP64 (kernels/common/cublas_math.h, docs/precision.md), as the simulated cuBLAS saw
+    the calls (events "cublas FUNC math=MODE"); `want_f64`: a float64 cuBLAS row ran, so there
+    must be a cublasDgemm."""
+    maths = [(e[2], e[3]) for e in run.events if len(e) >= 4 and e[1] == "cublas"
+             and e[2] in ("cublasSgemm_v2", "cublasDgemm_v2")]
+    for func, math in maths:
+        check(math == "math=default", f"{what}: {func} ran in {math}, want math=default")
+    if want_f64:
+        check(("cublasDgemm_v2", "math=default") in maths,
+              f"{what}: a float64 cuBLAS row ran, and no cublasDgemm in default math: {maths}")
+
+
 def check_exit(run, what):
     rows = row_dicts(run)
     want = 1 if any(d["status"] in FAILING for d in rows) else 0
@@ -393,9 +414,12 @@ def mode_fatbin(build, a):
     q = subprocess.run([build.sim, "--version"], capture_output=True, text=True, env=e)
     ours_sass = {int(x) for x in re.findall(r" sm_(\d+)", q.stderr)}
     ours_ptx = {int(x) for x in re.findall(r" compute_(\d+)", q.stderr)}
-    check(ours_sass == build.sass and ours_ptx == build.ptx,
+    # the PTX of the build's architectures, and the lowest one's alone in the startup workload's
+    # PTX-only module (kernels/startup/jit.cu)
+    want_ptx = build.ptx | {min(build.sass | build.ptx)}
+    check(ours_sass == build.sass and ours_ptx == want_ptx,
           f"the simulated runtime reads SASS {sorted(ours_sass)} + PTX {sorted(ours_ptx)} from "
-          f"the binary, the build says {sorted(build.sass)} + PTX {sorted(build.ptx)}")
+          f"the binary, the build says {sorted(build.sass)} + PTX {sorted(want_ptx)}")
     if not a.cuobjdump or not os.path.exists(a.cuobjdump):
         print("cuobjdump not in this toolkit: compared with the build's architecture list only")
         return
@@ -453,6 +477,36 @@ def mode_quick(build, a):
         for w in build.workloads:
             for i in w.impls("cuda"):
                 check((w.name, i) in seen, f"{card.spec}: no {w.name}/{i} row")
+        check_exact_math(run, card.spec, any(
+            d["dtype"] == "float64" and d["impl"] == "cublas" and d["status"] == "ok" and
+            d["device"].startswith("cuda") for d in rows))
+        for w, m in build.expects.items():
+            events = getattr(m, "check_events", None)
+            if events:
+                events(card, [d for d in rows if d["workload"] == w], run.events, check)
+
+
+def mode_emulation(build, a):
+    """With cuBLAS's emulation switched on by the environment (CUBLAS_EMULATE_DOUBLE_PRECISION=1,
+    CUBLAS_EMULATE_SINGLE_PRECISION=1), which default math would obey on an H100, the float32 and
+    float64 cuBLAS rows run in pedantic math and say why; the simulated cuBLAS saw no GEMM that
+    it would have emulated (kernels/common/cublas_math.h)."""
+    env = {"CUBLAS_EMULATE_DOUBLE_PRECISION": "1", "CUBLAS_EMULATE_SINGLE_PRECISION": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        run = run_sim(build, "h100", ["--quick", "-d", "cuda", "-i", "cublas", "-D", "f32,f64"]
+                      + FAST, tmp, env=env)
+        rows = checked_rows(run, "h100, emulation on")
+        for d in rows:
+            if d["status"] == "ok" and "math=" in d["note"]:
+                var = "DOUBLE" if d["dtype"] == "float64" else "SINGLE"
+                check("math=pedantic" in d["note"] and f"CUBLAS_EMULATE_{var}_PRECISION=1"
+                      in d["note"], f"{key(d)}: {d['note'][:300]}")
+        maths = [e[2:4] for e in run.events if len(e) >= 4 and e[1] == "cublas"]
+        check(["cublasDgemm_v2", "math=pedantic"] in maths,
+              f"no cublasDgemm in pedantic math: {maths}")
+        for func, math in maths:
+            check("emulation" not in math and math == "math=pedantic",
+                  f"{func} ran in {math} with emulation on in the environment")
 
 
 # --- the 512 MiB card: default shapes and the sweep ----------------------------------------------
@@ -915,7 +969,7 @@ def main():
     modes = {"symbols": mode_symbols, "fatbin": mode_fatbin, "quick": mode_quick,
              "defaults": mode_defaults, "sweep": mode_sweep, "faults": mode_faults,
              "multi": mode_multi, "refuse": mode_refuse, "queue": mode_queue,
-             "exclusive": mode_exclusive}
+             "exclusive": mode_exclusive, "emulation": mode_emulation}
     modes[a.mode](build, a)
     print(f"{a.mode}: {passed} checks passed, {failed} failed")
     return 1 if failed else 0
