@@ -220,6 +220,26 @@ static void doctor_nvml_gpus(struct doctor_report *r) {
         snprintf(g->dev.driver, sizeof g->dev.driver, "%s", r->driver);
         g->dev.driver_cuda = r->driver_cuda;
         dv_evaluate(&g->dev, &r->build, &g->res);
+        /* The tables may find nothing wrong with card, driver and build; the runtime still did
+         * not start, so nothing of this binary runs on the card until that is fixed. */
+        if (g->res.verdict != DV_NOT_USABLE) {
+            char how[DV_TEXT];
+            snprintf(how, sizeof how, "%s", g->res.reason);
+            g->res.verdict = DV_NOT_USABLE;
+            snprintf(g->res.reason, sizeof g->res.reason,
+                     "the CUDA runtime does not start (cudaGetDeviceCount: %s), although this "
+                     "build fits the card and driver (%.700s)",
+                     r->count_err, how);
+            snprintf(g->res.fix, sizeof g->res.fix,
+                     "Fix what stops the CUDA runtime (under GPUs above), then run gpubench "
+                     "doctor again to see the card as a CUDA device");
+            struct dv_family *fam[] = {&g->res.cuda, &g->res.cublas, &g->res.cudnn};
+            for (int k = 0; k < 3; k++) {
+                fam[k]->ok = 0;
+                snprintf(fam[k]->why, sizeof fam[k]->why,
+                         "nothing CUDA runs until the runtime starts (see reason)");
+            }
+        }
     }
 }
 
@@ -253,8 +273,15 @@ static void doctor_machine(struct doctor_report *r) {
         return;
     }
     if (p.count_err[0]) {
-        cuda_explain(p.count_err, p.driver_version, r->runtime_cuda, r->no_gpu_why,
-                     sizeof r->no_gpu_why);
+        /* cuda_explain's sentence for an error it does not know sends the user to doctor: this
+         * is doctor, so say what to look at instead. */
+        if (!cuda_explain(p.count_err, p.driver_version, r->runtime_cuda, r->no_gpu_why,
+                          sizeof r->no_gpu_why))
+            snprintf(r->no_gpu_why, sizeof r->no_gpu_why,
+                     "The CUDA runtime did not start: cudaGetDeviceCount failed with %s. Check "
+                     "that nvidia-smi works and dmesg for driver errors, and report it with this "
+                     "output if it persists.",
+                     p.count_err);
         doctor_nvml_gpus(r);
         return;
     }

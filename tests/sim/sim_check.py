@@ -906,7 +906,7 @@ def mode_exclusive(build, a):
               f"{spec}: a second process got the device (exit {other.rc}):\n{other.err[-2000:]}")
 
 
-# --- doctor on the old cards -----------------------------------------------------------------------
+# --- doctor on the old cards --------------------------------------------------------------------
 # What the rebuild command of cuda_facts_rebuild_cmd must be for each toolkit an old card is last
 # built by (the profiles' toolkit column): the newest GCC major that toolkit's nvcc accepts
 # (CUDA 8.0 release notes: GCC 5; 10.2: GCC 8; 11.8: GCC 11), and the architecture the build
@@ -932,9 +932,11 @@ def profile_bytes(p):
     return int(m.group(1)) << 20 if m else int(p["mem"].rstrip("u"))
 
 
-def run_doctor(build, sim, fmt="text"):
+def run_doctor(build, sim, fmt="text", env=None):
     e = dict(os.environ, GPUBENCH_SIM=sim)
     e.pop("GPUBENCH_SIM_FOREIGN_PROCESS", None)
+    e.pop("GPUBENCH_SIM_FAULT", None)
+    e.update(env or {})
     return subprocess.run([build.sim, "doctor", "--format", fmt], capture_output=True, text=True,
                           env=e, timeout=120)
 
@@ -993,7 +995,8 @@ def mode_doctor(build, a):
               in alone.stdout, f"{what}: the machine's driver line")
         # beside a T4 on the same (old) driver: both cards, the T4's fix is the driver
         heads = list(gpu_blocks(beside.stdout))
-        check(len(heads) == 2 and heads[0] == head and heads[1].startswith("GPU 1  simulated Tesla T4  "),
+        check(len(heads) == 2 and heads[0] == head
+              and heads[1].startswith("GPU 1  simulated Tesla T4  "),
               f"{what} + t4: GPU headers {heads}")
         t4 = gpu_blocks(beside.stdout).get(heads[1] if len(heads) > 1 else "", [])
         check(any(x.startswith("fix      Update the driver to ") for x in t4),
@@ -1018,6 +1021,16 @@ def mode_doctor(build, a):
         errors = list(schema.iter_errors(doc)) if schema else []
         check(not errors, f"{what} JSON: not in docs/gpubench.schema.json: " +
               "; ".join(f"{list(e.absolute_path)}: {e.message}"[:300] for e in errors[:3]))
+    # a runtime that fails to start for a reason the tables cannot see (an error doctor does not
+    # know): NVML still names the card, which is not usable now, and doctor never sends the user
+    # back to doctor
+    r = run_doctor(build, "t4", env={"GPUBENCH_SIM_FAULT": "cudaGetDeviceCount:1:cudaErrorUnknown"})
+    blocks = gpu_blocks(r.stdout)
+    t4 = blocks.get("GPU 0  simulated Tesla T4  (named by the driver's NVML: the CUDA runtime "
+                    "cannot start)", [])
+    check(r.returncode == 1 and "verdict  not usable" in t4 and "Run gpubench doctor" not in
+          r.stdout and "cudaGetDeviceCount failed with cudaErrorUnknown" in r.stdout,
+          f"t4 whose runtime fails (cudaErrorUnknown): exit {r.returncode}\n{r.stdout}")
 
 
 # --- the driver's NVML ---------------------------------------------------------------------------
