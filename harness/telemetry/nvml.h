@@ -33,6 +33,11 @@ enum {
 #define GB_NVML_REASON_HW_POWER_BRAKE 0x80ULL
 #define GB_NVML_REASON_DISPLAY_CLOCKS 0x100ULL
 
+/* nvmlMemory_t: bytes. */
+struct gb_nvml_memory {
+    unsigned long long total, free, used;
+};
+
 /* The resolved entry points; any may be NULL (not in this driver). */
 struct gb_nvml {
     gb_nvml_return (*init)(void); /* nvmlInit_v2, else nvmlInit */
@@ -53,6 +58,15 @@ struct gb_nvml {
     gb_nvml_return (*pcie_width_max)(gb_nvml_dev, unsigned *lanes); /* GetMaxPcieLinkWidth */
     gb_nvml_return (*ecc)(gb_nvml_dev, int *current, int *pending); /* GetEccMode */
     gb_nvml_return (*persistence)(gb_nvml_dev, int *mode);          /* GetPersistenceMode */
+    /* The cards the driver sees, for `gpubench doctor` when the CUDA runtime cannot start. */
+    gb_nvml_return (*count)(unsigned *n); /* nvmlDeviceGetCount_v2, else nvmlDeviceGetCount */
+    gb_nvml_return (*handle_by_index)(unsigned i, gb_nvml_dev *dev); /* GetHandleByIndex(_v2) */
+    gb_nvml_return (*name)(gb_nvml_dev, char *name, unsigned len);   /* GetName */
+    gb_nvml_return (*cuda_cc)(gb_nvml_dev, int *major, int *minor);  /* GetCudaComputeCapability */
+    gb_nvml_return (*memory)(gb_nvml_dev, struct gb_nvml_memory *);  /* GetMemoryInfo */
+    gb_nvml_return (*driver_version)(char *version, unsigned len); /* nvmlSystemGetDriverVersion */
+    /* nvmlSystemGetCudaDriverVersion_v2, else nvmlSystemGetCudaDriverVersion: 11040 = 11.4 */
+    gb_nvml_return (*cuda_driver_version)(int *cuda);
 };
 
 /* Open libnvidia-ml.so.1 (through the loader path), resolve what it has and call its init, once
@@ -64,6 +78,9 @@ const struct gb_nvml *gb_nvml_load(char *why, size_t whylen);
  * "0000:01:00.0"). Returns 0, or -1 with one line in `why`. */
 int gb_nvml_device(const struct gb_nvml *n, const char *bus_id, gb_nvml_dev *dev, char *why,
                    size_t whylen);
+
+/* NVML's name of error r ("Not Supported"). */
+const char *gb_nvml_error_name(gb_nvml_return r);
 
 /* The names of the functions this NVML lacks ("" when it has them all), comma-separated. */
 void gb_nvml_missing(const struct gb_nvml *n, char *out, size_t outlen);
