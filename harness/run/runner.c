@@ -502,16 +502,18 @@ void runner_measure(const struct options *o, const struct device *dev, const str
         memset(&r->st, 0, sizeof r->st);
         return;
     }
+    tel_gpu_row_start(dev); /* the card's utilisation before any of this row's work */
     st = dev->be->activate(dev, ctx.note, sizeof ctx.note);
     if (st == ST_OK) {
         st = measure(o, dev, w, im, &ctx, r);
         if (im->release)
             im->release(&ctx); /* after any failure past activate, a failed prepare too */
     }
+    tel_gpu_row_done(dev);
     r->status = st;
     append_note(r, ctx.note);
     if (st == ST_OK) {
-        char tel[400];
+        char tel[640];
         tel_note(&r->tel, im->host_transfer, r->gbps, tel, sizeof tel);
         append_note(r, tel);
         if (dev->kind == DEV_CUDA) { /* what qualifies every number of the row */
