@@ -134,8 +134,10 @@ cudaError_t gbsim_context(struct gbsim_device *d) {
     const char *tmp = getenv("TMPDIR");
     cudaError_t err = cudaSuccess;
     int fd;
-    if (!d->exclusive)
+    if (!d->exclusive) {
+        __atomic_store_n(&d->has_context, 1, __ATOMIC_RELEASE); /* NVML lists this process */
         return cudaSuccess;
+    }
     gbsim_lock();
     if (d->ctx_fd) {
         gbsim_unlock();
@@ -153,6 +155,7 @@ cudaError_t gbsim_context(struct gbsim_device *d) {
         err = cudaErrorDevicesUnavailable;
     } else {
         d->ctx_fd = fd + 1; /* held until the process ends */
+        __atomic_store_n(&d->has_context, 1, __ATOMIC_RELEASE);
     }
     gbsim_unlock();
     return err;

@@ -57,6 +57,7 @@ struct gbsim_device {
     int built_for_card;               /* the build is pretended to carry SASS for this card */
     int exclusive;                    /* :exclusive-process: one process's context at a time */
     int ctx_fd;                       /* exclusive: the held lock file's descriptor + 1, or 0 */
+    int has_context;                  /* this process has asked for a context (NVML lists it) */
     int sm;                           /* 10·major + minor */
     size_t reserved;                  /* context and driver reservation, never free */
     size_t used;                      /* bytes of live allocations (and library workspaces) */

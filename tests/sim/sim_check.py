@@ -17,6 +17,9 @@ modes:
   faults PROFILE...  fault injection into the calls of a run (see the `faults` docstring)
   multi              two simulated cards: rows for both, a fault on one, bindings recorded
   refuse             compare and merge refuse to mix a simulated run with a real one
+  nvml               the simulated driver's libnvidia-ml.so.1: the cards, their driver and CUDA
+                     version, a Kepler card where the runtime cannot start, the process list
+                     (GPUBENCH_SIM_FOREIGN_PROCESS), and every function gpubench looks up
 Exit 0 when every check passed, 1 otherwise (each failure printed with FAIL).
 """
 import argparse
@@ -24,6 +27,7 @@ import concurrent.futures
 import csv
 import importlib.util
 import fcntl
+import json
 import os
 import re
 import subprocess
@@ -896,6 +900,146 @@ def mode_exclusive(build, a):
               f"{spec}: a second process got the device (exit {other.rc}):\n{other.err[-2000:]}")
 
 
+# --- the driver's NVML ---------------------------------------------------------------------------
+# Run in a child Python (GPUBENCH_SIM is read once per process): asks the simulated
+# libnvidia-ml.so.1 through ctypes, as gpubench's dlopen does, and prints what it answered.
+NVML_PROBE = r"""
+import ctypes, json, os, sys
+lib, cudart, ctx = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+if ctx:  # this process takes a context on cuda:0 first (the runtime stand-in)
+    rt = ctypes.CDLL(cudart, mode=ctypes.RTLD_GLOBAL)
+    p = ctypes.c_void_p()
+    assert rt.cudaMalloc(ctypes.byref(p), ctypes.c_size_t(1 << 20)) == 0
+n = ctypes.CDLL(lib)
+out = {"init": n.nvmlInit_v2(), "pid": os.getpid()}
+if out["init"] == 0:
+    buf = ctypes.create_string_buffer(96)
+    v = ctypes.c_int()
+    out["driver"] = (n.nvmlSystemGetDriverVersion(buf, 96), buf.value.decode())
+    out["driver_cuda"] = (n.nvmlSystemGetCudaDriverVersion(ctypes.byref(v)), v.value)
+    out["short_name"] = n.nvmlSystemGetDriverVersion(buf, 3)
+    count = ctypes.c_uint()
+    out["count"] = (n.nvmlDeviceGetCount_v2(ctypes.byref(count)), count.value)
+    out["cards"] = []
+    class Proc(ctypes.Structure):
+        _fields_ = [("pid", ctypes.c_uint), ("mem", ctypes.c_ulonglong),
+                    ("gi", ctypes.c_uint), ("ci", ctypes.c_uint)]
+    class Proc1(ctypes.Structure):
+        _fields_ = [("pid", ctypes.c_uint), ("mem", ctypes.c_ulonglong)]
+    for i in range(count.value):
+        h = ctypes.c_void_p()
+        c = {"handle": n.nvmlDeviceGetHandleByIndex_v2(i, ctypes.byref(h))}
+        hp = ctypes.c_void_p()
+        c["by_pci"] = (n.nvmlDeviceGetHandleByPciBusId_v2(b"0000:%02x:00.0" % (0x81 + i),
+                                                          ctypes.byref(hp)), hp.value == h.value)
+        c["name"] = (n.nvmlDeviceGetName(h, buf, 96), buf.value.decode())
+        ma, mi = ctypes.c_int(), ctypes.c_int()
+        c["cc"] = (n.nvmlDeviceGetCudaComputeCapability(h, ctypes.byref(ma), ctypes.byref(mi)),
+                   "%d.%d" % (ma.value, mi.value))
+        mem = (ctypes.c_ulonglong * 3)()
+        c["mem"] = (n.nvmlDeviceGetMemoryInfo(h, mem), list(mem))
+        k = ctypes.c_uint(0)
+        c["count_query"] = (n.nvmlDeviceGetComputeRunningProcesses_v3(h, ctypes.byref(k), None),
+                            k.value)
+        k = ctypes.c_uint(4)
+        procs = (Proc * 4)()
+        r = n.nvmlDeviceGetComputeRunningProcesses_v3(h, ctypes.byref(k), procs)
+        c["compute"] = (r, [(procs[j].pid, procs[j].mem) for j in range(k.value)])
+        k = ctypes.c_uint(4)
+        procs1 = (Proc1 * 4)()
+        r = n.nvmlDeviceGetComputeRunningProcesses(h, ctypes.byref(k), procs1)
+        c["compute_v1"] = (r, [procs1[j].pid for j in range(k.value)])
+        k = ctypes.c_uint(4)
+        c["graphics"] = (n.nvmlDeviceGetGraphicsRunningProcesses_v3(h, ctypes.byref(k), procs),
+                         k.value)
+        util = (ctypes.c_uint * 2)()
+        c["util"] = (n.nvmlDeviceGetUtilizationRates(h, util), list(util))
+        u = ctypes.c_uint()
+        c["power"] = n.nvmlDeviceGetPowerUsage(h, ctypes.byref(u))
+        c["clock"] = n.nvmlDeviceGetClockInfo(h, 1, ctypes.byref(u))
+        out["cards"].append(c)
+print(json.dumps(out))
+"""
+
+
+def nvml_probe(build, sim, foreign=None, context=False):
+    e = dict(os.environ)
+    e.pop("GPUBENCH_SIM_FOREIGN_PROCESS", None)
+    if sim is not None:
+        e["GPUBENCH_SIM"] = sim
+    else:
+        e.pop("GPUBENCH_SIM", None)
+    if foreign is not None:
+        e["GPUBENCH_SIM_FOREIGN_PROCESS"] = foreign
+    cudart = [f for f in os.listdir(build.libdir) if f.startswith("libcudart.so")][0]
+    p = subprocess.run([sys.executable, "-c", NVML_PROBE, os.path.join(build.libdir,
+                        "libnvidia-ml.so.1"), os.path.join(build.libdir, cudart),
+                        "1" if context else "0"], capture_output=True, text=True, env=e,
+                       timeout=60)
+    return p, (json.loads(p.stdout) if p.returncode == 0 and p.stdout.strip() else None)
+
+
+def mode_nvml(build, a):
+    OK, NOT_SUPPORTED, INSUFFICIENT_SIZE, DRIVER_NOT_LOADED = 0, 3, 7, 9
+    # every NVML function gpubench looks up (harness/telemetry/nvml.c) is exported
+    looked_up = set(re.findall(r'"(nvml\w+)"', open(os.path.join(
+        SOURCE, "harness", "telemetry", "nvml.c")).read()))
+    nm = subprocess.run(["nm", "-D", "--defined-only", os.path.join(build.libdir,
+                         "libnvidia-ml.so.1")], capture_output=True, text=True, check=True)
+    exported = {line.split()[-1].split("@")[0] for line in nm.stdout.splitlines() if line.strip()}
+    check(len(looked_up) > 10, f"harness/telemetry/nvml.c looks up {len(looked_up)} functions")
+    for f in sorted(looked_up):
+        check(f in exported, f"gpubench looks up {f}: the simulated NVML does not export it")
+    # a Kepler card on its last driver beside a T4: one driver (R470), NVML names both cards
+    k40m, t4 = build.profiles["k40m"], build.profiles["t4"]
+    p, o = nvml_probe(build, "k40m,t4")
+    check(o is not None, f"k40m,t4: the probe failed: {p.stderr[-2000:]}")
+    if o:
+        check(o["init"] == OK, f"nvmlInit_v2: {o['init']}")
+        check(o["driver"] == [OK, k40m["driver"]], f"driver {o['driver']}, want {k40m['driver']}")
+        check(o["driver_cuda"] == [OK, k40m["driver_cuda"]], f"CUDA {o['driver_cuda']}")
+        check(o["short_name"] == INSUFFICIENT_SIZE, f"a 3-byte buffer: {o['short_name']}")
+        check(o["count"] == [OK, 2], f"device count {o['count']}")
+        for c, prof in zip(o.get("cards", []), (k40m, t4)):
+            what = prof["key"]
+            check(c["handle"] == OK and c["by_pci"] == [OK, True], f"{what}: handles {c}")
+            check(c["name"] == [OK, prof["name"]], f"{what}: name {c['name']}")
+            check(c["cc"] == [OK, prof["cc"]], f"{what}: cc {c['cc']}")
+            total, free, used = c["mem"][1]
+            check(c["mem"][0] == OK and str(total) == prof["mem"].rstrip("u")
+                  and free + used == total and 0 < used < total,
+                  f"{what}: memory {c['mem']}, total {prof['mem']}")
+            check(c["count_query"] == [OK, 0] and c["compute"] == [OK, []]
+                  and c["graphics"] == [OK, 0], f"{what}: processes without a foreign one {c}")
+            check(c["util"] == [OK, [0, 0]], f"{what}: utilisation {c['util']}")
+            check(c["power"] == NOT_SUPPORTED and c["clock"] == NOT_SUPPORTED,
+                  f"{what}: power {c['power']}, clock {c['clock']}: not modelled")
+    # another process on every card: listed (v3 and v1 layouts), the card busy
+    p, o = nvml_probe(build, "h100,t4", foreign="4242")
+    check(o is not None, f"foreign: the probe failed: {p.stderr[-2000:]}")
+    for c in (o or {}).get("cards", []):
+        check(c["count_query"] == [INSUFFICIENT_SIZE, 1], f"foreign: count query {c}")
+        check(c["compute"] == [OK, [[4242, 256 << 20]]] and c["compute_v1"] == [OK, [4242]],
+              f"foreign: compute processes {c['compute']} {c['compute_v1']}")
+        check(c["graphics"] == [OK, 0], f"foreign: graphics processes {c['graphics']}")
+        check(c["util"] == [OK, [100, 50]], f"foreign: utilisation {c['util']}")
+    # this process with a context on cuda:0 is listed there, before the foreign one
+    p, o = nvml_probe(build, "h100,t4", foreign="4242", context=True)
+    check(o is not None, f"context: the probe failed: {p.stderr[-2000:]}")
+    if o:
+        pids = [[x[0] for x in c["compute"][1]] for c in o["cards"]]
+        check(pids == [[o["pid"], 4242], [4242]], f"context: compute processes {pids}")
+        check(o["cards"][0]["compute"][1][0][1] >= 1 << 20,
+              f"context: this process's memory {o['cards'][0]['compute']}")
+    # a mistyped process id stops the test; no simulated machine is no driver
+    p, o = nvml_probe(build, "t4", foreign="12ab")
+    check(p.returncode == 2 and "GPUBENCH_SIM_FOREIGN_PROCESS=12ab" in p.stderr,
+          f"a bad process id: exit {p.returncode} {p.stderr[-500:]}")
+    p, o = nvml_probe(build, None)
+    check(o is not None and o["init"] == DRIVER_NOT_LOADED,
+          f"no GPUBENCH_SIM: nvmlInit_v2 {o and o['init']}, want Driver Not Loaded")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode")
@@ -915,7 +1059,7 @@ def main():
     modes = {"symbols": mode_symbols, "fatbin": mode_fatbin, "quick": mode_quick,
              "defaults": mode_defaults, "sweep": mode_sweep, "faults": mode_faults,
              "multi": mode_multi, "refuse": mode_refuse, "queue": mode_queue,
-             "exclusive": mode_exclusive}
+             "exclusive": mode_exclusive, "nvml": mode_nvml}
     modes[a.mode](build, a)
     print(f"{a.mode}: {passed} checks passed, {failed} failed")
     return 1 if failed else 0
