@@ -45,16 +45,18 @@ static void resolve(void *lib) {
     RESOLVE(ecc, "nvmlDeviceGetEccMode", NULL);
     RESOLVE(persistence, "nvmlDeviceGetPersistenceMode", NULL);
     RESOLVE(utilization, "nvmlDeviceGetUtilizationRates", NULL);
-    static const char *const kinds[2] = {"Compute", "Graphics"};
+    /* The process lists: the _v3 or _v2 entry point fills 24-byte records, the unversioned one
+     * 16-byte records (nvml.h). */
+    static const char *const names[2][3] = {
+        {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2",
+         "nvmlDeviceGetComputeRunningProcesses"},
+        {"nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2",
+         "nvmlDeviceGetGraphicsRunningProcesses"}};
     for (int i = 0; i < 2; i++) {
-        char v3[72], v2[72], v1[64];
-        snprintf(v1, sizeof v1, "nvmlDeviceGet%sRunningProcesses", kinds[i]);
-        snprintf(v2, sizeof v2, "%s_v2", v1);
-        snprintf(v3, sizeof v3, "%s_v3", v1);
-        void *p = sym(lib, v3, v2);
+        void *p = sym(lib, names[i][0], names[i][1]);
         api.procs_size[i] = sizeof(struct gb_nvml_proc_v2);
         if (!p) {
-            p = sym(lib, v1, NULL);
+            p = sym(lib, names[i][2], NULL);
             api.procs_size[i] = sizeof(struct gb_nvml_proc_v1);
         }
         memcpy(&api.procs[i], &p, sizeof p);
