@@ -18,6 +18,7 @@
 #include "harness/gpuinfo/gpu_props.h"
 #include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
+#include "harness/run/runs.h"
 #include "harness/telemetry/telemetry.h"
 
 volatile sig_atomic_t runner_interrupted;
@@ -572,6 +573,7 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     char perr[256] = "";
     memset(&p, 0, sizeof p);
     tel_init(!o->no_telemetry);
+    tel_gpu_work_ended(runs_previous_end(o)); /* --runs N: the run before was ours too */
     for (int i = 0; i < pl->total_rows && !runner_interrupted; i++) {
         const struct plan_row *pr = &pl->rows[i];
         const struct workload *w = pl->shapes[pr->shape].w;

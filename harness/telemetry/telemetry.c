@@ -121,7 +121,8 @@ static void read_modes(gb_nvml_dev d, struct row_telemetry *o) {
  *     period in which any kernel ran, ours included. It is evidence of a neighbour only when none
  *     of our work ran during the whole period, so it is read before a row's first work and only
  *     when our last work on the card ended TEL_UTIL_WINDOW_S ago or more (in a run: the first
- *     row on each card, and rows after a pause). Read after the warm-up it would see the warm-up;
+ *     row on each card, and rows after a pause; in a run of --runs N after the first, the
+ *     previous run's process counts as ours: tel_gpu_work_ended). Read after the warm-up it would see the warm-up;
  *     during the timed loop, the row itself. It sees a neighbour without a context we can list
  *     (another VM's time slice of a vGPU); it cannot see one that starts after it is read, which
  *     the process list, read every TEL_PROCS_EVERY samples while timed, does. */
@@ -149,6 +150,12 @@ void tel_gpu_row_done(const struct device *dev) {
     int i = dev->ordinal;
     if (dev->kind != DEV_CPU && i >= 0 && i < DEVICE_MAX)
         last_work_s[i] = now_s();
+}
+
+void tel_gpu_work_ended(double mono_s) {
+    for (int i = 0; i < DEVICE_MAX; i++)
+        if (mono_s > last_work_s[i])
+            last_work_s[i] = mono_s;
 }
 
 /* A child of this process (its parent in /proc/PID/stat is us): a row's own fresh process. */
@@ -199,10 +206,8 @@ static void read_processes(struct tel_row *t, int edge) {
             seen |= o->shared_pid[j] == pids[i];
         if (!seen && o->shared_procs < 4)
             o->shared_pid[o->shared_procs++] = pids[i]; /* a new neighbour */
-        else if (!seen)
-            o->shared_procs++; /* the fifth and later: counted, not kept */
     }
-    if (others > o->shared_procs)
+    if (others > o->shared_procs) /* beyond the 4 kept: the most seen at one read */
         o->shared_procs = others;
 }
 

@@ -77,6 +77,10 @@ const char *tel_why(int gpu);
 void tel_gpu_row_start(const struct device *dev);
 void tel_gpu_row_done(const struct device *dev);
 
+/* Our own work was on every card until `mono_s` (CLOCK_MONOTONIC seconds): the previous run of
+ * `--runs N`, another process of ours. */
+void tel_gpu_work_ended(double mono_s);
+
 /* Start measuring a row on `dev` (after warm-up, just before its first timed repetition). */
 void tel_row_begin(struct tel_row *t, const struct device *dev);
 

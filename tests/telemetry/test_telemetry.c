@@ -1,8 +1,9 @@
 /* test_telemetry.c — the telemetry of harness/telemetry against scripted sources, without a GPU.
  *
- *   test_telemetry nvml SCENARIO [old]   NVML through the fake libnvidia-ml.so.1 (fake_nvml.c),
- *                                        found through LD_LIBRARY_PATH as a driver's would be;
- *                                        "old": the build of the fake without newer functions
+ *   test_telemetry nvml SCENARIO [old|after]  NVML through the fake libnvidia-ml.so.1
+ *                                        (fake_nvml.c), found through LD_LIBRARY_PATH as a
+ *                                        driver's would be; "old": the build of the fake without
+ *                                        newer functions; "after": a later run of --runs N
  *   test_telemetry rapl                  the powercap path on a fake tree this test builds
  *   test_telemetry words                 reason words, PCIe rates, the column names
  *   test_telemetry cost                  what telemetry costs a CPU row (µs; must be < 1% of
@@ -149,7 +150,10 @@ static void check_scenario(const char *sc, int old, const struct result *r, cons
               "note '%s'", note);
 }
 
-static int test_nvml(const char *sc, int old) {
+/* `after`: this process is a run of --runs N after the first, whose previous run's work was on
+ * the card until now (tel_gpu_work_ended; set 30 s ahead, so that no stall of a loaded machine
+ * lets a whole NVML sample period pass): the busy card's utilisation is not read at all. */
+static int test_nvml(const char *sc, int old, int after) {
     struct device gpu = {.id = "cuda:0", .kind = DEV_CUDA, .ordinal = 0,
                          .pci_bus_id = "0000:01:00.0"};
     struct device other = {.id = "cuda:1", .kind = DEV_CUDA, .ordinal = 1,
@@ -174,6 +178,15 @@ static int test_nvml(const char *sc, int old) {
     csv_tail(&r, tail);
     for (int i = 0; i < TEL_NCOLS; i++)
         CHECK_MSG(tail[i][0] == '\0', "column %d of an unknown GPU: '%s'", i, tail[i]);
+    if (after) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        tel_gpu_work_ended((double)ts.tv_sec + 30.0);
+        measure(&gpu, &r);
+        csv_tail(&r, tail);
+        CELL_IS("shared_gpu", "no");
+        return TEST_END();
+    }
     pid_t child = -1;
     if (strcmp(sc, "child") == 0) { /* a process of ours on the card, alive while timed */
         child = fork();
@@ -392,7 +405,8 @@ static int test_words(void) {
 int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "nvml") == 0) {
         setenv("FAKE_NVML_SCENARIO", argv[2], 1);
-        return test_nvml(argv[2], argc > 3 && strcmp(argv[3], "old") == 0);
+        return test_nvml(argv[2], argc > 3 && strcmp(argv[3], "old") == 0,
+                         argc > 3 && strcmp(argv[3], "after") == 0);
     }
     if (argc == 2 && strcmp(argv[1], "rapl") == 0)
         return test_rapl();
@@ -400,6 +414,6 @@ int main(int argc, char **argv) {
         return test_words();
     if (argc == 2 && strcmp(argv[1], "cost") == 0)
         return test_cost();
-    fprintf(stderr, "usage: test_telemetry nvml SCENARIO [old] | rapl | words | cost\n");
+    fprintf(stderr, "usage: test_telemetry nvml SCENARIO [old|after] | rapl | words | cost\n");
     return 2;
 }
