@@ -11,12 +11,13 @@
 #include <string.h>
 
 #include "build_manifest.h"
-#include "harness/gpuinfo/cuda_explain.h"
-#include "harness/gpuinfo/cuda_facts.h"
+#include "harness/doctor/nvml_cards.h"
 #include "harness/doctor/probe.h"
 #include "harness/doctor/report.h"
 #include "harness/doctor/spec.h"
 #include "harness/doctor/verdict.h"
+#include "harness/gpuinfo/cuda_explain.h"
+#include "harness/gpuinfo/cuda_facts.h"
 #include "harness/run/topology.h"
 
 enum { DOCTOR_MAX_ASSUME = DOCTOR_MAX_GPUS };
@@ -183,6 +184,65 @@ static void doctor_place(struct doctor_gpu *g) {
         hwloc_bitmap_list_snprintf(g->numa, sizeof g->numa, near->nodeset);
 }
 
+/* The CUDA runtime cannot start, so it names no card: the driver's NVML does, and each card gets
+ * its verdict and fix as one the runtime named would (the driver's version and CUDA version from
+ * NVML, else from /proc and cudaDriverGetVersion). */
+static void doctor_nvml_gpus(struct doctor_report *r) {
+    static struct doctor_nvml nv; /* large: keep it off the stack */
+
+    doctor_nvml_cards(&nv);
+    if (!nv.ok) {
+        snprintf(r->nvml_why, sizeof r->nvml_why, "%s", nv.why);
+        return;
+    }
+    if (nv.count == 0) {
+        snprintf(r->nvml_why, sizeof r->nvml_why, "the driver's NVML reports no card");
+        return;
+    }
+    if (!r->driver[0])
+        snprintf(r->driver, sizeof r->driver, "%s", nv.driver);
+    if (r->driver_cuda <= 0)
+        r->driver_cuda = nv.driver_cuda;
+    r->ngpu = nv.count < DOCTOR_MAX_GPUS ? nv.count : DOCTOR_MAX_GPUS;
+    for (int i = 0; i < r->ngpu; i++) {
+        struct doctor_gpu *g = &r->gpu[i];
+        const struct doctor_nvml_card *c = &nv.card[i];
+        g->ordinal = i;
+        g->via_nvml = 1;
+        snprintf(g->dev.name, sizeof g->dev.name, "%s", c->name);
+        if (c->error[0]) {
+            snprintf(g->error, sizeof g->error, "%s", c->error);
+            continue;
+        }
+        g->dev.cc_major = c->cc_major;
+        g->dev.cc_minor = c->cc_minor;
+        g->dev.mem = c->mem;
+        snprintf(g->dev.driver, sizeof g->dev.driver, "%s", r->driver);
+        g->dev.driver_cuda = r->driver_cuda;
+        dv_evaluate(&g->dev, &r->build, &g->res);
+        /* The tables may find nothing wrong with card, driver and build; the runtime still did
+         * not start, so nothing of this binary runs on the card until that is fixed. */
+        if (g->res.verdict != DV_NOT_USABLE) {
+            char how[DV_TEXT];
+            snprintf(how, sizeof how, "%s", g->res.reason);
+            g->res.verdict = DV_NOT_USABLE;
+            snprintf(g->res.reason, sizeof g->res.reason,
+                     "the CUDA runtime does not start (cudaGetDeviceCount: %s), although this "
+                     "build fits the card and driver (%.700s)",
+                     r->count_err, how);
+            snprintf(g->res.fix, sizeof g->res.fix,
+                     "Fix what stops the CUDA runtime (under GPUs above), then run gpubench "
+                     "doctor again to see the card as a CUDA device");
+            struct dv_family *fam[] = {&g->res.cuda, &g->res.cublas, &g->res.cudnn};
+            for (int k = 0; k < 3; k++) {
+                fam[k]->ok = 0;
+                snprintf(fam[k]->why, sizeof fam[k]->why,
+                         "nothing CUDA runs until the runtime starts (see reason)");
+            }
+        }
+    }
+}
+
 static void doctor_machine(struct doctor_report *r) {
     static struct doctor_probe p; /* large: keep it off the stack */
     char terr[160];
@@ -213,8 +273,16 @@ static void doctor_machine(struct doctor_report *r) {
         return;
     }
     if (p.count_err[0]) {
-        cuda_explain(p.count_err, p.driver_version, r->runtime_cuda, r->no_gpu_why,
-                     sizeof r->no_gpu_why);
+        /* cuda_explain's sentence for an error it does not know sends the user to doctor: this
+         * is doctor, so say what to look at instead. */
+        if (!cuda_explain(p.count_err, p.driver_version, r->runtime_cuda, r->no_gpu_why,
+                          sizeof r->no_gpu_why))
+            snprintf(r->no_gpu_why, sizeof r->no_gpu_why,
+                     "The CUDA runtime did not start: cudaGetDeviceCount failed with %s. Check "
+                     "that nvidia-smi works and dmesg for driver errors, and report it with this "
+                     "output if it persists.",
+                     p.count_err);
+        doctor_nvml_gpus(r);
         return;
     }
     if (p.ngpu == 0) {

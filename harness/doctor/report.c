@@ -102,7 +102,10 @@ static void text_gpu(const struct doctor_gpu *g, FILE *f) {
     const struct dv_result *s = &g->res;
     char mem[32] = "memory unknown";
 
-    if (g->ordinal >= 0)
+    if (g->via_nvml)
+        fprintf(f, "GPU %d  %s  (named by the driver's NVML: the CUDA runtime cannot start)\n",
+                g->ordinal, g->dev.name[0] ? g->dev.name : "(unnamed)");
+    else if (g->ordinal >= 0)
         fprintf(f, "GPU %d  %s\n", g->ordinal, g->dev.name[0] ? g->dev.name : "(unnamed)");
     else
         fprintf(f, "Assumed GPU  %s\n", g->dev.name[0] ? g->dev.name : "(unnamed)");
@@ -129,6 +132,13 @@ static void text_gpu(const struct doctor_gpu *g, FILE *f) {
                 g->dev.driver[0]          ? g->dev.driver
                 : g->dev.driver_cuda == 0 ? "none"
                                           : "not given");
+    if (g->via_nvml && (g->dev.driver[0] || g->dev.driver_cuda > 0)) {
+        char v[16] = "?";
+        if (g->dev.driver_cuda > 0)
+            cuda_facts_ver_str(g->dev.driver_cuda, v, sizeof v);
+        fprintf(f, ", driver %s (supports CUDA up to %s)",
+                g->dev.driver[0] ? g->dev.driver : "version unknown", v);
+    }
     fprintf(f, "\n  %-8s %s\n", "verdict", dv_verdict_name(s->verdict));
     fprintf(f, "  %-8s %s\n", s->verdict == DV_NOT_USABLE ? "reason" : "how", s->reason);
     if (s->fix[0])
@@ -151,6 +161,19 @@ void doctor_report_text(const struct doctor_report *r, FILE *f) {
                 r->count_err[0] ? " (cudaGetDeviceCount: " : "", r->count_err,
                 r->count_err[0] ? ")" : "",
                 r->no_gpu_why[0] ? r->no_gpu_why : "no CUDA device was found.");
+        /* A driver the runtime cannot use, and NVML could not name its cards: the toolkit for a
+         * card comes from its compute capability, which --assume takes. */
+        if (r->nvml_why[0] && (r->driver_cuda > 0 || r->driver_module))
+            fprintf(f,
+                    "  The driver's NVML cannot name the cards (%s): gpubench doctor --assume "
+                    "cc=X.Y gives the toolkit and command for a card of compute capability X.Y "
+                    "(nvidia-smi --query-gpu=name,compute_cap --format=csv lists them).\n",
+                    r->nvml_why);
+    } else if (r->gpu[0].via_nvml) {
+        fprintf(f, "GPUs\n  no CUDA device (cudaGetDeviceCount: %s): %s\n", r->count_err,
+                r->no_gpu_why);
+        fprintf(f, "  The driver's NVML sees %d card%s; each has its verdict and fix below.\n\n",
+                r->ngpu, r->ngpu == 1 ? "" : "s");
     }
     for (int i = 0; i < r->ngpu; i++) {
         text_gpu(&r->gpu[i], f);
@@ -196,6 +219,7 @@ void doctor_report_json(const struct doctor_report *r, FILE *f) {
         json_kv(f, "driver_cuda", r->driver_cuda > 0 ? ver(r->driver_cuda, v, sizeof v) : "", 0);
         json_kv(f, "device_count_error", r->count_err, 0);
         json_kv(f, "no_gpu_why", r->no_gpu_why, 0);
+        json_kv(f, "nvml_why", r->nvml_why, 0);
         json_kv(f, "cublas_compiled", r->cublas_compiled, 0);
         json_kv(f, "cublas_loaded", r->cublas_loaded, 0);
         json_kv(f, "cudnn_compiled", r->cudnn_compiled, 0);
@@ -221,10 +245,18 @@ void doctor_report_json(const struct doctor_report *r, FILE *f) {
         char cc[16];
         snprintf(cc, sizeof cc, "%d.%d", g->dev.cc_major, g->dev.cc_minor);
         fprintf(f, "%s{", i ? ", " : "");
-        if (g->ordinal >= 0)
+        if (g->ordinal >= 0 && !g->via_nvml)
             fprintf(f, "\"device\": \"cuda:%d\", ", g->ordinal);
         else
             fprintf(f, "\"device\": null, ");
+        /* who named the card: the CUDA runtime, the driver's NVML (the runtime cannot start;
+         * nvml_index is NVML's numbering) or --assume */
+        fprintf(f, "\"seen_by\": \"%s\", ",
+                g->via_nvml       ? "nvml"
+                : g->ordinal >= 0 ? "cuda"
+                                  : "assumed");
+        if (g->via_nvml)
+            fprintf(f, "\"nvml_index\": %d, ", g->ordinal);
         json_kv(f, "name", g->dev.name, 0);
         if (g->error[0]) {
             json_kv(f, "error", g->error, 1);
@@ -234,6 +266,11 @@ void doctor_report_json(const struct doctor_report *r, FILE *f) {
         json_kv(f, "cc", cc, 0);
         fprintf(f, "\"mem_bytes\": %zu, ", g->dev.mem);
         json_kv(f, "driver", g->dev.driver, 0);
+        /* the CUDA version the driver supports: as reported, else read from its version */
+        int dcuda = g->dev.driver_cuda > 0 ? g->dev.driver_cuda
+                    : g->dev.driver[0]     ? cuda_facts_driver_cuda(g->dev.driver)
+                                           : 0;
+        json_kv(f, "driver_cuda", dcuda > 0 ? ver(dcuda, v, sizeof v) : "", 0);
         json_kv(f, "pci_bus_id", g->pci, 0);
         json_kv(f, "numa", g->numa, 0);
         json_kv(f, "cores", g->cores, 0);

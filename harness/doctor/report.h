@@ -9,7 +9,8 @@
 #include "harness/doctor/verdict.h"
 
 struct doctor_gpu {
-    int ordinal; /* CUDA device number; -1 for an assumed device */
+    int ordinal; /* CUDA device number (NVML's index with via_nvml); -1 for an assumed device */
+    int via_nvml; /* seen by the driver's NVML only: the CUDA runtime cannot start */
     struct dv_device dev;
     struct dv_result res;
     char pci[32];    /* "0000:3b:00.0"; "" when unknown */
@@ -28,6 +29,7 @@ struct doctor_report {
     int runtime_cuda;         /* CUDA runtime this binary uses (cudaRuntimeGetVersion or build) */
     char count_err[64];       /* cudaGetDeviceCount's error name; "" */
     char no_gpu_why[DV_TEXT]; /* why no GPU was found (cuda_explain); "" */
+    char nvml_why[256];       /* why the driver's NVML named no card then; "" */
     char cublas_compiled[24], cublas_loaded[24]; /* "13.1.0"; "" = none/unknown */
     char cudnn_compiled[24], cudnn_loaded[24];
     /* build */

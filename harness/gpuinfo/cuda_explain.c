@@ -159,8 +159,8 @@ static void explain_insufficient(int driver_version, int runtime_version, char *
              "The NVIDIA driver supports CUDA up to %s, older than the CUDA %s runtime this "
              "binary uses (it needs Linux driver >= %s%s%s%s). Update the driver, or, if this GPU "
              "cannot run a newer driver (Kepler ends at 470.xx = CUDA 11.4, Fermi at 390.xx = "
-             "CUDA 9.1), rebuild gpubench with a toolkit that driver supports (gpubench doctor "
-             "names it).",
+             "CUDA 9.1), rebuild gpubench with a toolkit that driver runs and that still "
+             "compiles for the card.",
              drv, rt, need, compat ? ", or >= " : "", compat ? compat : "",
              compat ? " through minor version compatibility" : "");
 }

@@ -100,8 +100,8 @@ int gpu_cudnn_support(int cc_major, int cc_minor, const char *name, long cudnn_v
 
 enum status gpu_cudnn_check(int cc_major, int cc_minor, const char *name, long cudnn_version,
                             int cudnn_cudart, char *note, size_t notelen) {
-    int known = gpu_cudnn_support(cc_major, cc_minor, name, cudnn_version, cudnn_cudart, note,
-                                  notelen);
+    int known =
+        gpu_cudnn_support(cc_major, cc_minor, name, cudnn_version, cudnn_cudart, note, notelen);
     return known == 0 ? ST_UNSUPPORTED : ST_OK;
 }
 
@@ -144,9 +144,15 @@ void gpu_no_device_reason(const char *err_name, int driver_version, int runtime_
     /* Success with zero devices is what cudaErrorNoDevice means; word it the same way. */
     if (!err_name || !err_name[0] || strcmp(err_name, "cudaSuccess") == 0)
         err_name = "cudaErrorNoDevice";
-    char explain[448];
+    char explain[640];
     cuda_explain(err_name, driver_version, runtime_version, explain, sizeof explain);
-    snprintf(out, outlen, "%s [cudaGetDeviceCount: %s]", explain, err_name);
+    /* A driver older than the runtime: doctor names each card (through the driver's NVML) and
+     * the toolkit and command for it. */
+    snprintf(out, outlen, "%s%s [cudaGetDeviceCount: %s]", explain,
+             strcmp(err_name, "cudaErrorInsufficientDriver") == 0 && driver_version > 0
+                 ? " gpubench doctor names each card and the command to rebuild with."
+                 : "",
+             err_name);
 }
 
 enum status gpu_memory_fit(size_t held, size_t bytes, size_t free_b, size_t usable, size_t total,

@@ -61,9 +61,17 @@ static void resolve(void *lib) {
         }
         memcpy(&api.procs[i], &p, sizeof p);
     }
+    RESOLVE(count, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+    RESOLVE(handle_by_index, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+    RESOLVE(name, "nvmlDeviceGetName", NULL);
+    RESOLVE(cuda_cc, "nvmlDeviceGetCudaComputeCapability", NULL);
+    RESOLVE(memory, "nvmlDeviceGetMemoryInfo", NULL);
+    RESOLVE(driver_version, "nvmlSystemGetDriverVersion", NULL);
+    RESOLVE(cuda_driver_version, "nvmlSystemGetCudaDriverVersion_v2",
+            "nvmlSystemGetCudaDriverVersion");
 }
 
-static const char *err_name(gb_nvml_return r) {
+const char *gb_nvml_error_name(gb_nvml_return r) {
     const char *s = api.error_string ? api.error_string(r) : NULL;
     return s ? s : "unknown NVML error";
 }
@@ -84,7 +92,7 @@ const struct gb_nvml *gb_nvml_load(char *why, size_t whylen) {
                 snprintf(load_why, sizeof load_why, "NVML not available: no nvmlInit");
             else if (r != GB_NVML_SUCCESS)
                 snprintf(load_why, sizeof load_why, "NVML not available: nvmlInit: %s",
-                         err_name(r));
+                         gb_nvml_error_name(r));
             else
                 loaded = 1;
             /* The library stays open for the process: handles and entry points point into it. */
@@ -108,7 +116,8 @@ int gb_nvml_device(const struct gb_nvml *n, const char *bus_id, gb_nvml_dev *dev
     }
     gb_nvml_return r = n->handle_by_pci(bus_id, dev);
     if (r != GB_NVML_SUCCESS) {
-        snprintf(why, whylen, "nvmlDeviceGetHandleByPciBusId(%s): %s", bus_id, err_name(r));
+        snprintf(why, whylen, "nvmlDeviceGetHandleByPciBusId(%s): %s", bus_id,
+                 gb_nvml_error_name(r));
         *dev = NULL;
         return -1;
     }

@@ -56,6 +56,11 @@ struct gb_nvml_util {
 #define GB_NVML_REASON_HW_POWER_BRAKE 0x80ULL
 #define GB_NVML_REASON_DISPLAY_CLOCKS 0x100ULL
 
+/* nvmlMemory_t: bytes. */
+struct gb_nvml_memory {
+    unsigned long long total, free, used;
+};
+
 /* The resolved entry points; any may be NULL (not in this driver). */
 struct gb_nvml {
     gb_nvml_return (*init)(void); /* nvmlInit_v2, else nvmlInit */
@@ -81,6 +86,15 @@ struct gb_nvml {
     gb_nvml_return (*procs[2])(gb_nvml_dev, unsigned *count, void *records);
     size_t procs_size[2];
     gb_nvml_return (*utilization)(gb_nvml_dev, struct gb_nvml_util *); /* GetUtilizationRates */
+    /* The cards the driver sees, for `gpubench doctor` when the CUDA runtime cannot start. */
+    gb_nvml_return (*count)(unsigned *n); /* nvmlDeviceGetCount_v2, else nvmlDeviceGetCount */
+    gb_nvml_return (*handle_by_index)(unsigned i, gb_nvml_dev *dev); /* GetHandleByIndex(_v2) */
+    gb_nvml_return (*name)(gb_nvml_dev, char *name, unsigned len);   /* GetName */
+    gb_nvml_return (*cuda_cc)(gb_nvml_dev, int *major, int *minor);  /* GetCudaComputeCapability */
+    gb_nvml_return (*memory)(gb_nvml_dev, struct gb_nvml_memory *);  /* GetMemoryInfo */
+    gb_nvml_return (*driver_version)(char *version, unsigned len); /* nvmlSystemGetDriverVersion */
+    /* nvmlSystemGetCudaDriverVersion_v2, else nvmlSystemGetCudaDriverVersion: 11040 = 11.4 */
+    gb_nvml_return (*cuda_driver_version)(int *cuda);
 };
 
 /* Open libnvidia-ml.so.1 (through the loader path), resolve what it has and call its init, once
@@ -98,6 +112,8 @@ int gb_nvml_device(const struct gb_nvml *n, const char *bus_id, gb_nvml_dev *dev
  * how many without naming them, and *named is 0), or -1 when neither list could be read. */
 int gb_nvml_processes(const struct gb_nvml *n, gb_nvml_dev dev, unsigned *pids, int max,
                       int *named);
+/* NVML's name of error r ("Not Supported"). */
+const char *gb_nvml_error_name(gb_nvml_return r);
 
 /* The names of the functions this NVML lacks ("" when it has them all), comma-separated. */
 void gb_nvml_missing(const struct gb_nvml *n, char *out, size_t outlen);

@@ -405,6 +405,8 @@ static void test_explain(void) {
     CHECK_MSG(HAS(out, "supports CUDA up to 11.4") && HAS(out, "CUDA 13.0 runtime") &&
                   HAS(out, "580.65.06"),
               "%s", out);
+    /* doctor prints this sentence itself: it must not send the user back to doctor (issue 33) */
+    CHECK_MSG(!HAS(out, "gpubench doctor") && HAS(out, "still compiles for the card"), "%s", out);
     cuda_explain("cudaErrorInsufficientDriver", 11040, 12060, out, sizeof out);
     CHECK_MSG(HAS(out, "560.28.03") && HAS(out, "525.60.13"), "%s", out);
     cuda_explain("cudaErrorStubLibrary", 0, 13000, out, sizeof out);

@@ -416,6 +416,12 @@ static void test_no_device(void) {
     gpu_no_device_reason("cudaErrorInsufficientDriver", 11040, 13000, s, sizeof s);
     CHECK_MSG(strstr(s, "No NVIDIA driver") == NULL, "old driver worded as none: %s", s);
     CHECK_HAS(s, "11.4");
+    /* the run's line sends the user to doctor, which names each card through the driver's NVML
+     * and the command for it; the whole sentence fits */
+    CHECK_HAS(s, "gpubench doctor names each card and the command to rebuild with. "
+                 "[cudaGetDeviceCount: cudaErrorInsufficientDriver]");
+    gpu_no_device_reason("cudaErrorInsufficientDriver", 0, 13000, s, sizeof s);
+    CHECK_MSG(strstr(s, "gpubench doctor") == NULL, "no driver sent to doctor: %s", s);
     gpu_no_device_reason(NULL, 12080, 13000, s, sizeof s);
     CHECK_HAS(s, "cudaErrorNoDevice");
 }

@@ -212,11 +212,16 @@ GBSIM_API nvmlReturn_t nvmlDeviceGetHandleByPciBusId(const char *bus_id, nvmlDev
     return by_pci(bus_id, device);
 }
 
-/* The marketing name, as the real NVML gives it (the runtime's device name is the same). */
+/* The name the runtime gives the device too (cudart.c), "simulated Tesla K40m": a real driver's
+ * NVML and CUDA agree, and a simulated card is never taken for a real one. */
 GBSIM_API nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t h, char *name, unsigned length) {
     nvmlReturn_t r;
     struct gbsim_device *d = dev_of(h, &r);
-    return d ? put_string(d->p->name, name, length) : r;
+    char buf[128];
+    if (!d)
+        return r;
+    snprintf(buf, sizeof buf, "simulated %s", d->p->name);
+    return put_string(buf, name, length);
 }
 
 GBSIM_API nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t h, int *major, int *minor) {

@@ -17,6 +17,10 @@ modes:
   faults PROFILE...  fault injection into the calls of a run (see the `faults` docstring)
   multi              two simulated cards: rows for both, a fault on one, bindings recorded
   refuse             compare and merge refuse to mix a simulated run with a real one
+  doctor PROFILE...   `gpubench-sim doctor` on each card, alone and beside a T4: where the card's
+                     last driver cannot run this build's runtime, the driver's NVML names it and
+                     doctor gives its compute capability, verdict and the exact rebuild command
+                     (text and JSON); otherwise the runtime's cuda:0 with the same verdict
   nvml               the simulated driver's libnvidia-ml.so.1: the cards, their driver and CUDA
                      version, a Kepler card where the runtime cannot start, the process list
                      (GPUBENCH_SIM_FOREIGN_PROCESS), and every function gpubench looks up
@@ -431,6 +435,8 @@ def mode_quick(build, a):
             check(run.rc == 2, f"{card.spec}: exit {run.rc}, want 2 (no CUDA device)")
             check("cudaErrorInsufficientDriver" in run.err and "no such CUDA device" in run.err,
                   f"{card.spec}: the message does not say the driver is too old")
+            check("gpubench doctor names each card and the command to rebuild with" in run.err,
+                  f"{card.spec}: the message does not send the user to doctor for the card")
             check(run.header is None, f"{card.spec}: a CSV was written")
             return
         check_csv(run, card.spec)
@@ -900,6 +906,133 @@ def mode_exclusive(build, a):
               f"{spec}: a second process got the device (exit {other.rc}):\n{other.err[-2000:]}")
 
 
+# --- doctor on the old cards --------------------------------------------------------------------
+# What the rebuild command of cuda_facts_rebuild_cmd must be for each toolkit an old card is last
+# built by (the profiles' toolkit column): the newest GCC major that toolkit's nvcc accepts
+# (CUDA 8.0 release notes: GCC 5; 10.2: GCC 8; 11.8: GCC 11), and the architecture the build
+# targets (a 2.1 card runs the 2.0 code, as CMake's default Fermi list builds it).
+OLD_TOOLKIT_GCC = {8000: 5, 10020: 8, 11080: 11}
+FAMILY = {2: "Fermi", 3: "Kepler"}
+
+
+def doctor_fix(build, card):
+    """The exact fix line doctor must give for an old card this build cannot target."""
+    tk = "%d.%d" % (card.p["toolkit"] // 1000, card.p["toolkit"] % 1000 // 10)
+    arch = 20 if card.sm == 21 else card.sm
+    return (f"CUDA {build.cuda[0]}.{build.cuda[1]} cannot target {FAMILY[card.sm // 10]}: "
+            f"rebuild with CUDA {tk}: cmake -S . -B build-cuda{tk} "
+            f"-DCMAKE_CUDA_COMPILER=/usr/local/cuda-{tk}/bin/nvcc "
+            f"-DCMAKE_CUDA_HOST_COMPILER=g++-{OLD_TOOLKIT_GCC[card.p['toolkit']]} "
+            f"-DCMAKE_CUDA_ARCHITECTURES={arch}")
+
+
+def profile_bytes(p):
+    """The card's memory in bytes from profiles.c's column (11996954624u, MIB(512))."""
+    m = re.fullmatch(r"MIB\((\d+)\)", p["mem"])
+    return int(m.group(1)) << 20 if m else int(p["mem"].rstrip("u"))
+
+
+def run_doctor(build, sim, fmt="text", env=None):
+    e = dict(os.environ, GPUBENCH_SIM=sim)
+    e.pop("GPUBENCH_SIM_FOREIGN_PROCESS", None)
+    e.pop("GPUBENCH_SIM_FAULT", None)
+    e.update(env or {})
+    return subprocess.run([build.sim, "doctor", "--format", fmt], capture_output=True, text=True,
+                          env=e, timeout=120)
+
+
+def gpu_blocks(text):
+    """doctor's text: {GPU header line: [its indented lines]}."""
+    blocks, cur = {}, None
+    for line in text.splitlines():
+        if line.startswith("GPU "):
+            cur = blocks.setdefault(line, [])
+        elif cur is not None and line.startswith("  "):
+            cur.append(line.strip())
+        else:
+            cur = None
+    return blocks
+
+
+def mode_doctor(build, a):
+    try:
+        import jsonschema
+        with open(os.path.join(SOURCE, "docs", "gpubench.schema.json")) as f:
+            schema = jsonschema.Draft202012Validator(json.load(f))
+    except ImportError:
+        schema = None
+        check(False, "python3-jsonschema is missing (apt-get install python3-jsonschema)")
+    for spec in a.args:
+        card = Card(build, spec)
+        p = card.p
+        alone = run_doctor(build, spec)
+        beside = run_doctor(build, spec + ",t4")
+        js = run_doctor(build, spec, "json")
+        print(alone.stdout)
+        what = f"doctor on {spec}"
+        if card.driver_ok:  # the runtime starts: the runtime's card, verdict as before
+            check(re.search(r"^GPU 0  simulated " + re.escape(p["name"]) + "$", alone.stdout,
+                            re.M), f"{what}: no cuda:0 of {p['name']}:\n{alone.stdout}")
+            continue
+        check(alone.returncode == 1,
+              f"{what}: exit {alone.returncode}, want 1 (no GPU usable by this build)")
+        # the runtime cannot start: NVML names the card, doctor judges it
+        check("cudaErrorInsufficientDriver" in alone.stdout and "doctor names" not in alone.stdout,
+              f"{what}: the runtime's error, without sending the user back to doctor")
+        blocks = gpu_blocks(alone.stdout)
+        head = (f"GPU 0  simulated {p['name']}  (named by the driver's NVML: the CUDA runtime "
+                "cannot start)")
+        check(list(blocks) == [head], f"{what}: GPU headers {list(blocks)}, want [{head!r}]")
+        lines = blocks.get(head, [])
+        drv = "%d.%d" % (p["driver_cuda"] // 1000, p["driver_cuda"] % 1000 // 10)
+        check(any(x.startswith(f"compute capability {p['cc']} ({FAMILY[card.sm // 10]}), ")
+                  and x.endswith(f", driver {p['driver']} (supports CUDA up to {drv})")
+                  for x in lines), f"{what}: no cc {p['cc']} / driver line in {lines}")
+        check("verdict  not usable" in lines, f"{what}: verdict in {lines}")
+        fix = doctor_fix(build, card)
+        check(f"fix      {fix}" in lines, f"{what}: fix line, want {fix!r} in {lines}")
+        check(f"NVIDIA driver  loaded, {p['driver']} (supports CUDA up to {drv})"
+              in alone.stdout, f"{what}: the machine's driver line")
+        # beside a T4 on the same (old) driver: both cards, the T4's fix is the driver
+        heads = list(gpu_blocks(beside.stdout))
+        check(len(heads) == 2 and heads[0] == head
+              and heads[1].startswith("GPU 1  simulated Tesla T4  "),
+              f"{what} + t4: GPU headers {heads}")
+        t4 = gpu_blocks(beside.stdout).get(heads[1] if len(heads) > 1 else "", [])
+        check(any(x.startswith("fix      Update the driver to ") for x in t4),
+              f"{what} + t4: the T4's fix is not the driver: {t4}")
+        check(f"fix      {fix}" in gpu_blocks(beside.stdout).get(head, []),
+              f"{what} + t4: the old card's fix line")
+        # JSON: the same card, verdict and fix
+        try:
+            doc = json.loads(js.stdout)
+        except ValueError:
+            doc = {}
+        gpus = doc.get("gpus", [])
+        want = {"device": None, "seen_by": "nvml", "nvml_index": 0,
+                "name": "simulated " + p["name"],
+                "cc": p["cc"], "mem_bytes": profile_bytes(p), "driver": p["driver"],
+                "driver_cuda": drv,
+                "verdict": "not usable", "usable": False, "fix": fix}
+        got = {k: gpus[0].get(k) for k in want} if gpus else None
+        check(len(gpus) == 1 and got == want, f"{what} JSON: {got}, want {want}")
+        check(doc.get("machine", {}).get("device_count_error") == "cudaErrorInsufficientDriver",
+              f"{what} JSON: device_count_error {doc.get('machine')}")
+        errors = list(schema.iter_errors(doc)) if schema else []
+        check(not errors, f"{what} JSON: not in docs/gpubench.schema.json: " +
+              "; ".join(f"{list(e.absolute_path)}: {e.message}"[:300] for e in errors[:3]))
+    # a runtime that fails to start for a reason the tables cannot see (an error doctor does not
+    # know): NVML still names the card, which is not usable now, and doctor never sends the user
+    # back to doctor
+    r = run_doctor(build, "t4", env={"GPUBENCH_SIM_FAULT": "cudaGetDeviceCount:1:cudaErrorUnknown"})
+    blocks = gpu_blocks(r.stdout)
+    t4 = blocks.get("GPU 0  simulated Tesla T4  (named by the driver's NVML: the CUDA runtime "
+                    "cannot start)", [])
+    check(r.returncode == 1 and "verdict  not usable" in t4 and "Run gpubench doctor" not in
+          r.stdout and "cudaGetDeviceCount failed with cudaErrorUnknown" in r.stdout,
+          f"t4 whose runtime fails (cudaErrorUnknown): exit {r.returncode}\n{r.stdout}")
+
+
 # --- the driver's NVML ---------------------------------------------------------------------------
 # Run in a child Python (GPUBENCH_SIM is read once per process): asks the simulated
 # libnvidia-ml.so.1 through ctypes, as gpubench's dlopen does, and prints what it answered.
@@ -1003,10 +1136,10 @@ def mode_nvml(build, a):
         for c, prof in zip(o.get("cards", []), (k40m, t4)):
             what = prof["key"]
             check(c["handle"] == OK and c["by_pci"] == [OK, True], f"{what}: handles {c}")
-            check(c["name"] == [OK, prof["name"]], f"{what}: name {c['name']}")
+            check(c["name"] == [OK, "simulated " + prof["name"]], f"{what}: name {c['name']}")
             check(c["cc"] == [OK, prof["cc"]], f"{what}: cc {c['cc']}")
             total, free, used = c["mem"][1]
-            check(c["mem"][0] == OK and str(total) == prof["mem"].rstrip("u")
+            check(c["mem"][0] == OK and total == profile_bytes(prof)
                   and free + used == total and 0 < used < total,
                   f"{what}: memory {c['mem']}, total {prof['mem']}")
             check(c["count_query"] == [OK, 0] and c["compute"] == [OK, []]
@@ -1111,7 +1244,8 @@ def main():
     modes = {"symbols": mode_symbols, "fatbin": mode_fatbin, "quick": mode_quick,
              "defaults": mode_defaults, "sweep": mode_sweep, "faults": mode_faults,
              "multi": mode_multi, "refuse": mode_refuse, "queue": mode_queue,
-             "exclusive": mode_exclusive, "nvml": mode_nvml, "shared": mode_shared}
+             "exclusive": mode_exclusive, "nvml": mode_nvml, "shared": mode_shared,
+             "doctor": mode_doctor}
     modes[a.mode](build, a)
     print(f"{a.mode}: {passed} checks passed, {failed} failed")
     return 1 if failed else 0
