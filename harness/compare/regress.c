@@ -11,6 +11,7 @@
 #include "harness/compare/cycles.h"
 #include "harness/compare/rankstats.h"
 #include "harness/compare/regress.h"
+#include "harness/compare/shared.h"
 
 /* --- the sides ------------------------------------------------------------------------------ */
 
@@ -33,7 +34,7 @@ static int side_build(const struct cmp_input *in, int file0, int nfiles, struct 
             for (int i = s->nruns - 1; i >= 0 && !known; i--)
                 known = !strcmp(s->runs[i].first->run_id, row->run_id);
             if (!known)
-                s->runs[s->nruns++] = (struct rg_run){row, f};
+                s->runs[s->nruns++] = (struct rg_run){row, f, -1};
         }
     s->nrows = k;
     return 0;
@@ -393,7 +394,7 @@ static int decide_all(struct rg_report *rp) {
 
 int rg_exit_code(const struct rg_report *r) {
     int reg = r->slower + r->broken + r->vanished;
-    return reg || (r->o->strict && r->unsure) ? 1 : 0;
+    return reg || (r->o->strict && (r->unsure || r->shared_runs)) ? 1 : 0;
 }
 
 static void report_free(struct rg_report *rp) {
@@ -416,6 +417,13 @@ int cmp_regress(const struct cmp_input *in, const struct cmp_opts *o, FILE *out,
     }
     if (runs_once(in, rp.s, err, errlen))
         goto out;
+    for (int side = 0; side < RG_SIDES; side++)
+        for (int i = 0; i < rp.s[side].nruns; i++) {
+            struct rg_run *x = &rp.s[side].runs[i];
+            struct cmp_shared sh = cmp_shared_of(in, x->file, x->first->run_id, NULL);
+            x->shared = sh.known ? sh.yes : -1;
+            rp.shared_runs += sh.yes > 0;
+        }
     differences(&rp);
     if (same_machine(&rp, err, errlen))
         goto out;

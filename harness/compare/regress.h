@@ -13,6 +13,7 @@ enum { RG_SIDES = 2, RG_BASE = 0, RG_NEW = 1, RG_DIFF_LEN = 256, RG_MAX_DIFFS = 
 struct rg_run {
     const struct run_row *first; /* its first row: run_id, host, utc */
     int file;
+    int shared; /* rows of it timed on a shared GPU (shared.h); -1 none says yes or no */
 };
 
 /* One side: its files, every row of them, its runs. */
@@ -72,6 +73,7 @@ struct rg_report {
     double level; /* confidence level of the tested rows' intervals */
     int slower, faster, same, unsure, broken, vanished;
     int slower_cycles; /* SLOWER rows whose clocks or throttling differ */
+    int shared_runs;   /* runs (both sides) with a row timed on a shared GPU */
     const struct run_row **store_; /* private: every row of both sides, grouped by key */
 };
 
@@ -81,7 +83,8 @@ const char *rg_field_title(const char *field);
 /* Print the report as a table (or markdown), CSV or JSON, by o->format. */
 void rg_print(const struct rg_report *r, FILE *out);
 
-/* The exit code of a report: 1 when something regressed (or, with --strict, is UNSURE). */
+/* The exit code of a report: 1 when something regressed (or, with --strict, is UNSURE or rests on
+ * a run timed on a shared GPU). */
 int rg_exit_code(const struct rg_report *r);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness/compare/regress.h"
+#include "harness/compare/shared.h"
 #include "harness/core/shape.h"
 
 /* --- cells ------------------------------------------------------------------------------------ */
@@ -148,6 +149,11 @@ static void print_head(const struct rg_report *r, int md, FILE *out) {
         fprintf(out, "%sdiffers: %s%s%s: %s -> %s\n", li, r->d[i].device,
                 r->d[i].device[0] ? " " : "", rg_field_title(r->d[i].field),
                 r->d[i].was[0] ? r->d[i].was : "(empty)", r->d[i].now[0] ? r->d[i].now : "(empty)");
+    for (int side = 0; side < RG_SIDES; side++)
+        for (int i = 0; i < r->s[side].nruns; i++)
+            if (r->s[side].runs[i].shared > 0)
+                cmp_shared_line(r->in, r->s[side].runs[i].file, r->s[side].runs[i].first->run_id,
+                                NULL, li, side ? "new" : "base", out);
 }
 
 /* How the verdicts were reached: only the parts some row used. */
@@ -239,6 +245,16 @@ static void print_cycles(const struct rg_report *r, int md, FILE *out) {
 static void print_summary(const struct rg_report *r, int md, FILE *out) {
     const char *b = md ? "**" : "";
     print_cycles(r, md, out);
+    if (r->o->strict && r->shared_runs) {
+        cmp_shared_refusal(r->shared_runs, md, out);
+        return;
+    }
+    if (r->shared_runs)
+        fprintf(out,
+                "\n%d run%s above %s timed on a shared GPU: the verdict rests on a busy card's "
+                "times (--strict refuses it)\n",
+                r->shared_runs, r->shared_runs == 1 ? "" : "s",
+                r->shared_runs == 1 ? "was" : "were");
     if (r->slower + r->broken + r->vanished) {
         fprintf(out, "\n%sREGRESSION: %d SLOWER, %d BROKEN (status no longer ok), %d VANISHED%s\n",
                 b, r->slower, r->broken, r->vanished, b);
@@ -335,6 +351,10 @@ static void json_side(FILE *out, const struct rg_report *r, int side) {
         json_member_string(out, ",", "file", r->in->runs[s->runs[i].file].name);
         json_member_string(out, ",", "host", x->host);
         json_member_string(out, ",", "utc", x->utc);
+        if (s->runs[i].shared < 0) /* no row says yes or no: unknown */
+            fputs(",\"shared_gpu\": null", out);
+        else
+            fprintf(out, ",\"shared_gpu\": %s", s->runs[i].shared > 0 ? "true" : "false");
         fputc('}', out);
     }
     fputs("]}", out);
@@ -399,8 +419,8 @@ static void print_json(const struct rg_report *r, FILE *out) {
         json_row(out, &r->rows[i]);
         fputc('}', out);
     }
-    fprintf(out, "],\n\"regressions\": %d,\"unsure\": %d,\"exit\": %d}\n",
-            r->slower + r->broken + r->vanished, r->unsure, rg_exit_code(r));
+    fprintf(out, "],\n\"regressions\": %d,\"unsure\": %d,\"shared_runs\": %d,\"exit\": %d}\n",
+            r->slower + r->broken + r->vanished, r->unsure, r->shared_runs, rg_exit_code(r));
 }
 
 void rg_print(const struct rg_report *r, FILE *out) {

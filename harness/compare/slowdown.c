@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/compare/internal.h"
+#include "harness/compare/shared.h"
 #include "harness/core/dtype.h"
 #include "harness/core/shape.h"
 
@@ -461,6 +462,12 @@ static void print_intro(const struct sd *d, FILE *out, int md) {
                 "%sthe files hold no other device: the tables list the baseline's own "
                 "times (add a run with a GPU, or another machine's run, to compare)\n",
                 md ? "- " : "");
+    for (int s = 0; s < d->in->nseries; s++) {
+        const struct cmp_series *se = &d->in->series[s];
+        char what[128];
+        snprintf(what, sizeof what, "%s of", se->device);
+        cmp_shared_line(d->in, se->file, se->run_id, se->device, md ? "- " : "", what, out);
+    }
     fputc('\n', out);
 }
 
@@ -816,7 +823,9 @@ static void json_series(const struct sd *d, FILE *out, int s) {
     json_kv(out, "cc", se->first->cc, 1);
     json_kv(out, "label", se->label, 1);
     json_kv(out, "file", d->in->runs[se->file].name, 1);
-    json_kv(out, "run_id", se->run_id, 0);
+    json_kv(out, "run_id", se->run_id, 1);
+    struct cmp_shared sh = cmp_shared_of(d->in, se->file, se->run_id, se->device);
+    fprintf(out, "\"shared_gpu\":%s", !sh.known ? "null" : sh.yes ? "true" : "false");
 }
 
 /* With several tiers, the geomean entries of each tier over all workloads (workload null). */
@@ -962,7 +971,13 @@ int cmp_slowdown(const struct cmp_input *in, const struct cmp_opts *o, FILE *out
             print_tiers(&d, out, md);
         print_crossovers(&d, x, nx, out, md);
     }
+    int shared = 0; /* series timed on a shared GPU */
+    for (int s = 0; s < in->nseries; s++)
+        shared += cmp_shared_of(in, in->series[s].file, in->series[s].run_id,
+                                in->series[s].device).yes > 0;
+    if (o->strict && shared && o->format != CMP_CSV && o->format != CMP_JSON)
+        cmp_shared_refusal(shared, o->format == CMP_MARKDOWN, out);
     free(x);
     free_sd(&d);
-    return 0;
+    return o->strict && shared ? 1 : 0;
 }

@@ -37,7 +37,26 @@ struct row_telemetry {
     int throttle_known;                             /* 1 when `throttle` was read */
     unsigned long long throttle;                    /* NVML clock-event reason bits seen */
     char throttle_words[96];                        /* the same as words: "sw_power_cap+…" */
+    /* Whether the card was shared while the row was timed (row_shared below):
+     * shared_known 1 when the process list or an idle-time utilisation was read. */
+    int shared_known;
+    int shared_procs;          /* other processes seen with a context on the card */
+    int shared_pids_named;     /* shared_pid holds the first of them (else their pids are not ours
+                                  to read: another PID namespace, or more than NVML listed) */
+    unsigned shared_pid[4];
+    int shared_busy_read;      /* 1 when shared_busy_pct was read */
+    int shared_busy_pct;       /* the card's utilisation while none of our work had run on it
+                                  for a whole NVML sample period, % */
 };
+
+/* Whether the card was shared while the row was timed: 1 another process held a context on it or
+ * it was busy while none of our work ran on it (harness/telemetry/telemetry.c says how each is
+ * read), 0 neither (and at least one was read), -1 unknown (no NVML, or it showed neither). */
+static inline int row_shared(const struct row_telemetry *t) {
+    if (t->shared_procs > 0 || (t->shared_busy_read && t->shared_busy_pct > 0))
+        return 1;
+    return t->shared_known ? 0 : -1;
+}
 
 struct result {
     const struct device *dev;

@@ -9,7 +9,7 @@ static const char *const names[TEL_NCOLS] = {
     "mem_clock_end_mhz",  "mem_clock_max_mhz", "power_avg_w",     "power_peak_w",
     "energy_per_rep_j",   "gflops_per_j",      "gb_per_j",        "temp_c",
     "throttle_reasons",   "pcie_gen",          "pcie_width",      "pcie_gen_max",
-    "pcie_width_max",     "ecc",               "persistence"};
+    "pcie_width_max",     "ecc",               "persistence",     "shared_gpu"};
 
 /* A figure that is known (> 0), else NAN. */
 static double known(double v, int ok) {
@@ -34,7 +34,7 @@ void tel_cells(const struct result *r, struct tel_cell c[TEL_NCOLS]) {
         per_j_flop,                  per_j_byte,                  known(t->temp_c, ok),
         NAN,                         known(t->pcie_gen, ok),      known(t->pcie_width, ok),
         known(t->pcie_gen_max, ok),  known(t->pcie_width_max, ok), NAN,
-        NAN};
+        NAN,                         NAN};
     for (int i = 0; i < TEL_NCOLS; i++) {
         c[i].name = names[i];
         c[i].is_text = i == 12 || i >= 17;
@@ -46,4 +46,7 @@ void tel_cells(const struct result *r, struct tel_cell c[TEL_NCOLS]) {
         c[12].text = t->throttle_words;
     c[17].text = ok ? mode(t->ecc) : "";
     c[18].text = ok ? mode(t->persistence) : "";
+    /* yes: another process held a context on the card, or it was busy without us (row_shared) */
+    int sh = row_shared(t);
+    c[19].text = !ok || sh < 0 ? "" : sh ? "yes" : "no";
 }

@@ -6,13 +6,13 @@
 
 #include "harness/core/result.h"
 
-enum { TEL_NCOLS = 19 };
+enum { TEL_NCOLS = 20 };
 
 /* The columns, as the CSV header's tail (tel_cells names the same, in the same order). */
 #define TEL_HEADER                                                                                 \
     "sm_clock_start_mhz,sm_clock_end_mhz,sm_clock_max_mhz,mem_clock_start_mhz,mem_clock_end_mhz," \
     "mem_clock_max_mhz,power_avg_w,power_peak_w,energy_per_rep_j,gflops_per_j,gb_per_j,temp_c,"   \
-    "throttle_reasons,pcie_gen,pcie_width,pcie_gen_max,pcie_width_max,ecc,persistence"
+    "throttle_reasons,pcie_gen,pcie_width,pcie_gen_max,pcie_width_max,ecc,persistence,shared_gpu"
 
 /* One cell: a number (NAN when unknown) or, for text columns, text ("" when unknown). */
 struct tel_cell {

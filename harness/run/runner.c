@@ -19,6 +19,7 @@
 #include "harness/gpuinfo/gpu_props.h"
 #include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
+#include "harness/run/runs.h"
 #include "harness/telemetry/telemetry.h"
 
 static double host_ms(void) {
@@ -549,16 +550,18 @@ void runner_measure(const struct options *o, const struct device *dev, const str
         memset(&r->st, 0, sizeof r->st);
         return;
     }
+    tel_gpu_row_start(dev); /* the card's utilisation before any of this row's work */
     st = dev->be->activate(dev, ctx.note, sizeof ctx.note);
     if (st == ST_OK) {
         st = measure(o, dev, w, im, &ctx, r);
         if (im->release)
             im->release(&ctx); /* after any failure past activate, a failed prepare too */
     }
+    tel_gpu_row_done(dev);
     r->status = st;
     append_note(r, ctx.note);
     if (st == ST_OK) {
-        char tel[400];
+        char tel[640];
         tel_note(&r->tel, im->host_transfer, r->gbps, tel, sizeof tel);
         append_note(r, tel);
         if (dev->kind == DEV_CUDA) { /* what qualifies every number of the row */
@@ -617,6 +620,7 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     char perr[256] = "";
     memset(&p, 0, sizeof p);
     tel_init(!o->no_telemetry);
+    tel_gpu_work_ended(runs_previous_end(o)); /* --runs N: the run before was ours too */
     for (int i = 0; i < pl->total_rows && !gb_interrupted; i++) {
         const struct plan_row *pr = &pl->rows[i];
         const struct workload *w = pl->shapes[pr->shape].w;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
@@ -19,6 +20,8 @@
 /* "PID:INDEX" of the parent that started this run: a variable left in a user's environment
  * cannot make a plain run believe it is one of several (the parent must be ours). */
 #define RUNS_ENV "GPUBENCH_RUN_OF"
+/* When the previous run ended (runs_previous_end), "%.6f" seconds of CLOCK_MONOTONIC. */
+#define RUNS_END_ENV "GPUBENCH_RUN_PREV_END"
 
 int runs_child_index(const struct options *o) {
     const char *v = getenv(RUNS_ENV);
@@ -29,6 +32,21 @@ int runs_child_index(const struct options *o) {
     if (parent != (long)getppid() || index < 0 || index >= o->runs)
         return -1;
     return (int)index;
+}
+
+double runs_previous_end(const struct options *o) {
+    const char *v = getenv(RUNS_END_ENV);
+    char *end;
+    if (!v || runs_child_index(o) < 1)
+        return 0;
+    double t = strtod(v, &end);
+    return end != v && !*end && t > 0 ? t : 0;
+}
+
+static double mono_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* The signal that asked the parent to stop (0: none), and the run to pass it on to. */
@@ -50,8 +68,9 @@ static void run_file(char *buf, size_t len, const char *path, int i) {
 
 /* Start run i: this binary with run's options as given, then --out and --samples of its own
  * (the last one given wins). Returns its pid, or -1 (fork failed, message printed). */
-static pid_t spawn(int argc, char **argv, int i, const char *out, const char *samples) {
-    char **args = calloc((size_t)argc + 8, sizeof *args), env[64];
+static pid_t spawn(int argc, char **argv, int i, const char *out, const char *samples,
+                   double prev_end) {
+    char **args = calloc((size_t)argc + 8, sizeof *args), env[64], ended[64];
     int n = 0;
     if (!args) {
         fprintf(stderr, "gpubench: --runs: out of memory\n");
@@ -68,6 +87,7 @@ static pid_t spawn(int argc, char **argv, int i, const char *out, const char *sa
         args[n++] = (char *)samples;
     }
     snprintf(env, sizeof env, "%ld:%d", (long)getpid(), i);
+    snprintf(ended, sizeof ended, "%.6f", prev_end);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -76,6 +96,10 @@ static pid_t spawn(int argc, char **argv, int i, const char *out, const char *sa
         prctl(PR_SET_PDEATHSIG, SIGTERM); /* the parent gone: stop as after scancel */
 #endif
         setenv(RUNS_ENV, env, 1);
+        if (prev_end > 0)
+            setenv(RUNS_END_ENV, ended, 1);
+        else
+            unsetenv(RUNS_END_ENV);
         execv("/proc/self/exe", args);
         fprintf(stderr, "gpubench: --runs: cannot start run %d: %s\n", i + 1, strerror(errno));
         _exit(127);
@@ -208,12 +232,14 @@ int runs_parent(int argc, char **argv, const struct options *o, const char *out,
     if (signal(SIGHUP, on_stop) == SIG_IGN) /* nohup: the runs outlive the terminal */
         signal(SIGHUP, SIG_IGN);
     int rc = 0, done = 0;
+    double prev_end = 0; /* when the previous run's process ended */
     for (int i = 0; i < o->runs && !stop_signal; i++) {
         run_file(p, sizeof p, out, i);
         if (o->samples)
             run_file(q, sizeof q, o->samples, i);
-        pid_t pid = spawn(argc, argv, i, p, o->samples ? q : NULL);
+        pid_t pid = spawn(argc, argv, i, p, o->samples ? q : NULL, prev_end);
         int code = pid < 0 ? 1 : wait_run(pid);
+        prev_end = mono_s();
         int r = pid < 0 ? 1 : gather(&csv, smp, o, out, i, code);
         if (r == 2) {
             rc = 2;

@@ -12,6 +12,11 @@
  * environment; -1 for the parent itself and for a plain run. */
 int runs_child_index(const struct options *o);
 
+/* When the previous run of `--runs N` ended (CLOCK_MONOTONIC seconds: one clock for every process
+ * of the machine), as the parent said in the environment; 0 for the first run, the parent and a
+ * plain run. The cards were busy with our own work until then (tel_gpu_work_ended). */
+double runs_previous_end(const struct options *o);
+
 /* The parent of `--runs N` (o->runs > 1): runs gpubench N times, one after another, each writing
  * `out_path.runI` (and `samples.runI`), appends their rows to out_path (and the samples file),
  * written atomically like any run CSV. argv is run's (argv[0] = the command). `made_dir`: the

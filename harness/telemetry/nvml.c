@@ -44,6 +44,23 @@ static void resolve(void *lib) {
     RESOLVE(pcie_width_max, "nvmlDeviceGetMaxPcieLinkWidth", NULL);
     RESOLVE(ecc, "nvmlDeviceGetEccMode", NULL);
     RESOLVE(persistence, "nvmlDeviceGetPersistenceMode", NULL);
+    RESOLVE(utilization, "nvmlDeviceGetUtilizationRates", NULL);
+    /* The process lists: the _v3 or _v2 entry point fills 24-byte records, the unversioned one
+     * 16-byte records (nvml.h). */
+    static const char *const names[2][3] = {
+        {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2",
+         "nvmlDeviceGetComputeRunningProcesses"},
+        {"nvmlDeviceGetGraphicsRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v2",
+         "nvmlDeviceGetGraphicsRunningProcesses"}};
+    for (int i = 0; i < 2; i++) {
+        void *p = sym(lib, names[i][0], names[i][1]);
+        api.procs_size[i] = sizeof(struct gb_nvml_proc_v2);
+        if (!p) {
+            p = sym(lib, names[i][2], NULL);
+            api.procs_size[i] = sizeof(struct gb_nvml_proc_v1);
+        }
+        memcpy(&api.procs[i], &p, sizeof p);
+    }
     RESOLVE(count, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
     RESOLVE(handle_by_index, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
     RESOLVE(name, "nvmlDeviceGetName", NULL);
@@ -107,6 +124,50 @@ int gb_nvml_device(const struct gb_nvml *n, const char *bus_id, gb_nvml_dev *dev
     return 0;
 }
 
+/* The pid of record i of a list of `size`-byte records (both layouts start with it). */
+static unsigned record_pid(const unsigned char *records, size_t size, unsigned i) {
+    unsigned pid;
+    memcpy(&pid, records + (size_t)i * size, sizeof pid);
+    return pid;
+}
+
+int gb_nvml_processes(const struct gb_nvml *n, gb_nvml_dev dev, unsigned *pids, int max,
+                      int *named) {
+    enum { CAP = 64 };
+    struct gb_nvml_proc_v2 records[CAP]; /* room for CAP of either layout */
+    int total = 0, any = 0;
+    *named = 1;
+    for (int k = 0; k < 2; k++) {
+        unsigned count = CAP;
+        if (!n->procs[k])
+            continue;
+        gb_nvml_return r = n->procs[k](dev, &count, records);
+        if (r == GB_NVML_ERROR_INSUFFICIENT_SIZE) { /* count is how many there are */
+            any = 1;
+            *named = 0;
+            total = (int)count > total ? (int)count : total;
+            continue;
+        }
+        if (r != GB_NVML_SUCCESS)
+            continue;
+        any = 1;
+        for (unsigned i = 0; i < count && i < CAP; i++) {
+            unsigned pid = record_pid((const unsigned char *)records, n->procs_size[k], i);
+            int seen = 0;
+            for (int j = 0; j < total && j < max; j++)
+                seen |= pids[j] == pid;
+            if (seen) /* a process with a compute and a graphics context is one process */
+                continue;
+            if (total < max)
+                pids[total] = pid;
+            else
+                *named = 0;
+            total++;
+        }
+    }
+    return any ? total : -1;
+}
+
 void gb_nvml_missing(const struct gb_nvml *n, char *out, size_t outlen) {
     const struct {
         int present;
@@ -124,6 +185,9 @@ void gb_nvml_missing(const struct gb_nvml *n, char *out, size_t outlen) {
         {n->pcie_width_max != NULL, "nvmlDeviceGetMaxPcieLinkWidth"},
         {n->ecc != NULL, "nvmlDeviceGetEccMode"},
         {n->persistence != NULL, "nvmlDeviceGetPersistenceMode"},
+        {n->procs[0] != NULL, "nvmlDeviceGetComputeRunningProcesses"},
+        {n->procs[1] != NULL, "nvmlDeviceGetGraphicsRunningProcesses"},
+        {n->utilization != NULL, "nvmlDeviceGetUtilizationRates"},
     };
     size_t len = 0;
     out[0] = '\0';

@@ -20,6 +20,29 @@ enum {
     GB_NVML_CLOCK_SM = 1,  /* nvmlClockType_t NVML_CLOCK_SM */
     GB_NVML_CLOCK_MEM = 2, /* NVML_CLOCK_MEM */
     GB_NVML_TEMP_GPU = 0,  /* nvmlTemperatureSensors_t NVML_TEMPERATURE_GPU */
+    GB_NVML_ERROR_INSUFFICIENT_SIZE = 7, /* a list longer than the array given */
+};
+
+/* The records nvmlDeviceGet{Compute,Graphics}RunningProcesses fill, one per process with a
+ * context on the device. NVML's nvml.h has two layouts: nvmlProcessInfo_v1_t {pid,
+ * usedGpuMemory}, 16 bytes, for the unversioned entry points (every driver since 2011), and
+ * nvmlProcessInfo_v2_t {pid, usedGpuMemory, gpuInstanceId, computeInstanceId}, 24 bytes, for
+ * the _v2 (R470) and _v3 (R510) entry points (nvml.h also calls it nvmlProcessInfo_t). Only the
+ * pid is read: struct gb_nvml's procs_size says which layout its function fills. */
+struct gb_nvml_proc_v1 {
+    unsigned pid;
+    unsigned long long used_memory;
+};
+struct gb_nvml_proc_v2 {
+    unsigned pid;
+    unsigned long long used_memory;
+    unsigned gpu_instance, compute_instance;
+};
+
+/* nvmlUtilization_t: the percent of the last sample period (1/6 s to 1 s, by product) during
+ * which a kernel ran (gpu) or device memory was read or written (memory). */
+struct gb_nvml_util {
+    unsigned gpu, memory;
 };
 
 /* nvmlClocksEventReasons (formerly ClocksThrottleReasons) bits. */
@@ -58,6 +81,11 @@ struct gb_nvml {
     gb_nvml_return (*pcie_width_max)(gb_nvml_dev, unsigned *lanes); /* GetMaxPcieLinkWidth */
     gb_nvml_return (*ecc)(gb_nvml_dev, int *current, int *pending); /* GetEccMode */
     gb_nvml_return (*persistence)(gb_nvml_dev, int *mode);          /* GetPersistenceMode */
+    /* [0] GetComputeRunningProcesses, [1] GetGraphicsRunningProcesses: _v3, else _v2 (records
+     * of 24 bytes), else unversioned (16); procs_size[i] is the record size of procs[i]. */
+    gb_nvml_return (*procs[2])(gb_nvml_dev, unsigned *count, void *records);
+    size_t procs_size[2];
+    gb_nvml_return (*utilization)(gb_nvml_dev, struct gb_nvml_util *); /* GetUtilizationRates */
     /* The cards the driver sees, for `gpubench doctor` when the CUDA runtime cannot start. */
     gb_nvml_return (*count)(unsigned *n); /* nvmlDeviceGetCount_v2, else nvmlDeviceGetCount */
     gb_nvml_return (*handle_by_index)(unsigned i, gb_nvml_dev *dev); /* GetHandleByIndex(_v2) */
@@ -79,6 +107,11 @@ const struct gb_nvml *gb_nvml_load(char *why, size_t whylen);
 int gb_nvml_device(const struct gb_nvml *n, const char *bus_id, gb_nvml_dev *dev, char *why,
                    size_t whylen);
 
+/* The processes with a context on `dev` (compute and graphics lists together, each pid once),
+ * up to `max` of them into pids. Returns how many there are (it may exceed max: NVML then said
+ * how many without naming them, and *named is 0), or -1 when neither list could be read. */
+int gb_nvml_processes(const struct gb_nvml *n, gb_nvml_dev dev, unsigned *pids, int max,
+                      int *named);
 /* NVML's name of error r ("Not Supported"). */
 const char *gb_nvml_error_name(gb_nvml_return r);
 

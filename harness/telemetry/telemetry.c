@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static int enabled;
 static const struct gb_nvml *nvml; /* NULL: no GPU telemetry */
@@ -104,6 +106,111 @@ static void read_modes(gb_nvml_dev d, struct row_telemetry *o) {
         o->persistence = mode ? 2 : 1;
 }
 
+/* --- sharing: a neighbour on the card ------------------------------------------------------------
+ *
+ * Two signals, each sound on its own (row_shared in harness/core/result.h):
+ *  1. The processes with a context on the card (NVML's compute and graphics lists, one entry per
+ *     process): any but us and our children (a ptx_jit row times fresh child processes) can take
+ *     SM time from the row. NVML gives pids as the host's PID namespace sees them. When our own
+ *     pid is in the list, the others are named. When it is not but the list has entries, we run
+ *     in another namespace (a container): one entry is ours, the rest neighbours we count but
+ *     cannot name, and a child of ours cannot be told from a neighbour, so only the reads at the
+ *     timed loop's start and end count then (no child of ours is alive: the runner waits for
+ *     each). An empty list means NVML does not show us even our own context: unknown.
+ *  2. The card's utilisation (nvmlDeviceGetUtilizationRates): the part of NVML's last sample
+ *     period in which any kernel ran, ours included. It is evidence of a neighbour only when none
+ *     of our work ran during the whole period, so it is read before a row's first work and only
+ *     when our last work on the card ended TEL_UTIL_WINDOW_S ago or more (in a run: the first
+ *     row on each card, and rows after a pause; in a run of --runs N after the first, the
+ *     previous run's process counts as ours: tel_gpu_work_ended). Read after the warm-up it would see the warm-up;
+ *     during the timed loop, the row itself. It sees a neighbour without a context we can list
+ *     (another VM's time slice of a vGPU); it cannot see one that starts after it is read, which
+ *     the process list, read every TEL_PROCS_EVERY samples while timed, does. */
+
+static double last_work_s[DEVICE_MAX]; /* when our last work on the card ended; 0 never */
+static int idle_read[DEVICE_MAX], idle_pct[DEVICE_MAX]; /* the reading for the next row */
+
+void tel_gpu_row_start(const struct device *dev) {
+    int i = dev->ordinal;
+    if (!enabled || dev->kind == DEV_CPU || i < 0 || i >= DEVICE_MAX)
+        return;
+    idle_read[i] = 0;
+    gb_nvml_dev d = handle_of(dev);
+    struct gb_nvml_util u;
+    if (!d || !nvml->utilization ||
+        (last_work_s[i] > 0 && now_s() - last_work_s[i] < TEL_UTIL_WINDOW_S))
+        return;
+    if (nvml->utilization(d, &u) == GB_NVML_SUCCESS) {
+        idle_read[i] = 1;
+        idle_pct[i] = (int)u.gpu;
+    }
+}
+
+void tel_gpu_row_done(const struct device *dev) {
+    int i = dev->ordinal;
+    if (dev->kind != DEV_CPU && i >= 0 && i < DEVICE_MAX)
+        last_work_s[i] = now_s();
+}
+
+void tel_gpu_work_ended(double mono_s) {
+    for (int i = 0; i < DEVICE_MAX; i++)
+        if (mono_s > last_work_s[i])
+            last_work_s[i] = mono_s;
+}
+
+/* A child of this process (its parent in /proc/PID/stat is us): a row's own fresh process. */
+static int our_child(unsigned pid) {
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%u/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* after "pid (comm": comm may hold spaces */
+    char state;
+    long ppid;
+    return p && sscanf(p + 1, " %c %ld", &state, &ppid) == 2 && ppid == (long)getpid();
+}
+
+/* One read of the card's processes into the row's sharing figures; `edge`: at the timed loop's
+ * start or end, when no child of ours is alive. */
+static void read_processes(struct tel_row *t, int edge) {
+    unsigned pids[32];
+    int named;
+    int n = gb_nvml_processes(nvml, t->nd, pids, 32, &named);
+    if (n <= 0)
+        return; /* unreadable, or blind to our own context */
+    unsigned self = (unsigned)getpid();
+    int own = 0;
+    for (int i = 0; named && i < n; i++)
+        own |= pids[i] == self;
+    struct row_telemetry *o = &t->out;
+    if (!own) { /* another PID namespace (or more processes than NVML named) */
+        if (edge) {
+            o->shared_known = 1;
+            t->unnamed |= n > 1;
+            o->shared_procs = n - 1 > o->shared_procs ? n - 1 : o->shared_procs;
+        }
+        return;
+    }
+    o->shared_known = 1;
+    int others = 0;
+    for (int i = 0; i < n; i++) {
+        if (pids[i] == self || our_child(pids[i]))
+            continue;
+        others++;
+        int seen = 0, k = o->shared_procs < 4 ? o->shared_procs : 4;
+        for (int j = 0; j < k; j++)
+            seen |= o->shared_pid[j] == pids[i];
+        if (!seen && o->shared_procs < 4)
+            o->shared_pid[o->shared_procs++] = pids[i]; /* a new neighbour */
+    }
+    if (others > o->shared_procs) /* beyond the 4 kept: the most seen at one read */
+        o->shared_procs = others;
+}
+
 /* --- the sampling thread ---------------------------------------------------------------------- */
 
 /* One read of power and reasons into the row's accumulators: the power integral is a
@@ -138,10 +245,13 @@ static void sample(struct tel_row *t) {
 static void *sampler(void *arg) {
     struct tel_row *t = arg;
     struct timespec period = {0, TEL_PERIOD_MS * 1000000L};
-    while (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE)) {
+    for (unsigned k = 1; !__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE); k++) {
         nanosleep(&period, NULL);
-        if (!__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE))
-            sample(t);
+        if (__atomic_load_n(&t->stop, __ATOMIC_ACQUIRE))
+            break;
+        sample(t);
+        if (k % TEL_PROCS_EVERY == 0)
+            read_processes(t, 0);
     }
     return NULL;
 }
@@ -248,7 +358,7 @@ static void cpu_end(struct tel_row *t) {
 
 /* --- a row ------------------------------------------------------------------------------------ */
 
-static void gpu_begin(struct tel_row *t, gb_nvml_dev d) {
+static void gpu_begin(struct tel_row *t, gb_nvml_dev d, int dev_ordinal) {
     t->gpu = 1;
     t->nd = d;
     t->out.sm_mhz_start = read_clock(d, GB_NVML_CLOCK_SM, 0);
@@ -256,6 +366,14 @@ static void gpu_begin(struct tel_row *t, gb_nvml_dev d) {
     t->have_e0 = read_energy(d, &t->e0_mj);
     t->t0_s = now_s();
     sample(t);
+    read_processes(t, 1);
+    int i = dev_ordinal;
+    if (i >= 0 && i < DEVICE_MAX && idle_read[i]) { /* read before this row's first work */
+        t->out.shared_busy_read = 1;
+        t->out.shared_busy_pct = idle_pct[i];
+        t->out.shared_known = 1;
+        idle_read[i] = 0;
+    }
     __atomic_store_n(&t->stop, 0, __ATOMIC_RELEASE);
     /* No thread, no power average and reasons: the row is still timed, without them. */
     t->thread_started = pthread_create(&t->thread, NULL, sampler, t) == 0;
@@ -274,7 +392,7 @@ void tel_row_begin(struct tel_row *t, const struct device *dev) {
     }
     gb_nvml_dev d = handle_of(dev);
     if (d)
-        gpu_begin(t, d);
+        gpu_begin(t, d, dev->ordinal);
 }
 
 struct tel_latest tel_row_latest(struct tel_row *t) {
@@ -309,6 +427,8 @@ static void gpu_end(struct tel_row *t) {
         pthread_join(t->thread, NULL);
     double t1 = now_s();
     sample(t); /* the last stretch, and a reading even for rows shorter than one period */
+    read_processes(t, 1);
+    t->out.shared_pids_named = t->out.shared_procs > 0 && !t->unnamed;
     gpu_power(t, t1);
     gb_nvml_dev d = t->nd;
     t->out.sm_mhz_end = read_clock(d, GB_NVML_CLOCK_SM, 0);
@@ -408,6 +528,45 @@ static size_t link_note(const struct row_telemetry *t, double gbps, char *out, s
     return n > 0 ? (size_t)n : 0;
 }
 
+/* Append printf text to out[*n, len): a text too long for the room is cut, never overrun. */
+static void add(char *out, size_t len, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void add(char *out, size_t len, size_t *n, const char *fmt, ...) {
+    if (*n + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(out + *n, len - *n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        *n = *n + (size_t)k < len ? *n + (size_t)k : len - 1;
+}
+
+/* "shared GPU: 2 other processes (pids 1234, 5678) held a context while timed; the card was 37%
+ * busy before the row while gpubench ran nothing on it" */
+static size_t shared_note(const struct row_telemetry *t, char *out, size_t len) {
+    size_t n = 0;
+    out[0] = '\0';
+    if (row_shared(t) != 1)
+        return 0;
+    add(out, len, &n, "shared GPU: ");
+    if (t->shared_procs > 0) {
+        int shown = t->shared_procs < 4 ? t->shared_procs : 4;
+        add(out, len, &n, "%d other process%s", t->shared_procs,
+            t->shared_procs == 1 ? "" : "es");
+        for (int i = 0; t->shared_pids_named && i < shown; i++)
+            add(out, len, &n, "%s%u", i ? ", " : shown == 1 ? " (pid " : " (pids ",
+                t->shared_pid[i]);
+        if (t->shared_pids_named)
+            add(out, len, &n, "%s)", t->shared_procs > shown ? ", …" : "");
+        add(out, len, &n, " held a context while timed");
+    }
+    if (t->shared_busy_read && t->shared_busy_pct > 0)
+        add(out, len, &n, "%sthe card was %d%% busy before the row while gpubench ran nothing on it",
+            t->shared_procs > 0 ? "; " : "", t->shared_busy_pct);
+    return n;
+}
+
 void tel_note(const struct row_telemetry *t, int host_transfer, double gbps, char *out,
               size_t len) {
     size_t n = 0;
@@ -417,6 +576,14 @@ void tel_note(const struct row_telemetry *t, int host_transfer, double gbps, cha
         tel_reason_words(t->throttle, 1, words, sizeof words);
         int k = snprintf(out, len, "throttled while timed (%s)", words);
         n = k > 0 ? (size_t)k : 0;
+    }
+    if (n + 2 < len) {
+        size_t at = n ? n + 2 : 0;
+        size_t k = shared_note(t, out + at, len - at);
+        if (k && n)
+            memcpy(out + n, "; ", 2);
+        if (k)
+            n = at + k;
     }
     if (host_transfer && n + 2 < len) {
         size_t at = n ? n + 2 : 0;

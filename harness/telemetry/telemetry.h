@@ -23,7 +23,11 @@
 #include "harness/telemetry/nvml.h"
 #include "harness/telemetry/rapl.h"
 
-enum { TEL_PERIOD_MS = 20 };
+enum { TEL_PERIOD_MS = 20, TEL_PROCS_EVERY = 5 /* process-list reads: every 5th sample */ };
+
+/* NVML's longest utilisation sample period (nvmlDeviceGetUtilizationRates: 1/6 s to 1 s, by
+ * product): our work must have been off the card this long for a reading to be a neighbour's. */
+#define TEL_UTIL_WINDOW_S 1.0
 
 /* The latest figures of the sampling thread (for a per-repetition trace); 0 when unknown. */
 struct tel_latest {
@@ -52,6 +56,7 @@ struct tel_row {
     int n_power;
     unsigned long long reasons;
     int reasons_read;
+    int unnamed;                 /* a process read counted others it could not name */
     pthread_mutex_t latest_lock; /* guards latest_* between the sampler and the row's thread */
     double latest_mhz, latest_w;
 };
@@ -63,6 +68,18 @@ void tel_init(int enabled);
 
 /* Why GPU (gpu = 1) or CPU telemetry is unavailable, or "" when it is available. */
 const char *tel_why(int gpu);
+
+/* A GPU row's first work on `dev` is about to start (before its inputs are uploaded) / its last
+ * has ended (after its batches and any peak measured beside it). Between the two the card's
+ * utilisation is ours; before the start, if our last work ended TEL_UTIL_WINDOW_S ago or more
+ * (or never ran), the utilisation is read as evidence of a neighbour (row_shared). No-ops off a
+ * GPU or without NVML. */
+void tel_gpu_row_start(const struct device *dev);
+void tel_gpu_row_done(const struct device *dev);
+
+/* Our own work was on every card until `mono_s` (CLOCK_MONOTONIC seconds): the previous run of
+ * `--runs N`, another process of ours. */
+void tel_gpu_work_ended(double mono_s);
 
 /* Start measuring a row on `dev` (after warm-up, just before its first timed repetition). */
 void tel_row_begin(struct tel_row *t, const struct device *dev);
@@ -91,6 +108,7 @@ unsigned long long tel_throttling_bits(unsigned long long bits);
 double tel_pcie_gbps(double gen, double width);
 
 /* The row's note text from its telemetry: "throttled while timed (sw_power_cap+hw_thermal)",
+ * "shared GPU: 1 other process (pid 1234) held a context while timed",
  * and for a host↔device copy row (host_transfer) with a known rate `gbps`, the link and the
  * fraction of it reached. "" when there is nothing to say. */
 void tel_note(const struct row_telemetry *t, int host_transfer, double gbps, char *out,

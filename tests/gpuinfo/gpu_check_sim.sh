@@ -7,17 +7,25 @@
 # build's gpubench-sim as --binary); --quick keeps the shapes small and only memcpy is swept (the
 # other ladders reach sizes the CPU emulation needs minutes for).
 #
-# usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE [--no-sanitizer] [--no-peer]
-#        e.g. PROFILE h100, k40m:built-for-card; the options go to gpu-check (a shorter run)
+# usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE [--shared] [--no-sanitizer] [--no-peer]
+#        e.g. PROFILE h100, k40m:built-for-card; the options go to gpu-check (a shorter run),
+#        but --shared: another process holds the card (GPUBENCH_SIM_FOREIGN_PROCESS=4242)
 # Checks: exit 0; every step of summary.md passed (build skipped: --no-build, and the steps the
 # options skip); every file docs/gpu-check.md lists exists, CSVs parse with a status column and
 # only ok/unsupported rows (the sanitizer's CUDA rows timed without the queue hold:
-# GPUBENCH_NO_HOLD), doctor.json parses; ratios.md has all four sections.
+# GPUBENCH_NO_HOLD), doctor.json parses; ratios.md has all four sections; summary.md says whether
+# the card was shared ("Shared GPU: no", or with --shared "Shared GPU: yes" naming process 4242).
 set -u
 src=$(cd "${1:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
 build=$(cd "${2:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
 profile=${3:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}
 shift 3
+shared=0
+args=()
+for a in "$@"; do
+    if [ "$a" = --shared ]; then shared=1; else args+=("$a"); fi
+done
+set -- ${args[@]+"${args[@]}"}
 steps="ctest_gpu doctor default_suite sweep-memcpy ratios"
 files="env.txt nvidia-smi.txt doctor.json run.csv run.samples.csv sweep-memcpy.csv
     sweep-memcpy.samples.csv ratios.md"
@@ -76,7 +84,9 @@ chmod +x "$bin"/*
 
 out=$work/out
 t0=$SECONDS
-PATH="$bin:$PATH" GPUBENCH_SIM=$profile "$src/scripts/gpu-check" --build "$build" --no-build \
+foreign=()
+[ $shared = 1 ] && foreign=(GPUBENCH_SIM_FOREIGN_PROCESS=4242)
+env ${foreign[@]+"${foreign[@]}"} PATH="$bin:$PATH" GPUBENCH_SIM=$profile "$src/scripts/gpu-check" --build "$build" --no-build \
     --binary "$build/gpubench-sim" --quick --sweeps memcpy --python "$bin/torch-python" \
     --budget 900 --out "$out" "$@" >"$work/log" 2>&1
 rc=$?
@@ -118,6 +128,16 @@ if os.path.exists(os.path.join(out, "peers.csv")):
     if any(not r["dtype"] for r in peers):
         sys.exit("peers.csv: a row without its precision tier")
 EOF
+# whether the card was shared: every timed GPU row can tell on the simulated card (its NVML lists
+# this process once it has a context)
+if [ $shared = 1 ]; then
+    grep -q '^\*\*Shared GPU: yes\*\* — .* "shared GPU: 1 other process (pid 4242) held a context while timed' \
+        "$out/summary.md" || fail "summary.md does not say the card was shared: $(grep -i 'shared gpu' "$out/summary.md")"
+else
+    grep -q '^Shared GPU: no — none of the [0-9]* timed GPU rows that could tell saw' "$out/summary.md" &&
+        ! grep -q 'could not tell' "$out/summary.md" ||
+        fail "summary.md does not say the card was not shared: $(grep -i 'shared gpu' "$out/summary.md")"
+fi
 for section in "## Ratios between implementations" "## PyTorch peers" \
     "## Kernel-only against end to end" "## Crossover"; do
     grep -q "^$section" "$out/ratios.md" || fail "ratios.md lacks '$section'"

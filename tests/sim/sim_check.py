@@ -26,6 +26,8 @@ modes:
   nvml               the simulated driver's libnvidia-ml.so.1: the cards, their driver and CUDA
                      version, a Kepler card where the runtime cannot start, the process list
                      (GPUBENCH_SIM_FOREIGN_PROCESS), and every function gpubench looks up
+  shared             a --quick run while another process holds the card (and without): the
+                     rows' shared_gpu column and note, compare naming the run, --strict refusing
 Exit 0 when every check passed, 1 otherwise (each failure printed with FAIL).
 """
 import argparse
@@ -1227,6 +1229,58 @@ def mode_nvml(build, a):
           f"no GPUBENCH_SIM: nvmlInit_v2 {o and o['init']}, want Driver Not Loaded")
 
 
+# --- a shared card: another process holds it ---------------------------------------------------
+FOREIGN = "4242"
+
+
+def mode_shared(build, a):
+    """A --quick GPU run on a card another process holds (GPUBENCH_SIM_FOREIGN_PROCESS: the
+    simulated NVML lists it and reads the card 100% busy) says so in every timed row's shared_gpu
+    column and note; the same run without it says "no"; `gpubench compare` names the shared run
+    and, under --strict, gives no verdict built on it."""
+    card = Card(build, a.args[0])
+    args = ["--quick", "-d", "cuda", "-w", "vecadd,gemm"] + FAST
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = {}
+        for name, env in (("alone", {}), ("shared", {"GPUBENCH_SIM_FOREIGN_PROCESS": FOREIGN})):
+            run = run_sim(build, card.spec, args, tmp, env=env, name=name)
+            check_process(run, f"{card.spec} {name}")
+            check_csv(run, f"{card.spec} {name}")
+            rows = [d for d in row_dicts(run) if d["status"] == "ok"]
+            check(len(rows) >= 4, f"{name}: {len(rows)} ok rows, want 4 or more")
+            check("shared_gpu" in (run.header or []), f"{name}: no shared_gpu column")
+            runs[name] = (run, rows)
+        alone, shared = runs["alone"][1], runs["shared"][1]
+        for d in alone:
+            what = f"alone {d['workload']}/{d['impl']} {d['dtype']}"
+            check(d.get("shared_gpu") == "no", f"{what}: shared_gpu {d.get('shared_gpu')!r}")
+            check("shared GPU" not in d["note"], f"{what}: note {d['note'][:300]}")
+        for i, d in enumerate(shared):
+            what = f"shared {d['workload']}/{d['impl']} {d['dtype']}"
+            check(d.get("shared_gpu") == "yes", f"{what}: shared_gpu {d.get('shared_gpu')!r}")
+            check(f"shared GPU: 1 other process (pid {FOREIGN}) held a context while timed"
+                  in d["note"], f"{what}: note {d['note'][:300]}")
+        # the utilisation is read only before the first row (later ones follow our own work)
+        busy = "the card was 100% busy before the row while gpubench ran nothing on it"
+        check(shared and busy in shared[0]["note"], f"first row: note lacks {busy!r}")
+        check(all(busy not in d["note"] for d in shared[1:]),
+              "a row after another took the card's utilisation for a neighbour's")
+        # compare: the shared run named; --strict refuses
+        a_csv, s_csv = (os.path.join(tmp, n + ".csv") for n in ("alone", "shared"))
+        sid = shared[0]["run_id"] if shared else "?"
+        p = subprocess.run([build.gpubench, "compare", a_csv, s_csv], capture_output=True,
+                           text=True)
+        check(f"shared GPU: new run {sid} of {s_csv}: {len(shared)} of {len(shared)} GPU rows"
+              in p.stdout, f"compare does not name the shared run: {p.stdout[-1500:]}{p.stderr}")
+        check("1 run above was timed on a shared GPU" in p.stdout,
+              f"compare says nothing beside the verdict: {p.stdout[-800:]}")
+        p = subprocess.run([build.gpubench, "compare", a_csv, s_csv, "--strict"],
+                           capture_output=True, text=True)
+        last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+        check(p.returncode == 1 and last.startswith("SHARED GPU (--strict): no verdict: 1 run"),
+              f"compare --strict: exit {p.returncode}, last line {last!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode")
@@ -1247,6 +1301,7 @@ def main():
              "defaults": mode_defaults, "sweep": mode_sweep, "faults": mode_faults,
              "multi": mode_multi, "refuse": mode_refuse, "queue": mode_queue,
              "exclusive": mode_exclusive, "emulation": mode_emulation, "nvml": mode_nvml,
+             "shared": mode_shared,
              "doctor": mode_doctor}
     modes[a.mode](build, a)
     print(f"{a.mode}: {passed} checks passed, {failed} failed")

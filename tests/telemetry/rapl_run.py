@@ -36,7 +36,7 @@ MIN_TIME_S = 9.6
 GPU_ONLY = ("sm_clock_start_mhz", "sm_clock_end_mhz", "sm_clock_max_mhz", "mem_clock_start_mhz",
             "mem_clock_end_mhz", "mem_clock_max_mhz", "power_peak_w", "temp_c",
             "throttle_reasons", "pcie_gen", "pcie_width", "pcie_gen_max", "pcie_width_max", "ecc",
-            "persistence")
+            "persistence", "shared_gpu")
 failures = 0
 # The longest the writer thread went without writing, since the last reset (seconds).
 writer_gap = [0.0]

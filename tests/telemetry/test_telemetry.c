@@ -1,21 +1,26 @@
 /* test_telemetry.c — the telemetry of harness/telemetry against scripted sources, without a GPU.
  *
- *   test_telemetry nvml SCENARIO [old]   NVML through the fake libnvidia-ml.so.1 (fake_nvml.c),
- *                                        found through LD_LIBRARY_PATH as a driver's would be;
- *                                        "old": the build of the fake without newer functions
+ *   test_telemetry nvml SCENARIO [old|after]  NVML through the fake libnvidia-ml.so.1
+ *                                        (fake_nvml.c), found through LD_LIBRARY_PATH as a
+ *                                        driver's would be; "old": the build of the fake without
+ *                                        newer functions; "after": a later run of --runs N
  *   test_telemetry rapl                  the powercap path on a fake tree this test builds
  *   test_telemetry words                 reason words, PCIe rates, the column names
  *   test_telemetry cost                  what telemetry costs a CPU row (µs; must be < 1% of
  *                                        a 0.05 s row)
  *
  * Each NVML scenario measures one "row" of 150 ms and checks every telemetry column of the CSV
- * row and the note, as the run writes them.
+ * row and the note, as the run writes them; the sharing scenarios (shared, busy, namespace, child)
+ * check the shared_gpu column and the note, and that a row right after another does not take the
+ * card's utilisation, its own work included, for a neighbour's.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,9 +45,11 @@ static void measure(const struct device *dev, struct result *r) {
     r->dev = dev;
     r->w = &fake_w;
     r->im = &fake_im;
+    tel_gpu_row_start(dev);
     tel_row_begin(&t, dev);
     sleep_ms(150);
     tel_row_end(&t, &r->tel);
+    tel_gpu_row_done(dev);
     r->st.n = 10;
     r->st.median = 2.0;
     r->gflops = 100;
@@ -115,6 +122,17 @@ static void check_scenario(const char *sc, int old, const struct result *r, cons
     CELL_IS("pcie_gen_max", "3");
     CELL_IS("pcie_width_max", "16");
     CELL_IS("persistence", "on");
+    int sh = strcmp(sc, "shared") == 0, busy = strcmp(sc, "busy") == 0,
+        ns = strcmp(sc, "namespace") == 0;
+    CELL_IS("shared_gpu", sh || busy || ns ? "yes" : "no");
+    const char *want = sh     ? "shared GPU: 2 other processes (pids 4242, 4343) held a context "
+                                "while timed"
+                       : ns   ? "shared GPU: 1 other process held a context while timed"
+                       : busy ? "shared GPU: the card was 37% busy before the row while gpubench "
+                                "ran nothing on it"
+                              : NULL;
+    CHECK_MSG(want ? strstr(note, want) != NULL : strstr(note, "shared") == NULL,
+              "note '%s', want '%s'", note, want ? want : "(no sharing)");
     if (strcmp(sc, "nopower") == 0) { /* no sensor: empty, never 0 */
         const char *empty[] = {"power_avg_w", "power_peak_w", "energy_per_rep_j", "gflops_per_j",
                                "gb_per_j", "ecc"};
@@ -132,7 +150,10 @@ static void check_scenario(const char *sc, int old, const struct result *r, cons
               "note '%s'", note);
 }
 
-static int test_nvml(const char *sc, int old) {
+/* `after`: this process is a run of --runs N after the first, whose previous run's work was on
+ * the card until now (tel_gpu_work_ended; set 30 s ahead, so that no stall of a loaded machine
+ * lets a whole NVML sample period pass): the busy card's utilisation is not read at all. */
+static int test_nvml(const char *sc, int old, int after) {
     struct device gpu = {.id = "cuda:0", .kind = DEV_CUDA, .ordinal = 0,
                          .pci_bus_id = "0000:01:00.0"};
     struct device other = {.id = "cuda:1", .kind = DEV_CUDA, .ordinal = 1,
@@ -157,11 +178,42 @@ static int test_nvml(const char *sc, int old) {
     csv_tail(&r, tail);
     for (int i = 0; i < TEL_NCOLS; i++)
         CHECK_MSG(tail[i][0] == '\0', "column %d of an unknown GPU: '%s'", i, tail[i]);
+    if (after) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        tel_gpu_work_ended((double)ts.tv_sec + 30.0);
+        measure(&gpu, &r);
+        csv_tail(&r, tail);
+        CELL_IS("shared_gpu", "no");
+        return TEST_END();
+    }
+    pid_t child = -1;
+    if (strcmp(sc, "child") == 0) { /* a process of ours on the card, alive while timed */
+        child = fork();
+        if (child == 0) {
+            sleep_ms(5000);
+            _exit(0);
+        }
+        char pid[32];
+        snprintf(pid, sizeof pid, "%ld", (long)child);
+        setenv("FAKE_NVML_CHILD_PID", pid, 1);
+    }
     measure(&gpu, &r);
+    if (child > 0) {
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        unsetenv("FAKE_NVML_CHILD_PID"); /* gone from the card with it */
+    }
     if (n) {
         char note[512];
         tel_note(&r.tel, 1, r.gbps, note, sizeof note);
         check_scenario(sc, old, &r, note);
+        /* a row right after: our own work was on the card within NVML's sample period, so its
+         * utilisation is not read; the busy card's process list shows no neighbour */
+        measure(&gpu, &r);
+        csv_tail(&r, tail);
+        int sharing = strcmp(sc, "shared") == 0 || strcmp(sc, "namespace") == 0;
+        CELL_IS("shared_gpu", sharing ? "yes" : "no");
     }
     return TEST_END();
 }
@@ -353,7 +405,8 @@ static int test_words(void) {
 int main(int argc, char **argv) {
     if (argc >= 3 && strcmp(argv[1], "nvml") == 0) {
         setenv("FAKE_NVML_SCENARIO", argv[2], 1);
-        return test_nvml(argv[2], argc > 3 && strcmp(argv[3], "old") == 0);
+        return test_nvml(argv[2], argc > 3 && strcmp(argv[3], "old") == 0,
+                         argc > 3 && strcmp(argv[3], "after") == 0);
     }
     if (argc == 2 && strcmp(argv[1], "rapl") == 0)
         return test_rapl();
@@ -361,6 +414,6 @@ int main(int argc, char **argv) {
         return test_words();
     if (argc == 2 && strcmp(argv[1], "cost") == 0)
         return test_cost();
-    fprintf(stderr, "usage: test_telemetry nvml SCENARIO [old] | rapl | words | cost\n");
+    fprintf(stderr, "usage: test_telemetry nvml SCENARIO [old|after] | rapl | words | cost\n");
     return 2;
 }
