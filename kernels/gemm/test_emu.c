@@ -13,14 +13,14 @@
  * The DGEMM kernels likewise (C = A·B in doubles, both tiles where they exist: 64×64 from sm_35,
  * 32×32 everywhere), against a long-double reference.
  *
- * The FP16 kernels (gb_hgemm_*_nn, from sm_53: the 750 build) likewise, on FP16 operands of the
+ * The FP16 kernels (gb_hgemm_*_nn, from sm_53: the 800 build) likewise, on FP16 operands of the
  * f16 tier (tests/emu/emu_half.h converts), with bases off by one half and odd leading
  * dimensions (every half2 path: 8-byte, aligned pairs, the shifted pair of odd rows, a pair
  * straddling the edge), every half outside the matrices NaN (a read past an edge poisons C),
  * against a double reference with the f16 row's own tolerance (verify_tol); the same check must
  * reject a C accumulated in half. The tensor-core kernel (wmma.cuh) cannot run here — the
  * emulation has no warp-level fragments —, so its twin does (the same loads, zero padding,
- * shared-memory tiles and stores, FP32 FMAs in place of the fragments' mma, from sm_70: the 750
+ * shared-memory tiles and stores, FP32 FMAs in place of the fragments' mma, from sm_70: the 800
  * build), and its index arithmetic is checked on its own (wmma_index_checks).
  *
  * The FP64 tensor-core kernel (dmma.cuh, gemm/cuda_tc's f64) likewise as its twin (the same
