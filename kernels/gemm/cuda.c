@@ -1,15 +1,15 @@
-/* cuda.c — gemm/cuda: C = A·B with our tiled, register-blocked SGEMM (f32), DGEMM (f64) or
- * FP16 GEMM (f16: tensor cores through WMMA from compute capability 7.0, half2 loads and FP32
- * FMAs from 5.3; FP32 accumulation either way) (kernels.cuh), on the run's stream.
+/* cuda.c — gemm/cuda: C = A·B with our tiled, register-blocked SIMT kernels, the same code on
+ * every card: SGEMM (f32), DGEMM (f64) or FP16 GEMM (f16: half2 loads and FP32 FMAs, from compute
+ * capability 5.3) (kernels.cuh), on the run's stream. The tensor-core kernels are gemm/cuda_tc's
+ * (cuda_tc.c).
  *
  * Problem layout (bench/gemm.h): in A (m×k), B (k×n), out C (m×n), all
  * row-major and dense (doubles for f64; for f16 the problem's float32 operands are values of the
  * tier, copied to FP16 by kernels/common/dev_bufs.h, and C is FP32). The tile configuration follows
  * the device: SGEMM and FP16 GEMM 128×128 on sm_35 and newer when the product has enough tiles,
- * 64×64 otherwise (the WMMA kernel: 64×64); DGEMM 64×64 from sm_35, 32×32 before; the row note says
- * which kernel and tile ran. The f16 tier needs compute capability 5.3 and CUDA 7.5, which the
- * runner checks before (harness/gpuinfo/gpu_tier.c); WMMA needs CUDA 9 as well (else half2 runs
- * on 7.0+).
+ * 64×64 otherwise; DGEMM 64×64 from sm_35, 32×32 before; the row note says which kernel and tile
+ * ran. The f16 tier needs compute capability 5.3 and CUDA 7.5, which the runner checks before
+ * (harness/gpuinfo/gpu_tier.c).
  */
 #include <stdio.h>
 
@@ -33,15 +33,11 @@ struct gemm_cuda_state {
 
 /* The row note: the kernel family of the problem's tier and its tile. */
 static void gemm_cuda_note(struct impl_ctx *ctx, const struct gemm_cuda_state *s) {
-    const char *kind = s->f64                    ? "DGEMM"
-                       : !s->f16                 ? "SGEMM"
-                       : gb_hgemm_wmma(&s->arch) ? "WMMA f16"
-                                                 : "half2 GEMM";
+    const char *kind = s->f64 ? "DGEMM" : s->f16 ? "half2 GEMM" : "SGEMM";
     int t = s->f64   ? gb_dgemm_tile_for(&s->arch)
             : s->f16 ? gb_hgemm_tile_for(&s->arch, s->m, s->n)
                      : gb_sgemm_tile_for(&s->arch, s->m, s->n);
-    snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles%s%s", kind, t, t,
-             s->f16 && gb_hgemm_wmma(&s->arch) ? " (16x16x16 fragments)" : "",
+    snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles%s", kind, t, t,
              s->f16 ? ", FP32 accumulation" : "");
 }
 
@@ -117,8 +113,8 @@ static enum status gemm_cuda_run(struct impl_ctx *ctx) {
 const struct impl gemm_cuda_impl = {
     .name = "cuda",
     .kind = DEV_CUDA,
-    .summary = "own SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2) / FP16 GEMM "
-               "(half2 loads, or WMMA tensor cores from 7.0; FP32 accumulation), smem tiles",
+    .summary = "own SIMT SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2) / FP16 "
+               "GEMM (half2 loads, FP32 accumulation), smem tiles; the same code on every card",
     .prepare = gemm_cuda_prepare,
     .upload = gb_dev_upload,
     .run = gemm_cuda_run,

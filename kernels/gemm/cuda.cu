@@ -1,4 +1,5 @@
-/* cuda.cu — launchers of the SGEMM, DGEMM and FP16 GEMM kernels (kernels.cuh). */
+/* cuda.cu — launchers of the SGEMM, DGEMM and FP16 GEMM kernels (kernels.cuh): the SIMT ones of
+ * gemm/cuda and the tensor-core ones of gemm/cuda_tc. */
 #include "kernels/gemm/cuda.h"
 #include "kernels/gemm/kernels.cuh"
 
@@ -78,9 +79,6 @@ int gb_hgemm_kernels(const struct gb_kernel_ref **refs) {
     static const struct gb_kernel_ref k[] = {
         {(const void *)gb_hgemm_64x64_nn, "gb_hgemm_64x64_nn"},
         {(const void *)gb_hgemm_128x128_nn, "gb_hgemm_128x128_nn"},
-#if GB_HAVE_WMMA
-        {(const void *)gb_hgemm_wmma_64x64, "gb_hgemm_wmma_64x64"},
-#endif
     };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
@@ -94,29 +92,9 @@ int gb_hgemm_has_body(const struct gb_arch *arch) {
     return GB_HAVE_HALF && gb_hgemm_body_at(arch->sm);
 }
 
-int gb_hgemm_wmma(const struct gb_arch *arch) {
-    return GB_HAVE_WMMA && arch->sm >= 70;
-}
-
 int gb_hgemm_tile_for(const struct gb_arch *arch, int M, int N) {
-    if (gb_hgemm_wmma(arch))
-        return GB_WM_BM;
     return gb_sgemm_tile_for(arch, M, N); /* the SGEMM's choice (gb_sgemm_pick) */
 }
-
-#if GB_HAVE_WMMA
-/* The tensor-core kernel (wmma.cuh): its grid and launch. */
-static cudaError_t gb_hgemm_wmma_launch(cudaStream_t stream, int M, int N, int K, const void *A,
-                                        int lda, const void *B, int ldb, float *C, int ldc) {
-    dim3 grid;
-    if (gb_wm_grid(M, N, &grid.x, &grid.y) != 0)
-        return cudaErrorInvalidConfiguration;
-    grid.z = 1;
-    gb_hgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
-                                                            (const __half *)B, ldb, C, ldc);
-    return cudaGetLastError();
-}
-#endif
 
 cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
@@ -133,10 +111,6 @@ cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int
     }
     if (!gb_hgemm_has_body(arch))
         return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
-#if GB_HAVE_WMMA
-    if (gb_hgemm_wmma(arch))
-        return gb_hgemm_wmma_launch(stream, M, N, K, A, lda, B, ldb, C, ldc);
-#endif
     if (cfg == GB_GEMM_128)
         gb_hgemm_128x128_nn<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
                                                                   (const __half *)B, ldb, C, ldc);
@@ -148,5 +122,86 @@ cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int
     (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
     (void)C, (void)ldc;
     return cudaErrorInvalidValue; /* no FP16 types in this toolkit: the tier gate refuses first */
+#endif
+}
+
+/* --- the tensor-core kernels (gemm/cuda_tc) ------------------------------------------------- */
+int gb_hgemm_wmma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_WMMA
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_hgemm_wmma_64x64, "gb_hgemm_wmma_64x64"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_hgemm_wmma_runs(const struct gb_arch *arch) { return gb_hgemm_wmma_body_at(arch->sm); }
+
+/* The argument checks of the tensor-core launchers (as gb_dgemm's): cudaSuccess, or
+ * cudaErrorInvalidValue. */
+static inline cudaError_t gb_tc_args(int M, int N, int K, int lda, int ldb, int ldc) {
+    return M < 0 || N < 0 || K < 0 || lda < K || ldb < N || ldc < N ? cudaErrorInvalidValue
+                                                                      : cudaSuccess;
+}
+
+cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                          const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
+#if GB_HAVE_WMMA
+    dim3 grid(1, 1, 1);
+    if (gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
+        return cudaErrorInvalidValue;
+    if (M == 0 || N == 0)
+        return cudaGetLastError();
+    if (gb_wm_grid(M, N, &grid.x, &grid.y) != 0)
+        return cudaErrorInvalidConfiguration;
+    if (!gb_hgemm_wmma_runs(arch))
+        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
+    gb_hgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
+                                                            (const __half *)B, ldb, C, ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
+    (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no WMMA in this toolkit: gemm/cuda_tc refuses first */
+#endif
+}
+
+int gb_dgemm_dmma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_DMMA
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_dgemm_dmma_64x64, "gb_dgemm_dmma_64x64"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_dgemm_dmma_runs(const struct gb_arch *arch) { return gb_dgemm_dmma_body_at(arch->sm); }
+
+cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                          const double *A, int lda, const double *B, int ldb, double *C, int ldc) {
+#if GB_HAVE_DMMA
+    dim3 grid;
+    if (gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
+        return cudaErrorInvalidValue;
+    if (M == 0 || N == 0)
+        return cudaGetLastError();
+    if (gb_dgemm_grid(GB_DM_BM, arch->sm, M, N, &grid) != 0) /* the tile is square */
+        return cudaErrorInvalidConfiguration;
+    if (!gb_dgemm_dmma_runs(arch))
+        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
+    gb_dgemm_dmma_64x64<<<grid, GB_DM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
+    (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no DMMA in this toolkit: gemm/cuda_tc refuses first */
 #endif
 }

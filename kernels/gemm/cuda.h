@@ -1,5 +1,6 @@
 /* cuda.h — the launchers of our SGEMM, DGEMM and FP16 GEMM kernels (kernels.cuh), callable from
- * C; the MLP step uses the SGEMM's too.
+ * C: the SIMT kernels of gemm/cuda (the MLP step uses the SGEMM's and DGEMM's too) and the
+ * tensor-core kernels of gemm/cuda_tc.
  *
  * Every launcher enqueues its kernel(s) on `stream` and returns cudaGetLastError(): a bad
  * configuration or a sticky error of an earlier launch is reported where it happens. A launcher
@@ -54,10 +55,10 @@ int gb_hgemm_kernels(const struct gb_kernel_ref **refs);
 
 /* C (M×N, ldc, FP32) = A (M×K, lda ≥ K) · B (K×N, ldb ≥ N), A and B FP16 (IEEE binary16 bits,
  * __half), FP32 products and accumulation, row-major, any M, N, K ≥ 0, any alignment of A and B
- * (2-byte) and leading dimension. Code for compute capability 5.3 and newer (gb_hgemm_has_body;
- * below, the kernels' body is a trap, and gb_hgemm refuses without launching). Tensor cores from 7.0 (gb_hgemm_wmma, 64×64 tiles), else tiles as
- * gb_sgemm's; checks as gb_sgemm's; cudaErrorInvalidValue as well in a build without FP16
- * types. */
+ * (2-byte) and leading dimension. The SIMT kernels (half2 loads, FP32 FMAs), the same on every
+ * card: code for compute capability 5.3 and newer (gb_hgemm_has_body; below, the kernels' body
+ * is a trap, and gb_hgemm refuses without launching); tiles as gb_sgemm's; checks as
+ * gb_sgemm's; cudaErrorInvalidValue as well in a build without FP16 types. */
 cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const void *A, int lda, const void *B, int ldb, float *C, int ldc);
 
@@ -66,13 +67,39 @@ cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int
  * cudaErrorNoKernelImageForDevice; an implementation refuses the row before (unsupported). */
 int gb_hgemm_has_body(const struct gb_arch *arch);
 
-/* Does gb_hgemm use tensor cores (WMMA, 16×16×16 fragments) on arch: from compute capability
- * 7.0 in a build with CUDA 9 or newer; half2 loads and FP32 FMAs otherwise. */
-int gb_hgemm_wmma(const struct gb_arch *arch);
-
 /* The edge of the square block tile gb_hgemm uses for an M×N product on arch (for the row
  * note). */
 int gb_hgemm_tile_for(const struct gb_arch *arch, int M, int N);
+
+/* --- tensor cores (gemm/cuda_tc) --------------------------------------------------------- */
+
+/* The kernel gb_hgemm_wmma launches (for gb_check_kernels); none in a build whose toolkit has
+ * no WMMA (before CUDA 9). */
+int gb_hgemm_wmma_kernels(const struct gb_kernel_ref **refs);
+
+/* Does the WMMA kernel code the device runs (arch: gb_impl_arch's code level) have its real
+ * body: from sm_70, in a build with CUDA 9 or newer (gb_hgemm_wmma_body_at)? */
+int gb_hgemm_wmma_runs(const struct gb_arch *arch);
+
+/* gb_hgemm's product (same operands and contract) on the FP16 tensor cores: nvcuda::wmma
+ * 16×16×16 fragments, 64×64 tiles (wmma.cuh). cudaErrorInvalidValue on bad sizes (and in a build
+ * without WMMA), cudaErrorInvalidConfiguration when the grid exceeds the device's limits,
+ * cudaErrorNoKernelImageForDevice without launching where gb_hgemm_wmma_runs is 0. */
+cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                          const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+
+/* The kernel gb_dgemm_dmma launches; none in a build whose toolkit has no FP64 WMMA (before
+ * CUDA 11.0). */
+int gb_dgemm_dmma_kernels(const struct gb_kernel_ref **refs);
+
+/* Does the DMMA kernel code the device runs have its real body: from sm_80, CUDA 11.0
+ * (gb_dgemm_dmma_body_at)? */
+int gb_dgemm_dmma_runs(const struct gb_arch *arch);
+
+/* gb_dgemm's product (same operands and contract) on the FP64 tensor cores: nvcuda::wmma 8×8×4
+ * double fragments, 64×64 tiles (dmma.cuh); errors as gb_hgemm_wmma's. */
+cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                          const double *A, int lda, const double *B, int ldb, double *C, int ldc);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
-/* kernels.cuh — SGEMM and DGEMM kernels (C subset of CUDA C): shared-memory tiled and register
- * blocked, row-major, C = op(A)·op(B) for op = identity or transpose, correct for any M, N, K.
+/* kernels.cuh — SGEMM, DGEMM and FP16 GEMM kernels (C subset of CUDA C): shared-memory tiled and
+ * register blocked, row-major, C = op(A)·op(B) for op = identity or transpose, correct for any M,
+ * N, K — the SIMT kernels of gemm/cuda, the same code on every card — and the tensor-core
+ * kernels of gemm/cuda_tc (wmma.cuh, dmma.cuh).
  *
  * Two tile configurations, both 256 threads per block (tile.cuh explains the scheme):
  *   gb_sgemm_128x128_{nn,tn,nt}: 128×128×8 block tile, 8×8 per thread (64 accumulators;
@@ -75,9 +77,11 @@
 #include "kernels/gemm/tile.cuh"
 #endif
 
-/* FP16 on tensor cores from sm_70 (CUDA 9): gb_hgemm_wmma_64x64, its own file (wmma.cuh says why
- * it holds the project's only C++). */
+/* The tensor-core kernels of gemm/cuda_tc, each its own file (wmma.cuh says why they hold the
+ * project's only C++): FP16 from sm_70 (CUDA 9), gb_hgemm_wmma_64x64; FP64 from sm_80 (CUDA 11),
+ * gb_dgemm_dmma_64x64. */
 #include "kernels/gemm/wmma.cuh"
+#include "kernels/gemm/dmma.cuh"
 
 /* DGEMM (dgemm.cuh), its own tile per architecture: 64×64×8 with 4×4 doubles per thread (16
  * FP64 accumulators, 32 registers) from sm_35, whose 255 registers per thread hold them; 32×32×16
@@ -120,6 +124,15 @@ static inline int gb_dgemm_grid(int t, int sm, int M, int N, dim3 *grid) {
  * the kernels are __trap(), a sticky error that would make every later row on the device
  * `error': the host refuses before launching (kernels/gemm/cuda.cu). */
 static inline int gb_hgemm_body_at(int code_sm) { return code_sm * 10 >= GB_HALF_MIN_ARCH; }
+
+/* Likewise the tensor-core kernels (wmma.cuh, dmma.cuh): a real body from sm_70 (WMMA) and sm_80
+ * (DMMA), in a toolkit that has them (CUDA 9 and 11); below, a trap the host never launches. */
+static inline int gb_hgemm_wmma_body_at(int code_sm) {
+    return GB_HAVE_WMMA && code_sm * 10 >= GB_WMMA_MIN_ARCH;
+}
+static inline int gb_dgemm_dmma_body_at(int code_sm) {
+    return GB_HAVE_DMMA && code_sm * 10 >= GB_DMMA_MIN_ARCH;
+}
 
 /* Tile configurations, as the launcher and the tests name them. */
 enum gb_gemm_cfg { GB_GEMM_64 = 0, GB_GEMM_128 = 1 };

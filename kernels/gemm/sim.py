@@ -6,7 +6,9 @@ QUICK_EXTRA = ["m=256,n=256,k=256", "m=520,n=520,k=24"]
 
 
 def expect(card, impl):
-    return card.own_kernels() if impl == "cuda" else card.cublas()
+    """gemm/cuda and gemm/cuda_tc: our kernels, where the card has code for them (cuda_tc has no
+    float32 version: sim_check.py refuses that tier first); cublas: cuBLAS."""
+    return card.own_kernels() if impl in ("cuda", "cuda_tc") else card.cublas()
 
 
 def tile(card, m, n):
@@ -23,9 +25,24 @@ def check_row(card, row, shape, check):
           f"{card.spec} {row['shape']}: want {t}x{t} tiles: {row['note'][:120]}")
 
 
+# gemm/cuda_tc's tiers: the tensor cores each needs (kernels/gemm/cuda_tc.c), and the note
+TC = {"float16": (70, "FP16 tensor cores (WMMA)", "own WMMA f16 64x64 tiles"),
+      "float64": (80, "FP64 tensor cores (DMMA)", "own DMMA f64 64x64 tiles")}
+
+
 def expect_tier(card, impl, dtype):
-    """gemm/cuda f16: ok from 5.3 on the own kernels, tensor cores (the WMMA kernel's emulated
-    twin) from 7.0, half2 before; other rows and tiers: the general rule (None)."""
-    if impl != "cuda" or dtype != "float16" or card.sm < 53:
+    """gemm/cuda f16: the half2 SIMT kernel from 5.3 on every card. gemm/cuda_tc (the kernels'
+    emulated twins): f16 from 7.0 (below 5.3 the tier's own gate refuses first), f64 from 8.0,
+    refused below with the compute capability they need. Other rows and tiers: the general rule
+    (None)."""
+    if impl == "cuda" and dtype == "float16" and card.sm >= 53:
+        return "ok", "own half2 GEMM"
+    if impl != "cuda_tc" or dtype not in TC or (dtype == "float16" and card.sm < 53):
         return None
-    return ("ok", "own WMMA f16 64x64 tiles" if card.sm >= 70 else "own half2 GEMM")
+    need, what, note = TC[dtype]
+    if card.sm < need:
+        return "unsupported", f"runs on the {what}, from compute capability {need // 10}.{need % 10}"
+    code = card.code()
+    if code < need:  # the card runs an older architecture's code, where the kernel is a trap
+        return "unsupported", f"runs this build's code for sm_{code}"
+    return "ok", note

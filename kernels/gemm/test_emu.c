@@ -3,8 +3,9 @@
  * shapes that are not multiples of the tiles (with and without the float4 paths), with the
  * threads of each block scheduled forward, in reverse and shuffled.
  *
- * Built for GB_EMU_ARCH 750 (the paths of current cards: register prefetch, both tiles) and 200
- * (Fermi's: no prefetch; the 128×128 kernels are traps there and are skipped).
+ * Built for GB_EMU_ARCH 800 (the paths of current cards: register prefetch, both tiles, the
+ * tensor-core twins) and 200 (Fermi's: no prefetch; the 128×128 kernels are traps there and are
+ * skipped).
  * Built again with GB_TEST_DROP_BARRIER=1 or 2 (one barrier of the main loop removed): then
  * every case must come out WRONG in every order — the proof that the emulation catches a missing
  * __syncthreads() rather than passing by luck of scheduling.
@@ -12,17 +13,24 @@
  * The DGEMM kernels likewise (C = A·B in doubles, both tiles where they exist: 64×64 from sm_35,
  * 32×32 everywhere), against a long-double reference.
  *
- * The FP16 kernels (gb_hgemm_*_nn, from sm_53: the 750 build) likewise, on FP16 operands of the
+ * The FP16 kernels (gb_hgemm_*_nn, from sm_53: the 800 build) likewise, on FP16 operands of the
  * f16 tier (tests/emu/emu_half.h converts), with bases off by one half and odd leading
  * dimensions (every half2 path: 8-byte, aligned pairs, the shifted pair of odd rows, a pair
  * straddling the edge), every half outside the matrices NaN (a read past an edge poisons C),
  * against a double reference with the f16 row's own tolerance (verify_tol); the same check must
  * reject a C accumulated in half. The tensor-core kernel (wmma.cuh) cannot run here — the
  * emulation has no warp-level fragments —, so its twin does (the same loads, zero padding,
- * shared-memory tiles and stores, FP32 FMAs in place of the fragments' mma, from sm_70: the 750
+ * shared-memory tiles and stores, FP32 FMAs in place of the fragments' mma, from sm_70: the 800
  * build), and its index arithmetic is checked on its own (wmma_index_checks).
  *
- * Emulation builds: arch 750 200; drop-barrier 1 2
+ * The FP64 tensor-core kernel (dmma.cuh, gemm/cuda_tc's f64) likewise as its twin (the same
+ * cp.async slices, here plain copies, into two shared buffers, zero padding and stores; FP64 FMAs
+ * in place of the 8×8×4 fragments' mma, from sm_80: the 800 build), on the DGEMM's check and on
+ * shapes of its own (k = 1, one and many slices, leading dimensions not multiples of 8, 1×1);
+ * its index arithmetic on its own (dmma_index_checks). It has one barrier a slice: removing
+ * barrier 1 must make it wrong, removing barrier 2 must leave it right.
+ *
+ * Emulation builds: arch 800 200; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
 
@@ -143,14 +151,14 @@ static void dfill(double *x, size_t n, uint64_t seed) {
 /* One DGEMM case with tile edge t; returns the wrong elements of C (or -1: emulation failed).
  * The error bound is 4·K·2^-53·Σ|a·b| + tiny: FMA-or-not and any summation order fit in it, a
  * missing term (≈ 0.25) or a stale tile does not. */
-static long run_dcase(int t, const struct gemm_case *c, enum emu_order order, int report) {
+static long run_dcase_of(dgemm_kernel fn, unsigned threads, int t, const struct gemm_case *c,
+                         enum emu_order order, int report) {
     const int M = c->M, N = c->N, K = c->K;
     const int lda = K + c->pad, ldb = N + c->pad, ldc = N + c->pad;
     double *A = emu_alloc(((size_t)M * lda + 1) * sizeof(double));
     double *B = emu_alloc(((size_t)K * ldb + 1) * sizeof(double));
     double *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(double));
-    struct dgemm_args args = {
-        t == 64 ? gb_dgemm_64x64 : gb_dgemm_32x32, M, N, K, lda, ldb, ldc, A, B, C};
+    struct dgemm_args args = {fn, M, N, K, lda, ldb, ldc, A, B, C};
     dim3 grid;
     long bad = 0;
     int i, j, l;
@@ -159,7 +167,7 @@ static long run_dcase(int t, const struct gemm_case *c, enum emu_order order, in
     for (i = 0; i < M * ldc + 1; i++)
         C[i] = NAN;
     if (gb_dgemm_grid(t, 35, M, N, &grid) != 0 ||
-        emu_launch(grid, emu_dim3(GB_GEMM_THREADS, 1, 1), 0, order, 77, dgemm_body, &args))
+        emu_launch(grid, emu_dim3(threads, 1, 1), 0, order, 77, dgemm_body, &args))
         bad = -1;
     for (i = 0; i < M && bad >= 0; i++)
         for (j = 0; j < ldc; j++) {
@@ -178,6 +186,12 @@ static long run_dcase(int t, const struct gemm_case *c, enum emu_order order, in
         }
     free(A), free(B), free(C);
     return bad;
+}
+
+/* The SIMT DGEMM with tile edge t. */
+static long run_dcase(int t, const struct gemm_case *c, enum emu_order order, int report) {
+    return run_dcase_of(t == 64 ? gb_dgemm_64x64 : gb_dgemm_32x32, GB_GEMM_THREADS, t, c, order,
+                        report);
 }
 
 /* Every DGEMM tile on every case in every order; with a barrier dropped, every case that uses
@@ -204,6 +218,93 @@ static int dgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
         }
     }
     return runs;
+}
+
+/* --- FP64 tensor cores (dmma.cuh: the twin) --------------------------------------------- */
+/* The DMMA twin on every case in every order, from sm_80: right, and wrong with barrier 1 (its
+ * only one) removed wherever several warps share the tiles; removing barrier 2 changes nothing.
+ * Returns the number of launches. */
+static int dmma_cases(const struct gemm_case *cases, int ncases, int drop) {
+    int ci, o, runs = 0;
+    if (GB_ARCH < GB_DMMA_MIN_ARCH)
+        return 0;
+    for (ci = 0; ci < ncases; ci++) {
+        const struct gemm_case *c = &cases[ci];
+        if (c->misalign || (drop == 1 && (c->M < 32 || c->N < 32 || c->K == 0)))
+            continue;
+        for (o = 0; o < EMU_ORDERS; o++) {
+            long bad = run_dcase_of(gb_dgemm_dmma_64x64, GB_DM_THREADS, GB_DM_BM, c,
+                                    (enum emu_order)o, drop != 1);
+            runs++;
+            EMU_CHECK(bad >= 0, "emulation failed");
+            if (drop != 1)
+                EMU_CHECK(bad == 0, "gb_dgemm_dmma_64x64 (twin) %dx%dx%d pad %d %s: %ld wrong",
+                          c->M, c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
+            else
+                EMU_CHECK(bad > 0, "gb_dgemm_dmma_64x64 (twin) %dx%dx%d %s: barrier 1 removed, yet "
+                          "right", c->M, c->N, c->K, emu_order_name((enum emu_order)o));
+        }
+    }
+    return runs;
+}
+
+/* The DMMA kernel's index arithmetic: the 4 warps' 4×4 fragments tile the 64×64 block once; the
+ * 128 threads' 8 elements cover each 64×16 slice of A and 16×64 slice of B once; the 32 lanes' 2
+ * elements cover an 8×8 fragment once; fragment origins are 32-byte aligned in the shared tiles
+ * (wmma's load_matrix_sync needs it) and the pitches even (ldm a multiple of 16 bytes). */
+static void dmma_index_checks(void) {
+    static unsigned char seen[GB_DM_BM][GB_DM_BN];
+    int w, i, j, r, c, q, t, rr, cc, bad = 0;
+    memset(seen, 0, sizeof seen);
+    for (w = 0; w < GB_DM_WARPS; w++)
+        for (i = 0; i < GB_DM_WF; i++)
+            for (j = 0; j < GB_DM_WF; j++) {
+                gb_dm_frag_origin(w, i, j, &r, &c);
+                bad += (r * GB_DM_PA) % 4 != 0 || c % 4 != 0; /* 4 doubles: 32 bytes */
+                for (rr = 0; rr < GB_DM_F; rr++)
+                    for (cc = 0; cc < GB_DM_F; cc++)
+                        if (r + rr < GB_DM_BM && c + cc < GB_DM_BN)
+                            seen[r + rr][c + cc]++;
+                        else
+                            bad++;
+            }
+    for (r = 0; r < GB_DM_BM; r++)
+        for (c = 0; c < GB_DM_BN; c++)
+            bad += seen[r][c] != 1;
+    EMU_CHECK(bad == 0 && GB_DM_PA % 2 == 0 && GB_DM_PB % 2 == 0 && GB_DM_PC % 2 == 0,
+              "dmma: fragments do not tile the block once, aligned (%d)", bad);
+    for (t = 0; t < 2; t++) { /* A's slice (64×16), then B's (16×64) */
+        const int rows = t ? GB_DM_BK : GB_DM_BM, cols = t ? GB_DM_BN : GB_DM_BK;
+        memset(seen, 0, sizeof seen);
+        bad = 0;
+        for (i = 0; i < GB_DM_THREADS; i++)
+            for (q = 0; q < GB_DM_PER_THREAD; q++) {
+                gb_dm_elem(i + q * GB_DM_THREADS, cols, &r, &c);
+                if (r < rows && c < cols)
+                    seen[r][c]++;
+                else
+                    bad++;
+            }
+        for (r = 0; r < rows; r++)
+            for (c = 0; c < cols; c++)
+                bad += seen[r][c] != 1;
+        EMU_CHECK(bad == 0, "dmma: the copies do not cover the %s slice once (%d)", t ? "B" : "A",
+                  bad);
+    }
+    memset(seen, 0, sizeof seen);
+    bad = 0;
+    for (i = 0; i < 32; i++)
+        for (q = 0; q < GB_DM_PER_LANE; q++) {
+            gb_dm_frag_elem(i, q, &r, &c);
+            if (r < GB_DM_F && c < GB_DM_F)
+                seen[r][c]++;
+            else
+                bad++;
+        }
+    for (r = 0; r < GB_DM_F; r++)
+        for (c = 0; c < GB_DM_F; c++)
+            bad += seen[r][c] != 1;
+    EMU_CHECK(bad == 0, "dmma: the lanes do not copy a fragment once (%d)", bad);
 }
 
 /* --- FP16 GEMM --------------------------------------------------------------------------- */
@@ -503,7 +604,27 @@ int main(void) {
         };
         runs += hgemm_cases(hcases, (int)(sizeof hcases / sizeof hcases[0]), drop);
     }
+    {
+        /* the DMMA twin: 1×1×1, k = 1 with ld not a multiple of 8, one full slice, many slices
+         * (both buffers reused), exact tiles, ragged edges with padded leading dimensions */
+        static const struct gemm_case dcases[] = {
+            {1, 1, 1, 0, 0},     {65, 63, 1, 5, 0},   {33, 40, 16, 0, 0}, {64, 64, 64, 0, 0},
+            {127, 129, 53, 3, 0}, {70, 9, 100, 1, 0}, {40, 37, 33, 7, 0}, {3, 70, 0, 0, 0},
+        };
+        runs += dmma_cases(dcases, (int)(sizeof dcases / sizeof dcases[0]), drop);
+        runs += dmma_cases(cases, ncases, drop);
+    }
     wmma_index_checks();
+    dmma_index_checks();
+    /* The tensor-core kernels' host refusals (gb_hgemm_wmma_runs, gb_dgemm_dmma_runs) follow
+     * their guards: WMMA from sm_70, DMMA from sm_80 code. */
+    EMU_CHECK(!gb_hgemm_wmma_body_at(61) && gb_hgemm_wmma_body_at(70) &&
+                  gb_hgemm_wmma_body_at(90) && !gb_dgemm_dmma_body_at(75) &&
+                  gb_dgemm_dmma_body_at(80) && gb_dgemm_dmma_body_at(90),
+              "tensor-core bodies taken or refused at the wrong architectures");
+    EMU_CHECK(gb_dgemm_dmma_body_at(GB_ARCH / 10) == GB_DMMA_BODY &&
+                  gb_hgemm_wmma_body_at(GB_ARCH / 10) == GB_WMMA_BODY,
+              "gb_*_body_at(%d) disagrees with GB_DMMA_BODY / GB_WMMA_BODY", GB_ARCH / 10);
     /* The host's refusal (gb_hgemm_has_body, kernels/gemm/cuda.cu) follows the kernels' guard:
      * code below sm_53 has a trap for a body and must never be launched (issue 23's sm_53). */
     EMU_CHECK(!gb_hgemm_body_at(50) && !gb_hgemm_body_at(52), "FP16 body taken for sm_50/52 code");
@@ -511,7 +632,8 @@ int main(void) {
               "FP16 body refused for sm_53/61/90 code");
     EMU_CHECK(gb_hgemm_body_at(GB_ARCH / 10) == GB_HALF_BODY,
               "gb_hgemm_body_at(%d) disagrees with GB_HALF_BODY", GB_ARCH / 10);
-    printf("%d emulated SGEMM, DGEMM and FP16 GEMM (half2, WMMA twin) launches as for sm_%d "
+    printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin) and FP16 GEMM (half2, WMMA twin) launches "
+           "as for sm_%d "
            "(barrier removed: %d), "
            "%.0f ms, %d "
            "failures\n",

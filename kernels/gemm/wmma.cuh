@@ -1,6 +1,11 @@
 /* wmma.cuh — the FP16 GEMM on tensor cores (compute capability 7.0, CUDA 9): C (M×N, ldc, FP32)
  * = A (M×K, lda) · B (K×N, ldb), A and B __half, row-major, FP32 accumulation, any M, N, K ≥ 0
- * and any leading dimension and alignment of A and B.
+ * and any leading dimension and alignment of A and B. gemm/cuda_tc's f16 tier
+ * (kernels/gemm/cuda_tc.c).
+ *
+ * SASS check: gb_hgemm_wmma_64x64 HMMA from 700
+ * (tests/gpuinfo/sass_check.py: the build's machine code for sm_70 and newer must hold HMMA
+ * instructions in this kernel, and none below)
  *
  * Why C++ here: warp matrix functions exist only as nvcuda::wmma's fragment templates (mma.h),
  * with no C interface. The rest of the project's kernels are the C subset of CUDA C (nvcc

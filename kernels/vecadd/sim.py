@@ -3,7 +3,9 @@ rows. The interface every kernels/<w>/sim.py has (sim_check.py's `Card` gives th
   TINY                a --shape value that makes the same calls as the quick shape, on less
                       emulation (the fault sweep's runs)
   QUICK_EXTRA         more shapes for the --quick test (may be empty)
-  expect(card, impl)  (status, a phrase the note must hold) for a row of `impl` on `card`
+  expect(card, impl)  (status, a phrase the note must hold) for a float32 row of `impl` on
+                      `card` (an implementation without float32: for its rows before their tier
+                      is looked at; sim_check.py refuses a tier it has no version of first)
   check_row(card, row, shape, check)   optional: more checks of an ok row
   expect_tier(card, impl, dtype)       optional: (status, phrase) of a row of another tier than
                       float32 ("float64", "float16", …) where the float32 row is ok, or None for

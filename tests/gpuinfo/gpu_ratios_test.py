@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """gpu_ratios_test.py — scripts/lib/gpu_ratios.py divides a row only by a row of its own precision
 tier: on a run with an f32 and an f64 GEMM, own ÷ cuBLAS is 0.800 in float32 and 0.250 in
-float64 (the f64 row once was divided by the f32 cuBLAS row: 0.100), and every table names the
-tier. usage: gpu_ratios_test.py GPUBENCH
+float64 (the f64 row once was divided by the f32 cuBLAS row: 0.100), gemm/cuda_tc's DMMA row
+0.900 in float64, and every table names the tier. usage: gpu_ratios_test.py GPUBENCH
 """
 import csv
 import os
@@ -18,6 +18,7 @@ SHAPE = "m=2048;n=2048;k=2048"
 ROWS = [  # device, impl, dtype, GFLOP/s
     ("cuda:0", "cuda", "float32", 40000), ("cuda:0", "cublas", "float32", 50000),
     ("cuda:0", "cuda", "float64", 10000), ("cuda:0", "cublas", "float64", 40000),
+    ("cuda:0", "cuda_tc", "float64", 36000),  # the DMMA kernel: 0.900 of cuBLAS
 ]
 
 
@@ -41,6 +42,12 @@ def main():
         ok = got == want
         failed += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {dtype}: own ÷ cuBLAS {got}, want {want}")
+    row = re.search(rf"^\| own tensor-core GEMM ÷ cuBLAS \(GFLOP/s\) \| cuda:0 \| float64 \| "
+                    rf"{SHAPE} \| ([0-9.]+) \| meets", text, re.M)
+    ok = row is not None and row.group(1) == "0.900"
+    failed += not ok
+    print(f"{'ok  ' if ok else 'FAIL'} float64 tensor-core GEMM ÷ cuBLAS "
+          f"{row.group(1) if row else None}, want 0.900 (meets ≥ 0.8)")
     for header in ("| ratio | device | dtype |", "| device | workload | impl | dtype |"):
         ok = header in text
         failed += not ok

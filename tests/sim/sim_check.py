@@ -197,12 +197,20 @@ class Card:
         return self.b.expects[workload].expect(self, impl)
 
     def expect_row(self, d):
-        """expect() for a CSV row of any precision tier. kernels/<w>/sim.py speaks of float32;
-        a row of another tier is unsupported where float32 is, and where float32 runs it is ok
-        or refused for its tier with the reason (no such version, or the card's or toolkit's
-        tier table, harness/gpuinfo/gpu_tier.c)."""
+        """expect() for a CSV row of any precision tier. A tier the implementation has no
+        version of (`gpubench list`) is refused on every card, before anything else (the runner's
+        first check). kernels/<w>/sim.py speaks of float32 (or, for an implementation without
+        it, of its rows on the card before their tier is looked at); a row of another tier is
+        unsupported where float32 is, and where float32 runs it is ok or refused for its tier
+        with the reason (no such version, or the card's or toolkit's tier table,
+        harness/gpuinfo/gpu_tier.c)."""
+        dtype = d.get("dtype") or "float32"
+        tiers = next((w.tiers.get(d["impl"]) for w in self.b.workloads
+                      if w.name == d["workload"]), None)
+        if tiers is not None and TIER_SHORT.get(dtype, dtype) not in tiers:
+            return "unsupported", "has no %s version" % TIER_LABEL.get(dtype, dtype)
         status, phrase = self.expect(d["workload"], d["impl"])
-        if d.get("dtype", "float32") in ("", "float32"):
+        if dtype == "float32":
             return status, phrase
         if status != "ok":
             return status, ""
@@ -215,6 +223,12 @@ class Card:
             return "unsupported", ""
         return "ok", ""
 
+
+# the CSV's dtype names, as `gpubench list` and the notes give them (harness/core/dtype.c)
+TIER_SHORT = {"float32": "f32", "float64": "f64", "tfloat32": "tf32", "float16": "f16",
+              "bfloat16": "bf16"}
+TIER_LABEL = {"float32": "FP32", "float64": "FP64", "tfloat32": "TF32", "float16": "FP16",
+              "bfloat16": "BF16"}
 
 TIER_REFUSAL = re.compile(r"has no \S+ version|no \S+ \S+ in gpubench yet|"
                           r"needs compute capability|needs CUDA")

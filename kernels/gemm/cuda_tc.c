@@ -1,0 +1,144 @@
+/* cuda_tc.c — gemm/cuda_tc: C = A·B with our tensor-core kernels (kernels/gemm/cuda.cu's
+ * launchers), the best own code per card beside gemm/cuda's SIMT kernels, which are the same code
+ * on every card:
+ *   f16  FP16 operands, FP32 C and accumulation, on the FP16 tensor cores: nvcuda::wmma
+ *        16×16×16 fragments (wmma.cuh), compute capability 7.0, CUDA 9;
+ *   f64  on the FP64 tensor cores (DMMA): nvcuda::wmma 8×8×4 double fragments, cp.async double
+ *        buffering (dmma.cuh), compute capability 8.0, CUDA 11.0.
+ * Both 64×64 block tiles of 4 warps. Problem layout as gemm/cuda's (bench/gemm.h; f16 operands
+ * copied to FP16 by kernels/common/dev_bufs.h, C FP32). Other tiers are not declared, so the
+ * runner reports them `unsupported` ("gemm/cuda_tc has no FP32 version"). A card below the
+ * kernel's compute capability, or one that runs this build's code for an older architecture
+ * (where the kernel is a trap), is refused here before anything is allocated or launched.
+ */
+#include <stdio.h>
+
+#include "bench/gemm.h"
+#include "kernels/common/cuda_check.h"
+#include "kernels/common/cuda_impl.h"
+#include "kernels/common/dev_bufs.h"
+#include "kernels/gemm/cuda.h"
+
+enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K };
+enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
+
+enum { DEV_A, DEV_B, DEV_C }; /* the device buffers, in gb_dev_prepare's order */
+
+/* One tier's tensor-core kernel: what it is, where it runs, how it is checked. */
+struct tc_kernel {
+    const char *what;    /* for the notes */
+    const char *note;    /* the row note of an ok row */
+    int min_sm;          /* compute capability, 10·major + minor */
+    const char *toolkit; /* the least CUDA that has it */
+    gb_kernel_family family;
+    int (*runs)(const struct gb_arch *arch);
+};
+
+static const struct tc_kernel tc_f16 = {
+    "the FP16 tensor cores (WMMA)",
+    "own WMMA f16 64x64 tiles (16x16x16 fragments), FP32 accumulation",
+    70,
+    "CUDA 9",
+    gb_hgemm_wmma_kernels,
+    gb_hgemm_wmma_runs,
+};
+static const struct tc_kernel tc_f64 = {
+    "the FP64 tensor cores (DMMA)",
+    "own DMMA f64 64x64 tiles (8x8x4 fragments), cp.async double buffering",
+    80,
+    "CUDA 11.0",
+    gb_dgemm_dmma_kernels,
+    gb_dgemm_dmma_runs,
+};
+
+struct gemm_tc_state {
+    struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
+    struct gb_arch arch;
+    int m, n, k;
+    int f64;
+};
+
+/* ST_OK when the device runs tc's real body; otherwise ST_UNSUPPORTED with why: the card is
+ * older than the kernel's compute capability, or it runs this build's code for an older
+ * architecture (arch, gb_impl_arch's code level), where the kernel is a trap. */
+static enum status tc_body(struct impl_ctx *ctx, const struct tc_kernel *tc,
+                           const struct gb_arch *arch) {
+    struct gb_arch dev;
+    if (tc->runs(arch))
+        return ST_OK;
+    CU_TRY(gb_arch_query(&dev), ctx);
+    if (dev.sm < tc->min_sm)
+        snprintf(ctx->note, sizeof ctx->note,
+                 "gemm/cuda_tc runs on %s, from compute capability %d.%d; this is %d.%d", tc->what,
+                 tc->min_sm / 10, tc->min_sm % 10, dev.sm / 10, dev.sm % 10);
+    else
+        snprintf(ctx->note, sizeof ctx->note,
+                 "this sm_%d device runs this build's code for sm_%d, where the kernel for %s "
+                 "has no body (it starts at sm_%d; below, a trap): rebuild with "
+                 "-DCMAKE_CUDA_ARCHITECTURES=%d",
+                 dev.sm, arch->sm, tc->what, tc->min_sm, dev.sm);
+    return ST_UNSUPPORTED;
+}
+
+static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
+    struct problem *p = ctx->p;
+    const struct tc_kernel *tc = p->dtype == DT_F64 ? &tc_f64 : &tc_f16;
+    const struct gb_kernel_ref *refs;
+    struct gemm_tc_state *s;
+    enum status st;
+    if (tc->family(&refs) == 0) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "gemm/cuda_tc's kernel for %s needs %s or newer; this gpubench was built with an "
+                 "older CUDA",
+                 tc->what, tc->toolkit);
+        return ST_UNSUPPORTED;
+    }
+    if ((st = gb_check_kernels(ctx, tc->family)) != ST_OK ||
+        (st = gb_impl_state(ctx, sizeof *s)) != ST_OK)
+        return st;
+    s = ctx->state;
+    s->f64 = p->dtype == DT_F64;
+    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (st = tc_body(ctx, tc, &s->arch)) != ST_OK)
+        return st;
+    /* bench/gemm.c's complete() keeps every size within int */
+    s->m = (int)p->shape.v[M];
+    s->n = (int)p->shape.v[N];
+    s->k = (int)p->shape.v[K];
+    const struct gb_dev_spec spec[] = {
+        [DEV_A] = {.name = "A", .in = &p->in[IN_A]},
+        [DEV_B] = {.name = "B", .in = &p->in[IN_B]},
+        [DEV_C] = {.name = "C", .out = &p->out[OUT_C], .store = GB_DEV_WIDE}, /* FP32 for f16 */
+    };
+    if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "A, B, C")) != ST_OK)
+        return st;
+    snprintf(ctx->note, sizeof ctx->note, "%s", tc->note);
+    return ST_OK;
+}
+
+static enum status gemm_tc_run(struct impl_ctx *ctx) {
+    struct gemm_tc_state *s = ctx->state;
+    void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
+    if (s->f64)
+        CU_TRY(gb_dgemm_dmma(gb_stream(), &s->arch, s->m, s->n, s->k, (const double *)a, s->k,
+                             (const double *)b, s->n, (double *)c, s->n),
+               ctx);
+    else
+        CU_TRY(gb_hgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n,
+                             (float *)c, s->n),
+               ctx);
+    return ST_OK;
+}
+
+const struct impl gemm_cuda_tc_impl = {
+    .name = "cuda_tc",
+    .kind = DEV_CUDA,
+    .summary = "own tensor-core GEMM: FP16 on WMMA 16x16x16 fragments (FP32 accumulation, cc "
+               "7.0+) / FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
+    .prepare = gemm_tc_prepare,
+    .upload = gb_dev_upload,
+    .run = gemm_tc_run,
+    .download = gb_dev_download,
+    .finish = gb_dev_finish,
+    .release = gb_dev_release,
+    .dtypes = DT_BIT(DT_F64) | DT_BIT(DT_F16),
+};

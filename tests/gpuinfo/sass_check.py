@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""sass_check.py — do the tensor-core kernels' machine code hold the instructions they claim?
+
+usage: sass_check.py CUOBJDUMP GPUBENCH SOURCE_ROOT
+
+Each kernel file that claims an instruction says so in its header, one line per kernel:
+
+    SASS check: <kernel> <OPCODE> from <ARCH>        (e.g. gb_dgemm_dmma_64x64 DMMA from 800)
+
+(kernels/gemm/wmma.cuh: HMMA from sm_70; dmma.cuh: DMMA from sm_80). For every such line, the
+kernel's SASS in the binary (`cuobjdump --dump-sass -fun <mangled name>`, the name from `nm`) is
+read per architecture the build embeds: from ARCH on it must hold at least one instruction whose
+opcode starts with OPCODE, and below ARCH none (there the kernel is a trap). A refactor that drops
+the tensor-core path for some architecture — a guard that no longer matches, a fragment type
+that falls back — fails here, without a GPU. Exit 0 (every claim holds), 1 (one does not), 77
+(no cuobjdump for this toolkit: skipped, saying so).
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+
+CLAIM = re.compile(r"SASS check: (\w+) ([A-Z][A-Z0-9]*) from (\d+)")
+
+
+def claims(root):
+    """[(kernel, opcode, arch, file)] of every kernel header under kernels/."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(root, "kernels", "**", "*.cuh"), recursive=True)):
+        with open(path, encoding="utf-8") as f:
+            for m in CLAIM.finditer(f.read()):
+                out.append((m.group(1), m.group(2), int(m.group(3)),
+                            os.path.relpath(path, root)))
+    return out
+
+
+def mangled(binary, kernel):
+    """The kernel's mangled name as the binary's host stub has it (_Z<len><name>…)."""
+    p = subprocess.run(["nm", binary], capture_output=True, text=True, check=True)
+    want = re.compile(r"_Z%d%s\S*$" % (len(kernel), kernel))
+    for line in p.stdout.splitlines():
+        name = line.split()[-1]
+        if want.fullmatch(name) and not name.endswith(".cold"):
+            return name
+    return None
+
+
+def opcodes_per_arch(cuobjdump, binary, name):
+    """{arch (e.g. 800): [opcodes]} of the function's SASS in each architecture's code."""
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(os.path.abspath(cuobjdump)) + os.pathsep + env.get("PATH", "")
+    p = subprocess.run([cuobjdump, "--dump-sass", "-fun", name, binary], capture_output=True,
+                       text=True, env=env)
+    if p.returncode != 0:
+        sys.exit(f"sass_check: {cuobjdump} --dump-sass failed ({p.returncode}): "
+                 f"{p.stderr.strip()[-400:]}")
+    out, arch, inside = {}, None, False
+    for line in p.stdout.splitlines():
+        m = re.search(r"arch = sm_(\d+)", line)
+        if m:
+            arch, inside = int(m.group(1)) * 10, False
+            continue
+        m = re.search(r"Function : (\S+)", line)
+        if m:
+            inside = m.group(1) == name
+            if inside:
+                out.setdefault(arch, [])
+            continue
+        m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+        if inside and m:
+            out[arch].append(m.group(1))
+    return out
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    cuobjdump, binary, root = sys.argv[1:]
+    if not cuobjdump or not os.path.exists(cuobjdump):
+        print(f"sass_check: no cuobjdump for this build's toolkit ({cuobjdump or 'not found'}): "
+              "skipped; configure with -DGPUBENCH_CUOBJDUMP=/path/to/cuobjdump (with nvdisasm "
+              "beside it) to run it")
+        return 77
+    todo = claims(root)
+    if not todo:
+        print("FAIL: no 'SASS check:' line in kernels/**/*.cuh")
+        return 1
+    failed = 0
+    print(f"{'kernel':<24} {'arch':>6} {'want':>10} {'found':>6}  verdict")
+    for kernel, op, since, src in todo:
+        name = mangled(binary, kernel)
+        if name is None:
+            print(f"FAIL: {kernel} ({src}) is not in {binary}")
+            failed += 1
+            continue
+        per_arch = opcodes_per_arch(cuobjdump, binary, name)
+        if not per_arch:
+            print(f"FAIL: {kernel}: no SASS of it in {binary}")
+            failed += 1
+            continue
+        for arch in sorted(per_arch):
+            n = sum(1 for o in per_arch[arch] if o.split(".")[0] == op)
+            want_some = arch >= since
+            ok = n > 0 if want_some else n == 0
+            failed += not ok
+            print(f"{kernel:<24} sm_{arch // 10:<3} {(op if want_some else 'no ' + op):>10} "
+                  f"{n:>6}  {'ok' if ok else 'FAIL'}"
+                  f"{'' if ok else f' ({src} claims {op} from sm_{since // 10})'}")
+    print(f"{len(todo)} claims, {failed} failures")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
