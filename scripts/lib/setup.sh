@@ -59,6 +59,36 @@ gpubench_slurm_notice() {
         "./scripts/test, or ./scripts/test -LE slurm"
 }
 
+# The cuobjdump tests/gpuinfo/sass_check.py reads the build's machine code with, where the CUDA
+# toolkit on PATH has none (a toolkit installed without its binary utilities): PyPI's
+# nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm wheels for CUDA 13 (13.2, which reads every CUDA
+# 13 binary), unpacked once into ~/.cache/gpubench/cuobjdump-13.2.86. Prints
+# -DGPUBENCH_CUOBJDUMP=PATH for cmake, or nothing where the toolkit has its own, is not CUDA 13,
+# or the download failed (said on stderr; sass_check then says it is skipped).
+gpubench_cuobjdump_arg() {
+    local nvcc ver=13.2.86 dir bin py
+    nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+    [ -x "$nvcc" ] && [ ! -x "$(dirname "$nvcc")/cuobjdump" ] || return 0
+    "$nvcc" --version | grep -q 'release 13\.' || return 0
+    dir=${XDG_CACHE_HOME:-$HOME/.cache}/gpubench/cuobjdump-$ver
+    bin=$dir/nvidia/cu13/bin/cuobjdump
+    if [ ! -x "$bin" ]; then
+        for py in python3 /usr/bin/python3; do
+            "$py" -m pip --version >/dev/null 2>&1 && break
+        done
+        gpubench_log "downloading cuobjdump and nvdisasm $ver (PyPI wheels) for sass_check"
+        rm -rf "$dir.partial" && mkdir -p "$dir.partial" &&
+            "$py" -m pip download -q --no-deps --only-binary=:all: -d "$dir.partial" \
+                "nvidia-cuda-cuobjdump==$ver" "nvidia-cuda-nvdisasm==$ver" >&2 &&
+            (for w in "$dir.partial"/*.whl; do "$py" -m zipfile -e "$w" "$dir.partial" || exit 1; done) &&
+            chmod +x "$dir.partial"/nvidia/cu13/bin/* && rm -rf "$dir" && mv "$dir.partial" "$dir" || {
+            gpubench_log "could not fetch cuobjdump $ver: sass_check will be skipped in build/"
+            return 0
+        }
+    fi
+    echo "-DGPUBENCH_CUOBJDUMP=$bin"
+}
+
 # Split "$@" into GPUBENCH_CMAKE_ARGS (every -DNAME=VALUE: a CMake cache setting) and
 # GPUBENCH_REST_ARGS (the rest, in order: for gpubench or ctest).
 gpubench_split_args() {
