@@ -74,9 +74,10 @@
 /* where the f16 kernel, the lowest tier, has a body (the twin, the host pass, sm_70+) */
 #define GB_WMMA_BODY (GB_ARCH == 0 || GB_ARCH >= GB_WMMA_MIN_ARCH)
 
-/* block tile and slice depth; fragment edge (m = n = k = 16); 4 warps (2×2 of 32×32); shared
- * row pitches of As and Bs (halves) and of a warp's C patch (floats); operand pairs a thread
- * loads per slice and operand (8); fragment elements a lane copies out (8) */
+/* block tile and slice depth; fragment edge (m = n = 16; k: the tier's, wmma_tile.cuh's
+ * GB_WT_FK); 4 warps (2×2 of 32×32); shared row pitches of As and Bs (elements of the tier) and
+ * of a warp's C patch (floats); operand pairs a thread loads per slice and operand (8); fragment
+ * elements a lane copies out (8) */
 enum {
     GB_WM_BM = 64,
     GB_WM_BN = 64,
