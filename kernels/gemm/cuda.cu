@@ -1,4 +1,4 @@
-/* cuda.cu — launchers of the SGEMM, DGEMM and FP16 GEMM kernels (kernels.cuh): the SIMT ones of
+/* cuda.cu — launchers of the SGEMM, DGEMM, FP16, BF16 and TF32 GEMM kernels (kernels.cuh): the SIMT ones of
  * gemm/cuda and the tensor-core ones of gemm/cuda_tc. */
 #include "kernels/gemm/cuda.h"
 #include "kernels/gemm/kernels.cuh"
@@ -139,7 +139,34 @@ int gb_hgemm_wmma_kernels(const struct gb_kernel_ref **refs) {
 #endif
 }
 
+int gb_bgemm_wmma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_WMMA_80
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_bgemm_wmma_64x64, "gb_bgemm_wmma_64x64"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_tgemm_wmma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_WMMA_80
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_tgemm_wmma_64x64, "gb_tgemm_wmma_64x64"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
 int gb_hgemm_wmma_runs(const struct gb_arch *arch) { return gb_hgemm_wmma_body_at(arch->sm); }
+int gb_wmma80_runs(const struct gb_arch *arch) { return gb_wmma80_body_at(arch->sm); }
 
 /* The argument checks of the tensor-core launchers (as gb_dgemm's): cudaSuccess, or
  * cudaErrorInvalidValue. */
@@ -148,18 +175,29 @@ static inline cudaError_t gb_tc_args(int M, int N, int K, int lda, int ldb, int 
                                                                       : cudaSuccess;
 }
 
+/* What every WMMA launcher decides before its launch: 0 (launch on *grid), 1 (empty C: launch
+ * nothing), or a cudaError_t as the negative of its value (bad sizes, grid beyond the limits, a
+ * trap body: runs is 0). */
+static inline int gb_wmma_plan(int runs, int M, int N, int K, int lda, int ldb, int ldc, dim3 *grid) {
+    *grid = dim3(1, 1, 1);
+    if (gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
+        return -(int)cudaErrorInvalidValue;
+    if (M == 0 || N == 0)
+        return 1;
+    if (gb_wm_grid(M, N, &grid->x, &grid->y) != 0)
+        return -(int)cudaErrorInvalidConfiguration;
+    if (!runs)
+        return -(int)cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
+    return 0;
+}
+
 cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
 #if GB_HAVE_WMMA
-    dim3 grid(1, 1, 1);
-    if (gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
-        return cudaErrorInvalidValue;
-    if (M == 0 || N == 0)
-        return cudaGetLastError();
-    if (gb_wm_grid(M, N, &grid.x, &grid.y) != 0)
-        return cudaErrorInvalidConfiguration;
-    if (!gb_hgemm_wmma_runs(arch))
-        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
+    dim3 grid;
+    int plan = gb_wmma_plan(gb_hgemm_wmma_runs(arch), M, N, K, lda, ldb, ldc, &grid);
+    if (plan != 0)
+        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
     gb_hgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
                                                             (const __half *)B, ldb, C, ldc);
     return cudaGetLastError();
@@ -167,6 +205,39 @@ cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M
     (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
     (void)C, (void)ldc;
     return cudaErrorInvalidValue; /* no WMMA in this toolkit: gemm/cuda_tc refuses first */
+#endif
+}
+
+cudaError_t gb_bgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                          const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
+#if GB_HAVE_WMMA_80
+    dim3 grid;
+    int plan = gb_wmma_plan(gb_wmma80_runs(arch), M, N, K, lda, ldb, ldc, &grid);
+    if (plan != 0)
+        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
+    gb_bgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(
+        M, N, K, (const __nv_bfloat16 *)A, lda, (const __nv_bfloat16 *)B, ldb, C, ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
+    (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no BF16 WMMA in this toolkit: gemm/cuda_tc refuses first */
+#endif
+}
+
+cudaError_t gb_tgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                          const float *A, int lda, const float *B, int ldb, float *C, int ldc) {
+#if GB_HAVE_WMMA_80
+    dim3 grid;
+    int plan = gb_wmma_plan(gb_wmma80_runs(arch), M, N, K, lda, ldb, ldc, &grid);
+    if (plan != 0)
+        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
+    gb_tgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
+    (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no TF32 WMMA in this toolkit: gemm/cuda_tc refuses first */
 #endif
 }
 

@@ -88,6 +88,25 @@ int gb_hgemm_wmma_runs(const struct gb_arch *arch);
 cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const void *A, int lda, const void *B, int ldb, float *C, int ldc);
 
+/* The kernels gb_bgemm_wmma and gb_tgemm_wmma launch; none in a build whose toolkit has no BF16
+ * and TF32 WMMA (before CUDA 11.0). */
+int gb_bgemm_wmma_kernels(const struct gb_kernel_ref **refs);
+int gb_tgemm_wmma_kernels(const struct gb_kernel_ref **refs);
+
+/* Does the BF16 and TF32 WMMA kernel code the device runs have its real body: from sm_80, in a
+ * build with CUDA 11.0 or newer (gb_wmma80_body_at)? */
+int gb_wmma80_runs(const struct gb_arch *arch);
+
+/* gb_hgemm_wmma's product and errors with BF16 A and B (__nv_bfloat16 bits), on the same
+ * kernel source with 16×16×16 bf16 fragments (wmma.cuh), where gb_wmma80_runs. */
+cudaError_t gb_bgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                          const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+
+/* Likewise with FP32 A and B, each rounded to TF32 (to nearest, ties away: __float_to_tf32) on
+ * the device, products and sums in FP32: 16×16×8 tf32 fragments, where gb_wmma80_runs. */
+cudaError_t gb_tgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                          const float *A, int lda, const float *B, int ldb, float *C, int ldc);
+
 /* The kernel gb_dgemm_dmma launches; none in a build whose toolkit has no FP64 WMMA (before
  * CUDA 11.0). */
 int gb_dgemm_dmma_kernels(const struct gb_kernel_ref **refs);

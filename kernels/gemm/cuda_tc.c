@@ -1,15 +1,21 @@
 /* cuda_tc.c — gemm/cuda_tc: C = A·B with our tensor-core kernels (kernels/gemm/cuda.cu's
  * launchers), the best own code per card beside gemm/cuda's SIMT kernels, which are the same code
  * on every card:
- *   f16  FP16 operands, FP32 C and accumulation, on the FP16 tensor cores: nvcuda::wmma
- *        16×16×16 fragments (wmma.cuh), compute capability 7.0, CUDA 9;
- *   f64  on the FP64 tensor cores (DMMA): nvcuda::wmma 8×8×4 double fragments, cp.async double
- *        buffering (dmma.cuh), compute capability 8.0, CUDA 11.0.
- * Both 64×64 block tiles of 4 warps. Problem layout as gemm/cuda's (bench/gemm.h; f16 operands
- * copied to FP16 by kernels/common/dev_bufs.h, C FP32). Other tiers are not declared, so the
- * runner reports them `unsupported` ("gemm/cuda_tc has no FP32 version"). A card below the
+ *   f16   FP16 operands, FP32 C and accumulation, on the FP16 tensor cores: nvcuda::wmma
+ *         16×16×16 fragments (wmma.cuh), compute capability 7.0, CUDA 9;
+ *   bf16  BF16 operands, FP32 C and accumulation: the same WMMA kernel source with 16×16×16
+ *         __nv_bfloat16 fragments, compute capability 8.0, CUDA 11.0;
+ *   tf32  FP32 operands rounded to TF32 on the device (__float_to_tf32), FP32 C and accumulation:
+ *         the same source with 16×16×8 wmma::precision::tf32 fragments, 8.0, CUDA 11.0;
+ *   f64   on the FP64 tensor cores (DMMA): nvcuda::wmma 8×8×4 double fragments, cp.async double
+ *         buffering (dmma.cuh), compute capability 8.0, CUDA 11.0.
+ * All 64×64 block tiles of 4 warps. Problem layout as gemm/cuda's (bench/gemm.h; f16 and bf16
+ * operands copied to FP16 and BF16 by kernels/common/dev_bufs.h, C FP32). FP32 is not declared,
+ * so the runner reports it `unsupported` ("gemm/cuda_tc has no FP32 version"). A card below the
  * kernel's compute capability, or one that runs this build's code for an older architecture
- * (where the kernel is a trap), is refused here before anything is allocated or launched.
+ * (where the kernel is a trap), is refused here before anything is allocated or launched (a card
+ * below 8.0 or a CUDA 10 build is refused bf16 and tf32 earlier, by the tier gate,
+ * harness/gpuinfo/gpu_tier.c).
  */
 #include <stdio.h>
 
@@ -42,6 +48,22 @@ static const struct tc_kernel tc_f16 = {
     gb_hgemm_wmma_kernels,
     gb_hgemm_wmma_runs,
 };
+static const struct tc_kernel tc_bf16 = {
+    "the BF16 tensor cores (WMMA)",
+    "own WMMA bf16 64x64 tiles (16x16x16 fragments), FP32 accumulation",
+    80,
+    "CUDA 11.0",
+    gb_bgemm_wmma_kernels,
+    gb_wmma80_runs,
+};
+static const struct tc_kernel tc_tf32 = {
+    "the TF32 tensor cores (WMMA)",
+    "own WMMA tf32 64x64 tiles (16x16x8 fragments), FP32 accumulation",
+    80,
+    "CUDA 11.0",
+    gb_tgemm_wmma_kernels,
+    gb_wmma80_runs,
+};
 static const struct tc_kernel tc_f64 = {
     "the FP64 tensor cores (DMMA)",
     "own DMMA f64 64x64 tiles (8x8x4 fragments), cp.async double buffering",
@@ -55,7 +77,7 @@ struct gemm_tc_state {
     struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     struct gb_arch arch;
     int m, n, k;
-    int f64;
+    enum dtype dtype;
 };
 
 /* ST_OK when the device runs tc's real body; otherwise ST_UNSUPPORTED with why: the card is
@@ -82,7 +104,10 @@ static enum status tc_body(struct impl_ctx *ctx, const struct tc_kernel *tc,
 
 static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
-    const struct tc_kernel *tc = p->dtype == DT_F64 ? &tc_f64 : &tc_f16;
+    const struct tc_kernel *tc = p->dtype == DT_F64    ? &tc_f64
+                                 : p->dtype == DT_BF16 ? &tc_bf16
+                                 : p->dtype == DT_TF32 ? &tc_tf32
+                                                       : &tc_f16;
     const struct gb_kernel_ref *refs;
     struct gemm_tc_state *s;
     enum status st;
@@ -97,7 +122,7 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
         (st = gb_impl_state(ctx, sizeof *s)) != ST_OK)
         return st;
     s = ctx->state;
-    s->f64 = p->dtype == DT_F64;
+    s->dtype = p->dtype;
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (st = tc_body(ctx, tc, &s->arch)) != ST_OK)
         return st;
     /* bench/gemm.c's complete() keeps every size within int */
@@ -107,7 +132,7 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     const struct gb_dev_spec spec[] = {
         [DEV_A] = {.name = "A", .in = &p->in[IN_A]},
         [DEV_B] = {.name = "B", .in = &p->in[IN_B]},
-        [DEV_C] = {.name = "C", .out = &p->out[OUT_C], .store = GB_DEV_WIDE}, /* FP32 for f16 */
+        [DEV_C] = {.name = "C", .out = &p->out[OUT_C], .store = GB_DEV_WIDE}, /* FP32 for f16, bf16 */
     };
     if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "A, B, C")) != ST_OK)
         return st;
@@ -118,27 +143,40 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
 static enum status gemm_tc_run(struct impl_ctx *ctx) {
     struct gemm_tc_state *s = ctx->state;
     void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
-    if (s->f64)
+    switch (s->dtype) {
+    case DT_F64:
         CU_TRY(gb_dgemm_dmma(gb_stream(), &s->arch, s->m, s->n, s->k, (const double *)a, s->k,
                              (const double *)b, s->n, (double *)c, s->n),
                ctx);
-    else
+        break;
+    case DT_BF16:
+        CU_TRY(gb_bgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n,
+                             (float *)c, s->n),
+               ctx);
+        break;
+    case DT_TF32:
+        CU_TRY(gb_tgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, (const float *)a, s->k,
+                             (const float *)b, s->n, (float *)c, s->n),
+               ctx);
+        break;
+    default:
         CU_TRY(gb_hgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n,
                              (float *)c, s->n),
                ctx);
+    }
     return ST_OK;
 }
 
 const struct impl gemm_cuda_tc_impl = {
     .name = "cuda_tc",
     .kind = DEV_CUDA,
-    .summary = "own tensor-core GEMM: FP16 on WMMA 16x16x16 fragments (FP32 accumulation, cc "
-               "7.0+) / FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
+    .summary = "own tensor-core GEMM: FP16 (cc 7.0+), BF16 and TF32 (cc 8.0+) on WMMA fragments "
+               "with FP32 accumulation / FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
     .prepare = gemm_tc_prepare,
     .upload = gb_dev_upload,
     .run = gemm_tc_run,
     .download = gb_dev_download,
     .finish = gb_dev_finish,
     .release = gb_dev_release,
-    .dtypes = DT_BIT(DT_F64) | DT_BIT(DT_F16),
+    .dtypes = DT_BIT(DT_F64) | DT_BIT(DT_F16) | DT_BIT(DT_BF16) | DT_BIT(DT_TF32),
 };

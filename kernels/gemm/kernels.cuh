@@ -77,8 +77,9 @@
 #include "kernels/gemm/tile.cuh"
 #endif
 
-/* The tensor-core kernels of gemm/cuda_tc, each its own file (wmma.cuh says why they hold the
- * project's only C++): FP16 from sm_70 (CUDA 9), gb_hgemm_wmma_64x64; FP64 from sm_80 (CUDA 11),
+/* The tensor-core kernels of gemm/cuda_tc (wmma.cuh says why they hold the project's only C++):
+ * WMMA, one source for FP16 from sm_70 (CUDA 9), gb_hgemm_wmma_64x64, and BF16 and TF32 from
+ * sm_80 (CUDA 11), gb_bgemm_wmma_64x64 and gb_tgemm_wmma_64x64; FP64 from sm_80 (CUDA 11),
  * gb_dgemm_dmma_64x64. */
 #include "kernels/gemm/wmma.cuh"
 #include "kernels/gemm/dmma.cuh"
@@ -125,10 +126,14 @@ static inline int gb_dgemm_grid(int t, int sm, int M, int N, dim3 *grid) {
  * `error': the host refuses before launching (kernels/gemm/cuda.cu). */
 static inline int gb_hgemm_body_at(int code_sm) { return code_sm * 10 >= GB_HALF_MIN_ARCH; }
 
-/* Likewise the tensor-core kernels (wmma.cuh, dmma.cuh): a real body from sm_70 (WMMA) and sm_80
- * (DMMA), in a toolkit that has them (CUDA 9 and 11); below, a trap the host never launches. */
+/* Likewise the tensor-core kernels (wmma.cuh, dmma.cuh): a real body from sm_70 (WMMA f16) and
+ * sm_80 (WMMA bf16 and tf32, DMMA), in a toolkit that has them (CUDA 9 and 11); below, a trap
+ * the host never launches. */
 static inline int gb_hgemm_wmma_body_at(int code_sm) {
-    return GB_HAVE_WMMA && code_sm * 10 >= GB_WMMA_MIN_ARCH;
+    return gb_wm_body_at(GB_HAVE_WMMA, GB_WMMA_MIN_ARCH, code_sm);
+}
+static inline int gb_wmma80_body_at(int code_sm) {
+    return gb_wm_body_at(GB_HAVE_WMMA_80, GB_WMMA_80_MIN_ARCH, code_sm);
 }
 static inline int gb_dgemm_dmma_body_at(int code_sm) {
     return GB_HAVE_DMMA && code_sm * 10 >= GB_DMMA_MIN_ARCH;

@@ -30,6 +30,13 @@
  * its index arithmetic on its own (dmma_index_checks). It has one barrier a slice: removing
  * barrier 1 must make it wrong, removing barrier 2 must leave it right.
  *
+ * The BF16 and TF32 tiers of the same WMMA source (gb_bgemm_wmma_64x64, gb_tgemm_wmma_64x64,
+ * from sm_80: the 800 build) likewise as their twins, against a double reference of the tier's
+ * operands (BF16 values; FP32 values for tf32, which the twin rounds to TF32 as the hardware
+ * does) with the tier's tolerance, on odd shapes (k = 1, leading dimensions not multiples of 8,
+ * misaligned bases, edge tiles), with every element outside the matrices NaN; the tf32 twin's C
+ * must fail the FP32 tolerance (it does round), and gb_wm_tf32_bits rounds as cvt.rna does.
+ *
  * Emulation builds: arch 800 200; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
@@ -475,6 +482,133 @@ static int hgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
     return runs;
 }
 
+/* --- BF16 and TF32 tensor cores (wmma.cuh's other tiers: their twins) ------------------ */
+struct w80_args {
+    int tf32;
+    int M, N, K, lda, ldb, ldc;
+    const void *A, *B;
+    float *C;
+};
+
+static void w80_body(void *p) {
+    const struct w80_args *a = p;
+    if (a->tf32)
+        gb_tgemm_wmma_64x64(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+    else
+        gb_bgemm_wmma_64x64(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+}
+
+/* A rows×cols operand (ld, n stored floats from base + off) in [-1, 1), rounded to BF16 unless
+ * tf32 (the tf32 tier hands FP32 values to the device, which rounds them), NaN outside. */
+static void w80_fill(float *x, size_t n, size_t off, int rows, int cols, int ld, int tf32,
+                     uint64_t seed) {
+    size_t i;
+    emu_fill(x, n, seed, -1.0f, 1.0f);
+    for (i = 0; i < n; i++) {
+        long e = (long)i - (long)off;
+        if (e < 0 || e >= (long)rows * ld || e % ld >= cols)
+            x[i] = NAN; /* a read past an edge poisons C */
+        else if (!tf32)
+            x[i] = __bfloat162float(__float2bfloat16(x[i]));
+    }
+}
+
+/* One case of the BF16 (tf32 = 0) or TF32 twin against a double reference of the tier's
+ * operands with the tier's tolerance (verify_tol); returns the wrong elements (or -1). misalign
+ * shifts A and B by one element: no paired load on even rows. */
+static long run_w80case(int tf32, const struct gemm_case *c, enum emu_order order, int report) {
+    const int M = c->M, N = c->N, K = c->K;
+    const int lda = K + c->pad, ldb = N + c->pad, ldc = N + c->pad;
+    const size_t na = (size_t)M * lda + 4, nb = (size_t)K * ldb + 4;
+    float *fa = emu_alloc(na * sizeof(float)), *fb = emu_alloc(nb * sizeof(float));
+    __nv_bfloat16 *ba = emu_alloc(na * sizeof *ba), *bb = emu_alloc(nb * sizeof *bb);
+    float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
+    double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
+    const float *A = fa + c->misalign, *B = fb + c->misalign;
+    struct w80_args args = {tf32, M, N, K, lda, ldb, ldc, NULL, NULL, C};
+    struct tol tol = verify_tol(tf32 ? DT_TF32 : DT_BF16, K, 1.0, 0); /* |a·b| ≤ 1 */
+    dim3 grid = emu_dim3(1, 1, 1);
+    long bad = 0;
+    size_t e;
+    int i, j, l;
+    w80_fill(fa, na, (size_t)c->misalign, M, K, lda, tf32, 41);
+    w80_fill(fb, nb, (size_t)c->misalign, K, N, ldb, tf32, 42);
+    for (e = 0; e < na; e++)
+        ba[e] = __float2bfloat16(fa[e]);
+    for (e = 0; e < nb; e++)
+        bb[e] = __float2bfloat16(fb[e]);
+    args.A = tf32 ? (const void *)A : (const void *)(ba + c->misalign);
+    args.B = tf32 ? (const void *)B : (const void *)(bb + c->misalign);
+    emu_poison(C, (size_t)M * ldc + 1);
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            double r = 0;
+            for (l = 0; l < K; l++)
+                r += (double)A[(size_t)i * lda + l] * B[(size_t)l * ldb + j];
+            ref[(size_t)i * N + j] = r;
+        }
+    if (gb_wm_grid(M, N, &grid.x, &grid.y) != 0 ||
+        emu_launch(grid, emu_dim3(GB_WM_THREADS, 1, 1), 0, order, 99, w80_body, &args))
+        bad = -1;
+    else {
+        bad = count_bad(C, ldc, ref, M, N, tol, report);
+        for (i = 0; i < M && bad == 0; i++) /* the padding between rows stays untouched */
+            for (j = N; j < ldc; j++)
+                bad += !isnan(C[(size_t)i * ldc + j]);
+        /* the tf32 twin rounds its operands as the tensor cores do: its C is too coarse for the
+         * FP32 tier's tolerance (K ≥ 32: enough terms that the rounding shows) */
+        if (tf32 && bad == 0 && K >= 32 && M * N >= 64 && order == EMU_FORWARD &&
+            !GB_TEST_DROP_BARRIER)
+            EMU_CHECK(count_bad(C, ldc, ref, M, N, verify_tol(DT_F32, K, 1.0, 0), 0) > 0,
+                      "gb_tgemm_wmma_64x64 (twin) %dx%dx%d: passes the FP32 tolerance, so it does "
+                      "not round to TF32",
+                      M, N, K);
+    }
+    free(fa), free(fb), free(ba), free(bb), free(C), free(ref);
+    return bad;
+}
+
+/* Both twins, from sm_80, on every case in every order; with a barrier dropped, every case that
+ * uses it must fail (barrier 2: two slices or more). Returns the number of launches. */
+static int w80_cases(const struct gemm_case *cases, int ncases, int drop) {
+    int tf32, ci, o, runs = 0;
+    if (GB_ARCH < GB_WMMA_80_MIN_ARCH)
+        return 0;
+    for (tf32 = 0; tf32 < 2; tf32++)
+        for (ci = 0; ci < ncases; ci++) {
+            const struct gemm_case *c = &cases[ci];
+            const char *name = tf32 ? "gb_tgemm_wmma_64x64" : "gb_bgemm_wmma_64x64";
+            if (drop && (c->M < 32 || c->N < 32 || c->K == 0))
+                continue;
+            for (o = 0; o < EMU_ORDERS; o++) {
+                long bad = run_w80case(tf32, c, (enum emu_order)o, !drop);
+                runs++;
+                EMU_CHECK(bad >= 0, "emulation failed");
+                if (drop == 0)
+                    EMU_CHECK(bad == 0, "%s (twin) %dx%dx%d pad %d misalign %d %s: %ld wrong",
+                              name, c->M, c->N, c->K, c->pad, c->misalign,
+                              emu_order_name((enum emu_order)o), bad);
+                else if (drop == 1 || c->K > GB_WM_BK)
+                    EMU_CHECK(bad > 0, "%s (twin) %dx%dx%d %s: barrier %d removed, yet right",
+                              name, c->M, c->N, c->K, emu_order_name((enum emu_order)o), drop);
+            }
+        }
+    return runs;
+}
+
+/* The twin's TF32 rounding is the hardware's cvt.rna.tf32.f32: to nearest, ties away from
+ * zero, 10 mantissa bits kept; infinities and NaN pass. */
+static void tf32_round_checks(void) {
+    const float one = 1.0f, ulp = 0x1p-10f; /* TF32's unit in the last place at 1 */
+    EMU_CHECK(gb_wm_tf32_bits(one + ulp * 0.5f) == one + ulp &&
+                  gb_wm_tf32_bits(-(one + ulp * 0.5f)) == -(one + ulp) &&
+                  gb_wm_tf32_bits(one + ulp * 0.49f) == one &&
+                  gb_wm_tf32_bits(one + ulp * 1.5f) == one + 2 * ulp &&
+                  gb_wm_tf32_bits(one + ulp) == one + ulp && gb_wm_tf32_bits(INFINITY) == INFINITY &&
+                  isnan(gb_wm_tf32_bits(NAN)),
+              "gb_wm_tf32_bits does not round to TF32 as cvt.rna does");
+}
+
 /* The tensor-core kernel's index arithmetic (wmma.cuh), which the emulation cannot check through
  * real fragments: the 4 warps' 2×2 fragments tile the 64×64 block once; the 128 threads' 8 pairs
  * cover each 64×32 slice of A and 32×64 slice of B once; the 32 lanes' 8 elements cover a 16×16
@@ -614,13 +748,25 @@ int main(void) {
         runs += dmma_cases(dcases, (int)(sizeof dcases / sizeof dcases[0]), drop);
         runs += dmma_cases(cases, ncases, drop);
     }
+    {
+        /* the BF16 and TF32 twins: 1×1×1, k = 1 with ld not a multiple of 8, ragged edges with
+         * padded leading dimensions, misaligned bases (no paired loads), one and many slices,
+         * exact tiles, K = 0 */
+        static const struct gemm_case wcases[] = {
+            {1, 1, 1, 0, 0},    {65, 63, 1, 5, 0},    {33, 17, 65, 0, 0}, {127, 129, 31, 3, 0},
+            {40, 37, 33, 0, 1}, {64, 64, 64, 0, 0},   {67, 70, 36, 3, 1}, {3, 70, 0, 0, 0},
+        };
+        runs += w80_cases(wcases, (int)(sizeof wcases / sizeof wcases[0]), drop);
+    }
     wmma_index_checks();
     dmma_index_checks();
+    tf32_round_checks();
     /* The tensor-core kernels' host refusals (gb_hgemm_wmma_runs, gb_dgemm_dmma_runs) follow
      * their guards: WMMA from sm_70, DMMA from sm_80 code. */
     EMU_CHECK(!gb_hgemm_wmma_body_at(61) && gb_hgemm_wmma_body_at(70) &&
                   gb_hgemm_wmma_body_at(90) && !gb_dgemm_dmma_body_at(75) &&
-                  gb_dgemm_dmma_body_at(80) && gb_dgemm_dmma_body_at(90),
+                  gb_dgemm_dmma_body_at(80) && gb_dgemm_dmma_body_at(90) &&
+                  !gb_wmma80_body_at(75) && gb_wmma80_body_at(80) && gb_wmma80_body_at(90),
               "tensor-core bodies taken or refused at the wrong architectures");
     EMU_CHECK(gb_dgemm_dmma_body_at(GB_ARCH / 10) == GB_DMMA_BODY &&
                   gb_hgemm_wmma_body_at(GB_ARCH / 10) == GB_WMMA_BODY,
@@ -632,7 +778,8 @@ int main(void) {
               "FP16 body refused for sm_53/61/90 code");
     EMU_CHECK(gb_hgemm_body_at(GB_ARCH / 10) == GB_HALF_BODY,
               "gb_hgemm_body_at(%d) disagrees with GB_HALF_BODY", GB_ARCH / 10);
-    printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin) and FP16 GEMM (half2, WMMA twin) launches "
+    printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin), FP16 GEMM (half2, WMMA twin) and BF16, "
+           "TF32 GEMM (WMMA twins) launches "
            "as for sm_%d "
            "(barrier removed: %d), "
            "%.0f ms, %d "

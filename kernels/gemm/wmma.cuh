@@ -1,34 +1,43 @@
-/* wmma.cuh — the FP16 GEMM on tensor cores (compute capability 7.0, CUDA 9): C (M×N, ldc, FP32)
- * = A (M×K, lda) · B (K×N, ldb), A and B __half, row-major, FP32 accumulation, any M, N, K ≥ 0
- * and any leading dimension and alignment of A and B. gemm/cuda_tc's f16 tier
- * (kernels/gemm/cuda_tc.c).
+/* wmma.cuh — GEMM on the tensor cores through nvcuda::wmma, FP32 C and accumulation: C (M×N,
+ * ldc, FP32) = A (M×K, lda) · B (K×N, ldb), row-major, any M, N, K ≥ 0 and any leading dimension
+ * and alignment of A and B. gemm/cuda_tc's 16-bit and tf32 tiers (kernels/gemm/cuda_tc.c), one
+ * kernel source (wmma_tile.cuh) instantiated per tier at the end of this file:
+ *   gb_hgemm_wmma_64x64  f16:  __half A and B, 16×16×16 fragments, compute capability 7.0, CUDA 9;
+ *   gb_bgemm_wmma_64x64  bf16: __nv_bfloat16 A and B, 16×16×16 fragments, 8.0, CUDA 11.0;
+ *   gb_tgemm_wmma_64x64  tf32: float A and B, rounded to TF32 (__float_to_tf32, round to nearest,
+ *                        ties away) on their way into shared memory, wmma::precision::tf32
+ *                        16×16×8 fragments, 8.0, CUDA 11.0.
  *
  * SASS check: gb_hgemm_wmma_64x64 HMMA from 700
- * (tests/gpuinfo/sass_check.py: the build's machine code for sm_70 and newer must hold HMMA
- * instructions in this kernel, and none below)
+ * SASS check: gb_bgemm_wmma_64x64 HMMA from 800
+ * SASS check: gb_tgemm_wmma_64x64 HMMA from 800
+ * (tests/gpuinfo/sass_check.py: the build's machine code for that architecture and newer must
+ * hold HMMA instructions in the kernel, and none below; BF16 and TF32 mma are HMMA.16816.F32.BF16
+ * and HMMA.1684.F32.TF32 in the SASS)
  *
  * Why C++ here: warp matrix functions exist only as nvcuda::wmma's fragment templates (mma.h),
  * with no C interface. The rest of the project's kernels are the C subset of CUDA C (nvcc
- * compiles a .cu as C++ anyway); this file keeps to it except the fragment declarations and the
- * four wmma calls of gb_wm_mma_slice and gb_wm_store, which sit behind GB_WMMA_NATIVE. No class
- * or template of our own. Everything else — which block and warp covers which part of C, which
- * thread loads which operand pair, the zero padding of edge tiles, which lane copies which
+ * compiles a .cu as C++ anyway); these files keep to it except the fragment declarations and the
+ * four wmma calls of wmma_tile.cuh's mma_slice and store, which sit behind the native guard. No
+ * class or template of our own. Everything else — which block and warp covers which part of C,
+ * which thread loads which operand pair, the zero padding of edge tiles, which lane copies which
  * element of a fragment out — is plain C in the gb_wm_* index functions below, which the CPU
  * tests check (kernels/gemm/test_emu.c) and the emulation's twin uses.
  *
  * The twin (GPUBENCH_EMU: the emulation tests and the simulated device): the CPU emulation has
  * no warps, so there each lane computes the 8 elements of every fragment it copies out (the ones
  * gb_wm_frag_elem gives it) with FP32 FMAs over the same shared tiles — the same result contract
- * (FP16 products, exact in FP32, summed in FP32), the same loads, padding and stores.
+ * (products of two values of the tier, exact in FP32, summed in FP32; tf32 operands rounded by
+ * gb_wm_tf32 as the hardware's cvt.rna.tf32.f32 does), the same loads, padding and stores.
  *
  * Scheme: 64×64 block tiles of C, 4 warps of 32×32, each a 2×2 set of 16×16 accumulator
- * fragments; K in 32-deep slices, two 16×16×16 mma steps each. A slice of A (64×32) and B
- * (32×64) is copied to shared memory as halves, in pairs (one half2 load where the pair is
- * inside and 4-byte aligned, else one half at a time), zero outside the matrices: an edge tile
- * is a padded full tile, so every fragment is a full 16×16×16 one. Rows of the shared tiles are
- * padded by 8 halves (16 bytes: wmma's ldm must be a multiple of 8 halves, and the shift spreads
- * the fragments' rows over banks). Results go out through shared memory: each warp stores a
- * fragment to its own 16×20-float patch and its lanes copy the elements inside C, so no store
+ * fragments; K in 32-deep slices, two 16-deep (four 8-deep for tf32) mma steps each. A slice of
+ * A (64×32) and B (32×64) is copied to shared memory in pairs (one 4-byte — 8-byte for floats —
+ * load where the pair is inside and aligned, else one element at a time), zero outside the
+ * matrices: an edge tile is a padded full tile, so every fragment is a full one. Rows of the
+ * shared tiles are padded by 8 elements (wmma's ldm must be a multiple of 16 bytes, and the shift
+ * spreads the fragments' rows over banks). Results go out through shared memory: each warp stores
+ * a fragment to its own 16×20-float patch and its lanes copy the elements inside C, so no store
  * leaves the matrix whatever M, N and ldc are.
  */
 #ifndef GPUBENCH_GEMM_WMMA_CUH
@@ -37,25 +46,38 @@
 #include "kernels/common/kernel_common.cuh"
 #include "kernels/gemm/half.cuh"
 
-#define GB_WMMA_MIN_ARCH 700
+#define GB_WMMA_MIN_ARCH 700    /* f16 fragments */
+#define GB_WMMA_80_MIN_ARCH 800 /* bf16 and tf32 fragments */
 #if GB_HAVE_HALF && (defined(GPUBENCH_EMU) || (defined(CUDART_VERSION) && CUDART_VERSION >= 9000))
 #define GB_HAVE_WMMA 1
 #else
 #define GB_HAVE_WMMA 0
 #endif
-/* the tensor-core code itself: nvcc compiling for sm_70 and newer */
-#if GB_HAVE_WMMA && defined(__CUDA_ARCH__) && GB_ARCH >= GB_WMMA_MIN_ARCH
-#define GB_WMMA_NATIVE 1
-#include <mma.h>
-#else
-#define GB_WMMA_NATIVE 0
+/* bf16 and tf32 fragments: CUDA 11.0 (cuda_bf16.h; the emulation's in tests/emu/emu_half.h) */
+#if GB_HAVE_WMMA && (defined(GPUBENCH_EMU) || (defined(CUDART_VERSION) && CUDART_VERSION >= 11000))
+#define GB_HAVE_WMMA_80 1
+#if !defined(GPUBENCH_EMU)
+#include <cuda_bf16.h>
 #endif
-/* where the kernel has a body (the twin, the host pass, sm_70+); a trap elsewhere */
+#else
+#define GB_HAVE_WMMA_80 0
+#endif
+#if defined(__CUDA_ARCH__)
+#define GB_WM_DEVICE 1 /* nvcc's device pass (the guards of the fragment code) */
+#else
+#define GB_WM_DEVICE 0
+#endif
+/* the tensor-core code itself: nvcc compiling for sm_70 and newer */
+#if GB_HAVE_WMMA && GB_WM_DEVICE && GB_ARCH >= GB_WMMA_MIN_ARCH
+#include <mma.h>
+#endif
+/* where the f16 kernel, the lowest tier, has a body (the twin, the host pass, sm_70+) */
 #define GB_WMMA_BODY (GB_ARCH == 0 || GB_ARCH >= GB_WMMA_MIN_ARCH)
 
-/* block tile and slice depth; fragment edge (m = n = k = 16); 4 warps (2×2 of 32×32); shared
- * row pitches of As and Bs (halves) and of a warp's C patch (floats); operand pairs a thread
- * loads per slice and operand (8); fragment elements a lane copies out (8) */
+/* block tile and slice depth; fragment edge (m = n = 16; k: the tier's, wmma_tile.cuh's
+ * GB_WT_FK); 4 warps (2×2 of 32×32); shared row pitches of As and Bs (elements of the tier) and
+ * of a warp's C patch (floats); operand pairs a thread loads per slice and operand (8); fragment
+ * elements a lane copies out (8) */
 enum {
     GB_WM_BM = 64,
     GB_WM_BN = 64,
@@ -116,42 +138,27 @@ GB_WM_HD int gb_wm_grid(int M, int N, unsigned *gx, unsigned *gy) {
     return 0;
 }
 
-#if GB_HAVE_WMMA
-#if GB_WMMA_BODY
-/* Copy pair p of this slice of an operand (rows×cols matrix src, leading dimension ld; the slice
- * is sr×sc at (r0, c0)) into the shared tile dst (pitch pd), zero outside the matrix. */
-static __device__ __forceinline__ void gb_wm_copy_pair(const __half *__restrict__ src, int ld,
-                                                       int rows, int cols, int r0, int c0, int sc,
-                                                       int p, __half *dst, int pd) {
-    int r, c, inside;
-    __half2 v;
-    gb_wm_pair(p, sc, &r, &c);
-    inside = gb_wm_pair_inside(r0 + r, c0 + c, rows, cols);
-    {
-        const __half *s = src + (size_t)(r0 + r) * ld + c0 + c;
-        if (inside == 2 && GB_ALIGNED4(s)) {
-            v = *(const __half2 *)s;
-        } else {
-            v.x = inside >= 1 ? s[0] : __float2half_rn(0.0f);
-            v.y = inside == 2 ? s[1] : __float2half_rn(0.0f);
-        }
-    }
-    *(__half2 *)(dst + r * pd + c) = v; /* pd and c even: a 4-byte aligned word */
+/* Does tier code compiled for compute capability code_sm have its real body, for a tier whose
+ * kernel starts at min_arch (GB_WMMA_MIN_ARCH, GB_WMMA_80_MIN_ARCH) in a toolkit that has it
+ * (have)? Below, the kernel is a trap the host never launches (kernels/gemm/cuda.cu). */
+GB_WM_HD int gb_wm_body_at(int have, int min_arch, int code_sm) {
+    return have && code_sm * 10 >= min_arch;
 }
 
-/* This thread's share of slice k0 of A and B into As (64×32) and Bs (32×64). */
-static __device__ __forceinline__ void gb_wm_load_slice(const __half *__restrict__ A, int lda,
-                                                        const __half *__restrict__ B, int ldb,
-                                                        int M, int N, int K, int m0, int n0, int k0,
-                                                        int tid, __half *As, __half *Bs) {
-    int q;
-    GB_UNROLL
-    for (q = 0; q < GB_WM_PAIRS; q++) {
-        gb_wm_copy_pair(A, lda, M, K, m0, k0, GB_WM_BK, tid + q * GB_WM_THREADS, As, GB_WM_PA);
-        gb_wm_copy_pair(B, ldb, K, N, k0, n0, GB_WM_BN, tid + q * GB_WM_THREADS, Bs, GB_WM_PB);
-    }
+/* x rounded to TF32 (10 mantissa bits) as the hardware's cvt.rna.tf32.f32: to nearest, ties away
+ * from zero; infinities and NaN unchanged. The twin's __float_to_tf32, and the tests'. */
+GB_WM_HD float gb_wm_tf32_bits(float x) {
+    union {
+        float f;
+        unsigned u;
+    } v;
+    v.f = x;
+    if ((v.u & 0x7f800000u) != 0x7f800000u)
+        v.u = (v.u + 0x1000u) & 0xffffe000u;
+    return v.f;
 }
 
+#if GB_HAVE_WMMA && GB_WMMA_BODY
 /* Lane's elements of a fragment patch (pitch GB_WM_PC) into C where inside M×N; (gr, gc): the
  * patch's origin in C. */
 static __device__ __forceinline__ void gb_wm_copy_out(const float *patch, int lane, int gr, int gc,
@@ -165,132 +172,52 @@ static __device__ __forceinline__ void gb_wm_copy_out(const float *patch, int la
             C[(size_t)(gr + r) * ldc + gc + c] = patch[r * GB_WM_PC + c];
     }
 }
-#endif /* GB_WMMA_BODY */
-
-#if GB_WMMA_NATIVE
-typedef nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> gb_wm_acc;
-typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major>
-    gb_wm_fa;
-typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::row_major>
-    gb_wm_fb;
-#define GB_WM_ACC(name) gb_wm_acc name[2][2]
-#define GB_WM_ZERO(acc)                                                                            \
-    do {                                                                                           \
-        int i_, j_;                                                                                \
-        for (i_ = 0; i_ < 2; i_++)                                                                 \
-            for (j_ = 0; j_ < 2; j_++)                                                             \
-                nvcuda::wmma::fill_fragment(acc[i_][j_], 0.0f);                                    \
-    } while (0)
-
-/* acc += the warp's 32×32 share of As·Bs, two 16-deep mma steps. */
-static __device__ __forceinline__ void gb_wm_mma_slice(const __half *As, const __half *Bs, int w,
-                                                       int lane, gb_wm_acc (*acc)[2]) {
-    int kk, i, j, r, c;
-    (void)lane;
-    GB_UNROLL
-    for (kk = 0; kk < GB_WM_BK; kk += GB_WM_F) {
-        gb_wm_fa fa[2];
-        gb_wm_fb fb[2];
-        GB_UNROLL
-        for (i = 0; i < 2; i++) {
-            gb_wm_frag_origin(w, i, 0, &r, &c);
-            nvcuda::wmma::load_matrix_sync(fa[i], As + r * GB_WM_PA + kk, GB_WM_PA);
-        }
-        GB_UNROLL
-        for (j = 0; j < 2; j++) {
-            gb_wm_frag_origin(w, 0, j, &r, &c);
-            nvcuda::wmma::load_matrix_sync(fb[j], Bs + kk * GB_WM_PB + c, GB_WM_PB);
-        }
-        GB_UNROLL
-        for (i = 0; i < 2; i++) {
-            GB_UNROLL
-            for (j = 0; j < 2; j++)
-                nvcuda::wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
-        }
-    }
-}
-
-/* Fragment (i, j) of acc into the warp's patch; the lanes then read what others wrote. */
-static __device__ __forceinline__ void gb_wm_store(float *patch, int lane, gb_wm_acc (*acc)[2],
-                                                   int i, int j) {
-    (void)lane;
-    nvcuda::wmma::store_matrix_sync(patch, acc[i][j], GB_WM_PC, nvcuda::wmma::mem_row_major);
-    __syncwarp();
-}
-#define GB_WM_PATCH_DONE() __syncwarp() /* all lanes have read the patch before it is reused */
-#elif GB_WMMA_BODY
-/* The twin: acc[i][j][q] is element q of fragment (i, j) as lane copies it out. */
-#define GB_WM_ACC(name) float name[2][2][GB_WM_PER_LANE]
-#define GB_WM_ZERO(acc)                                                                            \
-    do {                                                                                           \
-        int i_, j_, q_;                                                                            \
-        for (i_ = 0; i_ < 2; i_++)                                                                 \
-            for (j_ = 0; j_ < 2; j_++)                                                             \
-                for (q_ = 0; q_ < GB_WM_PER_LANE; q_++)                                            \
-                    acc[i_][j_][q_] = 0.0f;                                                        \
-    } while (0)
-
-static __device__ __forceinline__ void gb_wm_mma_slice(const __half *As, const __half *Bs, int w,
-                                                       int lane, float (*acc)[2][GB_WM_PER_LANE]) {
-    int i, j, q, k, r0, c0, r, c;
-    for (i = 0; i < 2; i++)
-        for (j = 0; j < 2; j++) {
-            gb_wm_frag_origin(w, i, j, &r0, &c0);
-            for (q = 0; q < GB_WM_PER_LANE; q++) {
-                gb_wm_frag_elem(lane, q, &r, &c);
-                for (k = 0; k < GB_WM_BK; k++)
-                    acc[i][j][q] += __half2float(As[(r0 + r) * GB_WM_PA + k]) *
-                                    __half2float(Bs[k * GB_WM_PB + c0 + c]);
-            }
-        }
-}
-
-/* The lane's own elements into the patch (it reads back only those). */
-static __device__ __forceinline__ void gb_wm_store(float *patch, int lane,
-                                                   float (*acc)[2][GB_WM_PER_LANE], int i, int j) {
-    int q, r, c;
-    for (q = 0; q < GB_WM_PER_LANE; q++) {
-        gb_wm_frag_elem(lane, q, &r, &c);
-        patch[r * GB_WM_PC + c] = acc[i][j][q];
-    }
-}
-#define GB_WM_PATCH_DONE() ((void)0)
 #endif
 
-GB_LAUNCH_BOUNDS(GB_WM_THREADS)
-__global__ void gb_hgemm_wmma_64x64(int M, int N, int K, const __half *__restrict__ A, int lda,
-                                    const __half *__restrict__ B, int ldb, float *__restrict__ C,
-                                    int ldc) {
-#if GB_WMMA_BODY
-    __shared__ __align__(32) __half As[GB_WM_BM * GB_WM_PA];
-    __shared__ __align__(32) __half Bs[GB_WM_BK * GB_WM_PB];
-    __shared__ __align__(32) float Cs[GB_WM_WARPS * GB_WM_F * GB_WM_PC];
-    const int tid = (int)threadIdx.x, w = tid / 32, lane = tid % 32;
-    const int m0 = (int)blockIdx.y * GB_WM_BM, n0 = (int)blockIdx.x * GB_WM_BN;
-    float *patch = Cs + w * GB_WM_F * GB_WM_PC;
-    GB_WM_ACC(acc);
-    int k0, i, j, r, c;
-    GB_WM_ZERO(acc);
-    for (k0 = 0; k0 < K; k0 += GB_WM_BK) {
-        gb_wm_load_slice(A, lda, B, ldb, M, N, K, m0, n0, k0, tid, As, Bs);
-        GB_BARRIER(1); /* the slice is in shared memory */
-        gb_wm_mma_slice(As, Bs, w, lane, acc);
-        GB_BARRIER(2); /* everyone is done with it before the next one is stored */
-    }
-    for (i = 0; i < 2; i++)
-        for (j = 0; j < 2; j++) {
-            gb_wm_frag_origin(w, i, j, &r, &c);
-            gb_wm_store(patch, lane, acc, i, j);
-            gb_wm_copy_out(patch, lane, m0 + r, n0 + c, M, N, C, ldc);
-            GB_WM_PATCH_DONE();
-        }
+#if GB_HAVE_WMMA_80 && GB_WM_DEVICE && GB_ARCH >= GB_WMMA_80_MIN_ARCH
+#define gb_wm_tf32(x) nvcuda::wmma::__float_to_tf32(x)
 #else
-    (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)C, (void)ldc;
-    __trap(); /* no tensor cores below sm_70: never launched here */
+#define gb_wm_tf32(x) gb_wm_tf32_bits(x)
 #endif
-}
-GB_SIM_KERNEL(gb_hgemm_wmma_64x64, int, int, int, const __half *, int, const __half *, int, float *,
-              int)
-#endif /* GB_HAVE_WMMA */
+
+/* --- the kernels, one source (wmma_tile.cuh) per tier ------------------------------------- */
+#define GB_WT_NAME gb_hgemm_wmma_64x64
+#define GB_WT_IN __half
+#define GB_WT_PAIR __half2
+#define GB_WT_ALIGNED(p) GB_ALIGNED4(p)
+#define GB_WT_ZERO __float2half_rn(0.0f)
+#define GB_WT_ROUND(x) (x)
+#define GB_WT_FLOAT(x) __half2float(x)
+#define GB_WT_FRAG __half
+#define GB_WT_FK 16
+#define GB_WT_HAVE GB_HAVE_WMMA
+#define GB_WT_MIN_ARCH GB_WMMA_MIN_ARCH
+#include "kernels/gemm/wmma_tile.cuh"
+
+#define GB_WT_NAME gb_bgemm_wmma_64x64
+#define GB_WT_IN __nv_bfloat16
+#define GB_WT_PAIR __nv_bfloat162
+#define GB_WT_ALIGNED(p) GB_ALIGNED4(p)
+#define GB_WT_ZERO __float2bfloat16(0.0f)
+#define GB_WT_ROUND(x) (x)
+#define GB_WT_FLOAT(x) __bfloat162float(x)
+#define GB_WT_FRAG __nv_bfloat16
+#define GB_WT_FK 16
+#define GB_WT_HAVE GB_HAVE_WMMA_80
+#define GB_WT_MIN_ARCH GB_WMMA_80_MIN_ARCH
+#include "kernels/gemm/wmma_tile.cuh"
+
+#define GB_WT_NAME gb_tgemm_wmma_64x64
+#define GB_WT_IN float
+#define GB_WT_PAIR float2
+#define GB_WT_ALIGNED(p) GB_ALIGNED8(p)
+#define GB_WT_ZERO 0.0f
+#define GB_WT_ROUND(x) gb_wm_tf32(x)
+#define GB_WT_FLOAT(x) (x)
+#define GB_WT_FRAG nvcuda::wmma::precision::tf32
+#define GB_WT_FK 8
+#define GB_WT_HAVE GB_HAVE_WMMA_80
+#define GB_WT_MIN_ARCH GB_WMMA_80_MIN_ARCH
+#include "kernels/gemm/wmma_tile.cuh"
 
 #endif

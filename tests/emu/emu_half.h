@@ -1,6 +1,7 @@
-/* emu_half.h — CUDA's half-precision types for the emulation (included by emu.h): __half,
- * __half2 and float2 with CUDA's sizes and alignments, and the conversions the kernels use,
- * in software (round to nearest even, subnormals, infinities and NaN as the hardware's cvt).
+/* emu_half.h — CUDA's 16-bit types for the emulation (included by emu.h): __half, __half2,
+ * __nv_bfloat16, __nv_bfloat162 and float2 with CUDA's sizes and alignments, and the conversions
+ * the kernels use, in software (round to nearest even, subnormals, infinities and NaN as the
+ * hardware's cvt).
  * Test-only code. Only the conversions: no kernel does arithmetic in half (the GEMM tier
  * accumulates in FP32), so none is emulated. */
 #ifndef GPUBENCH_EMU_HALF_H
@@ -68,6 +69,34 @@ static inline __half __float2half_rn(float f) {
             r++; /* may carry into the exponent: still right */
         h.bits = (unsigned short)(s | r);
     }
+    return h;
+}
+
+/* BF16 (cuda_bf16.h, CUDA 11): the upper 16 bits of a float. */
+typedef struct {
+    unsigned short bits;
+} __nv_bfloat16;
+typedef struct {
+    _Alignas(4) __nv_bfloat16 x;
+    __nv_bfloat16 y;
+} __nv_bfloat162;
+
+static inline float __bfloat162float(__nv_bfloat16 h) {
+    uint32_t x = (uint32_t)h.bits << 16;
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+/* float → bf16, round to nearest even (the __float2bfloat16 of cuda_bf16.h); NaN stays NaN. */
+static inline __nv_bfloat16 __float2bfloat16(float f) {
+    __nv_bfloat16 h;
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    if ((x & 0x7fffffffu) > 0x7f800000u)
+        h.bits = (unsigned short)((x >> 16) | 0x40u);
+    else
+        h.bits = (unsigned short)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
     return h;
 }
 

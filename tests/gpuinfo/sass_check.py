@@ -7,10 +7,10 @@ Each kernel file that claims an instruction says so in its header, one line per 
 
     SASS check: <kernel> <OPCODE> from <ARCH>        (e.g. gb_dgemm_dmma_64x64 DMMA from 800)
 
-(kernels/gemm/wmma.cuh: HMMA from sm_70; dmma.cuh: DMMA from sm_80). For every such line, the
-kernel's SASS in the binary (`cuobjdump --dump-sass -fun <mangled name>`, the name from `nm`) is
-read per architecture the build embeds: from ARCH on it must hold at least one instruction whose
-opcode starts with OPCODE, and below ARCH none (there the kernel is a trap). A refactor that drops
+(kernels/gemm/wmma.cuh: HMMA from sm_70 for f16, sm_80 for bf16 and tf32; dmma.cuh: DMMA from
+sm_80). For every such line, the kernel's SASS in the binary (`cuobjdump --dump-sass -fun
+<mangled name>`, the name from `nm`) is read per architecture the build embeds: from ARCH on it
+must hold at least one instruction whose opcode starts with OPCODE, and below ARCH none (there the kernel is a trap). A refactor that drops
 the tensor-core path for some architecture — a guard that no longer matches, a fragment type
 that falls back — fails here, without a GPU. Exit 0 (every claim holds), 1 (one does not), 77
 (no cuobjdump for this toolkit: skipped, saying so).
