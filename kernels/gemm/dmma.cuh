@@ -250,7 +250,9 @@ static __device__ __forceinline__ void gb_dm_store(double *patch, int lane,
 #define GB_DM_PATCH_DONE() ((void)0)
 #endif
 
-GB_LAUNCH_BOUNDS(GB_DM_THREADS)
+/* two blocks an SM: up to 255 registers a thread (without it, CUDA 11.8's ptxas gave sm_90 168
+ * registers and a 16-byte spill) */
+GB_LAUNCH_BOUNDS_MIN(GB_DM_THREADS, 2)
 __global__ void gb_dgemm_dmma_64x64(int M, int N, int K, const double *__restrict__ A, int lda,
                                     const double *__restrict__ B, int ldb, double *__restrict__ C,
                                     int ldc) {
