@@ -57,6 +57,20 @@ static enum status hgemm_body(struct impl_ctx *ctx, struct gemm_cuda_state *s) {
     return ST_UNSUPPORTED;
 }
 
+enum status gemm_dev_prepare(struct impl_ctx *ctx, int *m, int *n, int *k) {
+    struct problem *p = ctx->p;
+    /* bench/gemm.c's complete() keeps every size within int */
+    *m = (int)p->shape.v[M];
+    *n = (int)p->shape.v[N];
+    *k = (int)p->shape.v[K];
+    const struct gb_dev_spec spec[] = {
+        [DEV_A] = {.name = "A", .in = &p->in[IN_A]},
+        [DEV_B] = {.name = "B", .in = &p->in[IN_B]},
+        [DEV_C] = {.name = "C", .out = &p->out[OUT_C], .store = GB_DEV_WIDE}, /* FP32 but in f64 */
+    };
+    return gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "A, B, C");
+}
+
 static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     struct gemm_cuda_state *s;
@@ -77,16 +91,7 @@ static enum status gemm_cuda_prepare(struct impl_ctx *ctx) {
     s->f16 = f16;
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (f16 && (st = hgemm_body(ctx, s)) != ST_OK))
         return st;
-    /* bench/gemm.c's complete() keeps every size within int */
-    s->m = (int)p->shape.v[M];
-    s->n = (int)p->shape.v[N];
-    s->k = (int)p->shape.v[K];
-    const struct gb_dev_spec spec[] = {
-        [DEV_A] = {.name = "A", .in = &p->in[IN_A]},
-        [DEV_B] = {.name = "B", .in = &p->in[IN_B]},
-        [DEV_C] = {.name = "C", .out = &p->out[OUT_C], .store = GB_DEV_WIDE}, /* FP32 for f16 */
-    };
-    if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "A, B, C")) != ST_OK)
+    if ((st = gemm_dev_prepare(ctx, &s->m, &s->n, &s->k)) != ST_OK)
         return st;
     gemm_cuda_note(ctx, s);
     return ST_OK;

@@ -120,6 +120,11 @@ int gb_dgemm_dmma_runs(const struct gb_arch *arch);
 cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const double *A, int lda, const double *B, int ldb, double *C, int ldc);
 
+/* gemm/cuda's and gemm/cuda_tc's prepare, their common part (kernels/gemm/cuda.c): the row's
+ * buffers A, B and C in gb_dev_prepare's order (C FP32 in every tier but f64, where it is of the
+ * tier), and the problem's sizes as ints, which bench/gemm.c's complete() keeps them within. */
+enum status gemm_dev_prepare(struct impl_ctx *ctx, int *m, int *n, int *k);
+
 #ifdef __cplusplus
 }
 #endif

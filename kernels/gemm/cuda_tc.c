@@ -19,16 +19,12 @@
  */
 #include <stdio.h>
 
-#include "bench/gemm.h"
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/common/dev_bufs.h"
 #include "kernels/gemm/cuda.h"
 
-enum { M = GEMM_KEY_M, N = GEMM_KEY_N, K = GEMM_KEY_K };
-enum { IN_A = GEMM_IN_A, IN_B = GEMM_IN_B, OUT_C = GEMM_OUT_C };
-
-enum { DEV_A, DEV_B, DEV_C }; /* the device buffers, in gb_dev_prepare's order */
+enum { DEV_A, DEV_B, DEV_C }; /* the device buffers, in gemm_dev_prepare's order */
 
 /* One tier's tensor-core kernel: what it is, where it runs, how it is checked. */
 struct tc_kernel {
@@ -125,16 +121,7 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     s->dtype = p->dtype;
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (st = tc_body(ctx, tc, &s->arch)) != ST_OK)
         return st;
-    /* bench/gemm.c's complete() keeps every size within int */
-    s->m = (int)p->shape.v[M];
-    s->n = (int)p->shape.v[N];
-    s->k = (int)p->shape.v[K];
-    const struct gb_dev_spec spec[] = {
-        [DEV_A] = {.name = "A", .in = &p->in[IN_A]},
-        [DEV_B] = {.name = "B", .in = &p->in[IN_B]},
-        [DEV_C] = {.name = "C", .out = &p->out[OUT_C], .store = GB_DEV_WIDE}, /* FP32 for f16, bf16 */
-    };
-    if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "A, B, C")) != ST_OK)
+    if ((st = gemm_dev_prepare(ctx, &s->m, &s->n, &s->k)) != ST_OK)
         return st;
     snprintf(ctx->note, sizeof ctx->note, "%s", tc->note);
     return ST_OK;
@@ -150,8 +137,8 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
                ctx);
         break;
     case DT_BF16:
-        CU_TRY(gb_bgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n,
-                             (float *)c, s->n),
+        CU_TRY(gb_bgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n, (float *)c,
+                             s->n),
                ctx);
         break;
     case DT_TF32:
@@ -160,8 +147,8 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
                ctx);
         break;
     default:
-        CU_TRY(gb_hgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n,
-                             (float *)c, s->n),
+        CU_TRY(gb_hgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n, (float *)c,
+                             s->n),
                ctx);
     }
     return ST_OK;

@@ -27,17 +27,21 @@ def check_row(card, row, shape, check):
 
 # gemm/cuda_tc's tiers: the tensor cores each needs (kernels/gemm/cuda_tc.c), and the note
 TC = {"float16": (70, "FP16 tensor cores (WMMA)", "own WMMA f16 64x64 tiles"),
+      "bfloat16": (80, "BF16 tensor cores (WMMA)", "own WMMA bf16 64x64 tiles"),
+      "tfloat32": (80, "TF32 tensor cores (WMMA)", "own WMMA tf32 64x64 tiles"),
       "float64": (80, "FP64 tensor cores (DMMA)", "own DMMA f64 64x64 tiles")}
+# tiers whose own gate (harness/gpuinfo/gpu_tier.c) refuses a card below this first
+TIER_GATE = {"float16": 53, "bfloat16": 80, "tfloat32": 80}
 
 
 def expect_tier(card, impl, dtype):
     """gemm/cuda f16: the half2 SIMT kernel from 5.3 on every card. gemm/cuda_tc (the kernels'
-    emulated twins): f16 from 7.0 (below 5.3 the tier's own gate refuses first), f64 from 8.0,
-    refused below with the compute capability they need. Other rows and tiers: the general rule
-    (None)."""
+    emulated twins): f16 from 7.0 (below 5.3 the tier's own gate refuses first), bf16, tf32 and
+    f64 from 8.0, refused below with the compute capability they need (bf16 and tf32 by the
+    tier's gate, the general rule). Other rows and tiers: the general rule (None)."""
     if impl == "cuda" and dtype == "float16" and card.sm >= 53:
         return "ok", "own half2 GEMM"
-    if impl != "cuda_tc" or dtype not in TC or (dtype == "float16" and card.sm < 53):
+    if impl != "cuda_tc" or dtype not in TC or card.sm < TIER_GATE.get(dtype, 0):
         return None
     need, what, note = TC[dtype]
     if card.sm < need:
