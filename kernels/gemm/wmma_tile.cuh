@@ -168,7 +168,9 @@ static __device__ __forceinline__ void GB_WT_FN(store)(float *patch, int lane,
 #define GB_WT_PATCH_DONE() ((void)0)
 #endif
 
-GB_LAUNCH_BOUNDS(GB_WM_THREADS)
+/* three blocks an SM: up to 170 registers a thread (without a bound, CUDA 13.0's ptxas gave the
+ * f16 kernel 128 registers and a 4-byte spill on sm_75 once the epilogue was unrolled) */
+GB_LAUNCH_BOUNDS_MIN(GB_WM_THREADS, 3)
 __global__ void GB_WT_NAME(int M, int N, int K, const GB_WT_IN *__restrict__ A, int lda,
                            const GB_WT_IN *__restrict__ B, int ldb, float *__restrict__ C,
                            int ldc) {
@@ -188,13 +190,18 @@ __global__ void GB_WT_NAME(int M, int N, int K, const GB_WT_IN *__restrict__ A, 
         GB_WT_FN(mma_slice)(As, Bs, w, lane, acc);
         GB_BARRIER(2); /* everyone is done with it before the next one is stored */
     }
-    for (i = 0; i < 2; i++)
+    /* unrolled: the fragments are registers, indexed by constants only (a run-time index puts
+     * them on the stack: 128 bytes of it before) */
+    GB_UNROLL
+    for (i = 0; i < 2; i++) {
+        GB_UNROLL
         for (j = 0; j < 2; j++) {
             gb_wm_frag_origin(w, i, j, &r, &c);
             GB_WT_FN(store)(patch, lane, acc, i, j);
             gb_wm_copy_out(patch, lane, m0 + r, n0 + c, M, N, C, ldc);
             GB_WT_PATCH_DONE();
         }
+    }
 #else
     (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)C, (void)ldc;
     __trap(); /* no such tensor cores below GB_WT_MIN_ARCH: never launched here */
