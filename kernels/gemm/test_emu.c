@@ -259,6 +259,26 @@ static int dmma_cases(const struct gemm_case *cases, int ncases, int drop) {
  * 128 threads' 8 elements cover each 64×16 slice of A and 16×64 slice of B once; the 32 lanes' 2
  * elements cover an 8×8 fragment once; fragment origins are 32-byte aligned in the shared tiles
  * (wmma's load_matrix_sync needs it) and the pitches even (ldm a multiple of 16 bytes). */
+/* How far the 32 lanes' per_lane elements each (elem: gb_dm_frag_elem, gb_wm_frag_elem) are from
+ * covering an f×f fragment exactly once: elements outside it, plus entries not hit once. */
+static int frag_cover_misses(void (*elem)(int lane, int q, int *r, int *c), int per_lane, int f) {
+    unsigned char seen[32][32];
+    int lane, q, r, c, bad = f > 32;
+    memset(seen, 0, sizeof seen);
+    for (lane = 0; lane < 32; lane++)
+        for (q = 0; q < per_lane; q++) {
+            elem(lane, q, &r, &c);
+            if (r >= 0 && r < f && c >= 0 && c < f && f <= 32)
+                seen[r][c]++;
+            else
+                bad++;
+        }
+    for (r = 0; r < f && r < 32; r++)
+        for (c = 0; c < f && c < 32; c++)
+            bad += seen[r][c] != 1;
+    return bad;
+}
+
 static void dmma_index_checks(void) {
     static unsigned char seen[GB_DM_BM][GB_DM_BN];
     int w, i, j, r, c, q, t, rr, cc, bad = 0;
@@ -298,19 +318,7 @@ static void dmma_index_checks(void) {
         EMU_CHECK(bad == 0, "dmma: the copies do not cover the %s slice once (%d)", t ? "B" : "A",
                   bad);
     }
-    memset(seen, 0, sizeof seen);
-    bad = 0;
-    for (i = 0; i < 32; i++)
-        for (q = 0; q < GB_DM_PER_LANE; q++) {
-            gb_dm_frag_elem(i, q, &r, &c);
-            if (r < GB_DM_F && c < GB_DM_F)
-                seen[r][c]++;
-            else
-                bad++;
-        }
-    for (r = 0; r < GB_DM_F; r++)
-        for (c = 0; c < GB_DM_F; c++)
-            bad += seen[r][c] != 1;
+    bad = frag_cover_misses(gb_dm_frag_elem, GB_DM_PER_LANE, GB_DM_F);
     EMU_CHECK(bad == 0, "dmma: the lanes do not copy a fragment once (%d)", bad);
 }
 
@@ -651,19 +659,7 @@ static void wmma_index_checks(void) {
         EMU_CHECK(bad == 0, "wmma: the pairs do not cover the %s slice once (%d)", t ? "B" : "A",
                   bad);
     }
-    memset(seen, 0, sizeof seen);
-    bad = 0;
-    for (i = 0; i < 32; i++)
-        for (q = 0; q < GB_WM_PER_LANE; q++) {
-            gb_wm_frag_elem(i, q, &r, &c);
-            if (r < GB_WM_F && c < GB_WM_F)
-                seen[r][c]++;
-            else
-                bad++;
-        }
-    for (r = 0; r < GB_WM_F; r++)
-        for (c = 0; c < GB_WM_F; c++)
-            bad += seen[r][c] != 1;
+    bad = frag_cover_misses(gb_wm_frag_elem, GB_WM_PER_LANE, GB_WM_F);
     EMU_CHECK(bad == 0, "wmma: the lanes do not copy a fragment once (%d)", bad);
     /* 7 columns: (0,1) and (2,3), (4,5) inside, (6,7) straddles, (8,9) outside; row 5 of 5 out */
     EMU_CHECK(gb_wm_pair_inside(4, 0, 5, 7) == 2 && gb_wm_pair_inside(4, 6, 5, 7) == 1 &&
