@@ -3,7 +3,8 @@
  * N, K — the SIMT kernels of gemm/cuda, the same code on every card — and the tensor-core
  * kernels of gemm/cuda_tc (wmma.cuh, dmma.cuh).
  *
- * Two tile configurations, both 256 threads per block (tile.cuh explains the scheme):
+ * Two tile configurations, both 256 threads per block (tile.cuh explains the scheme: double-
+ * buffered shared slices, the next one prefetched into registers, one barrier a slice):
  *   gb_sgemm_128x128_{nn,tn,nt}: 128×128×8 block tile, 8×8 per thread (64 accumulators;
  *       128–159 registers) for sm_35 and newer (255 registers per thread);
  *   gb_sgemm_64x64_{nn,tn,nt}:   64×64×16 block tile, 4×4 per thread (16 accumulators) for

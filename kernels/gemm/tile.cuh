@@ -25,9 +25,11 @@
  *   - the block walks K in BK-deep slices; each slice of A (BM×BK) and B (BK×BN) is copied to
  *     shared memory k-major (As[k][m], Bs[k][n]) so that the inner loop reads 4 consecutive
  *     floats with one 128-bit shared load;
- *   - each thread loads its share of the next slice from global memory into registers — while it
- *     computes the current one when GB_GT_PREFETCH, after it otherwise — and stores it to shared
- *     memory between the two barriers; the barriers are the same either way;
+ *   - the shared slices are double-buffered: each thread loads its share of slice t+1 from global
+ *     memory into registers — while it computes slice t when GB_GT_PREFETCH, after it otherwise —
+ *     and stores it into the buffer that slice t is not in, then one barrier (1) a slice: the
+ *     buffer it overwrites was last read in the pass before, which ended at that pass's barrier.
+ *     Barrier 2 fences the first slice, before the loop;
  *   - a thread's rows are TM/4 groups of 4 consecutive rows, BM/(TM/4) apart (likewise columns),
  *     so the 16 threads of a half-warp read 16 consecutive float4s: no bank conflicts;
  *   - global loads are float4 when the leading dimension is a multiple of 4 and the base is
@@ -248,8 +250,10 @@ static __device__ __forceinline__ void GB_GT_FN(store_tile)(float *__restrict__ 
 static __device__ __forceinline__ void
 GB_GT_FN(body)(int M, int N, int K, const GB_GT_IN *__restrict__ A, int lda, int a_kc,
                const GB_GT_IN *__restrict__ B, int ldb, int b_kc, float *__restrict__ C, int ldc) {
-    __shared__ __align__(16) float As[GB_GT_BK * GB_GT_PM];
-    __shared__ __align__(16) float Bs[GB_GT_BK * GB_GT_PN];
+    /* two buffers of each slice: slice t is read from one while slice t+1 is stored into the
+     * other, so one barrier a slice suffices (see the file comment) */
+    __shared__ __align__(16) float As[2 * GB_GT_BK * GB_GT_PM];
+    __shared__ __align__(16) float Bs[2 * GB_GT_BK * GB_GT_PN];
     float acc[GB_GT_TM][GB_GT_TN];
     float a[GB_GT_TM], b[GB_GT_TN];
     float4 pa[GB_GT_NVA], pb[GB_GT_NVB];
@@ -259,28 +263,32 @@ GB_GT_FN(body)(int M, int N, int K, const GB_GT_IN *__restrict__ A, int lda, int
     const int veca = (lda % 4 == 0) && GB_ALIGNED16(A);
     const int vecb = (ldb % 4 == 0) && GB_ALIGNED16(B);
     const int ntiles = (K + GB_GT_BK - 1) / GB_GT_BK;
-    int t;
+    int t, cur = 0;
 
     GB_GT_FN(zero_acc)(acc);
     GB_GT_FN(fetch_slice)(A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, 0, tid, pa, pb);
     GB_GT_FN(stash_slice)(As, a_kc, Bs, b_kc, tid, pa, pb);
-    GB_BARRIER(1);
+    GB_BARRIER(2); /* the first slice is complete */
 
     for (t = 0; t < ntiles; t++) {
-        const int more = t + 1 < ntiles; /* uniform over the block: barriers below are safe */
+        const int more = t + 1 < ntiles; /* uniform over the block: the barrier below is safe */
         if (GB_GT_PREFETCH && more)
             GB_GT_FN(fetch_slice)
             (A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, (t + 1) * GB_GT_BK, tid, pa,
              pb);
-        GB_GT_FN(compute_slice)(As, Bs, tx, ty, acc, a, b);
+        GB_GT_FN(compute_slice)
+        (As + cur * (GB_GT_BK * GB_GT_PM), Bs + cur * (GB_GT_BK * GB_GT_PN), tx, ty, acc, a, b);
         if (more) {
-            GB_BARRIER(2); /* everyone is done reading this slice */
+            /* The other buffer was last read in the previous pass, before its barrier: free. */
+            cur ^= 1;
             if (!GB_GT_PREFETCH)
                 GB_GT_FN(fetch_slice)
                 (A, lda, a_kc, veca, B, ldb, b_kc, vecb, M, N, K, m0, n0, (t + 1) * GB_GT_BK, tid,
                  pa, pb);
-            GB_GT_FN(stash_slice)(As, a_kc, Bs, b_kc, tid, pa, pb);
-            GB_BARRIER(1); /* the next slice is complete */
+            GB_GT_FN(stash_slice)
+            (As + cur * (GB_GT_BK * GB_GT_PM), a_kc, Bs + cur * (GB_GT_BK * GB_GT_PN), b_kc, tid, pa,
+             pb);
+            GB_BARRIER(1); /* the next slice is complete (and everyone is done with this one) */
         }
     }
     GB_GT_FN(store_tile)(C, ldc, M, N, m0, n0, tx, ty, acc);
