@@ -7,7 +7,7 @@
  * row-major and dense (doubles for f64; for f16 the problem's float32 operands are values of the
  * tier, copied to FP16 by kernels/common/dev_bufs.h, and C is FP32). The tile configuration follows
  * the device: SGEMM and FP16 GEMM 128×128 on sm_35 and newer when the product has enough tiles,
- * 64×64 otherwise; DGEMM 64×64 from sm_35, 32×32 before; the row note says which kernel and tile
+ * 64×64 otherwise; DGEMM likewise 128×128 or 64×64 from sm_35, 32×32 before; the row note says which kernel and tile
  * ran. The f16 tier needs compute capability 5.3 and CUDA 7.5, which the runner checks before
  * (harness/gpuinfo/gpu_tier.c).
  */
@@ -34,7 +34,7 @@ struct gemm_cuda_state {
 /* The row note: the kernel family of the problem's tier and its tile. */
 static void gemm_cuda_note(struct impl_ctx *ctx, const struct gemm_cuda_state *s) {
     const char *kind = s->f64 ? "DGEMM" : s->f16 ? "half2 GEMM" : "SGEMM";
-    int t = s->f64   ? gb_dgemm_tile_for(&s->arch)
+    int t = s->f64   ? gb_dgemm_tile_for(&s->arch, s->m, s->n)
             : s->f16 ? gb_hgemm_tile_for(&s->arch, s->m, s->n)
                      : gb_sgemm_tile_for(&s->arch, s->m, s->n);
     snprintf(ctx->note, sizeof ctx->note, "own %s %dx%d tiles%s", kind, t, t,

@@ -28,16 +28,19 @@ int gb_dgemm_kernels(const struct gb_kernel_ref **refs) {
     static const struct gb_kernel_ref k[] = {
         {(const void *)gb_dgemm_32x32, "gb_dgemm_32x32"},
         {(const void *)gb_dgemm_64x64, "gb_dgemm_64x64"},
+        {(const void *)gb_dgemm_128x128, "gb_dgemm_128x128"},
     };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
 }
 
-int gb_dgemm_tile_for(const struct gb_arch *arch) { return gb_dgemm_tile(arch->sm); }
+int gb_dgemm_tile_for(const struct gb_arch *arch, int M, int N) {
+    return gb_dgemm_tile(arch->sm, arch->sms, M, N);
+}
 
 cudaError_t gb_dgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const double *A, int lda, const double *B, int ldb, double *C, int ldc) {
-    int t = gb_dgemm_tile(arch->sm);
+    int t = gb_dgemm_tile(arch->sm, arch->sms, M, N);
     dim3 grid;
     if (M < 0 || N < 0 || K < 0 || lda < K || ldb < N || ldc < N)
         return cudaErrorInvalidValue;
@@ -45,7 +48,9 @@ cudaError_t gb_dgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int
         return cudaGetLastError();
     if (gb_dgemm_grid(t, arch->sm, M, N, &grid) != 0)
         return cudaErrorInvalidConfiguration;
-    if (t == 64)
+    if (t == 128)
+        gb_dgemm_128x128<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
+    else if (t == 64)
         gb_dgemm_64x64<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
     else
         gb_dgemm_32x32<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);

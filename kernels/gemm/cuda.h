@@ -41,13 +41,14 @@ int gb_sgemm_tile_for(const struct gb_arch *arch, int M, int N);
 int gb_dgemm_kernels(const struct gb_kernel_ref **refs);
 
 /* C (M×N, ldc) = A (M×K, lda ≥ K) · B (K×N, ldb ≥ N) in FP64, row-major, any M, N, K ≥ 0. The
- * tile follows arch (kernels.cuh): 64×64 from sm_35, 32×32 before. cudaErrorInvalidValue on bad
+ * tile follows arch and the shape (kernels.cuh, gb_dgemm_tile): 128×128 or 64×64 from sm_35,
+ * 32×32 before. cudaErrorInvalidValue on bad
  * sizes, cudaErrorInvalidConfiguration when the grid exceeds the device's limits. */
 cudaError_t gb_dgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const double *A, int lda, const double *B, int ldb, double *C, int ldc);
 
-/* The edge of the square DGEMM tile on arch: 64 or 32 (for the row note). */
-int gb_dgemm_tile_for(const struct gb_arch *arch);
+/* The edge of the square DGEMM tile of an M×N result on arch: 128, 64 or 32 (for the row note). */
+int gb_dgemm_tile_for(const struct gb_arch *arch, int M, int N);
 
 /* The kernels gb_hgemm launches (for gb_check_kernels); none in a build whose toolkit has no
  * FP16 types (before CUDA 7.5). */

@@ -3,34 +3,116 @@
  * doubles, correct for any M, N, K ≥ 0.
  *
  * Parameters (defined by the includer, undefined at the end of this file):
- *   GB_DG_NAME      kernel name, e.g. gb_dgemm_64x64
+ *   GB_DG_NAME      kernel name, e.g. gb_dgemm_128x128
  *   GB_DG_BM/BN/BK  block tile: BM rows × BN columns of C, BK-deep slices of A and B
- *   GB_DG_TM/TN     thread tile: TM × TN elements of C per thread
+ *   GB_DG_TM/TN     thread tile: TM × TN elements of C per thread (even)
  *   GB_DG_MIN_ARCH  smallest GB_ARCH that gets the real body (below it: a trap, never launched)
+ *   GB_DG_PREFETCH  1: load the next slice into registers before computing the current one
+ *                   (hides global latency, 2 registers per double in flight); 0: after it
  * Threads per block: (BM/TM)·(BN/TN) = GB_GEMM_THREADS (256).
  *
- * Scheme: the block walks K in BK-deep slices; each slice of A and B is copied to shared memory
- * k-major (As[k][m], Bs[k][n], rows padded by one double so that the transposing stores of A
- * spread over banks), element by element with zero fill at the edges; a thread's rows are
- * TM rows BM/TM apart (and its columns TN columns BN/TN apart), so the threads of a warp read
- * consecutive doubles of a shared row. An FP64 FMA per term, accumulated in registers. No vector
- * loads: doubles are 8 bytes, and the old cards this tile is for (sm_2x/sm_3x, where FP64 is a
- * third to half of FP32 on the Teslas) gain little from them next to the FMA rate.
+ * Scheme (the SGEMM's, tile.cuh, in doubles): the block walks K in BK-deep slices, each copied to
+ * shared memory k-major (As[k][m], Bs[k][n]) and double-buffered — slice t+1 is stored into the
+ * buffer slice t is not in, so one barrier (1) a slice; barrier 2 fences the first slice. A
+ * thread's rows are TM/2 pairs of consecutive rows, BM/(TM/2) apart (likewise its columns), so
+ * each pair is one 128-bit shared load (double2) and the 16 threads of a half-warp read 16
+ * consecutive double2s (rows padded by 2 doubles: 16-byte aligned). The thread tile is what
+ * keeps the FP64 units, not shared memory, the limit: an 8×8 tile does 64 FMAs per 8 double2
+ * loads of a k step (the 4×4 tile it replaced: 16 FMAs per 8 scalar loads). The global loads
+ * are element by element with zero fill at the edges (any M, N, K, any leading dimension or
+ * alignment): 8 doubles a thread a slice next to 512 FMAs, their cost is latency, which the
+ * register prefetch hides.
  */
 
-#define GB_DG_TY (GB_DG_BM / GB_DG_TM) /* thread rows of a block */
-#define GB_DG_TX (GB_DG_BN / GB_DG_TN) /* thread columns */
+#define GB_DG_CAT2(a, b) a##_##b
+#define GB_DG_CAT(a, b) GB_DG_CAT2(a, b)
+#define GB_DG_FN(suffix) GB_DG_CAT(GB_DG_NAME, suffix)
+#define GB_DG_PM (GB_DG_BM + 2)                             /* shared row pitch of As */
+#define GB_DG_PN (GB_DG_BN + 2)                             /* shared row pitch of Bs */
+#define GB_DG_NA (GB_DG_BM * GB_DG_BK / GB_GEMM_THREADS)    /* doubles of A per thread */
+#define GB_DG_NB (GB_DG_BN * GB_DG_BK / GB_GEMM_THREADS)    /* doubles of B per thread */
+#define GB_DG_GM (GB_DG_TM / 2)                             /* row pairs of a thread */
+#define GB_DG_GN (GB_DG_TN / 2)                             /* column pairs of a thread */
+
+/* This thread's share of slice k0 into registers: element q = tid + i·256 of the A slice is
+ * row q / BK, tap q % BK (consecutive threads along a row of A: coalesced); of the B slice,
+ * tap q / BN, column q % BN. Zero outside the matrices. */
+static __device__ __forceinline__ void GB_DG_FN(fetch)(const double *__restrict__ A, int lda,
+                                                       const double *__restrict__ B, int ldb,
+                                                       int M, int N, int K, int m0, int n0,
+                                                       int k0, int tid, double *pa, double *pb) {
+    int i;
+    GB_UNROLL
+    for (i = 0; i < GB_DG_NA; i++) {
+        const int q = tid + i * GB_GEMM_THREADS, x = q / GB_DG_BK, kk = q % GB_DG_BK;
+        pa[i] = (m0 + x < M && k0 + kk < K) ? GB_LDG(A + (size_t)(m0 + x) * lda + k0 + kk) : 0.0;
+    }
+    GB_UNROLL
+    for (i = 0; i < GB_DG_NB; i++) {
+        const int q = tid + i * GB_GEMM_THREADS, kk = q / GB_DG_BN, x = q % GB_DG_BN;
+        pb[i] = (k0 + kk < K && n0 + x < N) ? GB_LDG(B + (size_t)(k0 + kk) * ldb + n0 + x) : 0.0;
+    }
+}
+
+/* The fetched share into the k-major shared slices As, Bs (one buffer). */
+static __device__ __forceinline__ void GB_DG_FN(stash)(double *As, double *Bs, int tid,
+                                                       const double *pa, const double *pb) {
+    int i;
+    GB_UNROLL
+    for (i = 0; i < GB_DG_NA; i++) {
+        const int q = tid + i * GB_GEMM_THREADS;
+        As[(q % GB_DG_BK) * GB_DG_PM + q / GB_DG_BK] = pa[i];
+    }
+    GB_UNROLL
+    for (i = 0; i < GB_DG_NB; i++) {
+        const int q = tid + i * GB_GEMM_THREADS;
+        Bs[(q / GB_DG_BN) * GB_DG_PN + q % GB_DG_BN] = pb[i];
+    }
+}
+
+/* acc += this thread's rows of the A slice times its columns of the B slice (a, b: scratch for
+ * a k step's TM and TN values; the body's arrays, as in tile.cuh). */
+static __device__ __forceinline__ void GB_DG_FN(compute)(const double *As, const double *Bs,
+                                                         int tx, int ty,
+                                                         double (*acc)[GB_DG_TN], double *a,
+                                                         double *b) {
+    int i, j, g, kk;
+    GB_UNROLL
+    for (kk = 0; kk < GB_DG_BK; kk++) {
+        GB_UNROLL
+        for (g = 0; g < GB_DG_GM; g++) {
+            double2 v = *(const double2 *)(As + kk * GB_DG_PM + g * (GB_DG_BM / GB_DG_GM) + ty * 2);
+            a[2 * g] = v.x;
+            a[2 * g + 1] = v.y;
+        }
+        GB_UNROLL
+        for (g = 0; g < GB_DG_GN; g++) {
+            double2 v = *(const double2 *)(Bs + kk * GB_DG_PN + g * (GB_DG_BN / GB_DG_GN) + tx * 2);
+            b[2 * g] = v.x;
+            b[2 * g + 1] = v.y;
+        }
+        GB_UNROLL
+        for (i = 0; i < GB_DG_TM; i++) {
+            GB_UNROLL
+            for (j = 0; j < GB_DG_TN; j++)
+                acc[i][j] += a[i] * b[j];
+        }
+    }
+}
 
 GB_LAUNCH_BOUNDS(GB_GEMM_THREADS)
 __global__ void GB_DG_NAME(int M, int N, int K, const double *__restrict__ A, int lda,
                            const double *__restrict__ B, int ldb, double *__restrict__ C,
                            int ldc) {
-    __shared__ double As[GB_DG_BK][GB_DG_BM + 1];
-    __shared__ double Bs[GB_DG_BK][GB_DG_BN + 1];
-    const int tid = (int)threadIdx.x, tx = tid % GB_DG_TX, ty = tid / GB_DG_TX;
+    /* two buffers of each slice (see the file comment) */
+    __shared__ __align__(16) double As[2 * GB_DG_BK * GB_DG_PM];
+    __shared__ __align__(16) double Bs[2 * GB_DG_BK * GB_DG_PN];
+    const int tid = (int)threadIdx.x;
+    const int tx = tid % (GB_DG_BN / GB_DG_TN), ty = tid / (GB_DG_BN / GB_DG_TN);
     const int m0 = (int)blockIdx.y * GB_DG_BM, n0 = (int)blockIdx.x * GB_DG_BN;
-    double acc[GB_DG_TM][GB_DG_TN];
-    int i, j, k, k0, q;
+    const int ntiles = (K + GB_DG_BK - 1) / GB_DG_BK;
+    double acc[GB_DG_TM][GB_DG_TN], a[GB_DG_TM], b[GB_DG_TN], pa[GB_DG_NA], pb[GB_DG_NB];
+    int i, j, t, cur = 0;
     if (GB_ARCH > 0 && GB_ARCH < GB_DG_MIN_ARCH) {
         /* the launcher never picks this configuration here: nothing left to spill (the return:
          * CUDA 11.8's __trap is not noreturn, and its ptxas kept, and spilled, the body below) */
@@ -42,45 +124,31 @@ __global__ void GB_DG_NAME(int M, int N, int K, const double *__restrict__ A, in
         GB_UNROLL
         for (j = 0; j < GB_DG_TN; j++)
             acc[i][j] = 0.0;
-    for (k0 = 0; k0 < K; k0 += GB_DG_BK) {
-        GB_UNROLL
-        for (q = tid; q < GB_DG_BM * GB_DG_BK; q += GB_GEMM_THREADS) { /* A: rows along k */
-            int x = q / GB_DG_BK, kk = q % GB_DG_BK;
-            As[kk][x] = (m0 + x < M && k0 + kk < K)
-                            ? GB_LDG(A + (size_t)(m0 + x) * lda + k0 + kk)
-                            : 0.0;
+    GB_DG_FN(fetch)(A, lda, B, ldb, M, N, K, m0, n0, 0, tid, pa, pb);
+    GB_DG_FN(stash)(As, Bs, tid, pa, pb);
+    GB_BARRIER(2); /* the first slice is complete */
+    for (t = 0; t < ntiles; t++) {
+        const int more = t + 1 < ntiles; /* uniform over the block: the barrier below is safe */
+        if (GB_DG_PREFETCH && more)
+            GB_DG_FN(fetch)(A, lda, B, ldb, M, N, K, m0, n0, (t + 1) * GB_DG_BK, tid, pa, pb);
+        GB_DG_FN(compute)
+        (As + cur * (GB_DG_BK * GB_DG_PM), Bs + cur * (GB_DG_BK * GB_DG_PN), tx, ty, acc, a, b);
+        if (more) {
+            /* The other buffer was last read in the previous pass, before its barrier: free. */
+            cur ^= 1;
+            if (!GB_DG_PREFETCH)
+                GB_DG_FN(fetch)(A, lda, B, ldb, M, N, K, m0, n0, (t + 1) * GB_DG_BK, tid, pa, pb);
+            GB_DG_FN(stash)
+            (As + cur * (GB_DG_BK * GB_DG_PM), Bs + cur * (GB_DG_BK * GB_DG_PN), tid, pa, pb);
+            GB_BARRIER(1); /* the next slice is complete (and everyone is done with this one) */
         }
-        GB_UNROLL
-        for (q = tid; q < GB_DG_BK * GB_DG_BN; q += GB_GEMM_THREADS) { /* B: rows along n */
-            int kk = q / GB_DG_BN, x = q % GB_DG_BN;
-            Bs[kk][x] = (k0 + kk < K && n0 + x < N)
-                            ? GB_LDG(B + (size_t)(k0 + kk) * ldb + n0 + x)
-                            : 0.0;
-        }
-        GB_BARRIER(1); /* the slice is in shared memory */
-        GB_UNROLL
-        for (k = 0; k < GB_DG_BK; k++) {
-            double a[GB_DG_TM], b[GB_DG_TN];
-            GB_UNROLL
-            for (i = 0; i < GB_DG_TM; i++)
-                a[i] = As[k][ty + i * GB_DG_TY];
-            GB_UNROLL
-            for (j = 0; j < GB_DG_TN; j++)
-                b[j] = Bs[k][tx + j * GB_DG_TX];
-            GB_UNROLL
-            for (i = 0; i < GB_DG_TM; i++)
-                GB_UNROLL
-                for (j = 0; j < GB_DG_TN; j++)
-                    acc[i][j] += a[i] * b[j];
-        }
-        GB_BARRIER(2); /* everyone is done with the slice before the next one is stored */
     }
     GB_UNROLL
     for (i = 0; i < GB_DG_TM; i++) {
-        int m = m0 + ty + i * GB_DG_TY;
+        const int m = m0 + (i / 2) * (GB_DG_BM / GB_DG_GM) + ty * 2 + i % 2;
         GB_UNROLL
         for (j = 0; j < GB_DG_TN; j++) {
-            int n = n0 + tx + j * GB_DG_TX;
+            const int n = n0 + (j / 2) * (GB_DG_BN / GB_DG_GN) + tx * 2 + j % 2;
             if (m < M && n < N)
                 C[(size_t)m * ldc + n] = acc[i][j];
         }
@@ -88,8 +156,15 @@ __global__ void GB_DG_NAME(int M, int N, int K, const double *__restrict__ A, in
 }
 GB_SIM_KERNEL(GB_DG_NAME, int, int, int, const double *, int, const double *, int, double *, int)
 
-#undef GB_DG_TY
-#undef GB_DG_TX
+#undef GB_DG_GN
+#undef GB_DG_GM
+#undef GB_DG_NB
+#undef GB_DG_NA
+#undef GB_DG_PN
+#undef GB_DG_PM
+#undef GB_DG_FN
+#undef GB_DG_CAT
+#undef GB_DG_CAT2
 #undef GB_DG_NAME
 #undef GB_DG_BM
 #undef GB_DG_BN
@@ -97,3 +172,4 @@ GB_SIM_KERNEL(GB_DG_NAME, int, int, int, const double *, int, const double *, in
 #undef GB_DG_TM
 #undef GB_DG_TN
 #undef GB_DG_MIN_ARCH
+#undef GB_DG_PREFETCH

@@ -85,10 +85,26 @@
 #include "kernels/gemm/wmma.cuh"
 #include "kernels/gemm/dmma.cuh"
 
-/* DGEMM (dgemm.cuh), its own tile per architecture: 64×64×8 with 4×4 doubles per thread (16
- * FP64 accumulators, 32 registers) from sm_35, whose 255 registers per thread hold them; 32×32×16
- * with 2×2 per thread on Fermi and sm_30 (63 registers per thread: the 4×4 tile's accumulators
- * and operands alone would take 48). */
+/* DGEMM (dgemm.cuh: double-buffered, double2 shared loads, one barrier a slice), its own tiles
+ * per architecture, all 256 threads:
+ *   gb_dgemm_128x128: 128×128×8, 8×8 doubles per thread (64 FP64 accumulators, 128 registers of
+ *       them) from sm_35, whose 255 registers per thread hold them: 64 FMAs per 8 double2
+ *       shared loads a k step, so the FP64 units and not shared memory bound it;
+ *   gb_dgemm_64x64: 64×64×8, 4×4 per thread, from sm_35 for products with fewer 128×128 tiles
+ *       than multiprocessors (as the SGEMM's choice, gb_sgemm_pick);
+ *   gb_dgemm_32x32: 32×32×16, 2×2 per thread, on Fermi and sm_30 (63 registers per thread: the
+ *       4×4 tile's accumulators and operands alone would take 48); no register prefetch (the
+ *       emulation runs it at every architecture: the tests' path without prefetch). */
+#define GB_DG_NAME gb_dgemm_128x128
+#define GB_DG_BM 128
+#define GB_DG_BN 128
+#define GB_DG_BK 8
+#define GB_DG_TM 8
+#define GB_DG_TN 8
+#define GB_DG_MIN_ARCH 350
+#define GB_DG_PREFETCH 1
+#include "kernels/gemm/dgemm.cuh"
+
 #define GB_DG_NAME gb_dgemm_64x64
 #define GB_DG_BM 64
 #define GB_DG_BN 64
@@ -96,6 +112,7 @@
 #define GB_DG_TM 4
 #define GB_DG_TN 4
 #define GB_DG_MIN_ARCH 350
+#define GB_DG_PREFETCH 1
 #include "kernels/gemm/dgemm.cuh"
 
 #define GB_DG_NAME gb_dgemm_32x32
@@ -105,10 +122,17 @@
 #define GB_DG_TM 2
 #define GB_DG_TN 2
 #define GB_DG_MIN_ARCH 0
+#define GB_DG_PREFETCH 0 /* launched only below sm_35: no registers to spare there */
 #include "kernels/gemm/dgemm.cuh"
 
-/* The DGEMM tile edge for a device of compute capability sm (35 = 3.5): 64 from sm_35, else 32. */
-static inline int gb_dgemm_tile(int sm) { return sm >= 35 ? 64 : 32; }
+/* The DGEMM tile edge for an M×N result on a device of compute capability sm (35 = 3.5) with
+ * `sms` multiprocessors: 32 before sm_35; from it 128 where there are at least as many 128×128
+ * tiles as multiprocessors, else 64 (more blocks for small products). A design heuristic, not a
+ * measured one: no GPU was available when it was written. */
+static inline int gb_dgemm_tile(int sm, int sms, int M, int N) {
+    long tiles = (((long)M + 127) / 128) * (((long)N + 127) / 128);
+    return sm < 35 ? 32 : tiles >= sms ? 128 : 64;
+}
 
 /* The DGEMM grid of an M×N result with tile edge t (limits as gb_sgemm_grid). Returns 0 or -1. */
 static inline int gb_dgemm_grid(int t, int sm, int M, int N, dim3 *grid) {

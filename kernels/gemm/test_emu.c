@@ -11,8 +11,9 @@
  * missing __syncthreads() rather than passing by luck of scheduling. The SIMT tiles are
  * double-buffered: barrier 2 fences the first slice, barrier 1 every later one.
  *
- * The DGEMM kernels likewise (C = A·B in doubles, both tiles where they exist: 64×64 from sm_35,
- * 32×32 everywhere), against a long-double reference.
+ * The DGEMM kernels likewise (C = A·B in doubles, every tile where it exists: 128×128 and 64×64
+ * from sm_35, 32×32 everywhere), against a long-double reference, on the SGEMM's cases and the
+ * DMMA twin's (k = 1, leading dimensions not multiples of 8).
  *
  * The FP16 kernels (gb_hgemm_*_nn, from sm_53: the 800 build) likewise, on FP16 operands of the
  * f16 tier (tests/emu/emu_half.h converts), with bases off by one half and odd leading
@@ -208,16 +209,18 @@ static long run_dcase_of(dgemm_kernel fn, unsigned threads, int t, const struct 
 
 /* The SIMT DGEMM with tile edge t. */
 static long run_dcase(int t, const struct gemm_case *c, enum emu_order order, int report) {
-    return run_dcase_of(t == 64 ? gb_dgemm_64x64 : gb_dgemm_32x32, GB_GEMM_THREADS, t, c, order,
-                        report);
+    return run_dcase_of(t == 128  ? gb_dgemm_128x128
+                        : t == 64 ? gb_dgemm_64x64
+                                  : gb_dgemm_32x32,
+                        GB_GEMM_THREADS, t, c, order, report);
 }
 
 /* Every DGEMM tile on every case in every order; with a barrier dropped, every case that uses
  * it must fail. Returns the number of launches. */
 static int dgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
     int ti, ci, o, runs = 0;
-    for (ti = 0; ti < (GB_ARCH >= 350 ? 2 : 1); ti++) {
-        const int t = ti ? 64 : 32, bk = ti ? 8 : 16;
+    for (ti = 0; ti < (GB_ARCH >= 350 ? 3 : 1); ti++) { /* 64 and 128 exist from sm_35 */
+        const int t = 32 << ti, bk = ti ? 8 : 16;
         for (ci = 0; ci < ncases; ci++) {
             const struct gemm_case *c = &cases[ci];
             if (c->misalign || (drop && (c->M < t / 2 || c->N < t / 2)))
@@ -229,7 +232,7 @@ static int dgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
                 if (drop == 0)
                     EMU_CHECK(bad == 0, "gb_dgemm_%dx%d %dx%dx%d pad %d %s: %ld wrong", t, t, c->M,
                               c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
-                else if (drop == 1 || c->K > bk)
+                else if (drop_shows(1, drop, c->K, bk))
                     EMU_CHECK(bad > 0, "gb_dgemm_%dx%d %dx%dx%d %s: barrier %d removed, yet right",
                               t, t, c->M, c->N, c->K, emu_order_name((enum emu_order)o), drop);
             }
@@ -753,6 +756,7 @@ int main(void) {
             {127, 129, 53, 3, 0}, {70, 9, 100, 1, 0}, {40, 37, 33, 7, 0}, {3, 70, 0, 0, 0},
         };
         runs += dmma_cases(dcases, (int)(sizeof dcases / sizeof dcases[0]), drop);
+        runs += dgemm_cases(dcases, (int)(sizeof dcases / sizeof dcases[0]), drop); /* SIMT too */
         runs += dmma_cases(cases, ncases, drop);
     }
     {

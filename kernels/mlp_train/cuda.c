@@ -95,7 +95,7 @@ static enum status cuda_prepare(struct impl_ctx *ctx) {
                            "X, labels, parameters, loss, activations and gradients")) != ST_OK)
         return st;
     g->tr = (double *)g->dev.ptr[GB_MLP_SCRATCH] + gb_mlp_scratch_floats(&g->d);
-    const int t = f64 ? gb_dgemm_tile_for(&g->arch) : gb_sgemm_tile_for(&g->arch, (int)B, (int)H);
+    const int t = f64 ? gb_dgemm_tile_for(&g->arch, (int)B, (int)H) : gb_sgemm_tile_for(&g->arch, (int)B, (int)H);
     snprintf(ctx->note, sizeof ctx->note,
              f64 ? "own DGEMM %dx%d tiles, transposed operands copied by an own kernel first"
                  : "own SGEMM %dx%d tiles for X*W1^T",

@@ -37,6 +37,10 @@ typedef struct {
     _Alignas(16) float x; /* float4 is 16-byte aligned in CUDA: keep the same contract */
     float y, z, w;
 } float4;
+typedef struct {
+    _Alignas(16) double x; /* double2 likewise (the DGEMM's 128-bit shared loads) */
+    double y;
+} double2;
 #include "tests/emu/emu_half.h" /* __half, __half2, float2 and their conversions */
 
 /* --- CUDA C keywords ----------------------------------------------------------------------- */
