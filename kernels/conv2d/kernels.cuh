@@ -4,15 +4,17 @@
  * The GEMM view, never materialised: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q), where
  * column (img, oh, ow) of X̂ holds, for each filter tap (ci, ri, si), the input value
  * x[img][ci][oh·stride_h − pad_h + ri][ow·stride_w − pad_w + si], or 0 in the padding. The block
- * tiling is that of the 64×64 SGEMM (kernels/gemm/tile.cuh): 64 filters × 64 output pixels per block,
- * 16-deep slices of c·r·s staged in shared memory, 4×4 outputs per thread, register prefetch
- * of the next slice (63–65 registers on sm_75–120; 61 and no spill in scripts/ptxas-report's
- * sm_20/sm_30 proxy capped at 63: one configuration serves every architecture). The X̂ slice is
- * gathered straight from the input: each thread owns one output pixel (its image and window origin
- * are computed once) and 4 consecutive taps per slice, so a slice costs it two integer divisions;
- * consecutive threads own consecutive pixels, which makes the gathers coalesced along the input
- * rows when the stride is 1. The f64 tier has its own kernel, gb_conv2d64_kernel (below). Shared
- * by the nvcc build (cuda.cu adds the launchers) and the CPU emulation of the tests.
+ * tiling is that of the 64×64 SGEMM (kernels/gemm/tile.cuh): 64 filters × 64 output pixels per
+ * block, 16-deep slices of the reduction staged in shared memory, double-buffered (one barrier a
+ * slice), 4×4 outputs per thread, register prefetch of the next slice (one configuration for
+ * every architecture: within 63 registers in scripts/ptxas-report's sm_20/sm_30 proxy). The
+ * reduction walks filter positions outside and channels inside (gb_conv2d_walk: no integer
+ * division in the loop, one window check a slice instead of one a tap). The X̂ slice is gathered
+ * straight from the input: each thread owns one output pixel (its image and window origin are
+ * computed once) and 4 channels of the slice; consecutive threads own consecutive pixels, which
+ * makes the gathers coalesced along the input rows when the stride is 1. The f64 tier has its own
+ * kernel, gb_conv2d64_kernel (below). Shared by the nvcc build (cuda.cu adds the launchers) and
+ * the CPU emulation of the tests.
  */
 #ifndef GPUBENCH_CONV2D_KERNELS_CUH
 #define GPUBENCH_CONV2D_KERNELS_CUH
@@ -27,59 +29,78 @@
 #define GB_CONV_PM (GB_CONV_BM + 4) /* shared row pitches, padded as in kernels/gemm/tile.cuh */
 #define GB_CONV_PN (GB_CONV_BN + 4)
 
-/* Element (ci, hi, wi) of one input image (c × h × w), 0 outside it. */
-static __device__ __forceinline__ float gb_conv2d_at(const float *__restrict__ xim, int h, int w,
-                                                     int ci, int hi, int wi) {
-    if ((unsigned)hi >= (unsigned)h || (unsigned)wi >= (unsigned)w)
-        return 0.0f;
-    return GB_LDG(xim + ((size_t)ci * h + hi) * w + wi);
+/* The walk of the reduction over slices. The GEMM's reduction index runs over the filter
+ * positions (ri, si) outside and the channels inside — the order of the sum does not matter —,
+ * the channels padded to a multiple of GB_CONV_BK: slice t is filter position pos = t / ceil(c /
+ * 16) and channels cb … cb + 15. Within a slice every tap has the same (ri, si), so a thread
+ * checks its pixel's window against the image once a slice (not once an element), the taps of a
+ * slice are h·w apart in the input and r·s apart in the filters (no division to find them), and
+ * the next slice follows by counting (gb_conv2d_walk_next), not dividing. The padded channels
+ * (cb + j ≥ c) are zeros in both operands. Costs r·s·(16 − c % 16) zero taps a filter where c is
+ * not a multiple of 16. */
+struct gb_conv2d_walk {
+    int cb;     /* first channel of the slice */
+    int ri, si; /* its filter position */
+    int pos;    /* ri·s + si */
+};
+
+/* Slices of the reduction for d (r·s positions times ceil(c / 16) channel groups). */
+static __device__ __forceinline__ int gb_conv2d_slices(int c, int r, int s) {
+    return r * s * ((c + GB_CONV_BK - 1) / GB_CONV_BK);
+}
+
+/* The walk's next slice: the next 16 channels, or the first ones of the next filter position. */
+static __device__ __forceinline__ void gb_conv2d_walk_next(struct gb_conv2d_walk *wk, int c,
+                                                           int s) {
+    wk->cb += GB_CONV_BK;
+    if (wk->cb >= c) {
+        wk->cb = 0;
+        wk->pos++;
+        if (++wk->si == s) {
+            wk->si = 0;
+            wk->ri++;
+        }
+    }
 }
 
 /* The kernel's pieces below are __forceinline__ and work on its register arrays through pointers:
  * inlined and unrolled, they index them with constants only, so everything stays in registers
- * (scripts/ptxas-report: no stack frame). The float4s and scratch arrays they fill (pa, v, a, b)
- * are the kernel's too: a local array or struct of an inlined function is hoisted ahead of the
- * kernel's own, which renumbers nvcc's virtual registers and reshuffles the SASS. Declared in the
- * kernel, they leave the SASS byte for byte that of the single body this kernel was. */
+ * (scripts/ptxas-report: no stack frame). */
 
-/* *pa = the float4 of the 64 × 16 filter slice at tap k0 that this thread stages: filter arow,
- * taps k0 + acol … +3, zero outside the k × crs filter matrix. veca: float4 loads are safe. */
-static __device__ __forceinline__ void gb_conv2d_fetch_w(const float *__restrict__ wt, int k,
-                                                         int crs, int veca, int arow, int acol,
-                                                         int k0, float4 *pa) {
-    const float *wrow = wt + (size_t)arow * crs + k0 + acol;
-    if (veca && arow < k && k0 + acol + 3 < crs) {
-        *pa = *(const float4 *)wrow;
-    } else {
-        pa->x = (arow < k && k0 + acol + 0 < crs) ? GB_LDG(wrow + 0) : 0.0f;
-        pa->y = (arow < k && k0 + acol + 1 < crs) ? GB_LDG(wrow + 1) : 0.0f;
-        pa->z = (arow < k && k0 + acol + 2 < crs) ? GB_LDG(wrow + 2) : 0.0f;
-        pa->w = (arow < k && k0 + acol + 3 < crs) ? GB_LDG(wrow + 3) : 0.0f;
-    }
+/* Offsets are ints: the launcher runs only shapes whose tensors have fewer than 2^31 elements
+ * (conv2d_dims_int_indexed), and 64-bit ones would cost the registers Fermi does not have. */
+
+/* *pa = this thread's 4 filters (nf of them exist; the first at offset wrow of wt) at tap
+ * (channel cb + wtap, position pos) of the slice: the filters are crs apart, zero past k or c. */
+static __device__ __forceinline__ void gb_conv2d_fetch_w(const float *__restrict__ wt, int wrow,
+                                                         int crs, int rs, int c, int nf, int wtap,
+                                                         const struct gb_conv2d_walk *wk,
+                                                         float4 *pa) {
+    const int ok = wk->cb + wtap < c;
+    const float *w = wt + (ok ? wrow + (wk->cb + wtap) * rs + wk->pos : 0);
+    pa->x = (ok && nf > 0) ? GB_LDG(w) : 0.0f;
+    pa->y = (ok && nf > 1) ? GB_LDG(w + crs) : 0.0f;
+    pa->z = (ok && nf > 2) ? GB_LDG(w + 2 * crs) : 0.0f;
+    pa->w = (ok && nf > 3) ? GB_LDG(w + 3 * crs) : 0.0f;
 }
 
-/* Taps tap … tap+3 of this thread's pixel (window origin h0, w0 of image xim; bok: the pixel
- * exists) into pb[0..3], zero past crs or in the padding. */
-static __device__ __forceinline__ void gb_conv2d_fetch_x(const float *__restrict__ xim,
-                                                         const struct conv2d_dims *d, int rs,
-                                                         int crs, int bok, int h0, int w0, int tap,
+/* pb[0..3] = this thread's pixel (window origin h0, w0; element (0, h0, w0) of its image at
+ * offset xwin of x, possibly outside it; bok: the pixel exists) at the slice's 4 taps btap …
+ * btap+3: channels cb + btap + j at the slice's position, h·w apart; zero in the padding or past
+ * c. One window check for the 4. */
+static __device__ __forceinline__ void gb_conv2d_fetch_x(const float *__restrict__ x, int xwin,
+                                                         const struct conv2d_dims *d, int hw,
+                                                         int bok, int h0, int w0, int btap,
+                                                         const struct gb_conv2d_walk *wk,
                                                          float *pb) {
-    int j, ci, ri, si;
-    /* tap → (ci, ri, si) once, then step through the next three taps */
-    ci = tap / rs;
-    ri = (tap - ci * rs) / d->s;
-    si = tap - ci * rs - ri * d->s;
+    const int in = bok && (unsigned)(h0 + wk->ri) < (unsigned)d->h &&
+                   (unsigned)(w0 + wk->si) < (unsigned)d->w;
+    const int nx = in ? d->c - (wk->cb + btap) : 0; /* taps of the 4 that exist */
+    const float *xp = x + (in ? xwin + (wk->cb + btap) * hw + wk->ri * d->w + wk->si : 0);
+    int j;
     GB_UNROLL
-    for (j = 0; j < 4; j++) {
-        pb[j] = (bok && tap + j < crs) ? gb_conv2d_at(xim, d->h, d->w, ci, h0 + ri, w0 + si) : 0.0f;
-        if (++si == d->s) {
-            si = 0;
-            if (++ri == d->r) {
-                ri = 0;
-                ci++;
-            }
-        }
-    }
+    for (j = 0; j < 4; j++)
+        pb[j] = j < nx ? GB_LDG(xp + j * hw) : 0.0f;
 }
 
 /* acc[i][j] += the staged slice's filter ty·4+i times pixel tx·4+j, over its 16 taps (a and b:
@@ -103,16 +124,13 @@ static __device__ __forceinline__ void gb_conv2d_compute(const float *As, const 
     }
 }
 
-/* Store this thread's fetched share (pa, pb) into the shared slices As[tap][filter] and
- * Bs[tap][pixel]; the caller's barriers fence it. */
-static __device__ __forceinline__ void gb_conv2d_stage(float *As, float *Bs, int tid, int acol,
+/* Store this thread's fetched share (pa, pb) into one buffer of the shared slices
+ * As[tap][filter] (the 4 filters: one 128-bit store) and Bs[tap][pixel]. */
+static __device__ __forceinline__ void gb_conv2d_stage(float *As, float *Bs, int wtap, int wf,
                                                        int btap, int bx, float4 pa,
                                                        const float *pb) {
     int j;
-    As[(acol + 0) * GB_CONV_PM + tid / 4] = pa.x;
-    As[(acol + 1) * GB_CONV_PM + tid / 4] = pa.y;
-    As[(acol + 2) * GB_CONV_PM + tid / 4] = pa.z;
-    As[(acol + 3) * GB_CONV_PM + tid / 4] = pa.w;
+    *(float4 *)(As + wtap * GB_CONV_PM + wf) = pa;
     GB_UNROLL
     for (j = 0; j < 4; j++)
         Bs[(btap + j) * GB_CONV_PN + bx] = pb[j];
@@ -153,52 +171,54 @@ static __device__ __forceinline__ void gb_conv2d_store(float *__restrict__ y, in
 __global__ void GB_LAUNCH_BOUNDS(GB_CONV_THREADS)
     gb_conv2d_kernel(struct conv2d_dims d, const float *__restrict__ x,
                      const float *__restrict__ wt, float *__restrict__ y) {
-    __shared__ __align__(16) float As[GB_CONV_BK * GB_CONV_PM]; /* As[tap][filter] */
-    __shared__ __align__(16) float Bs[GB_CONV_BK * GB_CONV_PN]; /* Bs[tap][pixel] */
+    /* two buffers of each slice: slice t is read from one while t+1 is stored into the other */
+    __shared__ __align__(16) float As[2 * GB_CONV_BK * GB_CONV_PM]; /* As[tap][filter] */
+    __shared__ __align__(16) float Bs[2 * GB_CONV_BK * GB_CONV_PN]; /* Bs[tap][pixel] */
     float acc[4][4], a[4], b[4], pb[4];
-    float4 pa, v; /* see the note above gb_conv2d_fetch_w */
+    float4 pa, v; /* the kernel's, as a, b: see the note above gb_conv2d_fetch_w */
     const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
     const int m0 = blockIdx.y * GB_CONV_BM, n0 = blockIdx.x * GB_CONV_BN;
     const int rs = d.r * d.s, crs = d.c * rs, pq = d.p * d.q, npq = d.n * pq;
-    const int ntiles = (crs + GB_CONV_BK - 1) / GB_CONV_BK;
-    /* Filters: float4 number tid of the 64 × 16 slice is row tid / 4, taps (tid % 4)·4 … +3. */
-    const int arow = m0 + tid / 4, acol = (tid % 4) * 4;
-    const int veca = (crs % 4 == 0) && GB_ALIGNED16(wt);
+    const int ntiles = gb_conv2d_slices(d.c, d.r, d.s);
+    const int hw = d.h * d.w;
+    /* Filters: this thread stages filters m0 + wf … +3 at tap wtap of every slice. */
+    const int wtap = tid / 16, wf = (tid % 16) * 4, nf = d.k - (m0 + wf);
+    const int wrow = nf > 0 ? (m0 + wf) * crs : 0;
     /* Input: this thread gathers pixel bpix, taps btap … btap+3 of every slice. */
     const int bx = tid % GB_CONV_BN, btap = (tid / GB_CONV_BN) * 4, bpix = n0 + bx;
     const int bok = bpix < npq;
     const int bimg = bok ? bpix / pq : 0, brem = bok ? bpix - bimg * pq : 0;
     const int oh = brem / d.q, ow = brem - oh * d.q;
     const int h0 = oh * d.stride_h - d.pad_h, w0 = ow * d.stride_w - d.pad_w;
-    const float *xim = x + (size_t)bimg * d.c * d.h * d.w;
-    int i, j, t;
+    const int xwin = bimg * d.c * hw + h0 * d.w + w0;
+    struct gb_conv2d_walk wk = {0, 0, 0, 0};
+    int i, j, t, cur = 0;
 
     GB_UNROLL
     for (i = 0; i < 4; i++) {
         GB_UNROLL
         for (j = 0; j < 4; j++)
             acc[i][j] = 0.0f;
-        pb[i] = 0.0f;
     }
-    pa.x = pa.y = pa.z = pa.w = 0.0f; /* always fetched before use; this quiets the compiler */
-
-    for (t = 0; t <= ntiles; t++) {
-        /* Fetch slice t into registers (from the second pass on, while slice t-1 is used). */
-        if (t < ntiles) {
-            /* tap before the filter fetch, as in the single body: the order nvcc saw */
-            const int k0 = t * GB_CONV_BK, tap = k0 + btap;
-            gb_conv2d_fetch_w(wt, d.k, crs, veca, arow, acol, k0, &pa);
-            gb_conv2d_fetch_x(xim, &d, rs, crs, bok, h0, w0, tap, pb);
+    gb_conv2d_fetch_w(wt, wrow, crs, rs, d.c, nf, wtap, &wk, &pa);
+    gb_conv2d_fetch_x(x, xwin, &d, hw, bok, h0, w0, btap, &wk, pb);
+    gb_conv2d_stage(As, Bs, wtap, wf, btap, bx, pa, pb);
+    GB_BARRIER(2); /* the first slice is complete */
+    for (t = 0; t < ntiles; t++) {
+        const int more = t + 1 < ntiles; /* uniform over the block: the barrier below is safe */
+        if (more) { /* fetch slice t+1 into registers while slice t is used */
+            gb_conv2d_walk_next(&wk, d.c, d.s);
+            gb_conv2d_fetch_w(wt, wrow, crs, rs, d.c, nf, wtap, &wk, &pa);
+            gb_conv2d_fetch_x(x, xwin, &d, hw, bok, h0, w0, btap, &wk, pb);
         }
-        /* Use slice t-1 (already in shared memory) */
-        if (t > 0)
-            gb_conv2d_compute(As, Bs, tx, ty, acc, a, b);
-        /* … and stage slice t. ntiles + 1 passes, uniform over the block. */
-        if (t < ntiles) {
-            if (t > 0)
-                GB_BARRIER(2); /* everyone is done reading slice t-1 */
-            gb_conv2d_stage(As, Bs, tid, acol, btap, bx, pa, pb);
-            GB_BARRIER(1); /* slice t is complete */
+        gb_conv2d_compute(As + cur * (GB_CONV_BK * GB_CONV_PM), Bs + cur * (GB_CONV_BK * GB_CONV_PN),
+                          tx, ty, acc, a, b);
+        if (more) {
+            /* The other buffer was last read in the previous pass, before its barrier: free. */
+            cur ^= 1;
+            gb_conv2d_stage(As + cur * (GB_CONV_BK * GB_CONV_PM),
+                            Bs + cur * (GB_CONV_BK * GB_CONV_PN), wtap, wf, btap, bx, pa, pb);
+            GB_BARRIER(1); /* the next slice is complete (and everyone is done with this one) */
         }
     }
 

@@ -7,7 +7,10 @@
  * checks an f64 row); the f32 kernel run on the same inputs must fail that check.
  *
  * Built again with GB_TEST_DROP_BARRIER=1 or 2: then the cases where several threads share the
- * tiles must all come out wrong, in every order.
+ * tiles must all come out wrong, in every order (the f32 kernel is double-buffered: barrier 2
+ * fences its first slice, barrier 1 each later one; the f64 kernel's barrier 2 guards the
+ * overwrite of its one buffer). The f32 kernel's walk of the reduction (channels inside filter
+ * positions, gb_conv2d_walk) is checked on its own (walk_checks).
  *
  * Emulation builds: arch 750; drop-barrier 1 2
  */
@@ -232,6 +235,35 @@ static int f64_cases(const struct conv2d_dims *cases, int ncases, int drop) {
     return runs;
 }
 
+/* The reduction's walk (gb_conv2d_walk_next): over gb_conv2d_slices slices of 16 channels each,
+ * every tap (channel, ri, si) of a c × r × s filter is visited exactly once, pos stays ri·s + si,
+ * and the padded channels (≥ c) are the only others. */
+static void walk_checks(void) {
+    static const int shapes[][3] = {{1, 1, 1},  {3, 3, 3},  {16, 3, 3}, {17, 5, 20},
+                                     {32, 2, 3}, {64, 3, 3}, {5, 1, 7},  {33, 7, 1}};
+    int i;
+    for (i = 0; i < (int)(sizeof shapes / sizeof shapes[0]); i++) {
+        const int c = shapes[i][0], r = shapes[i][1], s = shapes[i][2];
+        const int n = gb_conv2d_slices(c, r, s);
+        int *seen = calloc((size_t)c * r * s, sizeof *seen);
+        struct gb_conv2d_walk wk = {0, 0, 0, 0};
+        int t, j, bad = 0;
+        for (t = 0; t < n; t++) {
+            bad += wk.ri < 0 || wk.ri >= r || wk.si < 0 || wk.si >= s || wk.pos != wk.ri * s + wk.si;
+            for (j = 0; j < GB_CONV_BK && !bad; j++)
+                if (wk.cb + j < c)
+                    seen[((size_t)(wk.cb + j) * r + wk.ri) * s + wk.si]++;
+            if (t + 1 < n)
+                gb_conv2d_walk_next(&wk, c, s);
+        }
+        for (j = 0; j < c * r * s; j++)
+            bad += seen[j] != 1;
+        EMU_CHECK(bad == 0, "conv2d walk %dx%dx%d: %d taps missed, repeated or misplaced", c, r, s,
+                  bad);
+        free(seen);
+    }
+}
+
 int main(void) {
     /* n c h w  k r s  stride_h stride_w pad_h pad_w (p, q filled in) */
     static const struct conv2d_dims cases[] = {
@@ -241,6 +273,8 @@ int main(void) {
         {2, 8, 6, 6, 4, 3, 3, 2, 2, 0, 0, 0, 0},    /* c·r·s and p·q multiples of 4: float4 */
         {1, 1, 5, 5, 3, 2, 2, 3, 3, 2, 2, 0, 0},    /* padding wider than the filter */
         {4, 3, 10, 9, 9, 3, 2, 1, 2, 0, 1, 0, 0},   /* 3 tiles of pixels, rectangular filter */
+        {2, 17, 6, 7, 9, 3, 3, 1, 1, 1, 1, 0, 0},   /* 17 channels: a group of 16 and of 1 */
+        {1, 32, 5, 5, 70, 2, 3, 1, 1, 0, 1, 0, 0},  /* 2 full groups of 16, 2 tiles of filters */
     };
     const int ncases = (int)(sizeof cases / sizeof cases[0]);
     const int drop = GB_TEST_DROP_BARRIER;
@@ -259,7 +293,7 @@ int main(void) {
                 if (drop == 0)
                     EMU_CHECK(bad == 0, "conv2d case %d%s %s: %ld wrong", ci,
                               m ? " misaligned" : "", emu_order_name((enum emu_order)o), bad);
-                else if (c->k >= 4 && (drop == 1 || crs > GB_CONV_BK))
+                else if (c->k >= 4 && (drop == 2 || gb_conv2d_slices(c->c, c->r, c->s) > 1))
                     EMU_CHECK(bad > 0,
                               "conv2d case %d %s: barrier %d removed, yet the result is right: "
                               "the emulation would not catch it",
@@ -268,6 +302,7 @@ int main(void) {
         }
     }
     runs += f64_cases(cases, ncases, drop);
+    walk_checks();
     printf("%d emulated conv2d launches as for sm_%d (barrier removed: %d), %.0f ms, "
            "%d failures\n",
            runs, GB_EMU_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,
