@@ -65,8 +65,10 @@
 
 /* Test hook, zero cost otherwise: the emulation test that proves a missing __syncthreads() is
  * caught compiles the tiled kernels with GB_TEST_DROP_BARRIER=N, which removes barrier number N of
- * the tiled GEMM and convolution main loops (1: "tile stored, before compute", 2: "compute done,
- * before the next store"). Never set in the real build. */
+ * the tiled GEMM and convolution kernels (single-buffered ones: 1 "tile stored, before compute",
+ * 2 "compute done, before the next store"; double-buffered ones — kernels/gemm/tile.cuh,
+ * dgemm.cuh, the FP32 kernel of kernels/conv2d/kernels.cuh —: 1 "next slice stored", the one
+ * barrier of the loop, 2 "first slice stored", before it). Never set in the real build. */
 #ifndef GB_TEST_DROP_BARRIER
 #define GB_TEST_DROP_BARRIER 0
 #endif
