@@ -6,7 +6,8 @@
  *   GB_DG_NAME      kernel name, e.g. gb_dgemm_128x128
  *   GB_DG_BM/BN/BK  block tile: BM rows × BN columns of C, BK-deep slices of A and B
  *   GB_DG_TM/TN     thread tile: TM × TN elements of C per thread (even)
- *   GB_DG_MIN_ARCH  smallest GB_ARCH that gets the real body (below it: a trap, never launched)
+ *   GB_DG_TRAP      1 (a preprocessor expression of GB_ARCH) where the launcher never picks this
+ *                   configuration: its body is a trap there, with nothing to spill
  *   GB_DG_PREFETCH  1: load the next slice into registers before computing the current one
  *                   (hides global latency, 2 registers per double in flight); 0: after it
  * Threads per block: (BM/TM)·(BN/TN) = GB_GEMM_THREADS (256).
@@ -113,7 +114,7 @@ __global__ void GB_DG_NAME(int M, int N, int K, const double *__restrict__ A, in
     const int ntiles = (K + GB_DG_BK - 1) / GB_DG_BK;
     double acc[GB_DG_TM][GB_DG_TN], a[GB_DG_TM], b[GB_DG_TN], pa[GB_DG_NA], pb[GB_DG_NB];
     int i, j, t, cur = 0;
-    if (GB_ARCH > 0 && GB_ARCH < GB_DG_MIN_ARCH) {
+    if (GB_DG_TRAP) {
         /* the launcher never picks this configuration here: nothing left to spill (the return:
          * CUDA 11.8's __trap is not noreturn, and its ptxas kept, and spilled, the body below) */
         __trap();
@@ -171,5 +172,5 @@ GB_SIM_KERNEL(GB_DG_NAME, int, int, int, const double *, int, const double *, in
 #undef GB_DG_BK
 #undef GB_DG_TM
 #undef GB_DG_TN
-#undef GB_DG_MIN_ARCH
+#undef GB_DG_TRAP
 #undef GB_DG_PREFETCH

@@ -89,19 +89,23 @@
  * per architecture, all 256 threads:
  *   gb_dgemm_128x128: 128×128×8, 8×8 doubles per thread (64 FP64 accumulators, 128 registers of
  *       them) from sm_35, whose 255 registers per thread hold them: 64 FMAs per 8 double2
- *       shared loads a k step, so the FP64 units and not shared memory bound it;
+ *       shared loads a k step, so the FP64 units and not shared memory bound it. Not on sm_53
+ *       and sm_62 (Tegra), whose blocks get 32K registers: 128 a thread, where ptxas spilled
+ *       2 KB of it (GB_DGEMM_NO_128);
  *   gb_dgemm_64x64: 64×64×8, 4×4 per thread, from sm_35 for products with fewer 128×128 tiles
- *       than multiprocessors (as the SGEMM's choice, gb_sgemm_pick);
+ *       than multiprocessors (as the SGEMM's choice, gb_sgemm_pick), and sm_53/62;
  *   gb_dgemm_32x32: 32×32×16, 2×2 per thread, on Fermi and sm_30 (63 registers per thread: the
  *       4×4 tile's accumulators and operands alone would take 48); no register prefetch (the
  *       emulation runs it at every architecture: the tests' path without prefetch). */
+/* Where the 128×128 DGEMM is a trap: below sm_35 and on sm_53/62 (32K registers a block). */
+#define GB_DGEMM_NO_128 (GB_ARCH > 0 && (GB_ARCH < 350 || GB_ARCH == 530 || GB_ARCH == 620))
 #define GB_DG_NAME gb_dgemm_128x128
 #define GB_DG_BM 128
 #define GB_DG_BN 128
 #define GB_DG_BK 8
 #define GB_DG_TM 8
 #define GB_DG_TN 8
-#define GB_DG_MIN_ARCH 350
+#define GB_DG_TRAP GB_DGEMM_NO_128
 #define GB_DG_PREFETCH 1
 #include "kernels/gemm/dgemm.cuh"
 
@@ -111,7 +115,7 @@
 #define GB_DG_BK 8
 #define GB_DG_TM 4
 #define GB_DG_TN 4
-#define GB_DG_MIN_ARCH 350
+#define GB_DG_TRAP (GB_ARCH > 0 && GB_ARCH < 350)
 #define GB_DG_PREFETCH 1
 #include "kernels/gemm/dgemm.cuh"
 
@@ -121,17 +125,18 @@
 #define GB_DG_BK 16
 #define GB_DG_TM 2
 #define GB_DG_TN 2
-#define GB_DG_MIN_ARCH 0
+#define GB_DG_TRAP 0
 #define GB_DG_PREFETCH 0 /* launched only below sm_35: no registers to spare there */
 #include "kernels/gemm/dgemm.cuh"
 
 /* The DGEMM tile edge for an M×N result on a device of compute capability sm (35 = 3.5) with
  * `sms` multiprocessors: 32 before sm_35; from it 128 where there are at least as many 128×128
- * tiles as multiprocessors, else 64 (more blocks for small products). A design heuristic, not a
- * measured one: no GPU was available when it was written. */
+ * tiles as multiprocessors, else 64 (more blocks for small products); 64 on sm_53/62 (see
+ * gb_dgemm_128x128). A design heuristic, not a measured one: no GPU was available when it was
+ * written. */
 static inline int gb_dgemm_tile(int sm, int sms, int M, int N) {
     long tiles = (((long)M + 127) / 128) * (((long)N + 127) / 128);
-    return sm < 35 ? 32 : tiles >= sms ? 128 : 64;
+    return sm < 35 ? 32 : (tiles >= sms && sm != 53 && sm != 62) ? 128 : 64;
 }
 
 /* The DGEMM grid of an M×N result with tile edge t (limits as gb_sgemm_grid). Returns 0 or -1. */

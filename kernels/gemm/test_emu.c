@@ -769,6 +769,17 @@ int main(void) {
         };
         runs += w80_cases(wcases, (int)(sizeof wcases / sizeof wcases[0]), drop);
     }
+    /* The DGEMM tile the launcher picks (gb_dgemm_tile): 32 before sm_35; 128 for products with
+     * a 128×128 tile per multiprocessor, else 64; never 128 where that kernel is a trap (sm_53/62:
+     * GB_DGEMM_NO_128), and the kernel is a trap nowhere else from sm_35. */
+    EMU_CHECK(gb_dgemm_tile(30, 1, 4096, 4096) == 32 && gb_dgemm_tile(35, 15, 4096, 4096) == 128 &&
+                  gb_dgemm_tile(90, 132, 1024, 1024) == 64 &&
+                  gb_dgemm_tile(90, 132, 2048, 2048) == 128 &&
+                  gb_dgemm_tile(53, 2, 4096, 4096) == 64 && gb_dgemm_tile(62, 2, 4096, 4096) == 64 &&
+                  gb_dgemm_tile(61, 2, 4096, 4096) == 128,
+              "gb_dgemm_tile picks the wrong DGEMM tile");
+    EMU_CHECK(GB_DGEMM_NO_128 == (gb_dgemm_tile(GB_ARCH / 10, 1, 4096, 4096) != 128),
+              "gb_dgemm_tile(%d) disagrees with GB_DGEMM_NO_128", GB_ARCH / 10);
     wmma_index_checks();
     dmma_index_checks();
     tf32_round_checks();
