@@ -69,11 +69,42 @@ static const struct tc_kernel tc_f64 = {
     gb_dgemm_dmma_runs,
 };
 
+/* The sm_80+ mma.sync kernel of a 16-bit or tf32 tier (mma.cuh): run instead of the tier's
+ * WMMA kernel where the device runs its body (sm_80 code) and the operands suit its 16-byte
+ * cp.async (gb_mma_fits_ptrs); elsewhere the WMMA kernel runs and the note says why. */
+struct tc_mma {
+    const char *note; /* the row note of an ok row */
+    const char *what; /* the tier, for the fallback's note */
+    int esize;        /* bytes an element of A and B */
+    gb_kernel_family family;
+};
+
+static const struct tc_mma mma_f16 = {
+    "own mma.sync f16 128x128 tiles (m16n8k16, ldmatrix, 3-stage cp.async), FP32 accumulation",
+    "f16",
+    2,
+    gb_hgemm_mma_kernels,
+};
+static const struct tc_mma mma_bf16 = {
+    "own mma.sync bf16 128x128 tiles (m16n8k16, ldmatrix, 3-stage cp.async), FP32 accumulation",
+    "bf16",
+    2,
+    gb_bgemm_mma_kernels,
+};
+static const struct tc_mma mma_tf32 = {
+    "own mma.sync tf32 128x128 tiles (m16n8k8, cvt.rna, ldmatrix, 3-stage cp.async), FP32 "
+    "accumulation",
+    "tf32",
+    4,
+    gb_tgemm_mma_kernels,
+};
+
 struct gemm_tc_state {
     struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     struct gb_arch arch;
     int m, n, k;
     enum dtype dtype;
+    int mma; /* run the mma.sync kernel (tc_mma_pick) rather than the WMMA one */
 };
 
 /* ST_OK when the device runs tc's real body; otherwise ST_UNSUPPORTED with why: the card is
@@ -98,12 +129,45 @@ static enum status tc_body(struct impl_ctx *ctx, const struct tc_kernel *tc,
     return ST_UNSUPPORTED;
 }
 
+/* After gemm_dev_prepare: does the row run mm's kernel (1) or tc's WMMA one (0)? ctx->note
+ * becomes the row note, with why the WMMA kernel runs on a card that has the mma one. */
+static int tc_mma_pick(struct impl_ctx *ctx, const struct tc_kernel *tc, const struct tc_mma *mm,
+                       const struct gemm_tc_state *s) {
+    const struct gb_kernel_ref *refs;
+    struct gb_arch dev;
+    snprintf(ctx->note, sizeof ctx->note, "%s", tc->note);
+    if (!mm || mm->family(&refs) == 0)
+        return 0; /* f64, or a toolkit before CUDA 11.0 */
+    if (!gb_mma_runs(&s->arch)) {
+        if (gb_arch_query(&dev) == cudaSuccess && dev.sm >= 80)
+            snprintf(ctx->note, sizeof ctx->note,
+                     "%s; not the mma.sync kernel: this sm_%d device runs this build's code for "
+                     "sm_%d (the mma.sync kernel needs sm_80 code: rebuild with "
+                     "-DCMAKE_CUDA_ARCHITECTURES=%d)",
+                     tc->note, dev.sm, s->arch.sm, dev.sm);
+        return 0;
+    }
+    if (!gb_mma_fits_ptrs(mm->esize, s->dev.ptr[DEV_A], s->k, s->dev.ptr[DEV_B], s->n)) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "%s; not the mma.sync %s kernel: its 16-byte cp.async needs rows of A and B in "
+                 "multiples of 16 bytes (k=%d, n=%d: %d and %d bytes)",
+                 tc->note, mm->what, s->k, s->n, s->k * mm->esize, s->n * mm->esize);
+        return 0;
+    }
+    snprintf(ctx->note, sizeof ctx->note, "%s", mm->note);
+    return 1;
+}
+
 static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct tc_kernel *tc = p->dtype == DT_F64    ? &tc_f64
                                  : p->dtype == DT_BF16 ? &tc_bf16
                                  : p->dtype == DT_TF32 ? &tc_tf32
                                                        : &tc_f16;
+    const struct tc_mma *mm = p->dtype == DT_F16    ? &mma_f16
+                              : p->dtype == DT_BF16 ? &mma_bf16
+                              : p->dtype == DT_TF32 ? &mma_tf32
+                                                    : NULL;
     const struct gb_kernel_ref *refs;
     struct gemm_tc_state *s;
     enum status st;
@@ -121,9 +185,11 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     s->dtype = p->dtype;
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (st = tc_body(ctx, tc, &s->arch)) != ST_OK)
         return st;
+    if (mm && mm->family(&refs) > 0 && (st = gb_check_kernels(ctx, mm->family)) != ST_OK)
+        return st;
     if ((st = gemm_dev_prepare(ctx, &s->m, &s->n, &s->k)) != ST_OK)
         return st;
-    snprintf(ctx->note, sizeof ctx->note, "%s", tc->note);
+    s->mma = tc_mma_pick(ctx, tc, mm, s);
     return ST_OK;
 }
 
@@ -137,18 +203,19 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
                ctx);
         break;
     case DT_BF16:
-        CU_TRY(gb_bgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n, (float *)c,
-                             s->n),
+        CU_TRY((s->mma ? gb_bgemm_mma : gb_bgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k, a,
+                                                       s->k, b, s->n, (float *)c, s->n),
                ctx);
         break;
     case DT_TF32:
-        CU_TRY(gb_tgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, (const float *)a, s->k,
-                             (const float *)b, s->n, (float *)c, s->n),
+        CU_TRY((s->mma ? gb_tgemm_mma : gb_tgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k,
+                                                       (const float *)a, s->k, (const float *)b,
+                                                       s->n, (float *)c, s->n),
                ctx);
         break;
     default:
-        CU_TRY(gb_hgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n, (float *)c,
-                             s->n),
+        CU_TRY((s->mma ? gb_hgemm_mma : gb_hgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k, a,
+                                                       s->k, b, s->n, (float *)c, s->n),
                ctx);
     }
     return ST_OK;
