@@ -1,15 +1,22 @@
 /* cuda_tc.c — gemm/cuda_tc: C = A·B with our tensor-core kernels (kernels/gemm/cuda.cu's
  * launchers), the best own code per card beside gemm/cuda's SIMT kernels, which are the same code
  * on every card:
- *   f16   FP16 operands, FP32 C and accumulation, on the FP16 tensor cores: nvcuda::wmma
- *         16×16×16 fragments (wmma.cuh), compute capability 7.0, CUDA 9;
- *   bf16  BF16 operands, FP32 C and accumulation: the same WMMA kernel source with 16×16×16
- *         __nv_bfloat16 fragments, compute capability 8.0, CUDA 11.0;
- *   tf32  FP32 operands rounded to TF32 on the device (__float_to_tf32), FP32 C and accumulation:
- *         the same source with 16×16×8 wmma::precision::tf32 fragments, 8.0, CUDA 11.0;
+ *   f16   FP16 operands, FP32 C and accumulation, on the FP16 tensor cores: from sm_80 code,
+ *         mma.sync m16n8k16 on 128×128 tiles with ldmatrix and a 3-stage cp.async pipeline
+ *         (mma.cuh, CUDA 11.0); on sm_70/75 code, nvcuda::wmma 16×16×16 fragments on 64×64
+ *         tiles (wmma.cuh), compute capability 7.0, CUDA 9;
+ *   bf16  BF16 operands, FP32 C and accumulation: the same two kernel sources with bf16
+ *         (mma.sync m16n8k16 .bf16; WMMA 16×16×16 __nv_bfloat16), compute capability 8.0, CUDA
+ *         11.0;
+ *   tf32  FP32 operands rounded to TF32 on the device (cvt.rna.tf32.f32 / __float_to_tf32: to
+ *         nearest, ties away), FP32 C and accumulation: mma.sync m16n8k8 .tf32, or WMMA 16×16×8
+ *         wmma::precision::tf32 fragments, 8.0, CUDA 11.0;
  *   f64   on the FP64 tensor cores (DMMA): nvcuda::wmma 8×8×4 double fragments, cp.async double
- *         buffering (dmma.cuh), compute capability 8.0, CUDA 11.0.
- * All 64×64 block tiles of 4 warps. Problem layout as gemm/cuda's (bench/gemm.h; f16 and bf16
+ *         buffering on 64×64 tiles (dmma.cuh), compute capability 8.0, CUDA 11.0.
+ * The mma.sync kernels copy 16 bytes at a time: they run where the rows of A (k) and B (n) are
+ * multiples of 16 bytes and the buffers 16-byte aligned (gb_mma_fits_ptrs); otherwise, and on
+ * code below sm_80, the WMMA kernel of the tier runs, which takes any alignment, and the row
+ * note says which kernel ran and why (tc_mma_pick). Problem layout as gemm/cuda's (bench/gemm.h; f16 and bf16
  * operands copied to FP16 and BF16 by kernels/common/dev_bufs.h, C FP32). FP32 is not declared,
  * so the runner reports it `unsupported` ("gemm/cuda_tc has no FP32 version"). A card below the
  * kernel's compute capability, or one that runs this build's code for an older architecture
@@ -224,8 +231,9 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
 const struct impl gemm_cuda_tc_impl = {
     .name = "cuda_tc",
     .kind = DEV_CUDA,
-    .summary = "own tensor-core GEMM: FP16 (cc 7.0+), BF16 and TF32 (cc 8.0+) on WMMA fragments "
-               "with FP32 accumulation / FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
+    .summary = "own tensor-core GEMM, FP32 accumulation: FP16, BF16, TF32 on mma.sync 128x128 "
+               "tiles (cc 8.0+; WMMA 64x64 for FP16 on cc 7.x and for rows not 16-byte "
+               "multiples) / FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
     .prepare = gemm_tc_prepare,
     .upload = gb_dev_upload,
     .run = gemm_tc_run,

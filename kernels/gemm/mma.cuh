@@ -120,8 +120,12 @@ enum {
 
 /* Elements of a tier in a 16-byte chunk: 8 (16-bit), 4 (tf32); the tier's slice depth (K
  * elements a row of A's slice holds) and chunks a row of B's slice. */
-GB_MM_HD int gb_mm_bk(int ec) { return GB_MM_AC * ec; }
-GB_MM_HD int gb_mm_bnc(int ec) { return GB_MM_BN / ec; }
+GB_MM_HD int gb_mm_bk(int ec) {
+    return GB_MM_AC * ec;
+}
+GB_MM_HD int gb_mm_bnc(int ec) {
+    return GB_MM_BN / ec;
+}
 
 /* Where chunk c of row r of a slice that is w chunks wide (4: A; 16: 16-bit B; 32: tf32 B)
  * sits in its part of the stage, in chunks: row-major, the chunk XOR-swizzled within its row

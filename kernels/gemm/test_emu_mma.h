@@ -59,6 +59,18 @@ static void mm_fill(float *x, size_t n, int rows, int cols, int ld, int tier, ui
     }
 }
 
+/* The n values of x as the tier's elements at dst (FP16, BF16 or FP32). */
+static void mm_to_tier(void *dst, const float *x, size_t n, int tier) {
+    size_t e;
+    for (e = 0; e < n; e++)
+        if (tier == MM_TF32)
+            ((float *)dst)[e] = x[e];
+        else if (tier == MM_BF16)
+            ((__nv_bfloat16 *)dst)[e] = __float2bfloat16(x[e]);
+        else
+            ((__half *)dst)[e] = __float2half_rn(x[e]);
+}
+
 /* One case of tier's twin; returns the wrong elements of C (or -1: emulation failed). Leading
  * dimensions of A and B: K + pad and N + pad rounded up to 16 bytes (the kernel's contract,
  * gb_mm_fits); ldc = N + pad. */
@@ -73,11 +85,12 @@ static long run_mmcase(int tier, const struct gemm_case *c, enum emu_order order
     float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
     double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
     struct mm_args args = {tier, M, N, K, lda, ldb, ldc, ta, tb, C};
-    struct tol tol = verify_tol(tier == MM_TF32 ? DT_TF32 : tier == MM_BF16 ? DT_BF16 : DT_F16, K,
-                                1.0, 0); /* |a·b| ≤ 1 */
+    struct tol tol = verify_tol(tier == MM_TF32   ? DT_TF32
+                                : tier == MM_BF16 ? DT_BF16
+                                                  : DT_F16,
+                                K, 1.0, 0); /* |a·b| ≤ 1 */
     dim3 grid = emu_dim3(1, 1, 1);
     long bad = 0;
-    size_t e;
     int i, j, l;
     if (!ta || !tb) {
         fprintf(stderr, "out of memory\n");
@@ -85,22 +98,8 @@ static long run_mmcase(int tier, const struct gemm_case *c, enum emu_order order
     }
     mm_fill(fa, na, M, K, lda, tier, 51);
     mm_fill(fb, nb, K, N, ldb, tier, 52);
-    for (e = 0; e < na; e++) {
-        if (tier == MM_TF32)
-            ((float *)ta)[e] = fa[e];
-        else if (tier == MM_BF16)
-            ((__nv_bfloat16 *)ta)[e] = __float2bfloat16(fa[e]);
-        else
-            ((__half *)ta)[e] = __float2half_rn(fa[e]);
-    }
-    for (e = 0; e < nb; e++) {
-        if (tier == MM_TF32)
-            ((float *)tb)[e] = fb[e];
-        else if (tier == MM_BF16)
-            ((__nv_bfloat16 *)tb)[e] = __float2bfloat16(fb[e]);
-        else
-            ((__half *)tb)[e] = __float2half_rn(fb[e]);
-    }
+    mm_to_tier(ta, fa, na, tier);
+    mm_to_tier(tb, fb, nb, tier);
     emu_poison(C, (size_t)M * ldc + 1);
     for (i = 0; i < M; i++)
         for (j = 0; j < N; j++) {
@@ -259,8 +258,8 @@ static long mm_fragment_misses(int tf32, int bad_lane, int off_b16) {
                     for (v = 0; v < 4; v++) {
                         const int n = wc + 16 * j + 8 * (v >> 1) + l / 4;
                         const int k = 16 * ks + 2 * (l % 4) + 8 * (v & 1);
-                        const uint32_t want = (uint32_t)(k * GB_MM_BN + n) |
-                                              (uint32_t)((k + 1) * GB_MM_BN + n) << 16;
+                        const uint32_t want =
+                            (uint32_t)(k * GB_MM_BN + n) | (uint32_t)((k + 1) * GB_MM_BN + n) << 16;
                         miss += d[l][v] != want;
                     }
             }
