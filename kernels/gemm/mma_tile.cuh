@@ -35,23 +35,23 @@ static __device__ __forceinline__ void GB_MT_FN(copy)(GB_MT_IN *dst, const GB_MT
 
 /* This thread's chunks of slice k0 of A (128×BK) and B (BK×128) into stage st (A's 512 chunks,
  * then B's), zero outside the matrices; one commit group. */
-static __device__ __forceinline__ void GB_MT_FN(load_slice)(const GB_MT_IN *__restrict__ A, int lda,
-                                                            const GB_MT_IN *__restrict__ B, int ldb,
-                                                            int M, int N, int K, int m0, int n0,
-                                                            int k0, int tid, GB_MT_IN *st) {
+static __device__ __forceinline__ void GB_MT_FN(load_slice)(const GB_MT_IN *__restrict__ A,
+                                                            int lda,
+                                                            const GB_MT_IN *__restrict__ B,
+                                                            int ldb, int M, int N, int K, int m0,
+                                                            int n0, int k0, int tid,
+                                                            GB_MT_IN *st) {
     int q, r, c, n;
     GB_UNROLL
     for (q = 0; q < GB_MM_COPIES; q++) {
         gb_mm_copy(tid + q * GB_MM_THREADS, GB_MM_AC, &r, &c);
         n = gb_mm_inside(m0 + r < M, k0 + c * GB_MT_EC, K, GB_MT_EC);
-        GB_MT_FN(copy)
-        (st + gb_mm_swz(r, c, GB_MM_AC) * GB_MT_EC,
-         n ? A + (size_t)(m0 + r) * lda + k0 + c * GB_MT_EC : A, n);
+        GB_MT_FN(copy)(st + gb_mm_swz(r, c, GB_MM_AC) * GB_MT_EC,
+                       n ? A + (size_t)(m0 + r) * lda + k0 + c * GB_MT_EC : A, n);
         gb_mm_copy(tid + q * GB_MM_THREADS, GB_MT_BNC, &r, &c);
         n = gb_mm_inside(k0 + r < K, n0 + c * GB_MT_EC, N, GB_MT_EC);
-        GB_MT_FN(copy)
-        (st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MT_BNC)) * GB_MT_EC,
-         n ? B + (size_t)(k0 + r) * ldb + n0 + c * GB_MT_EC : B, n);
+        GB_MT_FN(copy)(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MT_BNC)) * GB_MT_EC,
+                       n ? B + (size_t)(k0 + r) * ldb + n0 + c * GB_MT_EC : B, n);
     }
 #if GB_MM_NATIVE
     gb_mm_commit();
@@ -87,10 +87,10 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
             GB_UNROLL
             for (j = 0; j < GB_MM_FN; j++)
                 GB_UNROLL
-            for (v = 0; v < 2; v++) {
-                gb_mm_tf32_b(lane, wc, j, ks, v, &r, &c);
-                b[j][v] = gb_mm_tf32(bw[gb_mm_at(r, c, GB_MT_BNC, GB_MT_EC)]);
-            }
+                for (v = 0; v < 2; v++) {
+                    gb_mm_tf32_b(lane, wc, j, ks, v, &r, &c);
+                    b[j][v] = gb_mm_tf32(bw[gb_mm_at(r, c, GB_MT_BNC, GB_MT_EC)]);
+                }
         }
 #else
         GB_UNROLL
@@ -105,8 +105,8 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
         GB_UNROLL
         for (i = 0; i < GB_MM_FM; i++)
             GB_UNROLL
-        for (j = 0; j < GB_MM_FN; j++)
-            GB_MT_MMA(acc[i][j], a[i], b[j]);
+            for (j = 0; j < GB_MM_FN; j++)
+                GB_MT_MMA(acc[i][j], a[i], b[j]);
     }
     (void)sb;
 }
@@ -149,10 +149,10 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
     GB_UNROLL
     for (i = 0; i < GB_MM_FM; i++)
         GB_UNROLL
-    for (j = 0; j < GB_MM_FN; j++)
-        GB_UNROLL
-    for (v = 0; v < GB_MM_PER_FRAG; v++)
-        acc[i][j][v] = 0.0f;
+        for (j = 0; j < GB_MM_FN; j++)
+            GB_UNROLL
+            for (v = 0; v < GB_MM_PER_FRAG; v++)
+                acc[i][j][v] = 0.0f;
     /* slices 0 .. STAGES−2 in flight (a group each, empty past the last slice) */
     GB_UNROLL
     for (s = 0; s < GB_MM_STAGES - 1; s++) {
@@ -172,8 +172,8 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
          * whose stage the next copies overwrite */
         GB_BARRIER(1);
         if (nx < ns)
-            GB_MT_FN(load_slice)
-            (A, lda, B, ldb, M, N, K, m0, n0, nx * GB_MT_BK, tid, S[nx % GB_MM_STAGES]);
+            GB_MT_FN(load_slice)(A, lda, B, ldb, M, N, K, m0, n0, nx * GB_MT_BK, tid,
+                                 S[nx % GB_MM_STAGES]);
 #if GB_MM_NATIVE
         else
             gb_mm_commit(); /* an empty group: the wait's count stays one slice behind */
@@ -184,15 +184,15 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
     GB_UNROLL
     for (i = 0; i < GB_MM_FM; i++)
         GB_UNROLL
-    for (j = 0; j < GB_MM_FN; j++)
-        GB_UNROLL
-    for (v = 0; v < GB_MM_PER_FRAG; v++) {
-        gb_mm_frag_c(lane, v, &r, &c);
-        r += m0 + wr + 16 * i;
-        c += n0 + wc + 8 * j;
-        if (r < M && c < N)
-            C[(size_t)r * ldc + c] = acc[i][j][v];
-    }
+        for (j = 0; j < GB_MM_FN; j++)
+            GB_UNROLL
+            for (v = 0; v < GB_MM_PER_FRAG; v++) {
+                gb_mm_frag_c(lane, v, &r, &c);
+                r += m0 + wr + 16 * i;
+                c += n0 + wc + 8 * j;
+                if (r < M && c < N)
+                    C[(size_t)r * ldc + c] = acc[i][j][v];
+            }
 #else
     (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)C, (void)ldc;
     __trap(); /* no mma.sync, ldmatrix or cp.async below sm_80: never launched here */
