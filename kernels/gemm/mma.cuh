@@ -68,8 +68,12 @@
  * layouts, which the twin does not use, are checked by a CPU model of ldmatrix in
  * kernels/gemm/test_emu_mma.h against the PTX ISA's mma operand layouts.
  *
- * Why C++ syntax here: none; the PTX (cp.async, ldmatrix, mma.sync, cvt.rna.tf32) is inline asm
- * behind GB_MM_NATIVE, as dmma.cuh's cp.async.
+ * Why 128×128 and not 128×256: ptxas gives these kernels 124-128 registers (the bound of two
+ * 256-thread blocks an SM; no stack, no spills, CUDA 13.0 and 11.8, sm_80 to sm_90) with 64
+ * accumulators a lane; 128×256 would need 64×64 warps — 128 accumulators a lane, beyond 200
+ * registers with the fragments, one block an SM — and 96 KiB of dynamic shared memory for 3
+ * stages. No C++ here: the PTX (cp.async, ldmatrix, mma.sync, cvt.rna.tf32) is inline asm behind
+ * GB_MM_NATIVE, as dmma.cuh's cp.async; the rest is plain C.
  */
 #ifndef GPUBENCH_GEMM_MMA_CUH
 #define GPUBENCH_GEMM_MMA_CUH
