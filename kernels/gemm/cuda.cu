@@ -281,3 +281,117 @@ cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M
     return cudaErrorInvalidValue; /* no DMMA in this toolkit: gemm/cuda_tc refuses first */
 #endif
 }
+
+/* --- the sm_80+ mma.sync kernels (mma.cuh; gemm/cuda_tc's f16, bf16, tf32 from 8.0) --------- */
+int gb_hgemm_mma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_MMA
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_hgemm_mma_128x128, "gb_hgemm_mma_128x128"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_bgemm_mma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_MMA
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_bgemm_mma_128x128, "gb_bgemm_mma_128x128"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_tgemm_mma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_MMA
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_tgemm_mma_128x128, "gb_tgemm_mma_128x128"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_mma_runs(const struct gb_arch *arch) { return gb_mm_body_at(arch->sm); }
+
+int gb_mma_fits_ptrs(int esize, const void *A, int lda, const void *B, int ldb) {
+    return gb_mm_fits(esize, (size_t)A, lda, (size_t)B, ldb);
+}
+
+/* What every mma launcher decides before its launch: as gb_wmma_plan, and
+ * cudaErrorMisalignedAddress where the operands do not suit 16-byte cp.async. */
+static inline int gb_mma_plan(const struct gb_arch *arch, int esize, const void *A, int lda,
+                              const void *B, int ldb, int M, int N, int K, int ldc, dim3 *grid) {
+    *grid = dim3(1, 1, 1);
+    if (gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
+        return -(int)cudaErrorInvalidValue;
+    if (M == 0 || N == 0)
+        return 1;
+    if (gb_mm_grid(M, N, &grid->x, &grid->y) != 0)
+        return -(int)cudaErrorInvalidConfiguration;
+    if (!gb_mma_runs(arch))
+        return -(int)cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
+    if (!gb_mma_fits_ptrs(esize, A, lda, B, ldb))
+        return -(int)cudaErrorMisalignedAddress;
+    return 0;
+}
+
+cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                         const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
+#if GB_HAVE_MMA
+    dim3 grid;
+    int plan = gb_mma_plan(arch, 2, A, lda, B, ldb, M, N, K, ldc, &grid);
+    if (plan != 0)
+        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
+    gb_hgemm_mma_128x128<<<grid, GB_MM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
+                                                             (const __half *)B, ldb, C, ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
+    (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no mma.sync kernels in this toolkit: cuda_tc refuses first */
+#endif
+}
+
+cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                         const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
+#if GB_HAVE_MMA
+    dim3 grid;
+    int plan = gb_mma_plan(arch, 2, A, lda, B, ldb, M, N, K, ldc, &grid);
+    if (plan != 0)
+        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
+    gb_bgemm_mma_128x128<<<grid, GB_MM_THREADS, 0, stream>>>(
+        M, N, K, (const __nv_bfloat16 *)A, lda, (const __nv_bfloat16 *)B, ldb, C, ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
+    (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no mma.sync kernels in this toolkit: cuda_tc refuses first */
+#endif
+}
+
+cudaError_t gb_tgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                         const float *A, int lda, const float *B, int ldb, float *C, int ldc) {
+#if GB_HAVE_MMA
+    dim3 grid;
+    int plan = gb_mma_plan(arch, 4, A, lda, B, ldb, M, N, K, ldc, &grid);
+    if (plan != 0)
+        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
+    gb_tgemm_mma_128x128<<<grid, GB_MM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
+    (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no mma.sync kernels in this toolkit: cuda_tc refuses first */
+#endif
+}

@@ -121,6 +121,35 @@ int gb_dgemm_dmma_runs(const struct gb_arch *arch);
 cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const double *A, int lda, const double *B, int ldb, double *C, int ldc);
 
+/* --- the sm_80+ mma.sync kernels (mma.cuh; gemm/cuda_tc's f16, bf16, tf32 from 8.0) -------- */
+
+/* The kernels gb_hgemm_mma, gb_bgemm_mma and gb_tgemm_mma launch; none in a build whose toolkit
+ * has no mma.sync bf16/tf32, ldmatrix and cp.async (before CUDA 11.0). */
+int gb_hgemm_mma_kernels(const struct gb_kernel_ref **refs);
+int gb_bgemm_mma_kernels(const struct gb_kernel_ref **refs);
+int gb_tgemm_mma_kernels(const struct gb_kernel_ref **refs);
+
+/* Does the mma kernel code the device runs have its real body: from sm_80, in a build with
+ * CUDA 11.0 or newer (gb_mm_body_at)? */
+int gb_mma_runs(const struct gb_arch *arch);
+
+/* Can the mma kernels read these operands (esize-byte elements) with 16-byte cp.async: A and B
+ * 16-byte aligned, lda·esize and ldb·esize multiples of 16 (gb_mm_fits)? Where not, gemm/cuda_tc
+ * runs the WMMA kernel, which takes any alignment. */
+int gb_mma_fits_ptrs(int esize, const void *A, int lda, const void *B, int ldb);
+
+/* gb_hgemm_wmma's, gb_bgemm_wmma's and gb_tgemm_wmma's products (same operands and contract:
+ * FP32 C, FP32 accumulation; tf32 operands rounded to nearest, ties away) on 128×128 tiles of
+ * mma.sync m16n8k16 (f16, bf16) or m16n8k8 (tf32) with ldmatrix and a 3-stage cp.async pipeline
+ * (mma.cuh). Errors as gb_hgemm_wmma's, cudaErrorNoKernelImageForDevice where gb_mma_runs is 0,
+ * and cudaErrorMisalignedAddress without launching where gb_mma_fits_ptrs is 0. */
+cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                         const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                         const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+cudaError_t gb_tgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                         const float *A, int lda, const float *B, int ldb, float *C, int ldc);
+
 /* gemm/cuda's and gemm/cuda_tc's prepare, their common part (kernels/gemm/cuda.c): the row's
  * buffers A, B and C in gb_dev_prepare's order (C FP32 in every tier but f64, where it is of the
  * tier), and the problem's sizes as ints, which bench/gemm.c's complete() keeps them within. */

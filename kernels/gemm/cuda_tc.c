@@ -1,15 +1,22 @@
 /* cuda_tc.c — gemm/cuda_tc: C = A·B with our tensor-core kernels (kernels/gemm/cuda.cu's
  * launchers), the best own code per card beside gemm/cuda's SIMT kernels, which are the same code
  * on every card:
- *   f16   FP16 operands, FP32 C and accumulation, on the FP16 tensor cores: nvcuda::wmma
- *         16×16×16 fragments (wmma.cuh), compute capability 7.0, CUDA 9;
- *   bf16  BF16 operands, FP32 C and accumulation: the same WMMA kernel source with 16×16×16
- *         __nv_bfloat16 fragments, compute capability 8.0, CUDA 11.0;
- *   tf32  FP32 operands rounded to TF32 on the device (__float_to_tf32), FP32 C and accumulation:
- *         the same source with 16×16×8 wmma::precision::tf32 fragments, 8.0, CUDA 11.0;
+ *   f16   FP16 operands, FP32 C and accumulation, on the FP16 tensor cores: from sm_80 code,
+ *         mma.sync m16n8k16 on 128×128 tiles with ldmatrix and a 3-stage cp.async pipeline
+ *         (mma.cuh, CUDA 11.0); on sm_70/75 code, nvcuda::wmma 16×16×16 fragments on 64×64
+ *         tiles (wmma.cuh), compute capability 7.0, CUDA 9;
+ *   bf16  BF16 operands, FP32 C and accumulation: the same two kernel sources with bf16
+ *         (mma.sync m16n8k16 .bf16; WMMA 16×16×16 __nv_bfloat16), compute capability 8.0, CUDA
+ *         11.0;
+ *   tf32  FP32 operands rounded to TF32 on the device (cvt.rna.tf32.f32 / __float_to_tf32: to
+ *         nearest, ties away), FP32 C and accumulation: mma.sync m16n8k8 .tf32, or WMMA 16×16×8
+ *         wmma::precision::tf32 fragments, 8.0, CUDA 11.0;
  *   f64   on the FP64 tensor cores (DMMA): nvcuda::wmma 8×8×4 double fragments, cp.async double
- *         buffering (dmma.cuh), compute capability 8.0, CUDA 11.0.
- * All 64×64 block tiles of 4 warps. Problem layout as gemm/cuda's (bench/gemm.h; f16 and bf16
+ *         buffering on 64×64 tiles (dmma.cuh), compute capability 8.0, CUDA 11.0.
+ * The mma.sync kernels copy 16 bytes at a time: they run where the rows of A (k) and B (n) are
+ * multiples of 16 bytes and the buffers 16-byte aligned (gb_mma_fits_ptrs); otherwise, and on
+ * code below sm_80, the WMMA kernel of the tier runs, which takes any alignment, and the row
+ * note says which kernel ran and why (tc_mma_pick). Problem layout as gemm/cuda's (bench/gemm.h; f16 and bf16
  * operands copied to FP16 and BF16 by kernels/common/dev_bufs.h, C FP32). FP32 is not declared,
  * so the runner reports it `unsupported` ("gemm/cuda_tc has no FP32 version"). A card below the
  * kernel's compute capability, or one that runs this build's code for an older architecture
@@ -69,11 +76,42 @@ static const struct tc_kernel tc_f64 = {
     gb_dgemm_dmma_runs,
 };
 
+/* The sm_80+ mma.sync kernel of a 16-bit or tf32 tier (mma.cuh): run instead of the tier's
+ * WMMA kernel where the device runs its body (sm_80 code) and the operands suit its 16-byte
+ * cp.async (gb_mma_fits_ptrs); elsewhere the WMMA kernel runs and the note says why. */
+struct tc_mma {
+    const char *note; /* the row note of an ok row */
+    const char *what; /* the tier, for the fallback's note */
+    int esize;        /* bytes an element of A and B */
+    gb_kernel_family family;
+};
+
+static const struct tc_mma mma_f16 = {
+    "own mma.sync f16 128x128 tiles (m16n8k16, ldmatrix, 3-stage cp.async), FP32 accumulation",
+    "f16",
+    2,
+    gb_hgemm_mma_kernels,
+};
+static const struct tc_mma mma_bf16 = {
+    "own mma.sync bf16 128x128 tiles (m16n8k16, ldmatrix, 3-stage cp.async), FP32 accumulation",
+    "bf16",
+    2,
+    gb_bgemm_mma_kernels,
+};
+static const struct tc_mma mma_tf32 = {
+    "own mma.sync tf32 128x128 tiles (m16n8k8, cvt.rna, ldmatrix, 3-stage cp.async), FP32 "
+    "accumulation",
+    "tf32",
+    4,
+    gb_tgemm_mma_kernels,
+};
+
 struct gemm_tc_state {
     struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     struct gb_arch arch;
     int m, n, k;
     enum dtype dtype;
+    int mma; /* run the mma.sync kernel (tc_mma_pick) rather than the WMMA one */
 };
 
 /* ST_OK when the device runs tc's real body; otherwise ST_UNSUPPORTED with why: the card is
@@ -98,12 +136,45 @@ static enum status tc_body(struct impl_ctx *ctx, const struct tc_kernel *tc,
     return ST_UNSUPPORTED;
 }
 
+/* After gemm_dev_prepare: does the row run mm's kernel (1) or tc's WMMA one (0)? ctx->note
+ * becomes the row note, with why the WMMA kernel runs on a card that has the mma one. */
+static int tc_mma_pick(struct impl_ctx *ctx, const struct tc_kernel *tc, const struct tc_mma *mm,
+                       const struct gemm_tc_state *s) {
+    const struct gb_kernel_ref *refs;
+    struct gb_arch dev;
+    snprintf(ctx->note, sizeof ctx->note, "%s", tc->note);
+    if (!mm || mm->family(&refs) == 0)
+        return 0; /* f64, or a toolkit before CUDA 11.0 */
+    if (!gb_mma_runs(&s->arch)) {
+        if (gb_arch_query(&dev) == cudaSuccess && dev.sm >= 80)
+            snprintf(ctx->note, sizeof ctx->note,
+                     "%s; not the mma.sync kernel: this sm_%d device runs this build's code for "
+                     "sm_%d (the mma.sync kernel needs sm_80 code: rebuild with "
+                     "-DCMAKE_CUDA_ARCHITECTURES=%d)",
+                     tc->note, dev.sm, s->arch.sm, dev.sm);
+        return 0;
+    }
+    if (!gb_mma_fits_ptrs(mm->esize, s->dev.ptr[DEV_A], s->k, s->dev.ptr[DEV_B], s->n)) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "%s; not the mma.sync %s kernel: its 16-byte cp.async needs rows of A and B in "
+                 "multiples of 16 bytes (k=%d, n=%d: %d and %d bytes)",
+                 tc->note, mm->what, s->k, s->n, s->k * mm->esize, s->n * mm->esize);
+        return 0;
+    }
+    snprintf(ctx->note, sizeof ctx->note, "%s", mm->note);
+    return 1;
+}
+
 static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct tc_kernel *tc = p->dtype == DT_F64    ? &tc_f64
                                  : p->dtype == DT_BF16 ? &tc_bf16
                                  : p->dtype == DT_TF32 ? &tc_tf32
                                                        : &tc_f16;
+    const struct tc_mma *mm = p->dtype == DT_F16    ? &mma_f16
+                              : p->dtype == DT_BF16 ? &mma_bf16
+                              : p->dtype == DT_TF32 ? &mma_tf32
+                                                    : NULL;
     const struct gb_kernel_ref *refs;
     struct gemm_tc_state *s;
     enum status st;
@@ -121,9 +192,11 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     s->dtype = p->dtype;
     if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (st = tc_body(ctx, tc, &s->arch)) != ST_OK)
         return st;
+    if (mm && mm->family(&refs) > 0 && (st = gb_check_kernels(ctx, mm->family)) != ST_OK)
+        return st;
     if ((st = gemm_dev_prepare(ctx, &s->m, &s->n, &s->k)) != ST_OK)
         return st;
-    snprintf(ctx->note, sizeof ctx->note, "%s", tc->note);
+    s->mma = tc_mma_pick(ctx, tc, mm, s);
     return ST_OK;
 }
 
@@ -137,18 +210,19 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
                ctx);
         break;
     case DT_BF16:
-        CU_TRY(gb_bgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n, (float *)c,
-                             s->n),
+        CU_TRY((s->mma ? gb_bgemm_mma : gb_bgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k, a,
+                                                       s->k, b, s->n, (float *)c, s->n),
                ctx);
         break;
     case DT_TF32:
-        CU_TRY(gb_tgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, (const float *)a, s->k,
-                             (const float *)b, s->n, (float *)c, s->n),
+        CU_TRY((s->mma ? gb_tgemm_mma : gb_tgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k,
+                                                       (const float *)a, s->k, (const float *)b,
+                                                       s->n, (float *)c, s->n),
                ctx);
         break;
     default:
-        CU_TRY(gb_hgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n, (float *)c,
-                             s->n),
+        CU_TRY((s->mma ? gb_hgemm_mma : gb_hgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k, a,
+                                                       s->k, b, s->n, (float *)c, s->n),
                ctx);
     }
     return ST_OK;
@@ -157,8 +231,9 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
 const struct impl gemm_cuda_tc_impl = {
     .name = "cuda_tc",
     .kind = DEV_CUDA,
-    .summary = "own tensor-core GEMM: FP16 (cc 7.0+), BF16 and TF32 (cc 8.0+) on WMMA fragments "
-               "with FP32 accumulation / FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
+    .summary = "own tensor-core GEMM, FP32 accumulation: FP16, BF16, TF32 on mma.sync 128x128 "
+               "tiles (cc 8.0+; WMMA 64x64 for FP16 on cc 7.x and for rows not 16-byte "
+               "multiples) / FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
     .prepare = gemm_tc_prepare,
     .upload = gb_dev_upload,
     .run = gemm_tc_run,

@@ -84,6 +84,8 @@
  * gb_dgemm_dmma_64x64. */
 #include "kernels/gemm/wmma.cuh"
 #include "kernels/gemm/dmma.cuh"
+/* the sm_80+ mma.sync kernels of gemm/cuda_tc (f16, bf16, tf32) */
+#include "kernels/gemm/mma.cuh"
 
 /* DGEMM (dgemm.cuh: double-buffered, double2 shared loads, one barrier a slice), its own tiles
  * per architecture, all 256 threads:

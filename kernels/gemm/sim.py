@@ -34,6 +34,36 @@ TC = {"float16": (70, "FP16 tensor cores (WMMA)", "own WMMA f16 64x64 tiles"),
 TIER_GATE = {"float16": 53, "bfloat16": 80, "tfloat32": 80}
 
 
+# gemm/cuda_tc's sm_80+ mma.sync kernels (kernels/gemm/mma.cuh): the tiers they run, their
+# element sizes, and the note of a row that runs one
+MMA = {"float16": 2, "bfloat16": 2, "tfloat32": 4}
+
+
+def mma_note(dtype):
+    tier = {"float16": "f16", "bfloat16": "bf16", "tfloat32": "tf32"}[dtype]
+    return f"own mma.sync {tier} 128x128 tiles"
+
+
+def check_tier_row(card, row, shape, check):
+    """gemm/cuda_tc's f16, bf16 and tf32 rows (ok): on sm_80 code the mma.sync kernel where the
+    rows of A (k) and B (n) are multiples of 16 bytes (the sim's buffers are aligned), else the
+    WMMA kernel with the reason; below sm_80 code the WMMA kernel."""
+    dtype = row["dtype"]
+    if row["impl"] != "cuda_tc" or dtype not in MMA:
+        return
+    what = f"{card.spec} {row['shape']} {dtype}"
+    if card.code() < 80:
+        check("own WMMA" in row["note"] and "mma.sync" not in row["note"],
+              f"{what}: want the WMMA kernel: {row['note'][:160]}")
+        return
+    fits = all(shape[d] * MMA[dtype] % 16 == 0 for d in ("k", "n"))
+    if fits:
+        check(mma_note(dtype) in row["note"], f"{what}: want {mma_note(dtype)}: {row['note'][:160]}")
+    else:
+        check("own WMMA" in row["note"] and "its 16-byte cp.async needs rows" in row["note"],
+              f"{what}: want the WMMA kernel and why: {row['note'][:200]}")
+
+
 def expect_tier(card, impl, dtype):
     """gemm/cuda f16: the half2 SIMT kernel from 5.3 on every card. gemm/cuda_tc (the kernels'
     emulated twins): f16 from 7.0 (below 5.3 the tier's own gate refuses first), bf16, tf32 and
@@ -49,4 +79,4 @@ def expect_tier(card, impl, dtype):
     code = card.code()
     if code < need:  # the card runs an older architecture's code, where the kernel is a trap
         return "unsupported", f"runs this build's code for sm_{code}"
-    return "ok", note
+    return "ok", note if dtype not in MMA or code < 80 else ""  # check_tier_row: per shape

@@ -39,6 +39,9 @@
  * misaligned bases, edge tiles), with every element outside the matrices NaN; the tf32 twin's C
  * must fail the FP32 tolerance (it does round), and gb_wm_tf32_bits rounds as cvt.rna does.
  *
+ * The sm_80+ mma.sync kernels (mma.cuh, gemm/cuda_tc's f16, bf16 and tf32 from 8.0): their twins
+ * and a CPU model of their ldmatrix fragment loads, in test_emu_mma.h (read its header).
+ *
  * Emulation builds: arch 800 200; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
@@ -694,6 +697,9 @@ static void wmma_index_checks(void) {
     }
 }
 
+/* the mma.sync kernels' checks (mma_cases, mma_index_checks) */
+#include "kernels/gemm/test_emu_mma.h"
+
 int main(void) {
     /* None a multiple of 64 or 128 in M or N, nor of 8 or 16 in K. pad 0 with K % 4 == 0 and
      * aligned bases takes the float4 paths for A (and B when N % 4 == 0); misalign forces the
@@ -780,6 +786,17 @@ int main(void) {
               "gb_dgemm_tile picks the wrong DGEMM tile");
     EMU_CHECK(GB_DGEMM_NO_128 == (gb_dgemm_tile(GB_ARCH / 10, 1, 4096, 4096) != 128),
               "gb_dgemm_tile(%d) disagrees with GB_DGEMM_NO_128", GB_ARCH / 10);
+    {
+        /* the mma.sync twins: 1×1×1, k = 1, k not a multiple of the slice (32; tf32 16) with
+         * ragged 2×2 tiles and padded leading dimensions, one slice and two (fewer than the 3
+         * stages), many slices of exact tiles, thin edges, K = 0 */
+        static const struct gemm_case mcases[] = {
+            {1, 1, 1, 0, 0},       {65, 63, 1, 5, 0},  {130, 133, 19, 3, 0}, {40, 37, 33, 1, 0},
+            {128, 128, 128, 0, 0}, {129, 257, 72, 7, 0}, {1, 130, 9, 0, 0},  {3, 70, 0, 0, 0},
+        };
+        runs += mma_cases(mcases, (int)(sizeof mcases / sizeof mcases[0]), drop);
+    }
+    mma_index_checks();
     wmma_index_checks();
     dmma_index_checks();
     tf32_round_checks();
@@ -801,7 +818,7 @@ int main(void) {
     EMU_CHECK(gb_hgemm_body_at(GB_ARCH / 10) == GB_HALF_BODY,
               "gb_hgemm_body_at(%d) disagrees with GB_HALF_BODY", GB_ARCH / 10);
     printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin), FP16 GEMM (half2, WMMA twin) and BF16, "
-           "TF32 GEMM (WMMA twins) launches "
+           "TF32 GEMM (WMMA and mma.sync twins) launches "
            "as for sm_%d "
            "(barrier removed: %d), "
            "%.0f ms, %d "

@@ -1,7 +1,9 @@
 /* wmma.cuh — GEMM on the tensor cores through nvcuda::wmma, FP32 C and accumulation: C (M×N,
  * ldc, FP32) = A (M×K, lda) · B (K×N, ldb), row-major, any M, N, K ≥ 0 and any leading dimension
- * and alignment of A and B. gemm/cuda_tc's 16-bit and tf32 tiers (kernels/gemm/cuda_tc.c), one
- * kernel source (wmma_tile.cuh) instantiated per tier at the end of this file:
+ * and alignment of A and B. gemm/cuda_tc's 16-bit and tf32 tiers (kernels/gemm/cuda_tc.c) on
+ * sm_70/75 code (f16), and on sm_80+ code where mma.cuh's faster kernels cannot run (rows of A
+ * or B not multiples of 16 bytes, or unaligned bases); one kernel source (wmma_tile.cuh)
+ * instantiated per tier at the end of this file:
  *   gb_hgemm_wmma_64x64  f16:  __half A and B, 16×16×16 fragments, compute capability 7.0, CUDA 9;
  *   gb_bgemm_wmma_64x64  bf16: __nv_bfloat16 A and B, 16×16×16 fragments, 8.0, CUDA 11.0;
  *   gb_tgemm_wmma_64x64  tf32: float A and B, rounded to TF32 (__float_to_tf32, round to nearest,

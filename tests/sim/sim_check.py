@@ -500,6 +500,9 @@ def mode_quick(build, a):
             more = getattr(build.expects.get(w), "check_row", None)
             if more and d["status"] == "ok" and d["dtype"] == "float32":  # sim.py: float32
                 more(card, d, shape_dict(d["shape"]), check)
+            more = getattr(build.expects.get(w), "check_tier_row", None)
+            if more and d["status"] == "ok" and d["dtype"] != "float32":  # sim.py: other tiers
+                more(card, d, shape_dict(d["shape"]), check)
         for w in build.workloads:
             for i in w.impls("cuda"):
                 check((w.name, i) in seen, f"{card.spec}: no {w.name}/{i} row")

@@ -1,0 +1,215 @@
+/* mma_tile.cuh — one tier of the mma.sync GEMM of mma.cuh (read it first: the scheme, the
+ * shared layout, the twin); included once per tier by mma.cuh, as wmma_tile.cuh is by wmma.cuh.
+ *
+ * Parameters (defined by the includer, undefined at the end of this file):
+ *   GB_MT_NAME      kernel name, e.g. gb_hgemm_mma_128x128 (its helpers are named after it)
+ *   GB_MT_IN        element type of A and B, in global and shared memory: __half,
+ *                   __nv_bfloat16, float (tf32)
+ *   GB_MT_EC        elements a 16-byte chunk: 8 (16-bit), 4 (tf32)
+ *   GB_MT_ZERO      zero of GB_MT_IN (the twin's padding)
+ *   GB_MT_FLOAT(x)  a shared element as the float the tensor cores multiply (tf32: rounded by
+ *                   gb_wm_tf32_bits) — the twin's FMAs
+ *   GB_MT_MMA       the native mma of one m16n8 fragment: gb_mm_f16, gb_mm_bf16, gb_mm_tf32_mma
+ *   GB_MT_TF32      1: m16n8k8 tf32 (operands rounded by cvt.rna, B by 32-bit shared loads);
+ *                   0: m16n8k16 (B by ldmatrix.trans)
+ */
+#define GB_MT_CAT2(a, b) a##_##b
+#define GB_MT_CAT(a, b) GB_MT_CAT2(a, b)
+#define GB_MT_FN(suffix) GB_MT_CAT(GB_MT_NAME, suffix)
+#define GB_MT_BK (GB_MM_AC * GB_MT_EC)  /* slice depth: 32 (16-bit), 16 (tf32) */
+#define GB_MT_BNC (GB_MM_BN / GB_MT_EC) /* chunks a row of B's slice: 16, 32 */
+
+#if GB_HAVE_MMA
+#if GB_MM_BODY
+/* Copy a chunk: n (0..GB_MT_EC) elements from src to shared dst, the rest of the chunk zero.
+ * Native: one 16-byte cp.async reading n·size bytes (0: src is not read). */
+static __device__ __forceinline__ void GB_MT_FN(copy)(GB_MT_IN *dst, const GB_MT_IN *src, int n) {
+#if GB_MM_NATIVE
+    gb_mm_cp16((unsigned)__cvta_generic_to_shared(dst), src, n * (int)sizeof(GB_MT_IN));
+#else
+    int e;
+    for (e = 0; e < GB_MT_EC; e++)
+        dst[e] = e < n ? src[e] : GB_MT_ZERO;
+#endif
+}
+
+/* This thread's chunks of slice k0 of A (128×BK) and B (BK×128) into stage st (A's 512 chunks,
+ * then B's), zero outside the matrices; one commit group. */
+static __device__ __forceinline__ void GB_MT_FN(load_slice)(const GB_MT_IN *__restrict__ A,
+                                                            int lda,
+                                                            const GB_MT_IN *__restrict__ B,
+                                                            int ldb, int M, int N, int K, int m0,
+                                                            int n0, int k0, int tid,
+                                                            GB_MT_IN *st) {
+    int q, r, c, n;
+    GB_UNROLL
+    for (q = 0; q < GB_MM_COPIES; q++) {
+        gb_mm_copy(tid + q * GB_MM_THREADS, GB_MM_AC, &r, &c);
+        n = gb_mm_inside(m0 + r < M, k0 + c * GB_MT_EC, K, GB_MT_EC);
+        GB_MT_FN(copy)(st + gb_mm_swz(r, c, GB_MM_AC) * GB_MT_EC,
+                       n ? A + (size_t)(m0 + r) * lda + k0 + c * GB_MT_EC : A, n);
+        gb_mm_copy(tid + q * GB_MM_THREADS, GB_MT_BNC, &r, &c);
+        n = gb_mm_inside(k0 + r < K, n0 + c * GB_MT_EC, N, GB_MT_EC);
+        GB_MT_FN(copy)(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MT_BNC)) * GB_MT_EC,
+                       n ? B + (size_t)(k0 + r) * ldb + n0 + c * GB_MT_EC : B, n);
+    }
+#if GB_MM_NATIVE
+    gb_mm_commit();
+#endif
+}
+
+#if GB_MM_NATIVE
+/* acc += the warp's 64×32 share of stage st's A·B: two k steps of 4 A fragments (ldmatrix.x4)
+ * and 4 B fragments (ldmatrix.x4.trans, or 32-bit loads for tf32), 16 mma each. */
+static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, int wr, int wc,
+                                                           int lane,
+                                                           float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(st);
+    const unsigned sb = sa + GB_MM_A_CHUNKS * GB_MM_CH;
+    int ks, i, j, r, c;
+    GB_UNROLL
+    for (ks = 0; ks < 2; ks++) {
+        unsigned a[GB_MM_FM][4], b[GB_MM_FN][2];
+        GB_UNROLL
+        for (i = 0; i < GB_MM_FM; i++) {
+            gb_mm_ldsm_a(lane, wr, i, ks, &r, &c);
+            gb_mm_ldsm_x4(sa + gb_mm_swz(r, c, GB_MM_AC) * GB_MM_CH, a[i]);
+#if GB_MT_TF32
+            GB_UNROLL
+            for (j = 0; j < 4; j++)
+                a[i][j] = gb_mm_tf32(a[i][j]);
+#endif
+        }
+#if GB_MT_TF32
+        {
+            const unsigned *bw = (const unsigned *)(st + GB_MM_A_CHUNKS * GB_MT_EC);
+            int v;
+            GB_UNROLL
+            for (j = 0; j < GB_MM_FN; j++)
+                GB_UNROLL
+                for (v = 0; v < 2; v++) {
+                    gb_mm_tf32_b(lane, wc, j, ks, v, &r, &c);
+                    b[j][v] = gb_mm_tf32(bw[gb_mm_at(r, c, GB_MT_BNC, GB_MT_EC)]);
+                }
+        }
+#else
+        GB_UNROLL
+        for (j = 0; j < GB_MM_FN / 2; j++) {
+            unsigned t[4];
+            gb_mm_ldsm_b(lane, wc, j, ks, &r, &c);
+            gb_mm_ldsm_x4_trans(sb + gb_mm_swz(r, c, GB_MT_BNC) * GB_MM_CH, t);
+            b[2 * j][0] = t[0], b[2 * j][1] = t[1];
+            b[2 * j + 1][0] = t[2], b[2 * j + 1][1] = t[3];
+        }
+#endif
+        GB_UNROLL
+        for (i = 0; i < GB_MM_FM; i++)
+            GB_UNROLL
+            for (j = 0; j < GB_MM_FN; j++)
+                GB_MT_MMA(acc[i][j], a[i], b[j]);
+    }
+    (void)sb;
+}
+#else
+/* The twin: each lane's own fragment elements, FP32 FMAs over the whole slice through the
+ * swizzle (products of two values of the tier are exact in FP32). */
+static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, int wr, int wc,
+                                                           int lane,
+                                                           float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
+    const GB_MT_IN *bs = st + GB_MM_A_CHUNKS * GB_MT_EC;
+    int i, j, v, k, r, c;
+    for (i = 0; i < GB_MM_FM; i++)
+        for (j = 0; j < GB_MM_FN; j++)
+            for (v = 0; v < GB_MM_PER_FRAG; v++) {
+                gb_mm_frag_c(lane, v, &r, &c);
+                r += wr + 16 * i;
+                c += wc + 8 * j;
+                for (k = 0; k < GB_MT_BK; k++)
+                    acc[i][j][v] += GB_MT_FLOAT(st[gb_mm_at(r, k, GB_MM_AC, GB_MT_EC)]) *
+                                    GB_MT_FLOAT(bs[gb_mm_at(k, c, GB_MT_BNC, GB_MT_EC)]);
+            }
+}
+#endif
+#endif /* GB_MM_BODY */
+
+/* two blocks an SM: up to 128 registers a thread, 2 × 48 KiB of shared memory (sm_86/89 have
+ * 100 KiB an SM) */
+GB_LAUNCH_BOUNDS_MIN(GB_MM_THREADS, 2)
+__global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, int lda,
+                           const GB_MT_IN *__restrict__ B, int ldb, float *__restrict__ C,
+                           int ldc) {
+#if GB_MM_BODY
+    __shared__ __align__(128) GB_MT_IN S[GB_MM_STAGES][GB_MM_STAGE_CHUNKS * GB_MT_EC];
+    const int tid = (int)threadIdx.x, w = tid / 32, lane = tid % 32;
+    const int m0 = (int)blockIdx.y * GB_MM_BM, n0 = (int)blockIdx.x * GB_MM_BN;
+    const int ns = (K + GB_MT_BK - 1) / GB_MT_BK;
+    float acc[GB_MM_FM][GB_MM_FN][GB_MM_PER_FRAG];
+    int wr, wc, s, i, j, v, r, c;
+    gb_mm_warp_origin(w, &wr, &wc);
+    GB_UNROLL
+    for (i = 0; i < GB_MM_FM; i++)
+        GB_UNROLL
+        for (j = 0; j < GB_MM_FN; j++)
+            GB_UNROLL
+            for (v = 0; v < GB_MM_PER_FRAG; v++)
+                acc[i][j][v] = 0.0f;
+    /* slices 0 .. STAGES−2 in flight (a group each, empty past the last slice) */
+    GB_UNROLL
+    for (s = 0; s < GB_MM_STAGES - 1; s++) {
+        if (s < ns)
+            GB_MT_FN(load_slice)(A, lda, B, ldb, M, N, K, m0, n0, s * GB_MT_BK, tid, S[s]);
+#if GB_MM_NATIVE
+        else
+            gb_mm_commit();
+#endif
+    }
+    for (s = 0; s < ns; s++) {
+        const int nx = s + GB_MM_STAGES - 1;
+#if GB_MM_NATIVE
+        gb_mm_wait(); /* this thread's copies of slice s have landed */
+#endif
+        /* everyone's copies of slice s are visible, and every warp is done with slice s − 1,
+         * whose stage the next copies overwrite */
+        GB_BARRIER(1);
+        if (nx < ns)
+            GB_MT_FN(load_slice)(A, lda, B, ldb, M, N, K, m0, n0, nx * GB_MT_BK, tid,
+                                 S[nx % GB_MM_STAGES]);
+#if GB_MM_NATIVE
+        else
+            gb_mm_commit(); /* an empty group: the wait's count stays one slice behind */
+#endif
+        GB_MT_FN(mma_slice)(S[s % GB_MM_STAGES], wr, wc, lane, acc);
+    }
+    /* unrolled: the accumulators are registers, indexed by constants only */
+    GB_UNROLL
+    for (i = 0; i < GB_MM_FM; i++)
+        GB_UNROLL
+        for (j = 0; j < GB_MM_FN; j++)
+            GB_UNROLL
+            for (v = 0; v < GB_MM_PER_FRAG; v++) {
+                gb_mm_frag_c(lane, v, &r, &c);
+                r += m0 + wr + 16 * i;
+                c += n0 + wc + 8 * j;
+                if (r < M && c < N)
+                    C[(size_t)r * ldc + c] = acc[i][j][v];
+            }
+#else
+    (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)C, (void)ldc;
+    __trap(); /* no mma.sync, ldmatrix or cp.async below sm_80: never launched here */
+#endif
+}
+GB_SIM_KERNEL(GB_MT_NAME, int, int, int, const GB_MT_IN *, int, const GB_MT_IN *, int, float *, int)
+#endif /* GB_HAVE_MMA */
+
+#undef GB_MT_BK
+#undef GB_MT_BNC
+#undef GB_MT_FN
+#undef GB_MT_CAT
+#undef GB_MT_CAT2
+#undef GB_MT_NAME
+#undef GB_MT_IN
+#undef GB_MT_EC
+#undef GB_MT_ZERO
+#undef GB_MT_FLOAT
+#undef GB_MT_MMA
+#undef GB_MT_TF32
