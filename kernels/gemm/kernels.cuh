@@ -83,6 +83,7 @@
  * gb_dgemm_dmma_64x64. */
 #include "kernels/gemm/wmma.cuh"
 #include "kernels/gemm/dmma.cuh"
+#include "kernels/gemm/wgmma.cuh"
 
 /* DGEMM (dgemm.cuh), its own tile per architecture: 64×64×8 with 4×4 doubles per thread (16
  * FP64 accumulators, 32 registers) from sm_35, whose 255 registers per thread hold them; 32×32×16
