@@ -37,6 +37,14 @@
  * misaligned bases, edge tiles), with every element outside the matrices NaN; the tf32 twin's C
  * must fail the FP32 tolerance (it does round), and gb_wm_tf32_bits rounds as cvt.rna does.
  *
+ * The Hopper kernel (wgmma.cuh, gemm/cuda_tc's f16 and bf16 on sm_90a code) as its twin: the same
+ * TMA boxes (zero outside the operands, 128-byte swizzle) into the same stages, the same
+ * descriptors read back by the twin's wgmma, the same D layout and epilogue, in a synchronous loop
+ * (the emulation has no mbarriers); on odd shapes (k = 1, k below one slice and below
+ * stages·64, many slices, ragged edges, padded leading dimensions, K = 0) with every element
+ * outside the operands NaN; its index arithmetic on its own (wgmma_index_checks: the swizzle,
+ * the descriptor bits, layouts, D fragment, TMA box, phase parities, grid).
+ *
  * Emulation builds: arch 800 200; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
@@ -617,6 +625,24 @@ static void tf32_round_checks(void) {
               "gb_wm_tf32_bits does not round to TF32 as cvt.rna does");
 }
 
+/* A tensor-core kernel's grid (bm×bn tiles): M×N covered, no block wholly outside, at shapes on
+ * and off the tile, and refused beyond 65535 rows of blocks. */
+static void grid_checks(const char *what, int (*grid)(int, int, unsigned *, unsigned *), int bm,
+                        int bn) {
+    const int shapes[][2] = {{1, 1}, {bm, bn}, {bm + 1, bn - 1}, {2 * bm - 1, 2 * bn + 1},
+                             {1000, 3}};
+    int i;
+    for (i = 0; i < 5; i++) {
+        unsigned gx = 0, gy = 0;
+        const int M = shapes[i][0], N = shapes[i][1];
+        EMU_CHECK(grid(M, N, &gx, &gy) == 0 && (long)gx * bn >= N && (long)(gx - 1) * bn < N &&
+                      (long)gy * bm >= M && (long)(gy - 1) * bm < M,
+                  "%s: grid %ux%u for %dx%d", what, gx, gy, M, N);
+    }
+    EMU_CHECK(grid(65536 * bm, 1, &(unsigned){0}, &(unsigned){0}) == -1,
+              "%s: a grid beyond 65535 rows of blocks is accepted", what);
+}
+
 /* The tensor-core kernel's index arithmetic (wmma.cuh), which the emulation cannot check through
  * real fragments: the 4 warps' 2×2 fragments tile the 64×64 block once; the 128 threads' 8 pairs
  * cover each 64×32 slice of A and 32×64 slice of B once; the 32 lanes' 8 elements cover a 16×16
@@ -665,19 +691,7 @@ static void wmma_index_checks(void) {
     EMU_CHECK(gb_wm_pair_inside(4, 0, 5, 7) == 2 && gb_wm_pair_inside(4, 6, 5, 7) == 1 &&
                   gb_wm_pair_inside(4, 8, 5, 7) == 0 && gb_wm_pair_inside(5, 0, 5, 7) == 0,
               "wmma: gb_wm_pair_inside pads the wrong elements");
-    {
-        static const int shapes[][2] = {{1, 1}, {64, 64}, {65, 63}, {127, 129}, {1000, 3}};
-        for (i = 0; i < 5; i++) {
-            unsigned gx = 0, gy = 0;
-            const int M = shapes[i][0], N = shapes[i][1];
-            EMU_CHECK(gb_wm_grid(M, N, &gx, &gy) == 0 && (long)gx * GB_WM_BN >= N &&
-                          (long)(gx - 1) * GB_WM_BN < N && (long)gy * GB_WM_BM >= M &&
-                          (long)(gy - 1) * GB_WM_BM < M,
-                      "wmma: grid %ux%u for %dx%d", gx, gy, M, N);
-        }
-        EMU_CHECK(gb_wm_grid(65536 * GB_WM_BM, 1, &(unsigned){0}, &(unsigned){0}) == -1,
-                  "wmma: a grid beyond 65535 rows of blocks is accepted");
-    }
+    grid_checks("wmma", gb_wm_grid, GB_WM_BM, GB_WM_BN);
 }
 
 /* --- Hopper: wgmma with TMA (wgmma.cuh): its twin and its index arithmetic ---------------- */
@@ -914,17 +928,7 @@ static void wgmma_index_checks(void) {
             gb_wg_full_parity(GB_WG_STAGES) == 1 && gb_wg_full_parity(2 * GB_WG_STAGES) == 0 &&
             gb_wg_empty_parity(GB_WG_STAGES) == 0 && gb_wg_empty_parity(2 * GB_WG_STAGES + 1) == 1,
         "wgmma: mbarrier phase parities");
-    {
-        static const int shapes[][2] = {{1, 1}, {128, 128}, {129, 127}, {255, 257}, {1000, 3}};
-        for (i = 0; i < 5; i++) {
-            unsigned gx = 0, gy = 0;
-            const int M = shapes[i][0], N = shapes[i][1];
-            EMU_CHECK(gb_wg_grid(M, N, &gx, &gy) == 0 && (long)gx * GB_WG_BN >= N &&
-                          (long)(gx - 1) * GB_WG_BN < N && (long)gy * GB_WG_BM >= M &&
-                          (long)(gy - 1) * GB_WG_BM < M,
-                      "wgmma: grid %ux%u for %dx%d", gx, gy, M, N);
-        }
-    }
+    grid_checks("wgmma", gb_wg_grid, GB_WG_BM, GB_WG_BN);
     /* the host's choice: sm_90a code on a 9.0 card only; TMA's alignment rules */
     EMU_CHECK(gb_wg_body_at(1, 90, 1) && !gb_wg_body_at(1, 90, 0) && !gb_wg_body_at(0, 90, 1) &&
                   !gb_wg_body_at(1, 100, 1) && !gb_wg_body_at(1, 80, 0),
@@ -1039,8 +1043,8 @@ int main(void) {
               "FP16 body refused for sm_53/61/90 code");
     EMU_CHECK(gb_hgemm_body_at(GB_ARCH / 10) == GB_HALF_BODY,
               "gb_hgemm_body_at(%d) disagrees with GB_HALF_BODY", GB_ARCH / 10);
-    printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin), FP16 GEMM (half2, WMMA twin) and BF16, "
-           "TF32 GEMM (WMMA twins) launches "
+    printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin), FP16 GEMM (half2, WMMA twin), BF16, "
+           "TF32 GEMM (WMMA twins) and FP16, BF16 GEMM (wgmma twins) launches "
            "as for sm_%d "
            "(barrier removed: %d), "
            "%.0f ms, %d "

@@ -384,14 +384,22 @@ static int group_of(int ptx) {
 }
 
 /* --- the runtime's kernel functions -------------------------------------------------------- */
+/* The kernel at host and the code d runs for it (code_for), or the runtime's error. */
+static cudaError_t func_code(const void *host, const struct gbsim_device *d, struct func **f,
+                             int *binary, int *ptx, int *jit) {
+    if (!(*f = func_of(host)))
+        return cudaErrorInvalidDeviceFunction;
+    return code_for((*f)->fb, d, binary, ptx, jit) ? cudaSuccess
+                                                   : cudaErrorNoKernelImageForDevice;
+}
+
 cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d,
                                   struct cudaFuncAttributes *attr) {
-    struct func *f = func_of(host);
+    struct func *f;
     int binary, ptx, jit;
-    if (!f)
-        return cudaErrorInvalidDeviceFunction;
-    if (!code_for(f->fb, d, &binary, &ptx, &jit))
-        return cudaErrorNoKernelImageForDevice;
+    cudaError_t err = func_code(host, d, &f, &binary, &ptx, &jit);
+    if (err != cudaSuccess)
+        return err;
     if (jit) /* the attributes of a kernel need its module loaded */
         jit_load(f->fb, d, ptx);
     memset(attr, 0, sizeof *attr);
@@ -420,12 +428,11 @@ size_t gbsim_shared_optin(const struct gbsim_profile *p) {
 
 cudaError_t gbsim_func_set_attribute(const void *host, const struct gbsim_device *d, int attr,
                                      int value) {
-    struct func *f = func_of(host);
+    struct func *f;
     int binary, ptx, jit;
-    if (!f)
-        return cudaErrorInvalidDeviceFunction;
-    if (!code_for(f->fb, d, &binary, &ptx, &jit))
-        return cudaErrorNoKernelImageForDevice;
+    cudaError_t err = func_code(host, d, &f, &binary, &ptx, &jit);
+    if (err != cudaSuccess)
+        return err;
     if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
         if (value < 0 || (size_t)value > gbsim_shared_optin(d->p))
             return cudaErrorInvalidValue;
