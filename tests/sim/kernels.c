@@ -409,8 +409,9 @@ cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d
     attr->numRegs = 32; /* not known without the SASS: a typical figure */
     attr->maxDynamicSharedSizeBytes = f->max_dyn > 48 * 1024 ? (int)f->max_dyn : 48 * 1024;
     /* arch-specific SASS (sm_90a, 9.0 only): the probe kernel's code there alone has static
-     * shared memory, which is how gpubench tells it from sm_90 code (kernels/common/arch.cu) */
-    if (!jit && strcmp(f->name, "gb_arch_probe_kernel") == 0)
+     * shared memory, which is how gpubench tells it from sm_90 code (kernels/common/arch.cu);
+     * a built-for-card binary stands for a plain build of the card's own architecture */
+    if (!jit && !d->built_for_card && strcmp(f->name, "gb_arch_probe_kernel") == 0)
         for (int i = 0; i < f->fb->nsass; i++)
             if (f->fb->sass[i] == binary && f->fb->sass_a[i])
                 attr->sharedSizeBytes = GB_ARCH_FEAT_SHARED_BYTES;
