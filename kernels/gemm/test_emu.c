@@ -498,6 +498,29 @@ static int hgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
     return runs;
 }
 
+/* ref (M×N) = A (M×K, lda) · B (K×N, ldb) in double, the tensor-core twins' reference. */
+static void ref_nn(const float *A, int lda, const float *B, int ldb, int M, int N, int K,
+                   double *ref) {
+    int i, j, l;
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            double r = 0;
+            for (l = 0; l < K; l++)
+                r += (double)A[(size_t)i * lda + l] * B[(size_t)l * ldb + j];
+            ref[(size_t)i * N + j] = r;
+        }
+}
+
+/* The elements of C's row padding (columns N to ldc, poisoned with NaN) a kernel wrote. */
+static long pad_written(const float *C, int M, int N, int ldc) {
+    long bad = 0;
+    int i, j;
+    for (i = 0; i < M; i++)
+        for (j = N; j < ldc; j++)
+            bad += !isnan(C[(size_t)i * ldc + j]);
+    return bad;
+}
+
 /* --- BF16 and TF32 tensor cores (wmma.cuh's other tiers: their twins) ------------------ */
 struct w80_args {
     int tf32;
@@ -546,7 +569,6 @@ static long run_w80case(int tf32, const struct gemm_case *c, enum emu_order orde
     dim3 grid = emu_dim3(1, 1, 1);
     long bad = 0;
     size_t e;
-    int i, j, l;
     w80_fill(fa, na, (size_t)c->misalign, M, K, lda, tf32, 41);
     w80_fill(fb, nb, (size_t)c->misalign, K, N, ldb, tf32, 42);
     for (e = 0; e < na; e++)
@@ -556,21 +578,14 @@ static long run_w80case(int tf32, const struct gemm_case *c, enum emu_order orde
     args.A = tf32 ? (const void *)A : (const void *)(ba + c->misalign);
     args.B = tf32 ? (const void *)B : (const void *)(bb + c->misalign);
     emu_poison(C, (size_t)M * ldc + 1);
-    for (i = 0; i < M; i++)
-        for (j = 0; j < N; j++) {
-            double r = 0;
-            for (l = 0; l < K; l++)
-                r += (double)A[(size_t)i * lda + l] * B[(size_t)l * ldb + j];
-            ref[(size_t)i * N + j] = r;
-        }
+    ref_nn(A, lda, B, ldb, M, N, K, ref);
     if (gb_wm_grid(M, N, &grid.x, &grid.y) != 0 ||
         emu_launch(grid, emu_dim3(GB_WM_THREADS, 1, 1), 0, order, 99, w80_body, &args))
         bad = -1;
     else {
         bad = count_bad(C, ldc, ref, M, N, tol, report);
-        for (i = 0; i < M && bad == 0; i++) /* the padding between rows stays untouched */
-            for (j = N; j < ldc; j++)
-                bad += !isnan(C[(size_t)i * ldc + j]);
+        if (bad == 0)
+            bad = pad_written(C, M, N, ldc);
         /* the tf32 twin rounds its operands as the tensor cores do: its C is too coarse for the
          * FP32 tier's tolerance (K ≥ 32: enough terms that the rounding shows) */
         if (tf32 && bad == 0 && K >= 32 && M * N >= 64 && order == EMU_FORWARD &&
@@ -747,7 +762,6 @@ static long run_wgcase(int bf16, const struct gemm_case *c, enum emu_order order
     struct tol tol = verify_tol(bf16 ? DT_BF16 : DT_F16, K, 1.0, 0); /* |a·b| ≤ 1 */
     dim3 grid = emu_dim3(1, 1, 1);
     long bad = 0;
-    int i, j, l;
     wg_fill(a16, af, na, M, K, lda, bf16, 51);
     wg_fill(b16, bf, nb, K, N, ldb, bf16, 52);
     EMU_CHECK(gb_wg_tma_ok(a16, lda) && gb_wg_tma_ok(b16, ldb), "wgmma: operands TMA cannot read");
@@ -755,22 +769,14 @@ static long run_wgcase(int bf16, const struct gemm_case *c, enum emu_order order
     gb_wg_tmap_a(&args.ta, a16, M, K, lda);
     gb_wg_tmap_b(&args.tb, b16, K, N, ldb);
     emu_poison(C, (size_t)M * ldc + 1);
-    for (i = 0; i < M; i++)
-        for (j = 0; j < N; j++) {
-            double r = 0;
-            for (l = 0; l < K; l++)
-                r += (double)af[(size_t)i * lda + l] * bf[(size_t)l * ldb + j];
-            ref[(size_t)i * N + j] = r;
-        }
+    ref_nn(af, lda, bf, ldb, M, N, K, ref);
     if (gb_wg_grid(M, N, &grid.x, &grid.y) != 0 ||
         emu_launch(grid, emu_dim3(GB_WG_THREADS, 1, 1), GB_WG_SMEM, order, 99, wg_body, &args))
         bad = -1;
     else {
         bad = count_bad(C, ldc, ref, M, N, tol, report);
-        for (i = 0; i < M && bad == 0; i++) /* the padding between rows stays untouched */
-            for (j = N; j < ldc; j++)
-                bad += !isnan(C[(size_t)i * ldc + j]);
-        bad += !isnan(C[(size_t)M * ldc]); /* and past the end */
+        if (bad == 0)
+            bad = pad_written(C, M, N, ldc) + !isnan(C[(size_t)M * ldc]); /* and past the end */
     }
     free(a16), free(b16), free(af), free(bf), free(C), free(ref);
     return bad;
