@@ -77,12 +77,27 @@ function(gpubench_arch_problems version nvcc archs out)
   foreach(a IN LISTS archs)
     if(a MATCHES "^(all|all-major)$")
       continue()
-    elseif(NOT a MATCHES "^([0-9]+)(-real|-virtual)?$")
+    elseif(NOT a MATCHES "^([0-9]+)(a?)(-real|-virtual)?$")
       string(APPEND lines "CMAKE_CUDA_ARCHITECTURES: '${a}' is not an architecture value (35, "
-                          "35-real or 35-virtual)\n")
+                          "35-real, 35-virtual, or 90a-real for sm_90a's arch-specific code)\n")
       continue()
     endif()
     set(sm ${CMAKE_MATCH_1})
+    set(specific "${CMAKE_MATCH_2}") # "a" or "" (a test against the quoted "a" would read the
+                                     # loop variable a under an old CMP0054)
+    # "90a": sm_90a, the arch-specific code of compute capability 9.0 (wgmma, setmaxnreg: the
+    # Hopper kernel of gemm/cuda_tc, kernels/gemm/wgmma.cuh), from CUDA 12.0.
+    if(specific AND version VERSION_LESS 12.0)
+      string(APPEND lines "CMAKE_CUDA_ARCHITECTURES=${a}: CUDA ${version} (${nvcc}) has no "
+                          "arch-specific sm_${sm}a code (CUDA 12.0 is the first): use ${sm}, or "
+                          "a CUDA 12.0 or newer toolkit\n")
+      continue()
+    elseif(specific AND CMAKE_VERSION VERSION_LESS 3.25)
+      string(APPEND lines "CMAKE_CUDA_ARCHITECTURES=${a}: CMake ${CMAKE_VERSION} does not read "
+                          "the 'a' suffix (CMake 3.25 is the first): use ${sm}, or a newer "
+                          "CMake\n")
+      continue()
+    endif()
     if(sm EQUAL 21)
       string(APPEND lines "CMAKE_CUDA_ARCHITECTURES=${a}: no toolkit builds compute_21, use 20 "
                           "(sm_20 code runs on sm_21 cards such as the NVS 310)\n")

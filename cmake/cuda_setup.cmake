@@ -48,6 +48,18 @@ function(gpubench_default_cuda_archs version out)
     list(APPEND archs "${a}-real")
   endforeach()
   list(APPEND archs "${newest}") # plain number: SASS and PTX
+  # Hopper's SASS as sm_90a (CUDA 12.0+): the arch-specific code, which alone can hold wgmma
+  # (gemm/cuda_tc's Hopper kernel, kernels/gemm/wgmma.cuh), in place of plain sm_90, not beside
+  # it: sm_90a code runs on exactly compute capability 9.0 (H100, H200, GH200), as sm_90 SASS
+  # does (no other card runs 9.x SASS), and the driver would pick one of the two anyway. Where 90
+  # is the newest entry (12.0–12.7) it also carried the PTX newer cards JIT: that stays
+  # compute_90 (90-virtual), since compute_90a PTX is for 9.0 alone. CUDA 11.8 has no sm_90a,
+  # and CMake reads the "a" suffix from 3.25 (Kitware's merge request 7649): an older CMake keeps
+  # plain 90, and gemm/cuda_tc's rows on Hopper say how to get the wgmma kernel.
+  if(NOT version VERSION_LESS 12.0 AND NOT CMAKE_VERSION VERSION_LESS 3.25)
+    list(TRANSFORM archs REPLACE "^90-real$" "90a-real")
+    list(TRANSFORM archs REPLACE "^90$" "90a-real;90-virtual")
+  endif()
   set(${out} "${archs}" PARENT_SCOPE)
 endfunction()
 

@@ -17,12 +17,15 @@ void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen) {
         return;
     const char *s = cmake_archs;
     while (*s) {
-        /* One list element: digits, optionally "-real" or "-virtual"; keep the digits. */
+        /* One list element: digits, an "a" or "f" suffix (90a: sm_90a's arch-specific code),
+         * optionally "-real" or "-virtual"; keep the digits and the suffix. */
         const char *e = s;
         while (*e && *e != ';')
             e++;
         size_t digits = 0;
         while (s + digits < e && s[digits] >= '0' && s[digits] <= '9')
+            digits++;
+        if (digits && s + digits < e && (s[digits] == 'a' || s[digits] == 'f'))
             digits++;
         if (digits) {
             int w = snprintf(out + o, outlen - o, "%s%.*s", o ? " " : "", (int)digits, s);

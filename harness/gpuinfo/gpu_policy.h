@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* CMake's architecture list as the build manifest holds it ("75-real;80-real;120") as plain
- * numbers ("75 80 120") into out. */
+ * numbers ("75 80 120"; an arch-specific "90a-real" stays "90a") into out. */
 void gpu_archs_plain(const char *cmake_archs, char *out, size_t outlen);
 
 /* The note of a row whose kernel has no image for this device: "no kernel image for sm_35 in

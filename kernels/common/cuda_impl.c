@@ -168,5 +168,6 @@ cudaError_t gb_arch_query(struct gb_arch *arch) {
         return err;
     arch->sm = 10 * major + minor;
     arch->sms = sms;
+    arch->arch_specific = 0;
     return cudaSuccess;
 }

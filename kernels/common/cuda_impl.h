@@ -19,13 +19,24 @@ extern "C" {
 struct gb_arch {
     int sm;  /* compute capability as 10·major + minor: 20, 35, 86, 120 */
     int sms; /* multiprocessors */
+    /* 1 when the code our kernels run here is arch-specific sm_90a code (wgmma, TMA
+     * multicast: CUDA 12.0+, built only for 90a: cmake/cuda_setup.cmake's default list), 0 for
+     * plain code (a build with 90 in CMAKE_CUDA_ARCHITECTURES, or any other card). Set by
+     * gb_arch_code_level; gb_arch_query leaves 0. */
+    int arch_specific;
 };
+
+/* Static shared memory (bytes) of the probe kernel's sm_90a code only (kernels/common/arch.cu):
+ * cudaFuncGetAttributes' sharedSizeBytes is how the host tells sm_90a code from sm_90 code, which
+ * report the same binaryVersion and ptxVersion (90). tests/sim reports it the same way. */
+#define GB_ARCH_FEAT_SHARED_BYTES 16
 
 /* Fill *arch for the current device (cudaGetDevice + cudaDeviceGetAttribute, no context work
  * beyond what the runtime already did). Call once, in prepare. */
 cudaError_t gb_arch_query(struct gb_arch *arch);
 
-/* Lower arch->sm to the architecture our kernels' code was compiled for when that is older:
+/* Lower arch->sm to the architecture our kernels' code was compiled for when that is older, and
+ * set arch->arch_specific (sm_90a code: the probe's static shared memory, above):
  * a card that JIT-compiles old PTX (e.g. a build for sm_20 on a K40m) runs kernels whose
  * per-architecture choices (__CUDA_ARCH__) are the old card's, so the launchers must choose as
  * for that card too (cudaFuncGetAttributes ptxVersion of a probe kernel built like all of ours,

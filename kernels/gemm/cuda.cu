@@ -1,5 +1,8 @@
 /* cuda.cu — launchers of the SGEMM, DGEMM, FP16, BF16 and TF32 GEMM kernels (kernels.cuh): the SIMT ones of
  * gemm/cuda and the tensor-core ones of gemm/cuda_tc. */
+#include <stdio.h>
+#include <string.h>
+
 #include "kernels/gemm/cuda.h"
 #include "kernels/gemm/kernels.cuh"
 
@@ -393,5 +396,165 @@ cudaError_t gb_tgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M,
     (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
     (void)C, (void)ldc;
     return cudaErrorInvalidValue; /* no mma.sync kernels in this toolkit: cuda_tc refuses first */
+#endif
+}
+
+/* --- Hopper: wgmma with TMA (wgmma.cuh), gemm/cuda_tc's f16 and bf16 on sm_90a code --------- */
+int gb_hgemm_wgmma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_WGMMA
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_hgemm_wgmma_128x128, "gb_hgemm_wgmma_128x128"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_bgemm_wgmma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_WGMMA
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_bgemm_wgmma_128x128, "gb_bgemm_wgmma_128x128"},
+    };
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_wgmma_built(void) {
+    return GB_HAVE_WGMMA;
+}
+
+int gb_wgmma_runs(const struct gb_arch *arch) {
+    return gb_wg_body_at(GB_HAVE_WGMMA, arch->sm, arch->arch_specific);
+}
+
+int gb_wgmma_tma_ok(const void *A, int lda, const void *B, int ldb) {
+    return gb_wg_tma_ok(A, lda) && gb_wg_tma_ok(B, ldb);
+}
+
+#if GB_HAVE_WGMMA
+/* A driver function through the runtime (no link against libcuda): cudaGetDriverEntryPoint's
+ * signature changed (CUDA 12.5 added ...ByVersion and CUDA 13 deprecates the other, which -Werror
+ * would refuse), so the call follows CUDART_VERSION. Writes why on failure. */
+static int gb_wg_entry(const char *sym, void **fn, char *why, size_t len) {
+    enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSuccess;
+#if CUDART_VERSION >= 12050
+    const char *call = "cudaGetDriverEntryPointByVersion";
+    cudaError_t e = cudaGetDriverEntryPointByVersion(sym, fn, 12000, cudaEnableDefault, &q);
+#else
+    const char *call = "cudaGetDriverEntryPoint";
+    cudaError_t e = cudaGetDriverEntryPoint(sym, fn, cudaEnableDefault, &q);
+#endif
+    if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !*fn) {
+        snprintf(why, len, "%s(%s): %s%s", call, sym,
+                 e != cudaSuccess ? cudaGetErrorName(e) : "the driver has no such function",
+                 q == cudaDriverEntryPointVersionNotSufficent ? " (driver too old)" : "");
+        return -1;
+    }
+    return 0;
+}
+
+typedef CUresult (*gb_wg_encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                                    const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                                    const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                    CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+typedef CUresult (*gb_wg_errname_fn)(CUresult, const char **);
+
+/* One operand's map (t: gb_wg_tmap_a/_b's shape of it) into out (CUtensorMap bytes). */
+static int gb_wg_encode_one(gb_wg_encode_fn enc, const char *what, int bf16,
+                            const struct gb_wg_tmap *t, unsigned char *out, char *why, size_t len) {
+    CUtensorMap map;
+    cuuint64_t dim[2] = {t->dim[0], t->dim[1]}, stride[1] = {t->stride};
+    cuuint32_t box[2] = {t->box[0], t->box[1]}, estride[2] = {1, 1};
+    CUresult r =
+        enc(&map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+            (void *)(size_t)t->base, dim, stride, box, estride, CU_TENSOR_MAP_INTERLEAVE_NONE,
+            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+        void *fn = NULL;
+        const char *name = NULL;
+        char ignored[8];
+        if (gb_wg_entry("cuGetErrorName", &fn, ignored, sizeof ignored) != 0 ||
+            ((gb_wg_errname_fn)fn)(r, &name) != CUDA_SUCCESS)
+            name = NULL;
+        if (name)
+            snprintf(why, len, "cuTensorMapEncodeTiled(%s): %s", what, name);
+        else
+            snprintf(why, len, "cuTensorMapEncodeTiled(%s): CUresult %d", what, (int)r);
+        return -1;
+    }
+    memcpy(out, &map, sizeof map);
+    return 0;
+}
+#endif
+
+int gb_wgmma_encode(int bf16, int M, int N, int K, const void *A, int lda, const void *B, int ldb,
+                    struct gb_wgmma_maps *maps, char *why, size_t len) {
+#if GB_HAVE_WGMMA
+    void *fn = NULL;
+    struct gb_wg_tmap ta, tb;
+    if (!gb_wgmma_tma_ok(A, lda, B, ldb)) {
+        snprintf(why, len, "TMA needs 16-byte aligned A and B and lda, ldb multiples of 8");
+        return -1;
+    }
+    if (gb_wg_entry("cuTensorMapEncodeTiled", &fn, why, len) != 0)
+        return -1;
+    gb_wg_tmap_a(&ta, A, M, K, lda);
+    gb_wg_tmap_b(&tb, B, K, N, ldb);
+    if (gb_wg_encode_one((gb_wg_encode_fn)fn, "A", bf16, &ta, maps->a, why, len) != 0 ||
+        gb_wg_encode_one((gb_wg_encode_fn)fn, "B", bf16, &tb, maps->b, why, len) != 0)
+        return -1;
+    return 0;
+#else
+    (void)bf16, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)maps;
+    snprintf(why, len, "this gpubench was built with a CUDA older than 12.0 (no wgmma, no TMA)");
+    return -1;
+#endif
+}
+
+cudaError_t gb_wgmma_setup(int bf16) {
+#if GB_HAVE_WGMMA
+    const void *k =
+        bf16 ? (const void *)gb_bgemm_wgmma_128x128 : (const void *)gb_hgemm_wgmma_128x128;
+    return cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, GB_WG_SMEM);
+#else
+    (void)bf16;
+    return cudaErrorInvalidValue;
+#endif
+}
+
+cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int bf16,
+                           const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
+                           int ldc) {
+#if GB_HAVE_WGMMA
+    dim3 grid(1, 1, 1);
+    CUtensorMap ma, mb;
+    if (M < 0 || N < 0 || K < 0 || ldc < N)
+        return cudaErrorInvalidValue;
+    if (M == 0 || N == 0)
+        return cudaGetLastError();
+    if (gb_wg_grid(M, N, &grid.x, &grid.y) != 0)
+        return cudaErrorInvalidConfiguration;
+    if (!gb_wgmma_runs(arch))
+        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
+    memcpy(&ma, maps->a, sizeof ma); /* CUtensorMap is 64-byte aligned: maps need not be */
+    memcpy(&mb, maps->b, sizeof mb);
+    if (bf16)
+        gb_bgemm_wgmma_128x128<<<grid, GB_WG_THREADS, GB_WG_SMEM, stream>>>(ma, mb, M, N, K, C,
+                                                                            ldc);
+    else
+        gb_hgemm_wgmma_128x128<<<grid, GB_WG_THREADS, GB_WG_SMEM, stream>>>(ma, mb, M, N, K, C,
+                                                                            ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)bf16, (void)maps, (void)M, (void)N, (void)K, (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
 #endif
 }

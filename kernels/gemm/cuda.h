@@ -150,6 +150,48 @@ cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M,
 cudaError_t gb_tgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                          const float *A, int lda, const float *B, int ldb, float *C, int ldc);
 
+/* --- Hopper: wgmma with TMA (gemm/cuda_tc's f16 and bf16 on sm_90a code, wgmma.cuh) ------- */
+
+/* The kernels gb_xgemm_wgmma launches for f16 and bf16; none in a build whose toolkit predates
+ * CUDA 12.0. */
+int gb_hgemm_wgmma_kernels(const struct gb_kernel_ref **refs);
+int gb_bgemm_wgmma_kernels(const struct gb_kernel_ref **refs);
+
+/* Was this gpubench built with a toolkit that has wgmma and TMA (CUDA 12.0+)? */
+int gb_wgmma_built(void);
+
+/* Does the device run the wgmma kernel's real body: compute capability 9.0 running this build's
+ * sm_90a code (arch: gb_impl_arch's, arch_specific), in a CUDA 12.0+ build (gb_wg_body_at)? A
+ * build without 90a in CMAKE_CUDA_ARCHITECTURES runs sm_90 code there, where it is a trap. */
+int gb_wgmma_runs(const struct gb_arch *arch);
+
+/* Can TMA read A and B as given (16-byte aligned bases, lda and ldb multiples of 8)? */
+int gb_wgmma_tma_ok(const void *A, int lda, const void *B, int ldb);
+
+/* The tensor maps of A (M×K, lda) and B (K×N, ldb), CUtensorMap bytes (copied into aligned
+ * ones at each launch). */
+struct gb_wgmma_maps {
+    unsigned char a[128], b[128];
+};
+
+/* Encode maps for a product with FP16 (bf16 = 0) or BF16 (1) operands: cuTensorMapEncodeTiled,
+ * from the driver through cudaGetDriverEntryPoint(ByVersion). 0, or -1 with why (len bytes):
+ * the call that failed and its error name, or the TMA rule A and B break (gb_wgmma_tma_ok). */
+int gb_wgmma_encode(int bf16, int M, int N, int K, const void *A, int lda, const void *B, int ldb,
+                    struct gb_wgmma_maps *maps, char *why, size_t len);
+
+/* Let the kernel of the tier use its dynamic shared memory (above 48 KiB: cudaFuncSetAttribute).
+ * Once, before the first launch. */
+cudaError_t gb_wgmma_setup(int bf16);
+
+/* C (M×N, ldc, FP32) = A·B of the maps (gb_wgmma_encode, same M, N, K), 128×128 tiles;
+ * cudaErrorInvalidValue on bad sizes (and in a build before CUDA 12.0),
+ * cudaErrorInvalidConfiguration when the grid exceeds the device's limits,
+ * cudaErrorNoKernelImageForDevice without launching where gb_wgmma_runs is 0. */
+cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int bf16,
+                           const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
+                           int ldc);
+
 /* gemm/cuda's and gemm/cuda_tc's prepare, their common part (kernels/gemm/cuda.c): the row's
  * buffers A, B and C in gb_dev_prepare's order (C FP32 in every tier but f64, where it is of the
  * tier), and the problem's sizes as ints, which bench/gemm.c's complete() keeps them within. */

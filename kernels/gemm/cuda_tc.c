@@ -13,6 +13,12 @@
  *         wmma::precision::tf32 fragments, 8.0, CUDA 11.0;
  *   f64   on the FP64 tensor cores (DMMA): nvcuda::wmma 8×8×4 double fragments, cp.async double
  *         buffering on 64×64 tiles (dmma.cuh), compute capability 8.0, CUDA 11.0.
+ *   f16, bf16 on a compute capability 9.0 card (H100, H200) that runs this build's sm_90a code
+ *         (CMAKE_CUDA_ARCHITECTURES with 90a, the CUDA 12.0+ default): wgmma m64n128k16 fed by
+ *         TMA through an mbarrier pipeline, 128×128 tiles, one producer and two consumer
+ *         warpgroups (wgmma.cuh; tc_hopper below). Where the card runs plain sm_90 code, or TMA
+ *         cannot read A and B (lda, ldb not multiples of 8), the sm_80 path below runs and the
+ *         note says why not wgmma and how to get it.
  * The mma.sync kernels copy 16 bytes at a time: they run where the rows of A (k) and B (n) are
  * multiples of 16 bytes and the buffers 16-byte aligned (gb_mma_fits_ptrs); otherwise, and on
  * code below sm_80, the WMMA kernel of the tier runs, which takes any alignment, and the row
@@ -25,6 +31,7 @@
  * harness/gpuinfo/gpu_tier.c).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
@@ -111,7 +118,9 @@ struct gemm_tc_state {
     struct gb_arch arch;
     int m, n, k;
     enum dtype dtype;
-    int mma; /* run the mma.sync kernel (tc_mma_pick) rather than the WMMA one */
+    int mma;   /* run the mma.sync kernel (tc_mma_pick) rather than the WMMA one */
+    int wgmma; /* 1: f16/bf16 on the Hopper kernel (tc_hopper) */
+    struct gb_wgmma_maps maps; /* its tensor maps of A and B */
 };
 
 /* ST_OK when the device runs tc's real body; otherwise ST_UNSUPPORTED with why: the card is
@@ -165,6 +174,56 @@ static int tc_mma_pick(struct impl_ctx *ctx, const struct tc_kernel *tc, const s
     return 1;
 }
 
+/* --- Hopper: wgmma with TMA (kernels/gemm/wgmma.cuh) ------------------------------------------
+ * f16 and bf16 on a compute capability 9.0 card take the wgmma kernel where the card runs this
+ * build's sm_90a code and TMA can read A and B (gb_wgmma_tma_ok); otherwise the cc 8.x path of
+ * gemm_tc_run, the note (tc_mma_pick's) saying why not the wgmma kernel and how to get it. ST_OK
+ * either way, unless a CUDA call fails. */
+static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
+    const int bf16 = s->dtype == DT_BF16;
+    const void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B];
+    const char *tier = bf16 ? "bf16" : "f16";
+    char why[160];
+    enum status st;
+    size_t len = strlen(ctx->note);
+    s->wgmma = 0;
+    if (s->arch.sm != 90 || (s->dtype != DT_F16 && s->dtype != DT_BF16))
+        return ST_OK;
+    if (!gb_wgmma_built()) {
+        snprintf(ctx->note + len, sizeof ctx->note - len,
+                 "; not the wgmma kernel: it needs a CUDA 12.0+ build with "
+                 "-DCMAKE_CUDA_ARCHITECTURES=90a-real");
+        return ST_OK;
+    }
+    if (!gb_wgmma_runs(&s->arch)) {
+        snprintf(ctx->note + len, sizeof ctx->note - len,
+                 "; not the wgmma kernel: this build runs sm_90 code here, and wgmma exists in "
+                 "sm_90a code only: rebuild with -DCMAKE_CUDA_ARCHITECTURES=90a-real");
+        return ST_OK;
+    }
+    if (!gb_wgmma_tma_ok(a, s->k, b, s->n)) {
+        snprintf(ctx->note + len, sizeof ctx->note - len,
+                 "; not the wgmma kernel: TMA needs 16-byte aligned A and B and lda, ldb "
+                 "multiples of 8 (lda %d, ldb %d)",
+                 s->k, s->n);
+        return ST_OK;
+    }
+    if ((st = gb_check_kernels(ctx, bf16 ? gb_bgemm_wgmma_kernels : gb_hgemm_wgmma_kernels)) !=
+        ST_OK)
+        return st;
+    if (gb_wgmma_encode(bf16, s->m, s->n, s->k, a, s->k, b, s->n, &s->maps, why, sizeof why) != 0) {
+        snprintf(ctx->note, sizeof ctx->note, "gemm/cuda_tc's wgmma kernel: %s", why);
+        return ST_ERROR;
+    }
+    CU_TRY(gb_wgmma_setup(bf16), ctx);
+    s->wgmma = 1;
+    snprintf(ctx->note, sizeof ctx->note,
+             "own wgmma %s 128x128 tiles (m64n128k16 from TMA through an mbarrier pipeline, "
+             "sm_90a), FP32 accumulation",
+             tier);
+    return ST_OK;
+}
+
 static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct tc_kernel *tc = p->dtype == DT_F64    ? &tc_f64
@@ -197,12 +256,18 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     if ((st = gemm_dev_prepare(ctx, &s->m, &s->n, &s->k)) != ST_OK)
         return st;
     s->mma = tc_mma_pick(ctx, tc, mm, s);
-    return ST_OK;
+    return tc_hopper(ctx, s);
 }
 
 static enum status gemm_tc_run(struct impl_ctx *ctx) {
     struct gemm_tc_state *s = ctx->state;
     void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
+    if (s->wgmma) { /* Hopper (tc_hopper) */
+        CU_TRY(gb_xgemm_wgmma(gb_stream(), &s->arch, s->dtype == DT_BF16, &s->maps, s->m, s->n,
+                              s->k, (float *)c, s->n),
+               ctx);
+        return ST_OK;
+    }
     switch (s->dtype) {
     case DT_F64:
         CU_TRY(gb_dgemm_dmma(gb_stream(), &s->arch, s->m, s->n, s->k, (const double *)a, s->k,
@@ -233,7 +298,8 @@ const struct impl gemm_cuda_tc_impl = {
     .kind = DEV_CUDA,
     .summary = "own tensor-core GEMM, FP32 accumulation: FP16, BF16, TF32 on mma.sync 128x128 "
                "tiles (cc 8.0+; WMMA 64x64 for FP16 on cc 7.x and for rows not 16-byte "
-               "multiples) / FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
+               "multiples); FP16 and BF16 on wgmma with TMA on cc 9.0 (sm_90a code) / FP64 on "
+               "DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
     .prepare = gemm_tc_prepare,
     .upload = gb_dev_upload,
     .run = gemm_tc_run,

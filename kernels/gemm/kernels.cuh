@@ -86,6 +86,8 @@
 #include "kernels/gemm/dmma.cuh"
 /* the sm_80+ mma.sync kernels of gemm/cuda_tc (f16, bf16, tf32) */
 #include "kernels/gemm/mma.cuh"
+/* the sm_90a wgmma kernels of gemm/cuda_tc (f16, bf16) */
+#include "kernels/gemm/wgmma.cuh"
 
 /* DGEMM (dgemm.cuh: double-buffered, double2 shared loads, one barrier a slice), its own tiles
  * per architecture, all 256 threads:

@@ -51,6 +51,9 @@ def check_tier_row(card, row, shape, check):
     dtype = row["dtype"]
     if row["impl"] != "cuda_tc" or dtype not in MMA:
         return
+    if card.sm == 90 and card.arch_specific() and dtype in WGMMA and shape["k"] % 8 == 0 and \
+            shape["n"] % 8 == 0:
+        return  # the wgmma kernel: check_any_row
     what = f"{card.spec} {row['shape']} {dtype}"
     if card.code() < 80:
         check("own WMMA" in row["note"] and "mma.sync" not in row["note"],
@@ -79,4 +82,31 @@ def expect_tier(card, impl, dtype):
     code = card.code()
     if code < need:  # the card runs an older architecture's code, where the kernel is a trap
         return "unsupported", f"runs this build's code for sm_{code}"
+    if card.arch_specific() and dtype in WGMMA:  # wgmma or WMMA by the shape: check_any_row
+        return "ok", "FP32 accumulation"
     return "ok", note if dtype not in MMA or code < 80 else ""  # check_tier_row: per shape
+
+
+# --- Hopper: wgmma with TMA (kernels/gemm/wgmma.cuh) -------------------------------------------
+WGMMA = {"float16": "own wgmma f16 128x128 tiles", "bfloat16": "own wgmma bf16 128x128 tiles"}
+
+
+def check_any_row(card, row, shape, check):
+    """gemm/cuda_tc f16 and bf16 on a 9.0 card: the wgmma kernel where the card runs this build's
+    sm_90a code and TMA can read the operands (lda = k and ldb = n multiples of 8: the buffers
+    are cudaMalloc's, aligned); otherwise the sm_80 path, its note saying why not wgmma."""
+    if (card.sm != 90 or row["impl"] != "cuda_tc" or row["dtype"] not in WGMMA or
+            row["status"] != "ok"):
+        return
+    want = WGMMA[row["dtype"]]
+    if not card.arch_specific():
+        check(want not in row["note"] and "rebuild with -DCMAKE_CUDA_ARCHITECTURES=90a-real"
+              in row["note"], f"{card.spec} {row['shape']} {row['dtype']}: want the sm_80 path "
+              f"and how to get wgmma: {row['note'][:200]}")
+    elif shape["k"] % 8 or shape["n"] % 8:
+        check(want not in row["note"] and "TMA needs" in row["note"],
+              f"{card.spec} {row['shape']} {row['dtype']}: want the sm_80 path (TMA's rules): "
+              f"{row['note'][:200]}")
+    else:
+        check(want in row["note"], f"{card.spec} {row['shape']} {row['dtype']}: want {want}: "
+              f"{row['note'][:200]}")

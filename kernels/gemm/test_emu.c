@@ -42,6 +42,14 @@
  * The sm_80+ mma.sync kernels (mma.cuh, gemm/cuda_tc's f16, bf16 and tf32 from 8.0): their twins
  * and a CPU model of their ldmatrix fragment loads, in test_emu_mma.h (read its header).
  *
+ * The Hopper kernel (wgmma.cuh, gemm/cuda_tc's f16 and bf16 on sm_90a code) as its twin: the same
+ * TMA boxes (zero outside the operands, 128-byte swizzle) into the same stages, the same
+ * descriptors read back by the twin's wgmma, the same D layout and epilogue, in a synchronous loop
+ * (the emulation has no mbarriers); on odd shapes (k = 1, k below one slice and below
+ * stages·64, many slices, ragged edges, padded leading dimensions, K = 0) with every element
+ * outside the operands NaN; its index arithmetic on its own (wgmma_index_checks: the swizzle,
+ * the descriptor bits, layouts, D fragment, TMA box, phase parities, grid).
+ *
  * Emulation builds: arch 800 200; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
@@ -507,6 +515,29 @@ static int hgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
     return runs;
 }
 
+/* ref (M×N) = A (M×K, lda) · B (K×N, ldb) in double, the tensor-core twins' reference. */
+static void ref_nn(const float *A, int lda, const float *B, int ldb, int M, int N, int K,
+                   double *ref) {
+    int i, j, l;
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            double r = 0;
+            for (l = 0; l < K; l++)
+                r += (double)A[(size_t)i * lda + l] * B[(size_t)l * ldb + j];
+            ref[(size_t)i * N + j] = r;
+        }
+}
+
+/* The elements of C's row padding (columns N to ldc, poisoned with NaN) a kernel wrote. */
+static long pad_written(const float *C, int M, int N, int ldc) {
+    long bad = 0;
+    int i, j;
+    for (i = 0; i < M; i++)
+        for (j = N; j < ldc; j++)
+            bad += !isnan(C[(size_t)i * ldc + j]);
+    return bad;
+}
+
 /* --- BF16 and TF32 tensor cores (wmma.cuh's other tiers: their twins) ------------------ */
 struct w80_args {
     int tf32;
@@ -555,7 +586,6 @@ static long run_w80case(int tf32, const struct gemm_case *c, enum emu_order orde
     dim3 grid = emu_dim3(1, 1, 1);
     long bad = 0;
     size_t e;
-    int i, j, l;
     w80_fill(fa, na, (size_t)c->misalign, M, K, lda, tf32, 41);
     w80_fill(fb, nb, (size_t)c->misalign, K, N, ldb, tf32, 42);
     for (e = 0; e < na; e++)
@@ -565,21 +595,14 @@ static long run_w80case(int tf32, const struct gemm_case *c, enum emu_order orde
     args.A = tf32 ? (const void *)A : (const void *)(ba + c->misalign);
     args.B = tf32 ? (const void *)B : (const void *)(bb + c->misalign);
     emu_poison(C, (size_t)M * ldc + 1);
-    for (i = 0; i < M; i++)
-        for (j = 0; j < N; j++) {
-            double r = 0;
-            for (l = 0; l < K; l++)
-                r += (double)A[(size_t)i * lda + l] * B[(size_t)l * ldb + j];
-            ref[(size_t)i * N + j] = r;
-        }
+    ref_nn(A, lda, B, ldb, M, N, K, ref);
     if (gb_wm_grid(M, N, &grid.x, &grid.y) != 0 ||
         emu_launch(grid, emu_dim3(GB_WM_THREADS, 1, 1), 0, order, 99, w80_body, &args))
         bad = -1;
     else {
         bad = count_bad(C, ldc, ref, M, N, tol, report);
-        for (i = 0; i < M && bad == 0; i++) /* the padding between rows stays untouched */
-            for (j = N; j < ldc; j++)
-                bad += !isnan(C[(size_t)i * ldc + j]);
+        if (bad == 0)
+            bad = pad_written(C, M, N, ldc);
         /* the tf32 twin rounds its operands as the tensor cores do: its C is too coarse for the
          * FP32 tier's tolerance (K ≥ 32: enough terms that the rounding shows) */
         if (tf32 && bad == 0 && K >= 32 && M * N >= 64 && order == EMU_FORWARD &&
@@ -634,6 +657,24 @@ static void tf32_round_checks(void) {
               "gb_wm_tf32_bits does not round to TF32 as cvt.rna does");
 }
 
+/* A tensor-core kernel's grid (bm×bn tiles): M×N covered, no block wholly outside, at shapes on
+ * and off the tile, and refused beyond 65535 rows of blocks. */
+static void grid_checks(const char *what, int (*grid)(int, int, unsigned *, unsigned *), int bm,
+                        int bn) {
+    const int shapes[][2] = {{1, 1}, {bm, bn}, {bm + 1, bn - 1}, {2 * bm - 1, 2 * bn + 1},
+                             {1000, 3}};
+    int i;
+    for (i = 0; i < 5; i++) {
+        unsigned gx = 0, gy = 0;
+        const int M = shapes[i][0], N = shapes[i][1];
+        EMU_CHECK(grid(M, N, &gx, &gy) == 0 && (long)gx * bn >= N && (long)(gx - 1) * bn < N &&
+                      (long)gy * bm >= M && (long)(gy - 1) * bm < M,
+                  "%s: grid %ux%u for %dx%d", what, gx, gy, M, N);
+    }
+    EMU_CHECK(grid(65536 * bm, 1, &(unsigned){0}, &(unsigned){0}) == -1,
+              "%s: a grid beyond 65535 rows of blocks is accepted", what);
+}
+
 /* The tensor-core kernel's index arithmetic (wmma.cuh), which the emulation cannot check through
  * real fragments: the 4 warps' 2×2 fragments tile the 64×64 block once; the 128 threads' 8 pairs
  * cover each 64×32 slice of A and 32×64 slice of B once; the 32 lanes' 8 elements cover a 16×16
@@ -682,23 +723,246 @@ static void wmma_index_checks(void) {
     EMU_CHECK(gb_wm_pair_inside(4, 0, 5, 7) == 2 && gb_wm_pair_inside(4, 6, 5, 7) == 1 &&
                   gb_wm_pair_inside(4, 8, 5, 7) == 0 && gb_wm_pair_inside(5, 0, 5, 7) == 0,
               "wmma: gb_wm_pair_inside pads the wrong elements");
-    {
-        static const int shapes[][2] = {{1, 1}, {64, 64}, {65, 63}, {127, 129}, {1000, 3}};
-        for (i = 0; i < 5; i++) {
-            unsigned gx = 0, gy = 0;
-            const int M = shapes[i][0], N = shapes[i][1];
-            EMU_CHECK(gb_wm_grid(M, N, &gx, &gy) == 0 && (long)gx * GB_WM_BN >= N &&
-                          (long)(gx - 1) * GB_WM_BN < N && (long)gy * GB_WM_BM >= M &&
-                          (long)(gy - 1) * GB_WM_BM < M,
-                      "wmma: grid %ux%u for %dx%d", gx, gy, M, N);
+    grid_checks("wmma", gb_wm_grid, GB_WM_BM, GB_WM_BN);
+}
+
+/* --- Hopper: wgmma with TMA (wgmma.cuh): its twin and its index arithmetic ---------------- */
+struct wg_args {
+    int bf16, M, N, K, ldc;
+    struct gb_wg_tmap ta, tb;
+    float *C;
+};
+
+static void wg_body(void *p) {
+    const struct wg_args *a = p;
+    if (a->bf16)
+        gb_bgemm_wgmma_128x128(a->ta, a->tb, a->M, a->N, a->K, a->C, a->ldc);
+    else
+        gb_hgemm_wgmma_128x128(a->ta, a->tb, a->M, a->N, a->K, a->C, a->ldc);
+}
+
+/* A rows×cols operand of the tier (ld elements a row, n stored) in [-1, 1) as 16-bit bits in
+ * x16 and their values in xf; NaN outside the matrix (the padding of each row and past the
+ * end): TMA's box must read zeros there, never the memory beyond the tensor's sizes. */
+static void wg_fill(uint16_t *x16, float *xf, size_t n, int rows, int cols, int ld, int bf16,
+                    uint64_t seed) {
+    size_t i;
+    emu_fill(xf, n, seed, -1.0f, 1.0f);
+    for (i = 0; i < n; i++) {
+        const int inside = i < (size_t)rows * ld && (int)(i % (size_t)ld) < cols;
+        float v = inside ? xf[i] : NAN;
+        if (bf16) {
+            __nv_bfloat16 b = __float2bfloat16(v);
+            memcpy(&x16[i], &b, 2);
+            xf[i] = __bfloat162float(b);
+        } else {
+            __half h = __float2half_rn(v);
+            memcpy(&x16[i], &h, 2);
+            xf[i] = __half2float(h);
         }
-        EMU_CHECK(gb_wm_grid(65536 * GB_WM_BM, 1, &(unsigned){0}, &(unsigned){0}) == -1,
-                  "wmma: a grid beyond 65535 rows of blocks is accepted");
     }
 }
 
 /* the mma.sync kernels' checks (mma_cases, mma_index_checks) */
 #include "kernels/gemm/test_emu_mma.h"
+
+/* One case of the f16 or bf16 twin against a double reference with the tier's tolerance;
+ * returns the wrong elements (or -1). Leading dimensions as TMA needs them (multiples of 8:
+ * the columns rounded up, plus 8·pad), C's any (N + pad). */
+static long run_wgcase(int bf16, const struct gemm_case *c, enum emu_order order, int report) {
+    const int M = c->M, N = c->N, K = c->K;
+    const int lda = (K + 7) / 8 * 8 + 8 * c->pad, ldb = (N + 7) / 8 * 8 + 8 * c->pad;
+    const int ldc = N + c->pad;
+    const size_t na = (size_t)M * lda + 8, nb = (size_t)K * ldb + 8;
+    uint16_t *a16 = emu_alloc(na * 2 + 16), *b16 = emu_alloc(nb * 2 + 16);
+    float *af = emu_alloc(na * sizeof(float)), *bf = emu_alloc(nb * sizeof(float));
+    float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
+    double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
+    struct wg_args args;
+    struct tol tol = verify_tol(bf16 ? DT_BF16 : DT_F16, K, 1.0, 0); /* |a·b| ≤ 1 */
+    dim3 grid = emu_dim3(1, 1, 1);
+    long bad = 0;
+    wg_fill(a16, af, na, M, K, lda, bf16, 51);
+    wg_fill(b16, bf, nb, K, N, ldb, bf16, 52);
+    EMU_CHECK(gb_wg_tma_ok(a16, lda) && gb_wg_tma_ok(b16, ldb), "wgmma: operands TMA cannot read");
+    args.bf16 = bf16, args.M = M, args.N = N, args.K = K, args.ldc = ldc, args.C = C;
+    gb_wg_tmap_a(&args.ta, a16, M, K, lda);
+    gb_wg_tmap_b(&args.tb, b16, K, N, ldb);
+    emu_poison(C, (size_t)M * ldc + 1);
+    ref_nn(af, lda, bf, ldb, M, N, K, ref);
+    if (gb_wg_grid(M, N, &grid.x, &grid.y) != 0 ||
+        emu_launch(grid, emu_dim3(GB_WG_THREADS, 1, 1), GB_WG_SMEM, order, 99, wg_body, &args))
+        bad = -1;
+    else {
+        bad = count_bad(C, ldc, ref, M, N, tol, report);
+        if (bad == 0)
+            bad = pad_written(C, M, N, ldc) + !isnan(C[(size_t)M * ldc]); /* and past the end */
+    }
+    free(a16), free(b16), free(af), free(bf), free(C), free(ref);
+    return bad;
+}
+
+/* Both tiers' twins on every case in every order (the unmodified kernels only: the twin's
+ * barriers are not the tiled kernels' numbered ones). Returns the number of launches. */
+static int wg_cases(const struct gemm_case *cases, int ncases, int drop) {
+    int bf16, ci, o, runs = 0;
+    if (drop)
+        return 0;
+    for (bf16 = 0; bf16 < 2; bf16++)
+        for (ci = 0; ci < ncases; ci++) {
+            const struct gemm_case *c = &cases[ci];
+            for (o = 0; o < EMU_ORDERS; o++) {
+                long bad = run_wgcase(bf16, c, (enum emu_order)o, 1);
+                runs++;
+                EMU_CHECK(bad == 0, "%s (twin) %dx%dx%d pad %d %s: %ld wrong",
+                          bf16 ? "gb_bgemm_wgmma_128x128" : "gb_hgemm_wgmma_128x128", c->M, c->N,
+                          c->K, c->pad, emu_order_name((enum emu_order)o), bad);
+            }
+        }
+    return runs;
+}
+
+/* The index arithmetic of wgmma.cuh on its own: the swizzle (its known pattern, an involution
+ * on each 1024-byte atom that keeps 16-byte chunks whole), the descriptor's fields (PTX ISA
+ * "Matrix Descriptor Format": bit positions of a known value, and the decode of every
+ * descriptor the kernel builds), the descriptors' layouts (A's and B's operands of every stage,
+ * consumer and step cover their part of the stage once, inside it), the D fragment layout (each
+ * warpgroup's 64×128 tile once), the TMA twin's box (zero outside, swizzled inside), the phase
+ * parities and the grid. */
+static void wgmma_index_checks(void) {
+    static unsigned char seen[GB_WG_STAGES * GB_WG_STAGE_BYTES];
+    int s, c, kk, r, k, n, w, lane, i, bad = 0;
+    unsigned off;
+    /* the swizzle: row 0 unchanged, row 1's chunk 0 ↔ 1, row 7's chunk 0 ↔ 7, bytes within a
+     * chunk kept, the next atom the same pattern */
+    EMU_CHECK(gb_wg_swizzle128(0) == 0 && gb_wg_swizzle128(5) == 5 &&
+                  gb_wg_swizzle128(128) == 128 + 16 && gb_wg_swizzle128(128 + 16) == 128 &&
+                  gb_wg_swizzle128(7 * 128 + 3) == 7 * 128 + 7 * 16 + 3 &&
+                  gb_wg_swizzle128(1024 + 128 + 16 * 2) == 1024 + 128 + 16 * 3,
+              "wgmma: gb_wg_swizzle128 is not the 128-byte swizzle");
+    for (off = 0; off < 2048; off++) {
+        const unsigned x = gb_wg_swizzle128(off);
+        bad += gb_wg_swizzle128(x) != off || x / 1024 != off / 1024 || x % 16 != off % 16 ||
+               x / 128 != off / 128;
+    }
+    EMU_CHECK(bad == 0, "wgmma: the swizzle leaves its row or atom, or is not an involution (%d)",
+              bad);
+    /* the descriptor: address 0x1400 → 0x140 in bits 0–13, LBO 8192 → 0x200 at 16, SBO 1024
+     * → 0x40 at 32, base offset 0, swizzle mode 1 (128-byte) in bits 62–63 */
+    EMU_CHECK(gb_wg_desc(0x1400, 8192, 1024) ==
+                  (0x140ULL | 0x200ULL << 16 | 0x40ULL << 32 | 1ULL << 62),
+              "wgmma: descriptor bits %#llx", gb_wg_desc(0x1400, 8192, 1024));
+    {
+        const struct gb_wg_desc_fields f = gb_wg_desc_decode(gb_wg_desc(0x3fff0, 0x3fff0, 16));
+        EMU_CHECK(f.addr == 0x3fff0 && f.lbo == 0x3fff0 && f.sbo == 16 && f.base_offset == 0 &&
+                      f.swizzle == GB_WG_SWIZZLE_128B,
+                  "wgmma: descriptor fields do not round-trip at their widths");
+    }
+    /* every stage × consumer × step: A's 64×16 operand within consumer c's rows of stage s's A
+     * tile, B's 16×128 within its B, each element once over the 4 steps (then the slice is
+     * covered once) */
+    memset(seen, 0, sizeof seen);
+    bad = 0;
+    for (s = 0; s < GB_WG_STAGES; s++) {
+        const unsigned a0 = (unsigned)(s * GB_WG_STAGE_BYTES), b0 = a0 + GB_WG_A_BYTES;
+        for (kk = 0; kk < GB_WG_BK / GB_WG_MK; kk++) {
+            const struct gb_wg_desc_fields fb = gb_wg_desc_decode(gb_wg_desc_b(s, kk));
+            bad += fb.base_offset != 0 || fb.swizzle != GB_WG_SWIZZLE_128B;
+            for (c = 0; c < GB_WG_CONSUMERS; c++) {
+                const struct gb_wg_desc_fields fa = gb_wg_desc_decode(gb_wg_desc_a(s, c, kk));
+                bad += fa.base_offset != 0 || fa.swizzle != GB_WG_SWIZZLE_128B;
+                for (r = 0; r < 64; r++)
+                    for (k = 0; k < GB_WG_MK; k++) {
+                        off = gb_wg_swizzle128(gb_wg_kmajor_offset(fa, r, k));
+                        /* element (64c + r, 16kk + k) of the TMA box: row-major, swizzled */
+                        bad += off != a0 + gb_wg_swizzle128(
+                                               (unsigned)((64 * c + r) * 128 + (16 * kk + k) * 2));
+                        if (off >= a0 && off + 1 < b0)
+                            seen[off]++, seen[off + 1]++;
+                        else
+                            bad++;
+                    }
+            }
+            for (k = 0; k < GB_WG_MK; k++)
+                for (n = 0; n < GB_WG_BN; n++) {
+                    off = gb_wg_swizzle128(gb_wg_mnmajor_offset(fb, k, n));
+                    /* element (16kk + k, n) of box n / 64 of B: row-major, swizzled */
+                    bad += off !=
+                           b0 + (unsigned)(n / 64) * GB_WG_B_BOX_BYTES +
+                               gb_wg_swizzle128((unsigned)((16 * kk + k) * 128 + (n % 64) * 2)) -
+                               0u;
+                    if (off >= b0 && off + 1 < a0 + GB_WG_STAGE_BYTES)
+                        seen[off]++, seen[off + 1]++;
+                    else
+                        bad++;
+                }
+        }
+    }
+    for (off = 0; off < sizeof seen; off++)
+        bad += seen[off] != 1;
+    EMU_CHECK(bad == 0, "wgmma: the descriptors do not read each stage's tiles once (%d)", bad);
+    /* D layout: the 4 warps × 32 lanes × 64 elements cover 64×128 once */
+    {
+        static unsigned char d[64][GB_WG_BN];
+        memset(d, 0, sizeof d);
+        bad = 0;
+        for (w = 0; w < 4; w++)
+            for (lane = 0; lane < 32; lane++)
+                for (i = 0; i < GB_WG_ACC; i++) {
+                    gb_wg_d_elem(w, lane, i, &r, &c);
+                    if (r >= 0 && r < 64 && c >= 0 && c < GB_WG_BN)
+                        d[r][c]++;
+                    else
+                        bad++;
+                }
+        for (r = 0; r < 64; r++)
+            for (c = 0; c < GB_WG_BN; c++)
+                bad += d[r][c] != 1;
+        gb_wg_d_elem(1, 6, 5, &r, &c); /* g = 1, t = 2, j = 1, q = 1: row 17, column 13 */
+        bad += r != 17 || c != 13;
+        gb_wg_d_elem(3, 31, 63, &r, &c); /* g = 7, t = 3, j = 15, q = 3: row 63, column 127 */
+        bad += r != 63 || c != 127;
+        EMU_CHECK(bad == 0, "wgmma: the D fragment layout does not cover 64x128 once (%d)", bad);
+    }
+    /* the TMA twin: a 3×5 tensor of 2-byte elements (stride 16 bytes), the box at (−1, 1) of
+     * 64×8: zero left of and below the tensor, the tensor's elements inside, swizzled rows */
+    {
+        static uint16_t g[3 * 8];
+        static unsigned char box[GB_WG_ATOM];
+        struct gb_wg_tmap t;
+        uint16_t v;
+        for (i = 0; i < 3 * 8; i++)
+            g[i] = (uint16_t)(100 + i);
+        gb_wg_tmap_2d(&t, g, 3, 5, 8, 64, 8);
+        memset(box, 0xff, sizeof box);
+        gb_wg_tma_box(&t, -1, 1, box, 0);
+        bad = 0;
+        for (r = 0; r < 8; r++)
+            for (c = 0; c < 64; c++) {
+                const int gy = 1 + r, gx = c - 1;
+                const uint16_t want =
+                    gy < 3 && gx >= 0 && gx < 5 ? (uint16_t)(100 + gy * 8 + gx) : 0;
+                memcpy(&v, box + gb_wg_swizzle128((unsigned)(r * 128 + c * 2)), 2);
+                bad += v != want;
+            }
+        EMU_CHECK(bad == 0, "wgmma: the TMA twin's box is wrong (%d)", bad);
+    }
+    /* phases: slice kt waits for phase kt / stages of its stage's "full" barrier; the producer
+     * reuses a stage once the previous use's "empty" phase has completed */
+    EMU_CHECK(
+        gb_wg_full_parity(0) == 0 && gb_wg_full_parity(GB_WG_STAGES - 1) == 0 &&
+            gb_wg_full_parity(GB_WG_STAGES) == 1 && gb_wg_full_parity(2 * GB_WG_STAGES) == 0 &&
+            gb_wg_empty_parity(GB_WG_STAGES) == 0 && gb_wg_empty_parity(2 * GB_WG_STAGES + 1) == 1,
+        "wgmma: mbarrier phase parities");
+    grid_checks("wgmma", gb_wg_grid, GB_WG_BM, GB_WG_BN);
+    /* the host's choice: sm_90a code on a 9.0 card only; TMA's alignment rules */
+    EMU_CHECK(gb_wg_body_at(1, 90, 1) && !gb_wg_body_at(1, 90, 0) && !gb_wg_body_at(0, 90, 1) &&
+                  !gb_wg_body_at(1, 100, 1) && !gb_wg_body_at(1, 80, 0),
+              "wgmma: body taken or refused at the wrong code");
+    EMU_CHECK(gb_wg_tma_ok((void *)(size_t)256, 8) && !gb_wg_tma_ok((void *)(size_t)258, 8) &&
+                  !gb_wg_tma_ok((void *)(size_t)256, 12),
+              "wgmma: TMA's alignment rules");
+}
 
 int main(void) {
     /* None a multiple of 64 or 128 in M or N, nor of 8 or 16 in K. pad 0 with K % 4 == 0 and
@@ -797,7 +1061,18 @@ int main(void) {
         runs += mma_cases(mcases, (int)(sizeof mcases / sizeof mcases[0]), drop);
     }
     mma_index_checks();
+    {
+        /* the wgmma twins: 1×1×1, k = 1, k below one slice and below stages·64 (zero-filled
+         * rest of the slice), exact tiles, many slices (stages reused), ragged edges with padded
+         * leading dimensions, K = 0 */
+        static const struct gemm_case gcases[] = {
+            {1, 1, 1, 0, 0},       {130, 129, 1, 1, 0},   {70, 60, 50, 0, 0}, {128, 128, 64, 0, 0},
+            {129, 257, 300, 1, 0}, {200, 140, 100, 2, 0}, {3, 70, 0, 0, 0},
+        };
+        runs += wg_cases(gcases, (int)(sizeof gcases / sizeof gcases[0]), drop);
+    }
     wmma_index_checks();
+    wgmma_index_checks();
     dmma_index_checks();
     tf32_round_checks();
     /* The tensor-core kernels' host refusals (gb_hgemm_wmma_runs, gb_dgemm_dmma_runs) follow
@@ -817,8 +1092,8 @@ int main(void) {
               "FP16 body refused for sm_53/61/90 code");
     EMU_CHECK(gb_hgemm_body_at(GB_ARCH / 10) == GB_HALF_BODY,
               "gb_hgemm_body_at(%d) disagrees with GB_HALF_BODY", GB_ARCH / 10);
-    printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin), FP16 GEMM (half2, WMMA twin) and BF16, "
-           "TF32 GEMM (WMMA and mma.sync twins) launches "
+    printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin), FP16 GEMM (half2, WMMA twin), BF16, "
+           "TF32 GEMM (WMMA and mma.sync twins) and FP16, BF16 GEMM (wgmma twins) launches "
            "as for sm_%d "
            "(barrier removed: %d), "
            "%.0f ms, %d "

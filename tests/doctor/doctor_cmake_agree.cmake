@@ -67,6 +67,10 @@ arch_case(10.2 "20" "CUDA 8.0 is the last .*cuda-8.0/bin/nvcc -DCMAKE_CUDA_HOST_
 arch_case(12.6 "30;61" "^[^\n]*sm_30, CUDA 10.2 is the last [^\n]*g\\+\\+-8 [^\n]*\n$")
 arch_case(8.0 "21" "no toolkit builds compute_21, use 20")
 arch_case(13.0 "sm_35" "'sm_35' is not an architecture value")
+# sm_90a (Hopper's arch-specific code, gemm/cuda_tc's wgmma kernel): CUDA 12.0+ builds it
+arch_case(13.0 "80-real;90a-real;90a;100" "")
+arch_case(11.8 "90a-real" "^CMAKE_CUDA_ARCHITECTURES=90a-real: CUDA 11.8 \\(/opt/nvcc\\) has no arch-specific sm_90a code \\(CUDA 12.0 is the first\\): use 90, or a CUDA 12.0 or newer toolkit\n$")
+arch_case(13.0 "90b" "'90b' is not an architecture value")
 
 # CMakePresets.json has a preset for the last toolkit of every retired architecture (the
 # toolkits doctor's fix lines name) and for the current one: cuda-X.Y builds into build-cudaX.Y

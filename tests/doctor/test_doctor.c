@@ -29,13 +29,13 @@ struct manifest {
 /* Named because the text cases below use them too. */
 #define ARCHS_10_2 "30-real;35-real;50-real;60-real;70-real;75"
 #define ARCHS_11_8 "35-real;37-real;50-real;60-real;70-real;75-real;80-real;86-real;89-real;90"
-#define ARCHS_13_0 "75-real;80-real;86-real;89-real;90-real;100-real;120"
+#define ARCHS_13_0 "75-real;80-real;86-real;89-real;90a-real;100-real;120"
 static const struct manifest manifests[] = {
     {"8.0", "20-real;30-real;35-real;50-real;60", "7.1"},
     {"10.2", ARCHS_10_2, "7.6"},
     {"11.8", ARCHS_11_8, "8.9"},
-    {"12.6", "50-real;60-real;70-real;75-real;80-real;86-real;89-real;90", "9.5"},
-    {"12.8", "50-real;60-real;70-real;75-real;80-real;86-real;89-real;90-real;100-real;120",
+    {"12.6", "50-real;60-real;70-real;75-real;80-real;86-real;89-real;90a-real;90-virtual", "9.5"},
+    {"12.8", "50-real;60-real;70-real;75-real;80-real;86-real;89-real;90a-real;100-real;120",
      "9.10"},
     {"13.0", ARCHS_13_0, "9.19"},
 };
@@ -150,7 +150,7 @@ struct text_case {
 static const struct text_case text_cases[] = {
     {"the issue's example: K40m against the CUDA 13 build", "Tesla K40m", 3, 5, "470.82", "13.0",
      ARCHS_13_0, "9.19", 'N', .libs = 'N',
-     .reason = {"no code for sm_35", "built for 75 80 86 89 90 100 120 + PTX 120",
+     .reason = {"no code for sm_35", "built for 75 80 86 89 90a 100 120 + PTX 120",
                 "which a 3.5 device cannot JIT"},
      .fix = {"CUDA 13.0 cannot target Kepler: rebuild with CUDA 11.8: cmake -S . -B build-cuda11.8",
              "-DCMAKE_CUDA_COMPILER=/usr/local/cuda-11.8/bin/nvcc -DCMAKE_CUDA_HOST_COMPILER=g++-11 "

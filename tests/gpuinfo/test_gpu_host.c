@@ -368,6 +368,8 @@ static void test_no_image_notes(void) {
     CHECK_STR(s, "");
     gpu_archs_plain("35-virtual;52", s, sizeof s);
     CHECK_STR(s, "35 52");
+    gpu_archs_plain("89-real;90a-real;90-virtual;100f", s, sizeof s); /* suffixes kept */
+    CHECK_STR(s, "89 90a 90 100f");
 
     const struct card *k40 = card("K40m");
     gpu_no_image_note(k40->major, k40->minor, cuda13, "13.0", s, sizeof s);

@@ -19,6 +19,8 @@ cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d
                                   struct cudaFuncAttributes *attr);
 cudaError_t gbsim_launch(const void *host, dim3 grid, dim3 block, void **args, size_t shmem,
                          cudaStream_t stream);
+cudaError_t gbsim_func_set_attribute(const void *host, const struct gbsim_device *d, int attr,
+                                     int value);
 
 /* An injected error: recorded as the call's error; a sticky one breaks the current device, as if
  * the call had found the context corrupted. */
@@ -198,7 +200,7 @@ GBSIM_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int d
     prop->sharedMemPerMultiprocessor = (size_t)p->shared_per_sm;
     prop->regsPerMultiprocessor = p->regs_per_sm;
     prop->managedMemory = d->sm >= 30;
-    prop->sharedMemPerBlockOptin = 48 * 1024;
+    prop->sharedMemPerBlockOptin = gbsim_shared_optin(p);
 #if CUDART_VERSION >= 13000 /* the field is new in CUDA 13's cudaDeviceProp */
     prop->gpuPciDeviceID = (p->pci_id << 16) | 0x10de;
 #endif
@@ -703,6 +705,106 @@ GBSIM_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, con
         return gbsim_record(cudaErrorInvalidValue);
     return gbsim_record(gbsim_func_attributes(func, d, attr));
 }
+
+GBSIM_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
+                                           int value) {
+    ENTER_CTX(d);
+    return gbsim_record(gbsim_func_set_attribute(func, d, (int)attr, value));
+}
+
+/* --- driver entry points (cudaGetDriverEntryPoint*) ---------------------------------------------
+ * The driver functions gpubench asks the runtime for: cuTensorMapEncodeTiled (gemm/cuda_tc's
+ * Hopper kernel, kernels/gemm/cuda.cu), which here checks the driver's rules (the CUDA Driver API
+ * reference: 64-byte aligned map, 16-byte aligned address, row strides multiples of 16 and below
+ * 2^40, box sizes 1–256, a swizzled box row no wider than the swizzle) and writes the emulation
+ * twin's map (kernels/gemm/wgmma_tmap.h) into the opaque CUtensorMap; and cuGetErrorName. Rank 2
+ * and 16-bit or 32-bit elements only: all that gpubench encodes. */
+#if CUDART_VERSION >= 12000
+#include <cuda.h>
+
+#include "kernels/gemm/wgmma_tmap.h"
+
+static CUresult sim_tensor_map_encode_tiled(CUtensorMap *map, CUtensorMapDataType type,
+                                            cuuint32_t rank, void *addr, const cuuint64_t *dim,
+                                            const cuuint64_t *stride, const cuuint32_t *box,
+                                            const cuuint32_t *estride,
+                                            CUtensorMapInterleave interleave,
+                                            CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2,
+                                            CUtensorMapFloatOOBfill oob) {
+    struct gb_wg_tmap t;
+    unsigned es =
+        type == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 || type == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 ? 2
+        : type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32                                           ? 4
+                                                                                            : 0;
+    unsigned span = swizzle == CU_TENSOR_MAP_SWIZZLE_128B  ? 128
+                    : swizzle == CU_TENSOR_MAP_SWIZZLE_64B ? 64
+                    : swizzle == CU_TENSOR_MAP_SWIZZLE_32B ? 32
+                                                           : 0;
+    (void)l2;
+    if (!map || ((size_t)map & 63) || rank != 2 || !es || ((size_t)addr & 15) || !dim || !stride ||
+        !box || !estride || interleave != CU_TENSOR_MAP_INTERLEAVE_NONE ||
+        oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (int i = 0; i < 2; i++)
+        if (dim[i] < 1 || dim[i] > (1ULL << 32) || box[i] < 1 || box[i] > 256 || estride[i] != 1)
+            return CUDA_ERROR_INVALID_VALUE;
+    if (stride[0] % 16 || stride[0] >= (1ULL << 40) || stride[0] < dim[0] * es ||
+        (box[0] * es) % 16 || (span && box[0] * es > span) || (span && span != 128))
+        return CUDA_ERROR_INVALID_VALUE; /* the twin swizzles 128-byte rows only */
+    memset(&t, 0, sizeof t);
+    t.base = (unsigned long long)(size_t)addr;
+    t.dim[0] = dim[0];
+    t.dim[1] = dim[1];
+    t.stride = stride[0];
+    t.box[0] = box[0];
+    t.box[1] = box[1];
+    t.elem_bytes = es;
+    t.swizzle = span;
+    _Static_assert(sizeof t <= sizeof *map, "the twin's map must fit a CUtensorMap");
+    memset(map, 0, sizeof *map);
+    memcpy(map, &t, sizeof t);
+    return CUDA_SUCCESS;
+}
+
+static CUresult sim_get_error_name(CUresult r, const char **name) {
+    if (!name)
+        return CUDA_ERROR_INVALID_VALUE;
+    *name = r == CUDA_SUCCESS               ? "CUDA_SUCCESS"
+            : r == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+                                            : NULL;
+    return *name ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+static cudaError_t sim_entry_point(const char *symbol, void **fn,
+                                   enum cudaDriverEntryPointQueryResult *status) {
+    if (!symbol || !fn)
+        return gbsim_record(cudaErrorInvalidValue);
+    *fn = strcmp(symbol, "cuTensorMapEncodeTiled") == 0 ? (void *)sim_tensor_map_encode_tiled
+          : strcmp(symbol, "cuGetErrorName") == 0       ? (void *)sim_get_error_name
+                                                        : NULL;
+    if (status)
+        *status = *fn ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
+    return cudaSuccess;
+}
+
+#if CUDART_VERSION >= 12050
+GBSIM_API cudaError_t cudaGetDriverEntryPointByVersion(
+    const char *symbol, void **fn, unsigned int version, unsigned long long flags,
+    enum cudaDriverEntryPointQueryResult *status) {
+    ENTER_NOCTX(current_ordinal());
+    (void)version, (void)flags;
+    return sim_entry_point(symbol, fn, status);
+}
+#else
+GBSIM_API cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **fn,
+                                              unsigned long long flags,
+                                              enum cudaDriverEntryPointQueryResult *status) {
+    ENTER_NOCTX(current_ordinal());
+    (void)flags;
+    return sim_entry_point(symbol, fn, status);
+}
+#endif
+#endif
 
 /* <<<grid, block, shmem, stream>>> pushes its configuration, the host stub pops it and
  * launches. One pending configuration per host thread is all nvcc's code needs; a few nest. */

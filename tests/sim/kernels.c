@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "gbsim_config.h" /* GBSIM_ARCH_GROUPS, generated */
+#include "kernels/common/cuda_impl.h" /* GB_ARCH_FEAT_SHARED_BYTES */
 #include "tests/sim/sim.h"
 #include "tests/sim/sim_kernel.h"
 
@@ -40,13 +41,16 @@
  * The wrapper nvcc registers (fatbinary_section.h: __fatBinC_Wrapper_t, magic 0x466243B1) points
  * at a fat binary: a 16-byte header (magic 0xBA55ED50, version, header size, size of the
  * entries) followed by entries, each a header (kind 1 = PTX, 2 = ELF/SASS, its own size, the
- * payload size, the architecture at byte 28) and its payload. The layout is NVIDIA's, not
+ * payload size, the architecture at byte 28, flags at byte 40: 0x00100000 marks arch-specific
+ * code, sm_90a's for 90) and its payload. The layout is NVIDIA's, not
  * documented; it is what cuobjdump reads (and the test sim_fatbin checks our reading against
  * cuobjdump's). */
 enum { FATBINC_MAGIC = 0x466243B1, FATBIN_MAGIC = 0xBA55ED50, MAX_CODES = 32 };
+#define FATBIN_ARCH_SPECIFIC 0x00100000u
 
 struct fatbin {
     int sass[MAX_CODES], nsass;
+    int sass_a[MAX_CODES]; /* 1: that SASS is arch-specific (sm_90a: "90a-real") */
     int ptx[MAX_CODES], nptx;
     uint64_t ptx_bytes[MAX_CODES]; /* each PTX entry's payload size */
     uint64_t hash;                 /* of the whole fat binary: the JIT cache's key */
@@ -58,6 +62,7 @@ struct fatbin {
 struct func {
     const void *host; /* the host stub's address: what <<<>>> and cudaFuncGetAttributes pass */
     char name[128];   /* demangled kernel name */
+    size_t max_dyn;   /* cudaFuncAttributeMaxDynamicSharedMemorySize set (0: 48 KiB) */
     struct fatbin *fb;
     struct func *next;
 };
@@ -98,15 +103,17 @@ static void parse_fatbin(struct fatbin *fb, const void *wrapper) {
         if (kind == 1 && fb->nptx < MAX_CODES) {
             fb->ptx_bytes[fb->nptx] = psize;
             fb->ptx[fb->nptx++] = (int)arch;
-        } else if (kind == 2 && fb->nsass < MAX_CODES)
+        } else if (kind == 2 && fb->nsass < MAX_CODES) {
+            fb->sass_a[fb->nsass] = (rd32(e + 40) & FATBIN_ARCH_SPECIFIC) != 0;
             fb->sass[fb->nsass++] = (int)arch;
+        }
         e += hsize + psize;
     }
     fb->parsed = 1;
     if (getenv("GBSIM_DEBUG")) {
         fprintf(stderr, "gbsim: fat binary:");
         for (int i = 0; i < fb->nsass; i++)
-            fprintf(stderr, " sm_%d", fb->sass[i]);
+            fprintf(stderr, " sm_%d%s", fb->sass[i], fb->sass_a[i] ? "a" : "");
         for (int i = 0; i < fb->nptx; i++)
             fprintf(stderr, " compute_%d", fb->ptx[i]);
         fputc('\n', stderr);
@@ -227,8 +234,9 @@ static int code_for(const struct fatbin *fb, const struct gbsim_device *d, int *
         *binary = *ptx = d->sm == 21 ? 20 : d->sm;
         return 1;
     }
-    for (int i = 0; i < fb->nsass; i++)
-        if (fb->sass[i] / 10 == d->sm / 10 && fb->sass[i] <= d->sm && fb->sass[i] > best)
+    for (int i = 0; i < fb->nsass; i++) /* arch-specific SASS runs on its own minor alone */
+        if (fb->sass[i] / 10 == d->sm / 10 && fb->sass[i] <= d->sm && fb->sass[i] > best &&
+            (!fb->sass_a[i] || fb->sass[i] == d->sm))
             best = fb->sass[i];
     if (best > 0) {
         *binary = *ptx = best;
@@ -376,14 +384,22 @@ static int group_of(int ptx) {
 }
 
 /* --- the runtime's kernel functions -------------------------------------------------------- */
+/* The kernel at host and the code d runs for it (code_for), or the runtime's error. */
+static cudaError_t func_code(const void *host, const struct gbsim_device *d, struct func **f,
+                             int *binary, int *ptx, int *jit) {
+    if (!(*f = func_of(host)))
+        return cudaErrorInvalidDeviceFunction;
+    return code_for((*f)->fb, d, binary, ptx, jit) ? cudaSuccess
+                                                   : cudaErrorNoKernelImageForDevice;
+}
+
 cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d,
                                   struct cudaFuncAttributes *attr) {
-    struct func *f = func_of(host);
+    struct func *f;
     int binary, ptx, jit;
-    if (!f)
-        return cudaErrorInvalidDeviceFunction;
-    if (!code_for(f->fb, d, &binary, &ptx, &jit))
-        return cudaErrorNoKernelImageForDevice;
+    cudaError_t err = func_code(host, d, &f, &binary, &ptx, &jit);
+    if (err != cudaSuccess)
+        return err;
     if (jit) /* the attributes of a kernel need its module loaded */
         jit_load(f->fb, d, ptx);
     memset(attr, 0, sizeof *attr);
@@ -391,8 +407,44 @@ cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d
     attr->ptxVersion = ptx;
     attr->maxThreadsPerBlock = 1024;
     attr->numRegs = 32; /* not known without the SASS: a typical figure */
-    attr->maxDynamicSharedSizeBytes = 48 * 1024;
+    attr->maxDynamicSharedSizeBytes = f->max_dyn > 48 * 1024 ? (int)f->max_dyn : 48 * 1024;
+    /* arch-specific SASS (sm_90a, 9.0 only): the probe kernel's code there alone has static
+     * shared memory, which is how gpubench tells it from sm_90 code (kernels/common/arch.cu);
+     * a built-for-card binary stands for a plain build of the card's own architecture */
+    if (!jit && !d->built_for_card && strcmp(f->name, "gb_arch_probe_kernel") == 0)
+        for (int i = 0; i < f->fb->nsass; i++)
+            if (f->fb->sass[i] == binary && f->fb->sass_a[i])
+                attr->sharedSizeBytes = GB_ARCH_FEAT_SHARED_BYTES;
     return cudaSuccess;
+}
+
+size_t gbsim_shared_optin(const struct gbsim_profile *p) {
+    /* the Programming Guide's "maximum shared memory per thread block" with opt-in: 48 KiB before
+     * 7.0, all of an SM's on 7.x, all but 1 KiB (reserved by the system) from 8.0 */
+    int sm = p->major * 10 + p->minor;
+    return sm >= 80   ? (size_t)p->shared_per_sm - 1024
+           : sm >= 70 ? (size_t)p->shared_per_sm
+                      : 48 * 1024;
+}
+
+cudaError_t gbsim_func_set_attribute(const void *host, const struct gbsim_device *d, int attr,
+                                     int value) {
+    struct func *f;
+    int binary, ptx, jit;
+    cudaError_t err = func_code(host, d, &f, &binary, &ptx, &jit);
+    if (err != cudaSuccess)
+        return err;
+    if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        if (value < 0 || (size_t)value > gbsim_shared_optin(d->p))
+            return cudaErrorInvalidValue;
+        gbsim_lock();
+        f->max_dyn = (size_t)value;
+        gbsim_unlock();
+        return cudaSuccess;
+    }
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
+        return value < -1 || value > 100 ? cudaErrorInvalidValue : cudaSuccess;
+    return cudaErrorInvalidValue; /* not one gpubench sets: the simulation does not model it */
 }
 
 struct launch {
@@ -469,7 +521,7 @@ cudaError_t gbsim_launch(const void *host, dim3 grid, dim3 block, void **args, s
         block.z > 64 || (unsigned long long)block.x * block.y * block.z > 1024 || grid.x < 1 ||
         grid.y < 1 || grid.z < 1 || grid.x > max_x || grid.y > 65535 || grid.z > 65535)
         return cudaErrorInvalidConfiguration;
-    if (shmem > 48 * 1024)
+    if (shmem > 48 * 1024 && shmem > f->max_dyn) /* above 48 KiB: opted in, up to the card's */
         return cudaErrorInvalidValue;
     st = gbsim_stream_of(stream, d, &err);
     if (!st)

@@ -42,6 +42,10 @@ struct gbsim_profile {
     int toolkit_cuda;   /* the newest toolkit that compiles for the card, 0 = current */
 };
 
+/* Shared memory a block may have with opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize;
+ * kernels.c): what cudaDevAttrMaxSharedMemoryPerBlockOptin reports. */
+size_t gbsim_shared_optin(const struct gbsim_profile *p);
+
 /* The profile named `key`, or NULL. */
 const struct gbsim_profile *gbsim_profile_find(const char *key);
 

@@ -85,15 +85,20 @@ class Build:
         self.libdir = os.path.join(self.dir, "tests", "sim", "lib")
         self.cuda = tuple(int(x) for x in a.cuda.split(".")[:2])
         self.cudnn = tuple(int(x) for x in a.cudnn.split(".")[:2])
-        self.sass, self.ptx = set(), set()
+        # sass, ptx: the architectures (90 for sm_90 and sm_90a alike); sass_names: the SASS as
+        # the fat binary names it ("90a" for the arch-specific code of "90a-real")
+        self.sass, self.ptx, self.sass_names = set(), set(), set()
         for item in a.archs.replace(" ", ";").replace(",", ";").split(";"):
-            m = re.fullmatch(r"(\d+)(-real|-virtual)?", item.strip())
+            m = re.fullmatch(r"(\d+)(a?)(-real|-virtual)?", item.strip())
             if not m:
                 continue
-            if m.group(2) != "-virtual":
+            if m.group(3) != "-virtual":
                 self.sass.add(int(m.group(1)))
-            if m.group(2) != "-real":
+                self.sass_names.add(m.group(1) + m.group(2))
+            if m.group(3) != "-real":
                 self.ptx.add(int(m.group(1)))
+        # every SASS of this build is arch-specific sm_90a code for a 9.0 card
+        self.arch_specific = "90a" in self.sass_names
         self.profiles = parse_profiles(a.profiles_src)
         # every workload with a GPU implementation, and what its folder's sim.py expects
         self.workloads = [w for w in gpubench_list.read(self.gpubench) if w.impls("cuda")]
@@ -170,6 +175,11 @@ class Card:
             return max(sass)
         ptx = [a for a in self.b.ptx if a <= self.sm]
         return max(ptx) if ptx else None
+
+    def arch_specific(self):
+        """Does the card run this build's arch-specific sm_90a code (a 9.0 card, 90a-real in
+        the build; kernels/common/arch.cu's probe)?"""
+        return not self.built_for_card and self.b.arch_specific and self.code() == 90
 
     def cublas_ok(self):
         return self.built_for_card or self.sm >= self.b.cublas_min
@@ -436,20 +446,20 @@ def mode_symbols(build, a):
 def mode_fatbin(build, a):
     e = dict(os.environ, GPUBENCH_SIM="t4", GBSIM_DEBUG="1")
     q = subprocess.run([build.sim, "--version"], capture_output=True, text=True, env=e)
-    ours_sass = {int(x) for x in re.findall(r" sm_(\d+)", q.stderr)}
+    ours_sass = set(re.findall(r" sm_(\d+a?)", q.stderr))
     ours_ptx = {int(x) for x in re.findall(r" compute_(\d+)", q.stderr)}
     # the PTX of the build's architectures, and the lowest one's alone in the startup workload's
     # PTX-only module (kernels/startup/jit.cu)
     want_ptx = build.ptx | {min(build.sass | build.ptx)}
-    check(ours_sass == build.sass and ours_ptx == want_ptx,
+    check(ours_sass == build.sass_names and ours_ptx == want_ptx,
           f"the simulated runtime reads SASS {sorted(ours_sass)} + PTX {sorted(ours_ptx)} from "
-          f"the binary, the build says {sorted(build.sass)} + PTX {sorted(want_ptx)}")
+          f"the binary, the build says {sorted(build.sass_names)} + PTX {sorted(want_ptx)}")
     if not a.cuobjdump or not os.path.exists(a.cuobjdump):
         print("cuobjdump not in this toolkit: compared with the build's architecture list only")
         return
     p = subprocess.run([a.cuobjdump, "--list-elf", "--list-ptx", build.gpubench],
                        capture_output=True, text=True)
-    sass = {int(x) for x in re.findall(r"ELF file .*\.sm_(\d+)\.cubin", p.stdout)}
+    sass = set(re.findall(r"ELF file .*\.sm_(\d+a?)\.cubin", p.stdout))
     ptx = {int(x) for x in re.findall(r"PTX file .*\.sm_(\d+)\.ptx", p.stdout)}
     check(sass == ours_sass and ptx == ours_ptx,
           f"cuobjdump lists SASS {sorted(sass)} + PTX {sorted(ptx)}, the simulated runtime "
@@ -503,6 +513,10 @@ def mode_quick(build, a):
             more = getattr(build.expects.get(w), "check_tier_row", None)
             if more and d["status"] == "ok" and d["dtype"] != "float32":  # sim.py: other tiers
                 more(card, d, shape_dict(d["shape"]), check)
+            # sim.py's check of every row, whatever its tier and status (optional)
+            every = getattr(build.expects.get(w), "check_any_row", None)
+            if every:
+                every(card, d, shape_dict(d["shape"]), check)
         for w in build.workloads:
             for i in w.impls("cuda"):
                 check((w.name, i) in seen, f"{card.spec}: no {w.name}/{i} row")
