@@ -56,7 +56,7 @@ def check_tier_row(card, row, shape, check):
         return  # the wgmma kernel: check_any_row
     what = f"{card.spec} {row['shape']} {dtype}"
     if card.code() < 80:
-        check("own WMMA" in row["note"] and "mma.sync" not in row["note"],
+        check("own WMMA" in row["note"] and mma_note(dtype) not in row["note"],
               f"{what}: want the WMMA kernel: {row['note'][:160]}")
         return
     fits = all(shape[d] * MMA[dtype] % 16 == 0 for d in ("k", "n"))
