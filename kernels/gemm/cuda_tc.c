@@ -22,8 +22,9 @@
  * The mma.sync kernels copy 16 bytes at a time: they run where the rows of A (k) and B (n) are
  * multiples of 16 bytes and the buffers 16-byte aligned (gb_mma_fits_ptrs); otherwise, and on
  * code below sm_80, the WMMA kernel of the tier runs, which takes any alignment, and the row
- * note says which kernel ran and why (tc_mma_pick). Problem layout as gemm/cuda's (bench/gemm.h; f16 and bf16
- * operands copied to FP16 and BF16 by kernels/common/dev_bufs.h, C FP32). FP32 is not declared,
+ * note says which kernel ran and why (tc_mma_pick). Problem layout as gemm/cuda's
+ * (bench/gemm.h; f16 and bf16 operands copied to FP16 and BF16 by kernels/common/dev_bufs.h, C
+ * FP32). FP32 is not declared,
  * so the runner reports it `unsupported` ("gemm/cuda_tc has no FP32 version"). A card below the
  * kernel's compute capability, or one that runs this build's code for an older architecture
  * (where the kernel is a trap), is refused here before anything is allocated or launched (a card

@@ -57,8 +57,9 @@
  * permutes — no conflict either.
  *
  * Epilogue: straight from the accumulators (c0,c1 at row g = lane/4, columns 2t, 2t+1, t =
- * lane%4; c2,c3 at row g+8), each element stored where it is inside M×N: no store leaves C for
- * any M, N and ldc.
+ * lane%4; c2,c3 at row g+8), each pair one 8-byte store where both are inside and the address is
+ * 8-byte aligned (even ldc), else each element stored where it is inside M×N: no store leaves C
+ * for any M, N and ldc.
  *
  * The twin (GPUBENCH_EMU: the emulation tests and the simulated device) has the same shared
  * layout, copies (plain copies of the inside elements, zero after them) and barrier; each lane
@@ -68,12 +69,12 @@
  * layouts, which the twin does not use, are checked by a CPU model of ldmatrix in
  * kernels/gemm/test_emu_mma.h against the PTX ISA's mma operand layouts.
  *
- * Why 128×128 and not 128×256: ptxas gives these kernels 124-128 registers (the bound of two
- * 256-thread blocks an SM; no stack, no spills, CUDA 13.0 and 11.8, sm_80 to sm_90) with 64
- * accumulators a lane; 128×256 would need 64×64 warps — 128 accumulators a lane, beyond 200
- * registers with the fragments, one block an SM — and 96 KiB of dynamic shared memory for 3
- * stages. No C++ here: the PTX (cp.async, ldmatrix, mma.sync, cvt.rna.tf32) is inline asm behind
- * GB_MM_NATIVE, as dmma.cuh's cp.async; the rest is plain C.
+ * Why 128×128 and not 128×256: ptxas gives these kernels 120-128 registers (the bound of two
+ * 256-thread blocks an SM; no stack, no spills, CUDA 13.0 sm_80 to sm_120, 11.8 sm_80 to
+ * sm_90) with 64 accumulators a lane; 128×256 would need 64×64 warps — 128 accumulators a
+ * lane, beyond 200 registers with the fragments, one block an SM — and 96 KiB of dynamic shared
+ * memory for 3 stages. No C++ here: the PTX (cp.async, ldmatrix, mma.sync, cvt.rna.tf32) is
+ * inline asm behind GB_MM_NATIVE, as dmma.cuh's cp.async; the rest is plain C.
  */
 #ifndef GPUBENCH_GEMM_MMA_CUH
 #define GPUBENCH_GEMM_MMA_CUH

@@ -180,18 +180,32 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
 #endif
         GB_MT_FN(mma_slice)(S[s % GB_MM_STAGES], wr, wc, lane, acc);
     }
-    /* unrolled: the accumulators are registers, indexed by constants only */
+    /* unrolled: the accumulators are registers, indexed by constants only. Each lane's pair
+     * (c0, c1), then (c2, c3), is one 8-byte store where both are inside and aligned (even ldc),
+     * else one store per element inside C. */
     GB_UNROLL
     for (i = 0; i < GB_MM_FM; i++)
         GB_UNROLL
         for (j = 0; j < GB_MM_FN; j++)
             GB_UNROLL
-            for (v = 0; v < GB_MM_PER_FRAG; v++) {
+            for (v = 0; v < GB_MM_PER_FRAG; v += 2) {
+                float *p;
                 gb_mm_frag_c(lane, v, &r, &c);
                 r += m0 + wr + 16 * i;
                 c += n0 + wc + 8 * j;
-                if (r < M && c < N)
-                    C[(size_t)r * ldc + c] = acc[i][j][v];
+                if (r >= M || c >= N)
+                    continue;
+                p = C + (size_t)r * ldc + c;
+                if (c + 1 < N && GB_ALIGNED8(p)) {
+                    float2 pair;
+                    pair.x = acc[i][j][v];
+                    pair.y = acc[i][j][v + 1];
+                    *(float2 *)p = pair;
+                } else {
+                    p[0] = acc[i][j][v];
+                    if (c + 1 < N)
+                        p[1] = acc[i][j][v + 1];
+                }
             }
 #else
     (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)C, (void)ldc;

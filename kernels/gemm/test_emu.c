@@ -1052,10 +1052,11 @@ int main(void) {
               "gb_dgemm_tile(%d) disagrees with GB_DGEMM_NO_128", GB_ARCH / 10);
     {
         /* the mma.sync twins: 1×1×1, k = 1, k not a multiple of the slice (32; tf32 16) with
-         * ragged 2×2 tiles and padded leading dimensions, one slice and two (fewer than the 3
-         * stages), many slices of exact tiles, thin edges, K = 0 */
+         * ragged 2×2 tiles and padded leading dimensions (ldc odd and even: the scalar and the
+         * 8-byte stores), one slice and two (fewer than the 3 stages), many slices of exact
+         * tiles, thin edges, K = 0 */
         static const struct gemm_case mcases[] = {
-            {1, 1, 1, 0, 0},       {65, 63, 1, 5, 0},  {130, 133, 19, 3, 0}, {40, 37, 33, 1, 0},
+            {1, 1, 1, 0, 0},       {65, 63, 1, 5, 0},  {130, 133, 19, 4, 0}, {40, 37, 33, 1, 0},
             {128, 128, 128, 0, 0}, {129, 257, 72, 7, 0}, {1, 130, 9, 0, 0},  {3, 70, 0, 0, 0},
         };
         runs += mma_cases(mcases, (int)(sizeof mcases / sizeof mcases[0]), drop);
