@@ -1,6 +1,7 @@
 /* cuda.c — mlp_train's `cuda` and `cublas` rows: step.h's step on our elementwise kernels with
  * the one thing the rows differ in, the GEMM hook: kernels/gemm's SGEMM, DGEMM (cuda) or cuBLAS's
- * (cublas; its f16 tier is amp.c's), which gets the row's impl_ctx and returns as cuda.h's do. */
+ * (cublas; its f16 tier is amp.c's, shared with cuda_tc.c), which gets the row's impl_ctx and
+ * returns as cuda.h's do. */
 #include <stdio.h>
 
 #include "bench/mlp_train.h"

@@ -17,7 +17,7 @@ extern "C" {
 
 /* Every kernel of kernels.cuh, for gb_check_kernels; gb_mlp_step's ops on our launchers, gemm
  * NULL (a row copies one and sets its GEMM); the launchers of the own DGEMM's operand transpose
- * and of the f16 tier (amp.c): what each does is its kernel's comment (kernels.cuh, amp.cuh). */
+ * and of the f16 step (amp_step.h): what each does is its kernel's comment (kernels.cuh, amp.cuh). */
 int gb_mlp_kernels(const struct gb_kernel_ref **refs);
 extern const struct gb_mlp_ops gb_mlp_gpu_ops;
 extern const struct gb_mlp_ops64 gb_mlp_gpu_ops64;
