@@ -107,6 +107,13 @@ enum status gb_check_kernels(struct impl_ctx *ctx, gb_kernel_family family);
  * mapped status) with a note on failure. */
 enum status gb_impl_arch(struct impl_ctx *ctx, struct gb_arch *arch);
 
+/* ST_OK when `runs` (the device runs the real body of a tensor-core kernel); otherwise
+ * ST_UNSUPPORTED with why, for row `impl` (e.g. "gemm/cuda_tc") whose kernel runs on `what` from
+ * compute capability min_sm (10·major + minor): the card is older, or it runs this build's code
+ * for an older architecture (arch: gb_impl_arch's code level), where the kernel is a trap. */
+enum status gb_tc_body(struct impl_ctx *ctx, const char *impl, const char *what, int min_sm,
+                       int runs, const struct gb_arch *arch);
+
 /* Allocate the zeroed private state of a row into ctx->state; ST_OOM with a note when out of
  * host memory. */
 enum status gb_impl_state(struct impl_ctx *ctx, size_t bytes);

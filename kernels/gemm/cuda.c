@@ -118,7 +118,7 @@ static enum status gemm_cuda_run(struct impl_ctx *ctx) {
 const struct impl gemm_cuda_impl = {
     .name = "cuda",
     .kind = DEV_CUDA,
-    .summary = "own SIMT SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (4x4 or 2x2) / FP16 "
+    .summary = "own SIMT SGEMM (8x8 or 4x4 outputs per thread) / DGEMM (8x8, 4x4 or 2x2) / FP16 "
                "GEMM (half2 loads, FP32 accumulation), smem tiles; the same code on every card",
     .prepare = gemm_cuda_prepare,
     .upload = gb_dev_upload,

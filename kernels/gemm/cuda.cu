@@ -138,6 +138,8 @@ int gb_hgemm_wmma_kernels(const struct gb_kernel_ref **refs) {
 #if GB_HAVE_WMMA
     static const struct gb_kernel_ref k[] = {
         {(const void *)gb_hgemm_wmma_64x64, "gb_hgemm_wmma_64x64"},
+        {(const void *)gb_hgemm_wmma_64x64_nt, "gb_hgemm_wmma_64x64_nt"},
+        {(const void *)gb_hgemm_wmma_64x64_tn, "gb_hgemm_wmma_64x64_tn"},
     };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
@@ -213,6 +215,39 @@ cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M
     (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
     (void)C, (void)ldc;
     return cudaErrorInvalidValue; /* no WMMA in this toolkit: gemm/cuda_tc refuses first */
+#endif
+}
+
+/* gb_hgemm_wmma with A or B stored transposed: the _tn or _nt instantiation (wmma.cuh); the
+ * leading dimensions are checked against the stored rows (lda ≥ M for a transposed A, ldb ≥ K
+ * for a transposed B). */
+cudaError_t gb_hgemm_wmma_op(cudaStream_t stream, const struct gb_arch *arch, int ta, int tb,
+                             int M, int N, int K, const void *A, int lda, const void *B, int ldb,
+                             float *C, int ldc) {
+#if GB_HAVE_WMMA
+    dim3 grid;
+    int plan;
+    if (!ta && !tb)
+        return gb_hgemm_wmma(stream, arch, M, N, K, A, lda, B, ldb, C, ldc);
+    if (ta && tb)
+        return cudaErrorInvalidValue; /* no kernel for both: the step never asks */
+    /* the plan's checks on the stored shapes: lda ≥ M for Aᵀ (K×M), ldb ≥ K for Bᵀ (N×K) */
+    plan = gb_wmma_plan(gb_hgemm_wmma_runs(arch), M, N, K, ta ? K : lda, tb ? N : ldb, ldc, &grid);
+    if (plan == 0 && ((ta && lda < M) || (tb && ldb < K)))
+        plan = -(int)cudaErrorInvalidValue;
+    if (plan != 0)
+        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
+    if (ta)
+        gb_hgemm_wmma_64x64_tn<<<grid, GB_WM_THREADS, 0, stream>>>(
+            M, N, K, (const __half *)A, lda, (const __half *)B, ldb, C, ldc);
+    else
+        gb_hgemm_wmma_64x64_nt<<<grid, GB_WM_THREADS, 0, stream>>>(
+            M, N, K, (const __half *)A, lda, (const __half *)B, ldb, C, ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)ta, (void)tb, (void)M, (void)N, (void)K, (void)A, (void)lda;
+    (void)B, (void)ldb, (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no WMMA in this toolkit: the rows refuse first */
 #endif
 }
 

@@ -74,8 +74,8 @@ int gb_hgemm_tile_for(const struct gb_arch *arch, int M, int N);
 
 /* --- tensor cores (gemm/cuda_tc) --------------------------------------------------------- */
 
-/* The kernel gb_hgemm_wmma launches (for gb_check_kernels); none in a build whose toolkit has
- * no WMMA (before CUDA 9). */
+/* The kernels gb_hgemm_wmma and gb_hgemm_wmma_op launch (for gb_check_kernels); none in a build
+ * whose toolkit has no WMMA (before CUDA 9). */
 int gb_hgemm_wmma_kernels(const struct gb_kernel_ref **refs);
 
 /* Does the WMMA kernel code the device runs (arch: gb_impl_arch's code level) have its real
@@ -88,6 +88,13 @@ int gb_hgemm_wmma_runs(const struct gb_arch *arch);
  * cudaErrorNoKernelImageForDevice without launching where gb_hgemm_wmma_runs is 0. */
 cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+
+/* C (M×N, ldc, FP32) = op(A)·op(B) of FP16 A and B on the same WMMA kernel source: ta — A stored
+ * K×M (lda ≥ M), tb — B stored N×K (ldb ≥ K), not both (cudaErrorInvalidValue); neither is
+ * gb_hgemm_wmma. Errors as gb_hgemm_wmma's. mlp_train/cuda_tc's five products. */
+cudaError_t gb_hgemm_wmma_op(cudaStream_t stream, const struct gb_arch *arch, int ta, int tb,
+                             int M, int N, int K, const void *A, int lda, const void *B, int ldb,
+                             float *C, int ldc);
 
 /* The kernels gb_bgemm_wmma and gb_tgemm_wmma launch; none in a build whose toolkit has no BF16
  * and TF32 WMMA (before CUDA 11.0). */

@@ -79,7 +79,8 @@
 #endif
 
 /* The tensor-core kernels of gemm/cuda_tc (wmma.cuh says why they hold the project's only C++):
- * WMMA, one source for FP16 from sm_70 (CUDA 9), gb_hgemm_wmma_64x64, and BF16 and TF32 from
+ * WMMA, one source for FP16 from sm_70 (CUDA 9), gb_hgemm_wmma_64x64 (and, with A or B stored
+ * transposed, gb_hgemm_wmma_64x64_tn and _nt for mlp_train/cuda_tc), and BF16 and TF32 from
  * sm_80 (CUDA 11), gb_bgemm_wmma_64x64 and gb_tgemm_wmma_64x64; FP64 from sm_80 (CUDA 11),
  * gb_dgemm_dmma_64x64. */
 #include "kernels/gemm/wmma.cuh"

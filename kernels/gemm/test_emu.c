@@ -419,27 +419,34 @@ static long count_bad(const float *got, int ld, const double *ref, int M, int N,
     return bad;
 }
 
-/* The FP16 kernels: the two half2 tiles and the tensor-core kernel's twin (wmma.cuh). */
+/* The FP16 kernels: the two half2 tiles and the tensor-core kernel's twins (wmma.cuh), the
+ * last two with A (ta) or B (tb) stored transposed. */
 struct hkernel {
     const char *name;
     hgemm_kernel fn;
-    int tile, bk, threads, min_arch;
+    int tile, bk, threads, min_arch, ta, tb;
 };
 static const struct hkernel hkernels[] = {
-    {"gb_hgemm_64x64_nn", gb_hgemm_64x64_nn, 64, 16, GB_GEMM_THREADS, GB_HALF_MIN_ARCH},
-    {"gb_hgemm_128x128_nn", gb_hgemm_128x128_nn, 128, 8, GB_GEMM_THREADS, GB_HALF_MIN_ARCH},
+    {"gb_hgemm_64x64_nn", gb_hgemm_64x64_nn, 64, 16, GB_GEMM_THREADS, GB_HALF_MIN_ARCH, 0, 0},
+    {"gb_hgemm_128x128_nn", gb_hgemm_128x128_nn, 128, 8, GB_GEMM_THREADS, GB_HALF_MIN_ARCH, 0, 0},
     {"gb_hgemm_wmma_64x64 (twin)", gb_hgemm_wmma_64x64, GB_WM_BM, GB_WM_BK, GB_WM_THREADS,
-     GB_WMMA_MIN_ARCH},
+     GB_WMMA_MIN_ARCH, 0, 0},
+    {"gb_hgemm_wmma_64x64_nt (twin)", gb_hgemm_wmma_64x64_nt, GB_WM_BM, GB_WM_BK, GB_WM_THREADS,
+     GB_WMMA_MIN_ARCH, 0, 1},
+    {"gb_hgemm_wmma_64x64_tn (twin)", gb_hgemm_wmma_64x64_tn, GB_WM_BM, GB_WM_BK, GB_WM_THREADS,
+     GB_WMMA_MIN_ARCH, 1, 0},
 };
 
 /* One FP16 case of kernel hk; returns the wrong elements of C (or -1: emulation failed).
- * misalign shifts A and B by one half (2 bytes): no 8-byte load, pairs shifted. */
+ * misalign shifts A and B by one half (2 bytes): no 8-byte load, pairs shifted. A transposed
+ * operand is stored as such (A: K×M, B: N×K), its leading dimension padded the same. */
 static long run_hcase(const struct hkernel *hk, const struct gemm_case *c, enum emu_order order,
                       int report) {
     const int M = c->M, N = c->N, K = c->K;
-    const int lda = K + c->pad, ldb = N + c->pad, ldc = N + c->pad;
-    __half *abuf = emu_alloc(((size_t)M * lda + 4) * sizeof(__half));
-    __half *bbuf = emu_alloc(((size_t)K * ldb + 4) * sizeof(__half));
+    const int ar = hk->ta ? K : M, ac = hk->ta ? M : K, br = hk->tb ? N : K, bc = hk->tb ? K : N;
+    const int lda = ac + c->pad, ldb = bc + c->pad, ldc = N + c->pad;
+    __half *abuf = emu_alloc(((size_t)ar * lda + 4) * sizeof(__half));
+    __half *bbuf = emu_alloc(((size_t)br * ldb + 4) * sizeof(__half));
     float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
     float *halfacc = emu_alloc(((size_t)M * N + 1) * sizeof(float));
     double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
@@ -449,17 +456,17 @@ static long run_hcase(const struct hkernel *hk, const struct gemm_case *c, enum 
     dim3 grid;
     long bad = 0;
     int i, j, l;
-    hfill(abuf, (size_t)M * lda + 4, 31);
-    hfill(bbuf, (size_t)K * ldb + 4, 32);
-    hpoison_outside(abuf, (size_t)M * lda + 4, (size_t)c->misalign, M, K, lda);
-    hpoison_outside(bbuf, (size_t)K * ldb + 4, (size_t)c->misalign, K, N, ldb);
+    hfill(abuf, (size_t)ar * lda + 4, 31);
+    hfill(bbuf, (size_t)br * ldb + 4, 32);
+    hpoison_outside(abuf, (size_t)ar * lda + 4, (size_t)c->misalign, ar, ac, lda);
+    hpoison_outside(bbuf, (size_t)br * ldb + 4, (size_t)c->misalign, br, bc, ldb);
     emu_poison(C, (size_t)M * ldc + 1);
     for (i = 0; i < M; i++)
         for (j = 0; j < N; j++) {
             double r = 0;
             for (l = 0; l < K; l++)
-                r += (double)__half2float(A[(size_t)i * lda + l]) *
-                     __half2float(B[(size_t)l * ldb + j]);
+                r += (double)__half2float(hk->ta ? A[(size_t)l * lda + i] : A[(size_t)i * lda + l]) *
+                     __half2float(hk->tb ? B[(size_t)j * ldb + l] : B[(size_t)l * ldb + j]);
             ref[(size_t)i * N + j] = r;
         }
     grid = emu_dim3(1, 1, 1);
@@ -475,7 +482,8 @@ static long run_hcase(const struct hkernel *hk, const struct gemm_case *c, enum 
                 bad += !isnan(C[(size_t)i * ldc + j]);
         /* the tolerance has the power to tell: a half accumulator fails it (K ≥ 16 and enough
          * entries that some partial sum loses bits) */
-        if (bad == 0 && K >= 16 && M * N >= 64 && order == EMU_FORWARD && !GB_TEST_DROP_BARRIER) {
+        if (bad == 0 && K >= 16 && M * N >= 64 && order == EMU_FORWARD && !GB_TEST_DROP_BARRIER &&
+            !hk->ta && !hk->tb) {
             half_accumulated(M, N, K, A, lda, B, ldb, halfacc);
             EMU_CHECK(count_bad(halfacc, N, ref, M, N, tol, 0) > 0,
                       "%dx%dx%d: C accumulated in half passes the f16 tolerance", M, N, K);
@@ -1011,10 +1019,12 @@ int main(void) {
     {
         /* odd everything: 1×1×1, ragged single tiles, odd k and n (half2 pairs straddling the
          * edge, odd rows of B shifted), 2×2 tiles of 128, 8-byte loads with partial tiles,
-         * misaligned bases with odd padded leading dimensions, K = 0 */
+         * misaligned bases with odd padded leading dimensions, K = 0, k = 1 with leading
+         * dimensions not multiples of 8 */
         static const struct gemm_case hcases[] = {
             {1, 1, 1, 0, 0},    {33, 17, 65, 0, 0}, {127, 129, 31, 0, 0}, {130, 133, 19, 0, 0},
             {36, 44, 52, 0, 0}, {67, 70, 36, 3, 1}, {40, 37, 33, 0, 1},   {3, 70, 0, 0, 0},
+            {65, 63, 1, 5, 0},
         };
         runs += hgemm_cases(hcases, (int)(sizeof hcases / sizeof hcases[0]), drop);
     }

@@ -8,9 +8,14 @@
  *   gb_bgemm_wmma_64x64  bf16: __nv_bfloat16 A and B, 16×16×16 fragments, 8.0, CUDA 11.0;
  *   gb_tgemm_wmma_64x64  tf32: float A and B, rounded to TF32 (__float_to_tf32, round to nearest,
  *                        ties away) on their way into shared memory, wmma::precision::tf32
- *                        16×16×8 fragments, 8.0, CUDA 11.0.
+ *                        16×16×8 fragments, 8.0, CUDA 11.0;
+ *   gb_hgemm_wmma_64x64_nt, gb_hgemm_wmma_64x64_tn  f16 with B, with A stored transposed
+ *                        (C = A·Bᵀ, Aᵀ·B: GB_WT_TB, GB_WT_TA), for mlp_train/cuda_tc's step
+ *                        (kernels/mlp_train/cuda_tc.c), 7.0, CUDA 9.
  *
  * SASS check: gb_hgemm_wmma_64x64 HMMA from 700
+ * SASS check: gb_hgemm_wmma_64x64_nt HMMA from 700
+ * SASS check: gb_hgemm_wmma_64x64_tn HMMA from 700
  * SASS check: gb_bgemm_wmma_64x64 HMMA from 800
  * SASS check: gb_tgemm_wmma_64x64 HMMA from 800
  * (tests/gpuinfo/sass_check.py: the build's machine code for that architecture and newer must
@@ -184,17 +189,7 @@ static __device__ __forceinline__ void gb_wm_copy_out(const float *patch, int la
 
 /* --- the kernels, one source (wmma_tile.cuh) per tier ------------------------------------- */
 #define GB_WT_NAME gb_hgemm_wmma_64x64
-#define GB_WT_IN __half
-#define GB_WT_PAIR __half2
-#define GB_WT_ALIGNED(p) GB_ALIGNED4(p)
-#define GB_WT_ZERO __float2half_rn(0.0f)
-#define GB_WT_ROUND(x) (x)
-#define GB_WT_FLOAT(x) __half2float(x)
-#define GB_WT_FRAG __half
-#define GB_WT_FK 16
-#define GB_WT_HAVE GB_HAVE_WMMA
-#define GB_WT_MIN_ARCH GB_WMMA_MIN_ARCH
-#include "kernels/gemm/wmma_tile.cuh"
+#include "kernels/gemm/wmma_f16.cuh"
 
 #define GB_WT_NAME gb_bgemm_wmma_64x64
 #define GB_WT_IN __nv_bfloat16
@@ -221,5 +216,14 @@ static __device__ __forceinline__ void gb_wm_copy_out(const float *patch, int la
 #define GB_WT_HAVE GB_HAVE_WMMA_80
 #define GB_WT_MIN_ARCH GB_WMMA_80_MIN_ARCH
 #include "kernels/gemm/wmma_tile.cuh"
+
+/* the f16 tier with a transposed operand (wmma_tile.cuh's GB_WT_TA, GB_WT_TB) */
+#define GB_WT_NAME gb_hgemm_wmma_64x64_nt
+#define GB_WT_TB 1
+#include "kernels/gemm/wmma_f16.cuh"
+
+#define GB_WT_NAME gb_hgemm_wmma_64x64_tn
+#define GB_WT_TA 1
+#include "kernels/gemm/wmma_f16.cuh"
 
 #endif

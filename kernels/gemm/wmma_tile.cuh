@@ -19,7 +19,45 @@
  *   GB_WT_HAVE      does the toolkit have these fragments (GB_HAVE_WMMA, GB_HAVE_WMMA_80)
  *   GB_WT_MIN_ARCH  smallest GB_ARCH with the real body (700, 800); below, a trap the host
  *                   never launches (gb_wm_body_at)
+ *   GB_WT_TA, GB_WT_TB  optional, 0 when not defined: A is stored transposed (K×M, element
+ *                   (m, k) at A[k·lda + m]) / B is (N×K, (k, n) at B[n·ldb + k]), as the
+ *                   backward products of mlp_train/cuda_tc need (C = Aᵀ·B, A·Bᵀ)
  */
+/* --- transposed operands (GB_WT_TA, GB_WT_TB): the shared tile keeps the operand's own
+ * layout — a transposed slice is copied as it lies, k-major for A (BK rows of BM + 8) and
+ * n-major for B (BN rows of BK + 8) — so the copy stays paired and coalesced along the
+ * stored rows, and the fragments load it column-major (wmma's col_major layouts). GB_WT_AI(m, k)
+ * and GB_WT_BI(k, n): where element (m, k) of the A slice and (k, n) of the B slice lie in As
+ * and Bs; GB_WT_LDA, GB_WT_LDB their pitches; GB_WT_ASZ, GB_WT_BSZ their sizes. */
+#ifndef GB_WT_TA
+#define GB_WT_TA 0
+#endif
+#ifndef GB_WT_TB
+#define GB_WT_TB 0
+#endif
+#if GB_WT_TA
+#define GB_WT_LDA (GB_WM_BM + 8)
+#define GB_WT_AI(m, k) ((k) * GB_WT_LDA + (m))
+#define GB_WT_ASZ (GB_WM_BK * GB_WT_LDA)
+#define GB_WT_LAYA nvcuda::wmma::col_major
+#else
+#define GB_WT_LDA GB_WM_PA
+#define GB_WT_AI(m, k) ((m) * GB_WT_LDA + (k))
+#define GB_WT_ASZ (GB_WM_BM * GB_WT_LDA)
+#define GB_WT_LAYA nvcuda::wmma::row_major
+#endif
+#if GB_WT_TB
+#define GB_WT_LDB (GB_WM_BK + 8)
+#define GB_WT_BI(k, n) ((n) * GB_WT_LDB + (k))
+#define GB_WT_BSZ (GB_WM_BN * GB_WT_LDB)
+#define GB_WT_LAYB nvcuda::wmma::col_major
+#else
+#define GB_WT_LDB GB_WM_PB
+#define GB_WT_BI(k, n) ((k) * GB_WT_LDB + (n))
+#define GB_WT_BSZ (GB_WM_BK * GB_WT_LDB)
+#define GB_WT_LAYB nvcuda::wmma::row_major
+#endif
+/* --- end of the transposed operands' block */
 #define GB_WT_CAT2(a, b) a##_##b
 #define GB_WT_CAT(a, b) GB_WT_CAT2(a, b)
 #define GB_WT_FN(suffix) GB_WT_CAT(GB_WT_NAME, suffix)
@@ -63,21 +101,29 @@ static __device__ __forceinline__ void GB_WT_FN(load_slice)(const GB_WT_IN *__re
     int q;
     GB_UNROLL
     for (q = 0; q < GB_WM_PAIRS; q++) {
+#if GB_WT_TA /* the BK×BM slice of the stored K×M */
+        GB_WT_FN(copy_pair)(A, lda, K, M, k0, m0, GB_WM_BM, tid + q * GB_WM_THREADS, As,
+                            GB_WT_LDA);
+#else
         GB_WT_FN(copy_pair)(A, lda, M, K, m0, k0, GB_WM_BK, tid + q * GB_WM_THREADS, As,
                             GB_WM_PA);
+#endif
+#if GB_WT_TB /* the BN×BK slice of the stored N×K */
+        GB_WT_FN(copy_pair)(B, ldb, N, K, n0, k0, GB_WM_BK, tid + q * GB_WM_THREADS, Bs,
+                            GB_WT_LDB);
+#else
         GB_WT_FN(copy_pair)(B, ldb, K, N, k0, n0, GB_WM_BN, tid + q * GB_WM_THREADS, Bs,
                             GB_WM_PB);
+#endif
     }
 }
 #endif /* GB_WT_BODY */
 
 #if GB_WT_HAVE && GB_WM_DEVICE && GB_ARCH >= GB_WT_MIN_ARCH
 typedef nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, GB_WT_FK, float> GB_WT_FN(acc);
-typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, GB_WT_FK, GB_WT_FRAG,
-                               nvcuda::wmma::row_major>
+typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, GB_WT_FK, GB_WT_FRAG, GB_WT_LAYA>
     GB_WT_FN(fa);
-typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, GB_WT_FK, GB_WT_FRAG,
-                               nvcuda::wmma::row_major>
+typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, GB_WT_FK, GB_WT_FRAG, GB_WT_LAYB>
     GB_WT_FN(fb);
 #define GB_WT_ACC(name) GB_WT_FN(acc) name[2][2]
 #define GB_WT_ZERO_ACC(acc)                                                                        \
@@ -101,12 +147,12 @@ static __device__ __forceinline__ void GB_WT_FN(mma_slice)(const GB_WT_IN *As, c
         GB_UNROLL
         for (i = 0; i < 2; i++) {
             gb_wm_frag_origin(w, i, 0, &r, &c);
-            nvcuda::wmma::load_matrix_sync(fa[i], As + r * GB_WM_PA + kk, GB_WM_PA);
+            nvcuda::wmma::load_matrix_sync(fa[i], As + GB_WT_AI(r, kk), GB_WT_LDA);
         }
         GB_UNROLL
         for (j = 0; j < 2; j++) {
             gb_wm_frag_origin(w, 0, j, &r, &c);
-            nvcuda::wmma::load_matrix_sync(fb[j], Bs + kk * GB_WM_PB + c, GB_WM_PB);
+            nvcuda::wmma::load_matrix_sync(fb[j], Bs + GB_WT_BI(kk, c), GB_WT_LDB);
         }
         GB_UNROLL
         for (i = 0; i < 2; i++) {
@@ -149,8 +195,8 @@ static __device__ __forceinline__ void GB_WT_FN(mma_slice)(const GB_WT_IN *As, c
             for (q = 0; q < GB_WM_PER_LANE; q++) {
                 gb_wm_frag_elem(lane, q, &r, &c);
                 for (k = 0; k < GB_WM_BK; k++)
-                    acc[i][j][q] += GB_WT_FLOAT(As[(r0 + r) * GB_WM_PA + k]) *
-                                    GB_WT_FLOAT(Bs[k * GB_WM_PB + c0 + c]);
+                    acc[i][j][q] += GB_WT_FLOAT(As[GB_WT_AI(r0 + r, k)]) *
+                                    GB_WT_FLOAT(Bs[GB_WT_BI(k, c0 + c)]);
             }
         }
 }
@@ -175,8 +221,8 @@ __global__ void GB_WT_NAME(int M, int N, int K, const GB_WT_IN *__restrict__ A, 
                            const GB_WT_IN *__restrict__ B, int ldb, float *__restrict__ C,
                            int ldc) {
 #if GB_WT_BODY
-    __shared__ __align__(32) GB_WT_IN As[GB_WM_BM * GB_WM_PA];
-    __shared__ __align__(32) GB_WT_IN Bs[GB_WM_BK * GB_WM_PB];
+    __shared__ __align__(32) GB_WT_IN As[GB_WT_ASZ];
+    __shared__ __align__(32) GB_WT_IN Bs[GB_WT_BSZ];
     __shared__ __align__(32) float Cs[GB_WM_WARPS * GB_WM_F * GB_WM_PC];
     const int tid = (int)threadIdx.x, w = tid / 32, lane = tid % 32;
     const int m0 = (int)blockIdx.y * GB_WM_BM, n0 = (int)blockIdx.x * GB_WM_BN;
@@ -228,3 +274,13 @@ GB_SIM_KERNEL(GB_WT_NAME, int, int, int, const GB_WT_IN *, int, const GB_WT_IN *
 #undef GB_WT_FK
 #undef GB_WT_HAVE
 #undef GB_WT_MIN_ARCH
+#undef GB_WT_TA
+#undef GB_WT_TB
+#undef GB_WT_LDA
+#undef GB_WT_AI
+#undef GB_WT_ASZ
+#undef GB_WT_LAYA
+#undef GB_WT_LDB
+#undef GB_WT_BI
+#undef GB_WT_BSZ
+#undef GB_WT_LAYB

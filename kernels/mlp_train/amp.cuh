@@ -1,6 +1,7 @@
-/* amp.cuh — the mixed-precision step's own kernels (amp.c), grid-stride. FP16 values are bits
- * in unsigned shorts made by arithmetic, not cuda_fp16.h: one code for every architecture,
- * toolkit and the emulation, its cost hidden behind the loads. */
+/* amp.cuh — the mixed-precision step's own kernels (amp_step.h: the f16 rows of mlp_train/cublas
+ * and mlp_train/cuda_tc), grid-stride. FP16 values are bits in unsigned shorts made by
+ * arithmetic, not cuda_fp16.h: one code for every architecture, toolkit and the emulation, its
+ * cost hidden behind the loads. */
 
 /* The FP16 bits of x, as harness/core/dtype.c's dtype_f32_to_f16: ±inf from 65520, subnormals
  * below 2^-14, NaN as 0x7e00. */

@@ -1,6 +1,7 @@
 /* cuda.c — mlp_train's `cuda` and `cublas` rows: step.h's step on our elementwise kernels with
  * the one thing the rows differ in, the GEMM hook: kernels/gemm's SGEMM, DGEMM (cuda) or cuBLAS's
- * (cublas; its f16 tier is amp.c's), which gets the row's impl_ctx and returns as cuda.h's do. */
+ * (cublas; its f16 tier is amp.c's, shared with cuda_tc.c), which gets the row's impl_ctx and
+ * returns as cuda.h's do. */
 #include <stdio.h>
 
 #include "bench/mlp_train.h"
@@ -149,7 +150,10 @@ static enum status cublas_prepare(struct impl_ctx *ctx) {
         return st;
     g = ctx->state;
     g->dev.teardown = cublas_teardown;
-    if ((st = t == DT_F16 ? mlp_amp_buffers(ctx)
+    if ((st = t == DT_F16 ? mlp_amp_buffers(ctx, mlp_amp_cublas_gemm,
+                                            "cublasGemmEx FP16 operands, FP32 accumulation "
+                                            "(tensor ops)",
+                                            1)
                           : step_prepare(ctx, cublas_gemm, cublas_gemm64, 0,
                                          "X, labels, parameters, loss, activations and "
                                          "gradients; cuBLAS's workspace comes on top")) != ST_OK)
@@ -177,15 +181,10 @@ static enum status cublas_run(struct impl_ctx *ctx) {
     return ctx->p->dtype == DT_F16 ? mlp_amp_run(ctx) : step_run(ctx);
 }
 
-/* The f16 tier's FP16 copy of X (the layer's). */
-static double cublas_host_bytes(const struct shape *sh) {
-    return 2.0 * (double)sh->v[MLP_KEY_BATCH] * (double)sh->v[MLP_KEY_IN];
-}
-
 const struct impl mlp_train_cublas_impl = {
     .name = "cublas", .kind = DEV_CUDA, .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_F16),
     .summary = "cuBLAS GEMMs (default math: IEEE FP32) + own elementwise kernels; f64: "
                "cublasDgemm + own kernels; f16: mixed precision (cc 7.0+)",
     .prepare = cublas_prepare, .upload = gb_dev_upload, .run = cublas_run,
-    .download = gb_dev_download, .release = gb_dev_release, .host_bytes = cublas_host_bytes};
+    .download = gb_dev_download, .release = gb_dev_release, .host_bytes = mlp_amp_host_bytes};
 #endif

@@ -1,12 +1,14 @@
 /* cuda.h — mlp_train's GPU side from C: the launchers of kernels.cuh (cuda.cu), which enqueue on
  * gb_stream() and return ST_OK or, the note of ctx (the row's impl_ctx) naming it, the status of
- * what the runtime reports where it happens; and what the rows share (cuda.c, amp.c). */
+ * what the runtime reports where it happens; and what the rows share (cuda.c, amp.c,
+ * cuda_tc.c). */
 #ifndef GPUBENCH_MLP_CUDA_H
 #define GPUBENCH_MLP_CUDA_H
 
 #include "kernels/common/cuda_check.h"
 #include "kernels/common/cuda_impl.h"
 #include "kernels/common/dev_bufs.h"
+#include "kernels/mlp_train/amp_step.h"
 #include "kernels/mlp_train/step.h"
 
 #ifdef __cplusplus
@@ -15,7 +17,7 @@ extern "C" {
 
 /* Every kernel of kernels.cuh, for gb_check_kernels; gb_mlp_step's ops on our launchers, gemm
  * NULL (a row copies one and sets its GEMM); the launchers of the own DGEMM's operand transpose
- * and of the f16 tier (amp.c): what each does is its kernel's comment (kernels.cuh, amp.cuh). */
+ * and of the f16 step (amp_step.h): what each does is its kernel's comment (kernels.cuh, amp.cuh). */
 int gb_mlp_kernels(const struct gb_kernel_ref **refs);
 extern const struct gb_mlp_ops gb_mlp_gpu_ops;
 extern const struct gb_mlp_ops64 gb_mlp_gpu_ops64;
@@ -42,19 +44,25 @@ struct mlp_gpu {
     cublasHandle_t h; /* cublas */
     int have_handle;
 #endif
-    float *h32, *z, *dw1, *dw2, *db1, *db2, *rowloss; /* cublas f16: FP32 products, gradients */
-    unsigned short *w1h, *w2h, *a16, *dz16, *dh16;    /* its FP16 copies */
-    int *bad;                                         /* its overflow flag */
+    struct gb_mlp_amp_bufs amp;    /* the f16 step's (cublas, cuda_tc) */
+    struct gb_mlp_amp_ops amp_ops; /* its ops, with the row's GEMM */
 };
 
 /* prepare's start in every row, state made: the shape into g->d (ST_UNSUPPORTED where batch·hidden
  * reaches 2^31: our kernels index in 32 bits) and the specs of spec[GB_MLP_X .. GB_MLP_LOSS]. */
 enum status mlp_gpu_begin(struct impl_ctx *ctx, struct gb_dev_spec *spec);
 
-/* `cublas`'s f16 tier (amp.c): prepare's part after cuda.c's state (the card and build checked,
- * the buffers, the note), and its run. */
-enum status mlp_amp_buffers(struct impl_ctx *ctx);
+/* The f16 step of `cublas` and `cuda_tc` (amp.c): prepare's part after the row's state (the card
+ * and build checked, the buffers, the ops with the row's gemm, the note: "mixed precision:
+ * <gemm_note>, …"; cublas: cuBLAS's workspace named in the footprint), and its run. */
+enum status mlp_amp_buffers(struct impl_ctx *ctx, gb_mlp_gemm16 *gemm, const char *gemm_note,
+                            int cublas);
 enum status mlp_amp_run(struct impl_ctx *ctx);
+/* The f16 step's host memory beyond the problem's: the FP16 copy of X (impl.host_bytes). */
+double mlp_amp_host_bytes(const struct shape *sh);
+#ifdef GPUBENCH_HAVE_CUBLAS
+gb_mlp_gemm16 mlp_amp_cublas_gemm; /* cublasGemmEx on the row's handle (cuda.c's h) */
+#endif
 
 #ifdef __cplusplus
 }

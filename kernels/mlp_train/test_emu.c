@@ -4,15 +4,22 @@
  * own reference step (mlp_ref_step), checked the way bench/mlp_train.c checks it. The step's
  * matrix products are a plain host loop here: the SGEMM kernels have their own emulation test in
  * their workload's folder, and the `cuda` row as shipped — step, SGEMM and these kernels
- * together — runs on the simulated device (tests/sim) on every card profile.
+ * together — runs on the simulated device (tests/sim) on every card profile. The f16 step
+ * (amp_step.h) runs as mlp_train/cuda_tc sequences it, on the twins of its WMMA GEMMs
+ * (kernels/gemm/wmma.cuh), at odd sizes, checked by the workload's own f16 verification
+ * (bench/mlp_train.c: the problem made and verified as for the cublas and cuda_tc f16 rows).
  *
  * Emulation builds: arch 750 200
  */
 #include "tests/emu/emu.h"
 
 #include "harness/core/dtype.h"
+#include "harness/core/shape.h"
+#include "harness/core/verify.h"
 #include "bench/mlp_train.h"
+#include "kernels/gemm/wmma.cuh"
 #include "kernels/mlp_train/kernels.cuh"
+#include "kernels/mlp_train/amp_step.h"
 #include "kernels/mlp_train/step.h"
 #include "kernels/mlp_train/test_emu.h"
 #include "tests/emu/emu_test.h"
@@ -570,10 +577,14 @@ static void f16_sgd_body(void *p) {
     const struct f16_args *a = p;
     gb_amp_sgd_kernel(a->f, a->in, a->n, a->lr, a->inv, a->bad);
 }
+static int f16_run(const struct emu_run *r, size_t n, unsigned blocks, void (*body)(void *),
+                   struct f16_args *a) {
+    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r->order, r->seed,
+                      body, a);
+}
 static int f16_launch(int o, size_t n, unsigned blocks, void (*body)(void *), struct f16_args *a) {
     struct emu_run r = run_of(o);
-    return emu_launch(emu_ew_grid(n, blocks), emu_dim3(GB_EW_THREADS, 1, 1), 0, r.order, r.seed,
-                      body, a);
+    return f16_run(&r, n, blocks, body, a);
 }
 
 /* Count elements whose FP16 bits differ from the host's conversion of want[i]. */
@@ -678,9 +689,133 @@ static void test_amp_sgd(int o) {
     free(w), free(g), free(w0);
 }
 
+/* --- the f16 step on the WMMA twins (mlp_train/cuda_tc) --------------------------------------- */
+#if GB_WMMA_BODY && GB_HAVE_WMMA
+struct wmma_args {
+    int ta, tb, M, N, K, lda, ldb, ldc;
+    const __half *A, *B;
+    float *C;
+};
+static void wmma_body(void *p) {
+    const struct wmma_args *a = p;
+    if (a->ta)
+        gb_hgemm_wmma_64x64_tn(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+    else if (a->tb)
+        gb_hgemm_wmma_64x64_nt(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+    else
+        gb_hgemm_wmma_64x64(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+}
+/* cuda_tc.c's hook: the kernel gb_hgemm_wmma_op picks (FP16 bits are __half's) */
+static int op_wmma(void *c, int ta, int tb, int M, int N, int K, const unsigned short *A, int lda,
+                   const unsigned short *B, int ldb, float *C, int ldc) {
+    const struct emu_run *r = c;
+    struct wmma_args a = {ta, tb, M, N, K, lda, ldb, ldc, (const __half *)A, (const __half *)B, C};
+    dim3 grid = emu_dim3(1, 1, 1);
+    if (ta && tb)
+        return 1;
+    if (M == 0 || N == 0)
+        return 0;
+    return gb_wm_grid(M, N, &grid.x, &grid.y) != 0 ||
+           emu_launch(grid, emu_dim3(GB_WM_THREADS, 1, 1), 0, r->order, r->seed, wmma_body, &a);
+}
+static int op_f16_cast(void *c, const float *in, unsigned short *out, size_t n) {
+    struct f16_args a = {0};
+    a.in = in, a.h = out, a.n = n;
+    return n ? f16_run(c, n, 0, f16_cast_body, &a) != 0 : 0;
+}
+static int op_bias_relu_f16(void *c, const float *z, const float *bias, unsigned short *h,
+                            int rows, int cols) {
+    struct f16_args a = {0};
+    a.in = z, a.bias = bias, a.h = h, a.rows = rows, a.cols = cols;
+    return f16_run(c, (size_t)rows * cols, 0, f16_bias_relu_body, &a) != 0;
+}
+static int op_relu_backward_f16(void *c, float *dh, const unsigned short *h, unsigned short *dh16,
+                                size_t n) {
+    struct f16_args a = {0};
+    a.f = dh, a.ch = h, a.h = dh16, a.n = n;
+    return f16_run(c, n, 0, f16_relu_backward_body, &a) != 0;
+}
+static int op_clear_flag(void *c, int *bad) {
+    (void)c;
+    *bad = 0;
+    return 0;
+}
+static int op_nonfinite(void *c, const float *g, size_t n, int *bad) {
+    struct f16_args a = {0};
+    a.in = g, a.n = n, a.bad = bad;
+    return f16_run(c, n, 0, f16_nonfinite_body, &a) != 0;
+}
+static int op_amp_sgd(void *c, float *w, const float *g, size_t n, float lr, float inv_scale,
+                      const int *bad) {
+    struct f16_args a = {0};
+    a.f = w, a.in = g, a.n = n, a.lr = lr, a.inv = inv_scale, a.bad = (int *)bad;
+    return f16_run(c, n, 0, f16_sgd_body, &a) != 0;
+}
+static const struct gb_mlp_amp_ops emu_amp_ops = {
+    op_wmma,      &emu_ops,     op_f16_cast, op_bias_relu_f16, op_relu_backward_f16,
+    op_clear_flag, op_nonfinite, op_amp_sgd};
+
+/* One f16 step of the problem `shape` (dtype f16, as the runner makes it) on the emulation, its
+ * outputs verified by the workload: every parameter's change and the loss must pass. */
+static void test_amp_step(int o, const char *shape) {
+    const struct workload *w = &mlp_train_workload;
+    struct problem p;
+    struct verify_report vr;
+    struct emu_run r = run_of(o);
+    struct gb_mlp_amp_bufs s;
+    struct mlp_dims d;
+    char err[256];
+    size_t n32, n16, i, params = 0;
+    float *p32, loss = NAN, *prm[4];
+    unsigned short *p16, *x16;
+    int k, rc;
+    memset(&p, 0, sizeof p);
+    p.seed = 17, p.dtype = DT_F16;
+    if (shape_parse(w, shape, &p.shape, err, sizeof err) != 0 ||
+        w->make_problem(&p, err, sizeof err) != 0) {
+        EMU_CHECK(0, "mlp_train f16 %s: %s", shape, err);
+        return;
+    }
+    d = mlp_dims_of(&p.shape);
+    n32 = gb_mlp_amp_carve(&d, NULL, NULL, &s, &n16);
+    p32 = emu_alloc(n32 * sizeof(float));
+    p16 = emu_alloc((n16 + 1) * sizeof(unsigned short));
+    x16 = emu_alloc(p.in[MLP_IN_X].n * sizeof(unsigned short));
+    emu_poison(p32, n32);
+    memset(p16, 0xff, (n16 + 1) * sizeof(unsigned short)); /* NaN bits */
+    (void)gb_mlp_amp_carve(&d, p32, p16, &s, &n16);
+    for (i = 0; i < p.in[MLP_IN_X].n; i++) /* the runner's FP16 copy of X (its values are FP16) */
+        x16[i] = dtype_f32_to_f16(p.in[MLP_IN_X].data[i]);
+    for (k = 0; k < 4; k++) { /* the parameters, updated in place in the outputs */
+        prm[k] = p.out[MLP_OUT_W1 + k].data;
+        memcpy(prm[k], p.in[MLP_IN_W1 + k].data, p.in[MLP_IN_W1 + k].n * sizeof(float));
+        params += p.in[MLP_IN_W1 + k].n;
+    }
+    {
+        void *const buf[GB_MLP_NBUF] = {x16,    p.in[MLP_IN_LABELS].data, prm[0], prm[1], prm[2],
+                                        prm[3], &loss,                    NULL};
+        rc = gb_mlp_amp_step(&emu_amp_ops, &r, &d, MLP_LR, buf, &s);
+    }
+    p.out[MLP_OUT_LOSS].data[0] = loss;
+    verify_begin(&vr);
+    EMU_CHECK(rc == 0 && w->verify(&p, &vr) == ST_OK && vr.checked == params + 1,
+              "mlp_train f16 step on the WMMA twins, %s %s: rc %d, %zu of %zu checked, %s", shape,
+              emu_order_name(r.order), rc, vr.checked, params + 1, vr.first_bad);
+    free(p32), free(p16), free(x16);
+    w->free_problem(&p);
+}
+#endif
+
 int main(void) {
     static const struct step_case steps[] = {
         {5, 7, 9, 3, 0.1f}, {33, 20, 70, 10, 0.1f}, {64, 36, 40, 12, 0.5f}};
+#if GB_WMMA_BODY && GB_HAVE_WMMA
+    /* hidden, batch and in not multiples of 16, batch 1, several 64×64 tiles and 32-deep slices
+     * (dW1's K is the batch: 70 spans three) */
+    static const char *const amp_shapes[] = {"batch=1,in=7,hidden=9,out=3",
+                                             "batch=33,in=20,hidden=70,out=10",
+                                             "batch=70,in=37,hidden=66,out=5"};
+#endif
     clock_t t0 = clock();
     int o;
     size_t s;
@@ -701,6 +836,10 @@ int main(void) {
             test_step(o, &steps[s]);
             test_step64(o, &steps[s]);
         }
+#if GB_WMMA_BODY && GB_HAVE_WMMA
+        for (s = 0; s < sizeof amp_shapes / sizeof amp_shapes[0]; s++)
+            test_amp_step(o, amp_shapes[s]);
+#endif
     }
     printf("MLP kernels and step (f32, f64, f16) emulated as for sm_%d in 3 orders: %.0f ms, %d failures\n",
            GB_EMU_ARCH / 10, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC, emu_failures);
