@@ -147,6 +147,25 @@ enum status gb_impl_arch(struct impl_ctx *ctx, struct gb_arch *arch) {
     return ST_OK;
 }
 
+enum status gb_tc_body(struct impl_ctx *ctx, const char *impl, const char *what, int min_sm,
+                       int runs, const struct gb_arch *arch) {
+    struct gb_arch dev;
+    if (runs)
+        return ST_OK;
+    CU_TRY(gb_arch_query(&dev), ctx);
+    if (dev.sm < min_sm)
+        snprintf(ctx->note, sizeof ctx->note,
+                 "%s runs on %s, from compute capability %d.%d; this is %d.%d", impl, what,
+                 min_sm / 10, min_sm % 10, dev.sm / 10, dev.sm % 10);
+    else
+        snprintf(ctx->note, sizeof ctx->note,
+                 "this sm_%d device runs this build's code for sm_%d, where the kernel for %s "
+                 "has no body (it starts at sm_%d; below, a trap): rebuild with "
+                 "-DCMAKE_CUDA_ARCHITECTURES=%d",
+                 dev.sm, arch->sm, what, min_sm, dev.sm);
+    return ST_UNSUPPORTED;
+}
+
 enum status gb_impl_state(struct impl_ctx *ctx, size_t bytes) {
     if (!(ctx->state = calloc(1, bytes))) {
         snprintf(ctx->note, sizeof ctx->note, "out of host memory");

@@ -96,6 +96,15 @@ enum status gb_check_kernels(struct impl_ctx *ctx, gb_kernel_family family);
  * mapped status) with a note on failure. */
 enum status gb_impl_arch(struct impl_ctx *ctx, struct gb_arch *arch);
 
+/* A tensor-core implementation's gate, after gb_impl_arch: ST_OK when `runs` (the device runs
+ * the kernel's real body at arch's code level: the kernel family's *_runs); otherwise
+ * ST_UNSUPPORTED with why in ctx->note: the card is older than min_sm (10·major + minor), where
+ * `impl` ("gemm/cuda_tc") has none of `what` ("the FP16 tensor cores (WMMA)"), or it runs this
+ * build's code for an older architecture (arch->sm), where the kernel is a trap — then the note
+ * names the -DCMAKE_CUDA_ARCHITECTURES that would give it a body. */
+enum status gb_tc_body(struct impl_ctx *ctx, const char *impl, const char *what, int min_sm,
+                       int runs, const struct gb_arch *arch);
+
 /* Allocate the zeroed private state of a row into ctx->state; ST_OOM with a note when out of
  * host memory. */
 enum status gb_impl_state(struct impl_ctx *ctx, size_t bytes);

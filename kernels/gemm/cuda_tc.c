@@ -76,28 +76,6 @@ struct gemm_tc_state {
     enum dtype dtype;
 };
 
-/* ST_OK when the device runs tc's real body; otherwise ST_UNSUPPORTED with why: the card is
- * older than the kernel's compute capability, or it runs this build's code for an older
- * architecture (arch, gb_impl_arch's code level), where the kernel is a trap. */
-static enum status tc_body(struct impl_ctx *ctx, const struct tc_kernel *tc,
-                           const struct gb_arch *arch) {
-    struct gb_arch dev;
-    if (tc->runs(arch))
-        return ST_OK;
-    CU_TRY(gb_arch_query(&dev), ctx);
-    if (dev.sm < tc->min_sm)
-        snprintf(ctx->note, sizeof ctx->note,
-                 "gemm/cuda_tc runs on %s, from compute capability %d.%d; this is %d.%d", tc->what,
-                 tc->min_sm / 10, tc->min_sm % 10, dev.sm / 10, dev.sm % 10);
-    else
-        snprintf(ctx->note, sizeof ctx->note,
-                 "this sm_%d device runs this build's code for sm_%d, where the kernel for %s "
-                 "has no body (it starts at sm_%d; below, a trap): rebuild with "
-                 "-DCMAKE_CUDA_ARCHITECTURES=%d",
-                 dev.sm, arch->sm, tc->what, tc->min_sm, dev.sm);
-    return ST_UNSUPPORTED;
-}
-
 static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct tc_kernel *tc = p->dtype == DT_F64    ? &tc_f64
@@ -119,7 +97,9 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
         return st;
     s = ctx->state;
     s->dtype = p->dtype;
-    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (st = tc_body(ctx, tc, &s->arch)) != ST_OK)
+    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK ||
+        (st = gb_tc_body(ctx, "gemm/cuda_tc", tc->what, tc->min_sm, tc->runs(&s->arch),
+                         &s->arch)) != ST_OK)
         return st;
     if ((st = gemm_dev_prepare(ctx, &s->m, &s->n, &s->k)) != ST_OK)
         return st;

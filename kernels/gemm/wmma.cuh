@@ -1,7 +1,9 @@
 /* wmma.cuh — GEMM on the tensor cores through nvcuda::wmma, FP32 C and accumulation: C (M×N,
  * ldc, FP32) = A (M×K, lda) · B (K×N, ldb), row-major, any M, N, K ≥ 0 and any leading dimension
  * and alignment of A and B. gemm/cuda_tc's 16-bit and tf32 tiers (kernels/gemm/cuda_tc.c), one
- * kernel source (wmma_tile.cuh) instantiated per tier at the end of this file:
+ * kernel source (wmma_tile.cuh) instantiated per tier at the end of this file (the f16 tier's
+ * parameters in wmma_f16.cuh, which kernels/conv2d/tc.cuh instantiates too, without the GEMM
+ * kernel, for its convolution on the same tiles):
  *   gb_hgemm_wmma_64x64  f16:  __half A and B, 16×16×16 fragments, compute capability 7.0, CUDA 9;
  *   gb_bgemm_wmma_64x64  bf16: __nv_bfloat16 A and B, 16×16×16 fragments, 8.0, CUDA 11.0;
  *   gb_tgemm_wmma_64x64  tf32: float A and B, rounded to TF32 (__float_to_tf32, round to nearest,
@@ -181,18 +183,12 @@ static __device__ __forceinline__ void gb_wm_copy_out(const float *patch, int la
 #endif
 
 /* --- the kernels, one source (wmma_tile.cuh) per tier ------------------------------------- */
+/* GB_WM_FRAGMENTS_ONLY: the index functions above without the GEMM kernels, for a kernel of
+ * another workload that instantiates wmma_tile.cuh's pieces itself (kernels/conv2d/tc.cuh); the
+ * GEMM kernels then stay in kernels/gemm/cuda.cu's object alone. */
+#ifndef GB_WM_FRAGMENTS_ONLY
 #define GB_WT_NAME gb_hgemm_wmma_64x64
-#define GB_WT_IN __half
-#define GB_WT_PAIR __half2
-#define GB_WT_ALIGNED(p) GB_ALIGNED4(p)
-#define GB_WT_ZERO __float2half_rn(0.0f)
-#define GB_WT_ROUND(x) (x)
-#define GB_WT_FLOAT(x) __half2float(x)
-#define GB_WT_FRAG __half
-#define GB_WT_FK 16
-#define GB_WT_HAVE GB_HAVE_WMMA
-#define GB_WT_MIN_ARCH GB_WMMA_MIN_ARCH
-#include "kernels/gemm/wmma_tile.cuh"
+#include "kernels/gemm/wmma_f16.cuh"
 
 #define GB_WT_NAME gb_bgemm_wmma_64x64
 #define GB_WT_IN __nv_bfloat16
@@ -219,5 +215,6 @@ static __device__ __forceinline__ void gb_wm_copy_out(const float *patch, int la
 #define GB_WT_HAVE GB_HAVE_WMMA_80
 #define GB_WT_MIN_ARCH GB_WMMA_80_MIN_ARCH
 #include "kernels/gemm/wmma_tile.cuh"
+#endif /* GB_WM_FRAGMENTS_ONLY */
 
 #endif
