@@ -107,10 +107,12 @@ enum status gb_check_kernels(struct impl_ctx *ctx, gb_kernel_family family);
  * mapped status) with a note on failure. */
 enum status gb_impl_arch(struct impl_ctx *ctx, struct gb_arch *arch);
 
-/* ST_OK when `runs` (the device runs the real body of a tensor-core kernel); otherwise
- * ST_UNSUPPORTED with why, for row `impl` (e.g. "gemm/cuda_tc") whose kernel runs on `what` from
- * compute capability min_sm (10·major + minor): the card is older, or it runs this build's code
- * for an older architecture (arch: gb_impl_arch's code level), where the kernel is a trap. */
+/* A tensor-core implementation's gate, after gb_impl_arch: ST_OK when `runs` (the device runs
+ * the kernel's real body at arch's code level: the kernel family's *_runs); otherwise
+ * ST_UNSUPPORTED with why in ctx->note: the card is older than min_sm (10·major + minor), where
+ * `impl` ("gemm/cuda_tc") has none of `what` ("the FP16 tensor cores (WMMA)"), or it runs this
+ * build's code for an older architecture (arch->sm), where the kernel is a trap — then the note
+ * names the -DCMAKE_CUDA_ARCHITECTURES that would give it a body. */
 enum status gb_tc_body(struct impl_ctx *ctx, const char *impl, const char *what, int min_sm,
                        int runs, const struct gb_arch *arch);
 

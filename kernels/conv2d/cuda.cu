@@ -1,4 +1,5 @@
-/* cuda.cu — launchers of the implicit-GEMM convolution kernels (kernels.cuh): float32, float64. */
+/* cuda.cu — launchers of the implicit-GEMM convolution kernels (kernels.cuh): float32, float64,
+ * and conv2d/cuda_tc's FP16 tensor-core kernel (tc.cuh). */
 #include "kernels/conv2d/cuda.h"
 #include "kernels/conv2d/kernels.cuh"
 
@@ -10,13 +11,17 @@ int gb_conv2d_kernels(const struct gb_kernel_ref **refs) {
     return (int)(sizeof k / sizeof k[0]);
 }
 
+/* 1 when the caller's p and q are what the other fields of d imply and int indexes it all. */
+static int conv2d_dims_valid(const struct conv2d_dims *d) {
+    struct conv2d_dims chk = *d;
+    return conv2d_dims_finish(&chk) == 0 && chk.p == d->p && chk.q == d->q &&
+           conv2d_dims_int_indexed(d);
+}
+
 /* The grid of a launch for d: cudaSuccess, or the error the launchers return. */
 static cudaError_t conv2d_grid(const struct gb_arch *arch, const struct conv2d_dims *d,
                                dim3 *grid) {
-    struct conv2d_dims chk = *d;
-    /* the caller's p and q must be what the other fields imply, and int must index it all */
-    if (conv2d_dims_finish(&chk) != 0 || chk.p != d->p || chk.q != d->q ||
-        !conv2d_dims_int_indexed(d))
+    if (!conv2d_dims_valid(d))
         return cudaErrorInvalidValue;
     if (gb_conv2d_grid(d, arch->sm, grid) != 0)
         return cudaErrorInvalidConfiguration;
@@ -42,4 +47,47 @@ cudaError_t gb_conv2d64(cudaStream_t stream, const struct gb_arch *arch,
         return e;
     gb_conv2d64_kernel<<<grid, GB_CONV_THREADS, 0, stream>>>(*d, x, wt, y);
     return cudaGetLastError();
+}
+
+/* --- tensor cores -------------------------------------------------------------------------- */
+
+int gb_conv2d_wmma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_WMMA
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_conv2d_wmma_f16, "gb_conv2d_wmma_f16"}};
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_conv2d_wmma_runs(const struct gb_arch *arch) {
+    return gb_wm_body_at(GB_HAVE_WMMA, GB_WMMA_MIN_ARCH, arch->sm);
+}
+
+int gb_conv2d_wmma_fits(const struct conv2d_dims *d) {
+    return gb_ctc_fits(d);
+}
+
+cudaError_t gb_conv2d_wmma(cudaStream_t stream, const struct gb_arch *arch,
+                           const struct conv2d_dims *d, const void *x, const void *wt, void *y) {
+#if GB_HAVE_WMMA
+    dim3 grid(1, 1, 1);
+    struct gb_ctc_walk walk;
+    if (!conv2d_dims_valid(d) || !gb_ctc_fits(d))
+        return cudaErrorInvalidValue;
+    if (gb_wm_grid(d->k, d->n * d->p * d->q, &grid.x, &grid.y) != 0)
+        return cudaErrorInvalidConfiguration;
+    if (!gb_conv2d_wmma_runs(arch))
+        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
+    gb_ctc_walk_init(d->h, d->w, d->r, d->s, &walk); /* the kernel's walk, a parameter */
+    gb_conv2d_wmma_f16<<<grid, GB_WM_THREADS, 0, stream>>>(*d, walk, (const __half *)x,
+                                                           (const __half *)wt, (__half *)y);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)d, (void)x, (void)wt, (void)y;
+    return cudaErrorInvalidValue; /* no WMMA in this toolkit: conv2d/cuda_tc refuses first */
+#endif
 }

@@ -33,6 +33,27 @@ cudaError_t gb_conv2d64(cudaStream_t stream, const struct gb_arch *arch,
                         const struct conv2d_dims *d, const double *x, const double *wt,
                         double *y);
 
+/* --- tensor cores (conv2d/cuda_tc, kernels/conv2d/tc.cuh) -------------------------------- */
+
+/* The kernel gb_conv2d_wmma launches (for gb_check_kernels); 0 in a build whose CUDA has no
+ * WMMA (before CUDA 9). */
+int gb_conv2d_wmma_kernels(const struct gb_kernel_ref **refs);
+
+/* Does the device, at arch's code level (gb_impl_arch), run gb_conv2d_wmma's real body: from
+ * sm_70, in a build with CUDA 9 or newer? */
+int gb_conv2d_wmma_runs(const struct gb_arch *arch);
+
+/* 1 when the kernel's int arithmetic reaches every index of d (conv2d_dims_int_indexed, and the
+ * input offsets its gather walks through, up to a slice past the last channel). */
+int gb_conv2d_wmma_fits(const struct conv2d_dims *d);
+
+/* y (n×k×p×q) = conv(x (n×c×h×w), wt (k×c×r×s)), NCHW, cross-correlation, all three __half,
+ * FP32 accumulation, on the FP16 tensor cores (tc.cuh). cudaErrorInvalidValue for a d not
+ * completed by conv2d_dims_finish or beyond gb_conv2d_wmma_fits (or a build without WMMA),
+ * cudaErrorNoKernelImageForDevice where gb_conv2d_wmma_runs is 0 (nothing launched). */
+cudaError_t gb_conv2d_wmma(cudaStream_t stream, const struct gb_arch *arch,
+                           const struct conv2d_dims *d, const void *x, const void *wt, void *y);
+
 #ifdef __cplusplus
 }
 #endif

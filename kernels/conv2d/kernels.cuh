@@ -375,4 +375,8 @@ static inline int gb_conv2d_grid(const struct conv2d_dims *d, int sm, dim3 *grid
     return 0;
 }
 
+/* conv2d/cuda_tc's tensor-core kernel: its own file, included here so that the builds of this
+ * header (cuda.cu's launchers, the emulation tests, the simulated device) have it too */
+#include "kernels/conv2d/tc.cuh"
+
 #endif

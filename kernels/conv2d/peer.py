@@ -4,6 +4,11 @@ The names and their meaning: scripts/speedcheck's docstring.
 """
 
 SHAPE = dict(n=32, c=64, h=56, w=56, k=64, r=3, s=3, stride=1, pad=1)  # the default shape
+# ... as a result row's shape column names it
+SHAPE_KEY = ";".join(f"{k}={v}" for k, v in dict(
+    n=SHAPE["n"], c=SHAPE["c"], h=SHAPE["h"], w=SHAPE["w"], k=SHAPE["k"], r=SHAPE["r"],
+    s=SHAPE["s"], stride_h=SHAPE["stride"], stride_w=SHAPE["stride"], pad_h=SHAPE["pad"],
+    pad_w=SHAPE["pad"]).items())
 
 # The equivalent GEMM of im2col: filters (k) × output pixels of the whole batch × c·r·s.
 _HO = (SHAPE["h"] + 2 * SHAPE["pad"] - SHAPE["r"]) // SHAPE["stride"] + 1
@@ -36,4 +41,14 @@ GPU_RATIOS = [dict(name="own conv2d ÷ cuDNN implicit GEMM (GFLOP/s)", impl="cud
                    vs=("conv2d", "cudnn_gemm"), metric="gflops", shapes=None, target=0.9,
                    dtypes=["float32", "float64"], vs_label=r"algo[= ]([A-Z_]+)"),
               dict(name="own conv2d ÷ cuDNN's pick (GFLOP/s)", impl="cuda", vs=("conv2d", "cudnn"),
-                   metric="gflops", shapes=None, vs_label=r"algo[= ]([A-Z_]+)")]
+                   metric="gflops", shapes=None, vs_label=r"algo[= ]([A-Z_]+)"),
+              # the tensor-core kernel (conv2d/cuda_tc, FP16 in, FP32 accumulation, FP16 out)
+              # against cuDNN's f16 row (the same tier: half tensors, FP32 compute, tensor ops)
+              # at the default shape: 0.6 of whatever cuDNN picks, the own-kernels issue's
+              # target; against cuDNN's implicit-GEMM algorithms, reported, no target
+              dict(name="own tensor-core conv2d ÷ cuDNN's pick (GFLOP/s)", impl="cuda_tc",
+                   vs=("conv2d", "cudnn"), metric="gflops", shapes=[SHAPE_KEY], target=0.6,
+                   dtypes=["float16"], vs_label=r"algo[= ]([A-Z_]+)"),
+              dict(name="own tensor-core conv2d ÷ cuDNN implicit GEMM (GFLOP/s)", impl="cuda_tc",
+                   vs=("conv2d", "cudnn_gemm"), metric="gflops", shapes=[SHAPE_KEY],
+                   dtypes=["float16"], vs_label=r"algo[= ]([A-Z_]+)")]

@@ -7,7 +7,9 @@ QUICK_EXTRA = []
 
 
 def expect(card, impl):
-    return card.own_kernels() if impl == "cuda" else card.cudnn()
+    """conv2d/cuda and conv2d/cuda_tc: our kernels, where the card has code for them (cuda_tc has
+    no float32 version: sim_check.py refuses that tier first); cudnn and cudnn_gemm: cuDNN."""
+    return card.own_kernels() if impl in ("cuda", "cuda_tc") else card.cudnn()
 
 
 def check_row(card, row, shape, check):
@@ -21,15 +23,25 @@ def check_row(card, row, shape, check):
 
 def expect_tier(card, impl, dtype):
     """A row of another tier where the float32 row is ok: f64 runs everywhere (own kernel and
-    cuDNN); f16 only on cuDNN's rows (cudnn and cudnn_gemm), from compute capability 5.3 (the
-    tier's gate), on tensor cores in NHWC from 7.0 (kernels/conv2d/cudnn.c, the sim's cuDNN
-    reports them for half data)."""
+    cuDNN); f16 from compute capability 5.3 (the tier's gate) on cuDNN's rows (cudnn and
+    cudnn_gemm), on tensor cores in NHWC from 7.0 (kernels/conv2d/cudnn.c, the sim's cuDNN
+    reports them for half data), and on conv2d/cuda_tc (the kernel's emulated twin,
+    kernels/conv2d/tc.cuh) from 7.0 where the card runs code for sm_70 or newer, refused below
+    with the compute capability or the build's code level (kernels/conv2d/cuda_tc.c); conv2d/cuda
+    has no f16 version."""
     if dtype == "float64":
         return "ok", ""
     if dtype == "float16":
-        if not impl.startswith("cudnn"):
+        if impl == "cuda":
             return "unsupported", "has no FP16 version"
         if card.sm < 53:
             return "unsupported", "FP16 needs compute capability 5.3"
+        if impl == "cuda_tc":
+            if card.sm < 70:
+                return "unsupported", ("runs on the FP16 tensor cores (WMMA), from compute "
+                                       "capability 7.0")
+            if card.code() < 70:  # the card runs an older architecture's code: a trap there
+                return "unsupported", f"runs this build's code for sm_{card.code()}"
+            return "ok", "own WMMA f16 implicit GEMM"
         return "ok", "NHWC, tensor ops" if card.sm >= 70 else "NCHW"
     return None

@@ -6,10 +6,19 @@
  * long-double direct convolution with the f64 row's tolerance (verify_tol, as bench/conv2d.c
  * checks an f64 row); the f32 kernel run on the same inputs must fail that check.
  *
+ * The FP16 tensor-core kernel (kernels/conv2d/tc.cuh, conv2d/cuda_tc) as its twin: first its
+ * plain-C pieces against division (the tap walk, one tap and one slice on, for filters 1×1 to
+ * 5×20; the pixel's window and image offset; its place in y; a lane's fragment column), then the
+ * kernel on half inputs against a direct double convolution of the same halves, rounded to half
+ * as cuDNN's f16 row is (FP32 accumulation): c and k not multiples of 16, c = 1, n·p·q not a
+ * multiple of the 64-pixel tile, 1×1, 3×3, 5×5 and 5×20 filters, strides, paddings (wider than
+ * the filter too), misaligned filters, every thread order; nothing written outside y.
+ *
  * Built again with GB_TEST_DROP_BARRIER=1 or 2: then the cases where several threads share the
  * tiles must all come out wrong, in every order (the f32 kernel is double-buffered: barrier 2
  * fences its first slice, barrier 1 each later one; the f64 kernel's barrier 2 guards the
- * overwrite of its one buffer). The f32 kernel's walk of the reduction (channels inside filter
+ * overwrite of its one buffer; the tensor-core kernel with barrier 2 removed: the cases with more
+ * than one 32-tap slice). The f32 kernel's walk of the reduction (channels inside filter
  * positions, gb_conv2d_walk) is checked on its own (walk_checks).
  *
  * Emulation builds: arch 750; drop-barrier 1 2
@@ -264,6 +273,182 @@ static void walk_checks(void) {
     }
 }
 
+
+/* --- the FP16 tensor-core kernel (tc.cuh) --------------------------------------------------- */
+
+/* The walk against division: from every thread's first tap (0 and GB_CTC_TAPS), one tap on at
+ * a time across a slice and one slice on at a time, for taps well past c·r·s. */
+static void tc_walk_checks(void) {
+    static const int shapes[][4] = {{9, 11, 3, 3}, {12, 40, 5, 20}, {7, 7, 1, 1}, {13, 12, 5, 5},
+                                    {5, 5, 2, 2},  {6, 33, 1, 7},   {4, 4, 4, 4}, {3, 50, 3, 1}};
+    int si, start, sl, j;
+    for (si = 0; si < (int)(sizeof shapes / sizeof shapes[0]); si++) {
+        const int h = shapes[si][0], w = shapes[si][1], r = shapes[si][2], s = shapes[si][3];
+        struct gb_ctc_walk k;
+        gb_ctc_walk_init(h, w, r, s, &k);
+        for (start = 0; start < GB_WM_BK; start += GB_CTC_TAPS) {
+            struct gb_ctc_tap t;
+            gb_ctc_tap_at(start, h, w, r, s, &t);
+            for (sl = 0; sl < 8; sl++) {
+                struct gb_ctc_tap u = t;
+                for (j = 0; j < GB_CTC_TAPS; j++) {
+                    const int tap = sl * GB_WM_BK + start + j;
+                    const int ci = tap / (r * s), ri = tap % (r * s) / s, sc = tap % s;
+                    EMU_CHECK(u.ci == ci && u.ri == ri && u.si == sc &&
+                                  u.off == (ci * h + ri) * w + sc,
+                              "tc walk %dx%d filter on %dx%d, tap %d: (%d %d %d %d), want "
+                              "(%d %d %d %d)",
+                              r, s, h, w, tap, u.ci, u.ri, u.si, u.off, ci, ri, sc,
+                              (ci * h + ri) * w + sc);
+                    gb_ctc_next(&k, &u);
+                }
+                gb_ctc_advance(&k, &t);
+            }
+        }
+    }
+}
+
+/* A pixel's window origin, its input offset and its place in y against the direct formulas;
+ * and a lane's column, the same in all its fragment elements (what the epilogue relies on). */
+static void tc_place_checks(void) {
+    struct conv2d_dims d = {3, 5, 10, 9, 7, 3, 2, 2, 3, 1, 2, 0, 0};
+    int pix, lane, q, r, c, r0, c0;
+    EMU_CHECK(conv2d_dims_finish(&d) == 0, "tc place: bad shape");
+    for (pix = 0; pix < d.n * d.p * d.q + 70; pix++) {
+        const int img = pix / (d.p * d.q), oh = pix % (d.p * d.q) / d.q, ow = pix % d.q;
+        const int h0 = oh * d.stride_h - d.pad_h, w0 = ow * d.stride_w - d.pad_w;
+        const int want_y = pix < d.n * d.p * d.q ? (img * d.k * d.p + oh) * d.q + ow : -1;
+        int xoff, gh0, gw0;
+        if (pix < d.n * d.p * d.q) {
+            gb_ctc_pixel(&d, pix, &xoff, &gh0, &gw0);
+            EMU_CHECK(gh0 == h0 && gw0 == w0 && xoff == img * d.c * d.h * d.w + h0 * d.w + w0,
+                      "tc pixel %d: origin (%d, %d) offset %d", pix, gh0, gw0, xoff);
+        }
+        EMU_CHECK(gb_ctc_y_at(&d, pix) == want_y, "tc pixel %d: at %d in y, want %d", pix,
+                  gb_ctc_y_at(&d, pix), want_y);
+    }
+    for (lane = 0; lane < 32; lane++) {
+        gb_wm_frag_elem(lane, 0, &r0, &c0);
+        for (q = 1; q < GB_WM_PER_LANE; q++) {
+            gb_wm_frag_elem(lane, q, &r, &c);
+            EMU_CHECK(c == c0, "lane %d: fragment element %d in column %d, element 0 in %d", lane,
+                      q, c, c0);
+        }
+    }
+}
+
+struct tc_args {
+    struct conv2d_dims d;
+    struct gb_ctc_walk walk;
+    const __half *x, *wt;
+    __half *y;
+};
+
+static void tc_body(void *p) {
+    const struct tc_args *a = p;
+    gb_conv2d_wmma_f16(a->d, a->walk, a->x, a->wt, a->y);
+}
+
+/* n halves from floats uniform in [-1, 1) (seed), and the same values as floats. */
+static void tc_fill(__half *h, float *f, size_t n, uint64_t seed) {
+    size_t i;
+    emu_fill(f, n, seed, -1.0f, 1.0f);
+    for (i = 0; i < n; i++) {
+        h[i] = __float2half_rn(f[i]);
+        f[i] = __half2float(h[i]);
+    }
+}
+
+/* One case of the tensor-core kernel: the wrong outputs (-1: the emulation failed). misalign:
+ * x and the filters one half past an aligned address (the filter pairs' single-half path). An
+ * output is right within its half rounding (2^-11 of it, 2^-10 here), the FP32 sums' error
+ * (1e-5 of Σ|x·w|) and a half subnormal: a lost or doubled product is far outside that. */
+static long run_tc_case(const struct conv2d_dims *d0, int misalign, enum emu_order order,
+                        int report) {
+    struct conv2d_dims d = *d0;
+    size_t nx, nw, ny, i;
+    __half *xh, *wh, *yh;
+    float *xf, *wf;
+    double *ref, *scale;
+    struct tc_args a;
+    dim3 grid = emu_dim3(1, 1, 1);
+    long bad = 0;
+    if (conv2d_dims_finish(&d) != 0 || !gb_ctc_fits(&d))
+        return -1;
+    nx = (size_t)d.n * d.c * d.h * d.w;
+    nw = (size_t)d.k * d.c * d.r * d.s;
+    ny = (size_t)d.n * d.k * d.p * d.q;
+    xh = emu_alloc((nx + 1) * sizeof *xh), wh = emu_alloc((nw + 1) * sizeof *wh);
+    yh = emu_alloc((ny + 1) * sizeof *yh);
+    xf = emu_alloc(nx * sizeof *xf), wf = emu_alloc(nw * sizeof *wf);
+    ref = emu_alloc(ny * sizeof *ref), scale = emu_alloc(ny * sizeof *scale);
+    tc_fill(xh + misalign, xf, nx, 51);
+    tc_fill(wh + misalign, wf, nw, 52);
+    for (i = 0; i <= ny; i++)
+        yh[i].bits = 0x7e00; /* NaN */
+    ref_conv2d(&d, xf, wf, ref, scale);
+    a.d = d, a.x = xh + misalign, a.wt = wh + misalign, a.y = yh;
+    gb_ctc_walk_init(d.h, d.w, d.r, d.s, &a.walk); /* as kernels/conv2d/cuda.cu's launcher */
+    if (gb_wm_grid(d.k, d.n * d.p * d.q, &grid.x, &grid.y) != 0 ||
+        emu_launch(grid, emu_dim3(GB_WM_THREADS, 1, 1), 0, order, 77, tc_body, &a) != 0) {
+        bad = -1;
+    } else {
+        for (i = 0; i < ny; i++) {
+            const double got = (double)__half2float(yh[i]);
+            const double tol = fabs(ref[i]) * 0x1p-10 + 1e-5 * scale[i] + 0x1p-24;
+            if (!(fabs(got - ref[i]) <= tol)) {
+                if (report && bad < 3)
+                    fprintf(stderr, "  y[%zu] = %.8g, want %.8g\n", i, got, ref[i]);
+                bad++;
+            }
+        }
+        if (bad == 0 && !isnan(__half2float(yh[ny]))) {
+            if (report)
+                fprintf(stderr, "  wrote outside y\n");
+            bad = 1;
+        }
+    }
+    free(xh), free(wh), free(yh), free(xf), free(wf), free(ref), free(scale);
+    return bad;
+}
+
+/* Every case in every order (misaligned too where drop is 0); with a barrier dropped, every case
+ * the barrier guards must come out wrong: barrier 1 (slice 0 stored) all, barrier 2 (the slice's
+ * mma steps done, the next slice stored) those with more than one slice. */
+static int tc_cases(int drop) {
+    /* n c h w  k r s  stride_h stride_w pad_h pad_w */
+    static const struct conv2d_dims cases[] = {
+        {2, 1, 9, 11, 5, 3, 3, 1, 1, 1, 1, 0, 0},   /* c = 1, 3×3 same padding */
+        {3, 5, 7, 7, 66, 1, 1, 1, 1, 0, 0, 0, 0},   /* 1×1, two tiles of filters, 147 pixels */
+        {2, 19, 10, 9, 33, 3, 3, 1, 1, 1, 1, 0, 0}, /* 3×3, 6 slices, 180 pixels */
+        {1, 7, 13, 12, 17, 5, 5, 2, 2, 2, 2, 0, 0}, /* 5×5, stride 2, padding 2 */
+        {1, 2, 12, 40, 7, 5, 20, 2, 8, 1, 3, 0, 0}, /* speech layer: 5×20, strides 2, 8 */
+        {1, 1, 5, 5, 3, 2, 2, 3, 3, 2, 2, 0, 0},    /* padding wider than the filter */
+        {4, 3, 10, 9, 9, 3, 2, 1, 2, 0, 1, 0, 0},   /* rectangular filter, strides 1, 2 */
+        {1, 16, 8, 8, 64, 3, 3, 1, 1, 1, 1, 0, 0},  /* one full tile, 4.5 slices */
+        {2, 33, 6, 5, 70, 1, 1, 1, 1, 0, 0, 0, 0},  /* 1×1, c·r·s = 33: a slice of one tap */
+    };
+    const int ncases = (int)(sizeof cases / sizeof cases[0]);
+    int ci, o, m, runs = 0;
+    for (ci = 0; ci < ncases; ci++) {
+        const struct conv2d_dims *c = &cases[ci];
+        const int crs = c->c * c->r * c->s;
+        for (m = 0; m < (drop ? 1 : 2); m++)
+            for (o = 0; o < EMU_ORDERS; o++) {
+                long bad = run_tc_case(c, m, (enum emu_order)o, !drop);
+                runs++;
+                EMU_CHECK(bad >= 0, "emulation failed");
+                if (drop == 0)
+                    EMU_CHECK(bad == 0, "conv2d tc case %d%s %s: %ld wrong", ci,
+                              m ? " misaligned" : "", emu_order_name((enum emu_order)o), bad);
+                else if (drop == 1 || crs > GB_WM_BK)
+                    EMU_CHECK(bad > 0, "conv2d tc case %d %s: barrier %d removed, yet right", ci,
+                              emu_order_name((enum emu_order)o), drop);
+            }
+    }
+    return runs;
+}
+
 int main(void) {
     /* n c h w  k r s  stride_h stride_w pad_h pad_w (p, q filled in) */
     static const struct conv2d_dims cases[] = {
@@ -303,6 +488,9 @@ int main(void) {
     }
     runs += f64_cases(cases, ncases, drop);
     walk_checks();
+    tc_walk_checks();
+    tc_place_checks();
+    runs += tc_cases(drop);
     printf("%d emulated conv2d launches as for sm_%d (barrier removed: %d), %.0f ms, "
            "%d failures\n",
            runs, GB_EMU_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,

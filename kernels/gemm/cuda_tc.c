@@ -124,13 +124,6 @@ struct gemm_tc_state {
     struct gb_wgmma_maps maps; /* its tensor maps of A and B */
 };
 
-/* ST_OK when the device runs tc's real body; otherwise ST_UNSUPPORTED with why (gb_tc_body,
- * shared with mlp_train/cuda_tc). */
-static enum status tc_body(struct impl_ctx *ctx, const struct tc_kernel *tc,
-                           const struct gb_arch *arch) {
-    return gb_tc_body(ctx, "gemm/cuda_tc", tc->what, tc->min_sm, tc->runs(arch), arch);
-}
-
 /* After gemm_dev_prepare: does the row run mm's kernel (1) or tc's WMMA one (0)? ctx->note
  * becomes the row note, with why the WMMA kernel runs on a card that has the mma one. */
 static int tc_mma_pick(struct impl_ctx *ctx, const struct tc_kernel *tc, const struct tc_mma *mm,
@@ -235,7 +228,9 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
         return st;
     s = ctx->state;
     s->dtype = p->dtype;
-    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK || (st = tc_body(ctx, tc, &s->arch)) != ST_OK)
+    if ((st = gb_impl_arch(ctx, &s->arch)) != ST_OK ||
+        (st = gb_tc_body(ctx, "gemm/cuda_tc", tc->what, tc->min_sm, tc->runs(&s->arch),
+                         &s->arch)) != ST_OK)
         return st;
     if (mm && mm->family(&refs) > 0 && (st = gb_check_kernels(ctx, mm->family)) != ST_OK)
         return st;

@@ -3,7 +3,9 @@
  * and alignment of A and B. gemm/cuda_tc's 16-bit and tf32 tiers (kernels/gemm/cuda_tc.c) on
  * sm_70/75 code (f16), and on sm_80+ code where mma.cuh's faster kernels cannot run (rows of A
  * or B not multiples of 16 bytes, or unaligned bases); one kernel source (wmma_tile.cuh)
- * instantiated per tier at the end of this file:
+ * instantiated per tier at the end of this file (the f16 tier's parameters in wmma_f16.cuh,
+ * which kernels/conv2d/tc.cuh instantiates too, without the GEMM kernel, for its convolution on
+ * the same tiles):
  *   gb_hgemm_wmma_64x64  f16:  __half A and B, 16×16×16 fragments, compute capability 7.0, CUDA 9;
  *   gb_bgemm_wmma_64x64  bf16: __nv_bfloat16 A and B, 16×16×16 fragments, 8.0, CUDA 11.0;
  *   gb_tgemm_wmma_64x64  tf32: float A and B, rounded to TF32 (__float_to_tf32, round to nearest,
@@ -188,6 +190,10 @@ static __device__ __forceinline__ void gb_wm_copy_out(const float *patch, int la
 #endif
 
 /* --- the kernels, one source (wmma_tile.cuh) per tier ------------------------------------- */
+/* GB_WM_FRAGMENTS_ONLY: the index functions above without the GEMM kernels, for a kernel of
+ * another workload that instantiates wmma_tile.cuh's pieces itself (kernels/conv2d/tc.cuh); the
+ * GEMM kernels then stay in kernels/gemm/cuda.cu's object alone. */
+#ifndef GB_WM_FRAGMENTS_ONLY
 #define GB_WT_NAME gb_hgemm_wmma_64x64
 #include "kernels/gemm/wmma_f16.cuh"
 
@@ -225,5 +231,6 @@ static __device__ __forceinline__ void gb_wm_copy_out(const float *patch, int la
 #define GB_WT_NAME gb_hgemm_wmma_64x64_tn
 #define GB_WT_TA 1
 #include "kernels/gemm/wmma_f16.cuh"
+#endif /* GB_WM_FRAGMENTS_ONLY */
 
 #endif

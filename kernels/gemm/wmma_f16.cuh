@@ -1,7 +1,11 @@
-/* wmma_f16.cuh — wmma_tile.cuh's f16 tier: __half A and B, 16×16×16 __half fragments, sm_70 and
- * CUDA 9 (wmma.cuh). Included by wmma.cuh once per f16 kernel after its GB_WT_NAME (and
- * GB_WT_TA or GB_WT_TB where an operand is stored transposed), so the variants share one list
- * of the tier's parameters; no include guard. */
+/* wmma_f16.cuh — the FP16 tier of wmma_tile.cuh (read wmma.cuh first): __half operands,
+ * 16×16×16 fragments, compute capability 7.0, CUDA 9. The includer names the instance first
+ * (GB_WT_NAME; GB_WT_TA or GB_WT_TB where an operand is stored transposed; GB_WT_NO_KERNEL for
+ * the pieces without the GEMM kernel), so every user shares one list of the tier's parameters:
+ * wmma.cuh's gb_hgemm_wmma_64x64 and its transposed variants (mlp_train/cuda_tc's step), and
+ * kernels/conv2d/tc.cuh's convolution on the same tiles. No include guard: included once per
+ * instance.
+ */
 #define GB_WT_IN __half
 #define GB_WT_PAIR __half2
 #define GB_WT_ALIGNED(p) GB_ALIGNED4(p)

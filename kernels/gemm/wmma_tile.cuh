@@ -22,6 +22,10 @@
  *   GB_WT_TA, GB_WT_TB  optional, 0 when not defined: A is stored transposed (K×M, element
  *                   (m, k) at A[k·lda + m]) / B is (N×K, (k, n) at B[n·ldb + k]), as the
  *                   backward products of mlp_train/cuda_tc need (C = Aᵀ·B, A·Bᵀ)
+ *   GB_WT_NO_KERNEL (optional) only the tier's pieces, no GEMM kernel: the fragment types
+ *                   (GB_WT_NAME_acc, _fa, _fb), fetch_pair, copy_pair, zero_acc, mma_slice,
+ *                   store and patch_done, for another kernel on the same tiles
+ *                   (kernels/conv2d/tc.cuh)
  */
 /* --- transposed operands (GB_WT_TA, GB_WT_TB): the shared tile keeps the operand's own
  * layout — a transposed slice is copied as it lies, k-major for A (BK rows of BM + 8) and
@@ -66,13 +70,13 @@
 
 #if GB_WT_HAVE
 #if GB_WT_BODY
-/* Copy pair p of this slice of an operand (rows×cols matrix src, leading dimension ld; the slice
- * is sr×sc at (r0, c0)) into the shared tile dst (pitch pd), rounded to the tier, zero outside
- * the matrix. */
-static __device__ __forceinline__ void GB_WT_FN(copy_pair)(const GB_WT_IN *__restrict__ src,
-                                                           int ld, int rows, int cols, int r0,
-                                                           int c0, int sc, int p, GB_WT_IN *dst,
-                                                           int pd) {
+/* Pair p of this slice of an operand (rows×cols matrix src, leading dimension ld; the slice is
+ * sr×sc at (r0, c0)), rounded to the tier, zero outside the matrix: one pair load where both are
+ * inside and aligned. Apart from copy_pair's store so that a kernel can hold it in registers
+ * while the tile in shared memory is in use (kernels/conv2d/tc.cuh's prefetch). */
+static __device__ __forceinline__ GB_WT_PAIR GB_WT_FN(fetch_pair)(const GB_WT_IN *__restrict__ src,
+                                                                  int ld, int rows, int cols,
+                                                                  int r0, int c0, int sc, int p) {
     int r, c, inside;
     GB_WT_PAIR v;
     gb_wm_pair(p, sc, &r, &c);
@@ -88,7 +92,18 @@ static __device__ __forceinline__ void GB_WT_FN(copy_pair)(const GB_WT_IN *__res
     }
     v.x = GB_WT_ROUND(v.x);
     v.y = GB_WT_ROUND(v.y);
-    *(GB_WT_PAIR *)(dst + r * pd + c) = v; /* pd and c even: an aligned pair */
+    return v;
+}
+
+/* Copy pair p of the slice (fetch_pair) into the shared tile dst (pitch pd). */
+static __device__ __forceinline__ void GB_WT_FN(copy_pair)(const GB_WT_IN *__restrict__ src,
+                                                           int ld, int rows, int cols, int r0,
+                                                           int c0, int sc, int p, GB_WT_IN *dst,
+                                                           int pd) {
+    int r, c;
+    gb_wm_pair(p, sc, &r, &c);
+    /* pd and c even: an aligned pair */
+    *(GB_WT_PAIR *)(dst + r * pd + c) = GB_WT_FN(fetch_pair)(src, ld, rows, cols, r0, c0, sc, p);
 }
 
 /* This thread's share of slice k0 of A and B into As (64×32) and Bs (32×64). */
@@ -125,14 +140,17 @@ typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, GB_WT_FK, GB_WT_F
     GB_WT_FN(fa);
 typedef nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, GB_WT_FK, GB_WT_FRAG, GB_WT_LAYB>
     GB_WT_FN(fb);
-#define GB_WT_ACC(name) GB_WT_FN(acc) name[2][2]
-#define GB_WT_ZERO_ACC(acc)                                                                        \
-    do {                                                                                           \
-        int i_, j_;                                                                                \
-        for (i_ = 0; i_ < 2; i_++)                                                                 \
-            for (j_ = 0; j_ < 2; j_++)                                                             \
-                nvcuda::wmma::fill_fragment(acc[i_][j_], 0.0f);                                    \
-    } while (0)
+
+/* All four accumulators of a warp to zero. */
+static __device__ __forceinline__ void GB_WT_FN(zero_acc)(GB_WT_FN(acc) (*acc)[2]) {
+    int i, j;
+    GB_UNROLL
+    for (i = 0; i < 2; i++) {
+        GB_UNROLL
+        for (j = 0; j < 2; j++)
+            nvcuda::wmma::fill_fragment(acc[i][j], 0.0f);
+    }
+}
 
 /* acc += the warp's 32×32 share of As·Bs, in GB_WM_BK / GB_WT_FK mma steps. */
 static __device__ __forceinline__ void GB_WT_FN(mma_slice)(const GB_WT_IN *As, const GB_WT_IN *Bs,
@@ -170,24 +188,28 @@ static __device__ __forceinline__ void GB_WT_FN(store)(float *patch, int lane,
     nvcuda::wmma::store_matrix_sync(patch, acc[i][j], GB_WM_PC, nvcuda::wmma::mem_row_major);
     __syncwarp();
 }
-#define GB_WT_PATCH_DONE() __syncwarp() /* all lanes have read the patch before it is reused */
+
+/* All lanes have read the patch before it is reused. */
+static __device__ __forceinline__ void GB_WT_FN(patch_done)(void) {
+    __syncwarp();
+}
 #elif GB_WT_BODY
 /* The twin: acc[i][j][q] is element q of fragment (i, j) as lane copies it out; products of
  * two values of the tier are exact in FP32, so FP32 FMAs over the same tiles keep the
  * fragments' contract (products exact, sums in FP32). */
-#define GB_WT_ACC(name) float name[2][2][GB_WM_PER_LANE]
-#define GB_WT_ZERO_ACC(acc)                                                                        \
-    do {                                                                                           \
-        int i_, j_, q_;                                                                            \
-        for (i_ = 0; i_ < 2; i_++)                                                                 \
-            for (j_ = 0; j_ < 2; j_++)                                                             \
-                for (q_ = 0; q_ < GB_WM_PER_LANE; q_++)                                            \
-                    acc[i_][j_][q_] = 0.0f;                                                        \
-    } while (0)
+typedef float GB_WT_FN(acc)[GB_WM_PER_LANE];
+
+static __device__ __forceinline__ void GB_WT_FN(zero_acc)(GB_WT_FN(acc) (*acc)[2]) {
+    int i, j, q;
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 2; j++)
+            for (q = 0; q < GB_WM_PER_LANE; q++)
+                acc[i][j][q] = 0.0f;
+}
 
 static __device__ __forceinline__ void GB_WT_FN(mma_slice)(const GB_WT_IN *As, const GB_WT_IN *Bs,
                                                            int w, int lane,
-                                                           float (*acc)[2][GB_WM_PER_LANE]) {
+                                                           GB_WT_FN(acc) (*acc)[2]) {
     int i, j, q, k, r0, c0, r, c;
     for (i = 0; i < 2; i++)
         for (j = 0; j < 2; j++) {
@@ -203,17 +225,18 @@ static __device__ __forceinline__ void GB_WT_FN(mma_slice)(const GB_WT_IN *As, c
 
 /* The lane's own elements into the patch (it reads back only those). */
 static __device__ __forceinline__ void GB_WT_FN(store)(float *patch, int lane,
-                                                       float (*acc)[2][GB_WM_PER_LANE], int i,
-                                                       int j) {
+                                                       GB_WT_FN(acc) (*acc)[2], int i, int j) {
     int q, r, c;
     for (q = 0; q < GB_WM_PER_LANE; q++) {
         gb_wm_frag_elem(lane, q, &r, &c);
         patch[r * GB_WM_PC + c] = acc[i][j][q];
     }
 }
-#define GB_WT_PATCH_DONE() ((void)0)
+
+static __device__ __forceinline__ void GB_WT_FN(patch_done)(void) {}
 #endif
 
+#ifndef GB_WT_NO_KERNEL
 /* three blocks an SM: up to 170 registers a thread (without a bound, CUDA 13.0's ptxas gave the
  * f16 kernel 128 registers and a 4-byte spill on sm_75 once the epilogue was unrolled) */
 GB_LAUNCH_BOUNDS_MIN(GB_WM_THREADS, 3)
@@ -227,9 +250,9 @@ __global__ void GB_WT_NAME(int M, int N, int K, const GB_WT_IN *__restrict__ A, 
     const int tid = (int)threadIdx.x, w = tid / 32, lane = tid % 32;
     const int m0 = (int)blockIdx.y * GB_WM_BM, n0 = (int)blockIdx.x * GB_WM_BN;
     float *patch = Cs + w * GB_WM_F * GB_WM_PC;
-    GB_WT_ACC(acc);
+    GB_WT_FN(acc) acc[2][2];
     int k0, i, j, r, c;
-    GB_WT_ZERO_ACC(acc);
+    GB_WT_FN(zero_acc)(acc);
     for (k0 = 0; k0 < K; k0 += GB_WM_BK) {
         GB_WT_FN(load_slice)(A, lda, B, ldb, M, N, K, m0, n0, k0, tid, As, Bs);
         GB_BARRIER(1); /* the slice is in shared memory */
@@ -245,7 +268,7 @@ __global__ void GB_WT_NAME(int M, int N, int K, const GB_WT_IN *__restrict__ A, 
             gb_wm_frag_origin(w, i, j, &r, &c);
             GB_WT_FN(store)(patch, lane, acc, i, j);
             gb_wm_copy_out(patch, lane, m0 + r, n0 + c, M, N, C, ldc);
-            GB_WT_PATCH_DONE();
+            GB_WT_FN(patch_done)();
         }
     }
 #else
@@ -254,11 +277,9 @@ __global__ void GB_WT_NAME(int M, int N, int K, const GB_WT_IN *__restrict__ A, 
 #endif
 }
 GB_SIM_KERNEL(GB_WT_NAME, int, int, int, const GB_WT_IN *, int, const GB_WT_IN *, int, float *, int)
+#endif /* GB_WT_NO_KERNEL */
 #endif /* GB_WT_HAVE */
 
-#undef GB_WT_ACC
-#undef GB_WT_ZERO_ACC
-#undef GB_WT_PATCH_DONE
 #undef GB_WT_BODY
 #undef GB_WT_FN
 #undef GB_WT_CAT
@@ -284,3 +305,4 @@ GB_SIM_KERNEL(GB_WT_NAME, int, int, int, const GB_WT_IN *, int, const GB_WT_IN *
 #undef GB_WT_BI
 #undef GB_WT_BSZ
 #undef GB_WT_LAYB
+#undef GB_WT_NO_KERNEL

@@ -6,7 +6,8 @@
 # usage: kernel_lease_sim.sh SOURCE_DIR BUILD_DIR PROFILE
 # Checks: a bad option exits 2 in one line; the rehearsal exits 0, writes each workload's CSV and
 # table, and prints an own ÷ vendor ratio with a value for every workload that has GPU_RATIOS
-# (gemm's in float32 and float64, mlp_train's by step time, conv2d's, vecadd's against the copy).
+# (gemm's in float32 and float64, mlp_train's by step time, conv2d's, conv2d/cuda_tc's in float16,
+# vecadd's against the copy).
 set -u
 src=$(cd "${1:?usage: kernel_lease_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
 build=$(cd "${2:?usage: kernel_lease_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
@@ -37,6 +38,7 @@ ratio "mlp_train/cuda ÷ mlp_train/cublas \(step time\)" float32 >/dev/null ||
     fail "no mlp_train step-time ratio"
 grep -q "MISSES (≤ 1.15)\|meets (≤ 1.15)" "$work/ratios.md" || fail "the step-time ratio has no ≤ target"
 ratio "own conv2d ÷ cuDNN" float32 >/dev/null || fail "no conv2d ratio"
+ratio "own tensor-core conv2d ÷ cuDNN" float16 >/dev/null || fail "no conv2d/cuda_tc f16 ratio"
 ratio "vecadd/cuda ÷ device-to-device copy" float16 >/dev/null || fail "no f16 vecadd ÷ copy ratio"
 if [ $fails -gt 0 ]; then
     cat "$work/ratios.md" "$work/progress.txt"
