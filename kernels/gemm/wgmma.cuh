@@ -22,8 +22,10 @@
  * A's 128×64 box, B's two 64×64 boxes), warpgroups 1 and 2 the consumers, each owning 64 rows
  * of the tile (one m64n128 accumulator: 64 FP32 registers a thread). A stage's "full" mbarrier
  * completes when its bytes have landed (expect_tx), its "empty" one when both consumers'
- * wgmma on it have retired (wait_group 0); the producer waits for "empty" before reusing a
- * stage. 128 accumulator columns and not 256: 384 threads a block leave 168 registers a thread,
+ * wgmma on it have retired: a consumer keeps one slice's wgmma group in flight (wait_group 1
+ * after committing the next), so the tensor cores work on slice k while slice k + 1 is awaited
+ * and issued, and it releases slice k's stage once that group is done; the producer waits for
+ * "empty" before reusing a stage. 128 accumulator columns and not 256: 384 threads a block leave 168 registers a thread,
  * and m64n256 would need 128 of them for the accumulator alone.
  *
  * Shared memory: stage s holds A (128 rows × 128 bytes, K-major: row r at r·128) and then B
@@ -324,6 +326,10 @@ static __device__ __forceinline__ void gb_wg_fence(void) {
 }
 static __device__ __forceinline__ void gb_wg_commit(void) {
     asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
+}
+/* wait until at most 1 (0) of this warpgroup's committed groups are still in flight */
+static __device__ __forceinline__ void gb_wg_wait1(void) {
+    asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
 }
 static __device__ __forceinline__ void gb_wg_wait0(void) {
     asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory");

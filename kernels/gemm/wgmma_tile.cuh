@@ -123,10 +123,14 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
                 GB_WGT_FN(mma)
                 (d, gb_wg_desc_a(s, wg - 1, i) + (sbase >> 4), gb_wg_desc_b(s, i) + (sbase >> 4));
             gb_wg_commit();
-            gb_wg_wait0();
-            if (tid % 128 == 0)
-                gb_wg_bar_arrive(empty + 8 * s);
+            /* this slice's mmas stay in flight while the next slice is awaited and issued (the
+             * accumulators may be shared by wgmmas of one shape in flight, PTX ISA); the slice
+             * before is done, so its stage goes back to the producer */
+            gb_wg_wait1();
+            if (kt > 0 && tid % 128 == 0)
+                gb_wg_bar_arrive(empty + 8 * ((kt - 1) % GB_WG_STAGES));
         }
+        gb_wg_wait0(); /* the accumulators are final before the epilogue reads them */
     }
 #else
     for (kt = 0; kt < nk; kt++) {
