@@ -10,7 +10,8 @@ Each kernel file that claims an instruction says so in its header, one line per 
 (kernels/gemm/wmma.cuh: HMMA from sm_70 for f16, sm_80 for bf16 and tf32; dmma.cuh: DMMA from
 sm_80). ARCH may end in "a" (`HGMMA from 900a`, kernels/gemm/wgmma.cuh): the instruction exists in
 arch-specific code alone, so the kernel must hold it in the build's sm_90a code and in no other
-code (plain sm_90, sm_100, sm_120: there the kernel is a trap). sm_90a code counts as sm_90 for
+code (plain sm_90, sm_100, sm_120: there the kernel is a trap); a build with no sm_90a code (a
+plain 90, or CUDA 11.8, which has no such kernel at all) skips the claim with a note. sm_90a code counts as sm_90 for
 the plain claims (WMMA's HMMA must be in it too). For every such line, the kernel's SASS in the binary (`cuobjdump --dump-sass -fun
 <mangled name>`, the name from `nm`) is read per architecture the build embeds: from ARCH on it
 must hold at least one instruction whose opcode starts with OPCODE, and below ARCH none (there the kernel is a trap). A refactor that drops
@@ -77,6 +78,13 @@ def opcodes_per_arch(cuobjdump, binary, name):
     return out
 
 
+def embedded_archs(cuobjdump, binary):
+    """{(90, "a"), (80, ""), …}: the architectures of the binary's machine code."""
+    p = subprocess.run([cuobjdump, "--list-elf", binary], capture_output=True, text=True)
+    return {(int(m.group(1)) * 10, m.group(2))
+            for m in re.finditer(r"\.sm_(\d+)(a?)\.cubin", p.stdout)}
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -92,8 +100,15 @@ def main():
         return 1
     failed = 0
     print(f"{'kernel':<24} {'arch':>6} {'want':>10} {'found':>6}  verdict")
+    embedded = embedded_archs(cuobjdump, binary)
     for kernel, op, since, src in todo:
         name = mangled(binary, kernel)
+        if name is None and since[1] and since not in embedded:
+            # an arch-specific kernel exists only where its toolkit does (wgmma: CUDA 12.0+); a
+            # build with no code for that architecture (CUDA 11.8's) has nothing to check
+            print(f"note: {kernel}: not in this build, which has no sm_{since[0] // 10}{since[1]} "
+                  f"code: its {op} claim ({src}) is not checked here")
+            continue
         if name is None:
             print(f"FAIL: {kernel} ({src}) is not in {binary}")
             failed += 1
