@@ -32,11 +32,17 @@ struct device {
     char driver[32];            /* "570.86.15" style, empty for the CPU */
     char runtime[32];           /* CUDA runtime "12.8"; empty for the CPU */
     char blas_lib[DEV_STR];     /* "OpenBLAS 0.3.21 SkylakeX threads=2 …" or "cuBLAS 13.0.0" */
+    char blas_core_why[DEV_STR]; /* why OpenBLAS runs kernels older than the CPU's ("OpenBLAS's generic Prescott (SSE3) kernels on an AVX-512 CPU"); empty when its core fits */
     char dnn_lib[64];           /* "cuDNN 9.13.0 (built 9.13.0)" */
     int threads;                /* CPU threads used (CPU rows); 0 otherwise */
     double peak_gflops;         /* FP32 peak, 0 when unknown */
     /* Peak of each precision tier (FLOP/s / 1e9, 0 when unknown); [DT_F32] is peak_gflops. */
     double peak_tier_gflops[DT_COUNT];
+    /* Why a tier has no peak (peak_tier_gflops 0), as static text for the rows' notes ("no
+     * BF16 peak for this CPU: …"); NULL where nothing needs saying. */
+    const char *peak_tier_why[DT_COUNT];
+    char clock_why[96];         /* a known reason the rows' clock differs from the peak's ("the
+                                   peak's clock is mocked …"); empty when none is known */
     double peak_gbps;           /* memory peak, 0 when unknown */
     size_t cache_bytes;         /* last-level cache (CPU: hwloc; GPU: L2), 0 when unknown */
     char cache_name[8];         /* its level: "L3", "L2" */

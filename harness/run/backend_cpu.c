@@ -573,6 +573,25 @@ static int pin_openblas_threads(int threads) {
     return ok;
 }
 
+/* Each tier's peak from the measured FP32 one, derived, never looked up:
+ *  - f64: a SIMD register holds half as many doubles, at the same FMA rate: half;
+ *  - f16: the CPU rows of the tier (vecadd/cpu f16) convert halves with F16C and compute in FP32
+ *    (docs/precision.md), so their arithmetic runs at the FP32 rate: the FP32 peak, where the CPU
+ *    has F16C (without it there are no such rows);
+ *  - bf16: OpenBLAS's cblas_sbgemm runs AVX512_BF16's VDPBF16PS (two BF16 products per FP32
+ *    lane), whose rate per cycle differs by core and which the calibration does not measure:
+ *    no peak, and the rows' note says why;
+ *  - tf32: no CPU computes in it (its rows are unsupported). */
+static void cpu_tier_peaks(struct device *d) {
+    d->peak_tier_gflops[DT_F32] = d->peak_gflops;
+    d->peak_tier_gflops[DT_F64] = d->peak_gflops / 2;
+    if (gb_cpu_has_f16c())
+        d->peak_tier_gflops[DT_F16] = d->peak_gflops;
+    d->peak_tier_why[DT_BF16] =
+        "no bfloat16 peak for a CPU: the rate of AVX512_BF16's dot products (VDPBF16PS) "
+        "differs by core and is not measured";
+}
+
 static int cpu_discover(struct device_list *list, int threads, char *why, size_t whylen) {
     if (list->n >= DEVICE_MAX) {
         snprintf(why, whylen, "device list full");
@@ -608,10 +627,10 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     memory_peak(d->cache_bytes, d->mem_bytes);
     d->peak_gflops = cal.gflops;
     d->peak_gbps = cal.gbps;
-    /* A SIMD register holds half as many doubles: FP64 peaks at half the measured FP32 rate. The
-     * 16-bit tiers have no CPU peak here (AVX512_BF16 and AVX512_FP16 rates vary by core). */
-    d->peak_tier_gflops[DT_F32] = d->peak_gflops;
-    d->peak_tier_gflops[DT_F64] = d->peak_gflops / 2;
+    cpu_tier_peaks(d);
+    if (cal.mocked)
+        snprintf(d->clock_why, sizeof d->clock_why,
+                 "the peak's clock is mocked (GPUBENCH_TEST_CPU_CLOCK_MHZ), not measured");
     const struct isa_cal *b = &cal.isa[cal.best];
     char clocks[160], topo[96];
     clocks_text(clocks, sizeof clocks);

@@ -308,15 +308,21 @@ static void fmt_size(char *out, size_t len, double bytes) {
         snprintf(out, len, "%.3g KiB", bytes / 1024);
 }
 
-/* Is the row bounded by memory traffic rather than arithmetic? By the device's balance (peak
- * FLOP/s ÷ peak B/s) when both peaks are known, else by 1 FLOP per byte. */
+/* The compute peak of the row's tier in GFLOP/s (FP64, TF32, FP16 and BF16 each their own:
+ * a card's FP64 may be 1/32 of its FP32, its tensor cores 16×); 0 when unknown. */
+static double tier_peak(const struct device *dev, enum dtype t) {
+    return t == DT_F32 ? dev->peak_gflops : dev->peak_tier_gflops[t];
+}
+
+/* Is the row bounded by memory traffic rather than arithmetic? By the balance of the row's own
+ * tier (its peak FLOP/s ÷ peak B/s) when both peaks are known, else by 1 FLOP per byte. */
 static int memory_bound(const struct device *dev, const struct result *r) {
     if (r->bytes <= 0)
         return 0;
     if (r->flops <= 0)
         return 1;
-    double balance =
-        dev->peak_gflops > 0 && dev->peak_gbps > 0 ? dev->peak_gflops / dev->peak_gbps : 1.0;
+    double peak = tier_peak(dev, r->dtype);
+    double balance = peak > 0 && dev->peak_gbps > 0 ? peak / dev->peak_gbps : 1.0;
     return r->flops / r->bytes < balance;
 }
 
@@ -326,9 +332,14 @@ static double working_set(const struct impl *im, const struct result *r) {
     return r->bytes * (im->touched_per_byte > 0 ? im->touched_per_byte : 1);
 }
 
-/* Does the row's working set (the bytes it touches) fit in the device's last-level cache? Then
- * a memory-bound row measures the cache, not memory; the note says so. */
-static int cache_note(const struct device *dev, const struct impl *im, struct result *r) {
+/* Does the row's working set (the bytes it touches) fit in the device's last-level cache? The
+ * note names the fact. Only a row whose rate shows the cache (`above_memory`: memory-bound and
+ * faster than the memory peak, measured again where the backend can) is said to have measured
+ * "cache bandwidth, not memory", and has no peak (returns 1): a row under memory speed whose
+ * set fits shows nothing of the cache (a 256 MiB L3 holds a default vecadd that still runs at
+ * memory speed), so it keeps the memory peak. */
+static int cache_note(const struct device *dev, const struct impl *im, struct result *r,
+                      int above_memory) {
     double ws_bytes = working_set(im, r);
     if (dev->cache_bytes == 0 || im->host_transfer || ws_bytes <= 0 ||
         ws_bytes > (double)dev->cache_bytes)
@@ -336,12 +347,11 @@ static int cache_note(const struct device *dev, const struct impl *im, struct re
     char ws[32], cache[32], msg[160];
     fmt_size(ws, sizeof ws, ws_bytes);
     fmt_size(cache, sizeof cache, (double)dev->cache_bytes);
-    int mem = memory_bound(dev, r);
     snprintf(msg, sizeof msg, "working set %s fits in %s (%s)%s", ws,
              dev->cache_name[0] ? dev->cache_name : "the last-level cache", cache,
-             mem ? ": cache bandwidth, not memory" : "");
+             above_memory ? ": cache bandwidth, not memory" : "");
     append_note(r, msg);
-    return mem;
+    return above_memory;
 }
 
 /* The memory peak measured again beside a row that read above it (be->mem_peak_now), as the
@@ -452,16 +462,49 @@ static void peak_clause(const struct impl *im, struct result *r, double gflops_p
     append_note(r, msg);
 }
 
+/* A compute-bound row under SLOW_SHARE of its tier's peak: the causes of it the harness knows,
+ * in its note. Half: below it, a GEMM-class row has lost more than any tuning detail explains
+ * (a tuned BLAS or cuBLAS GEMM runs at 70–95% of peak on large shapes), so something about how
+ * it ran is worth naming. Only causes known for certain are named, never guessed:
+ *  - OpenBLAS on kernels older than the CPU's (dev->blas_core_why), for the rows that call it;
+ *  - the clock: the peak's clock was mocked (dev->clock_why), or NVML saw the card's clocks
+ *    held down while the row was timed (the throttle reasons).
+ * Nothing at all is said where none of these holds. Fewer threads than cores (--threads 1 on a
+ * 2-core CPU) is no cause: the CPU's peak is measured on the cores the rows use
+ * (harness/run/backend_cpu.c), so such a row is judged against one core's peak. */
+#define SLOW_SHARE 0.5
+static void slow_note(const struct device *dev, const struct impl *im, struct result *r) {
+    char msg[512];
+    int n = snprintf(msg, sizeof msg, "under %.0f%% of its %s peak:", 100 * SLOW_SHARE,
+                     dtype_name(r->dtype));
+    int head = n, cpu = dev->kind == DEV_CPU;
+    /* the implementations named openblas are the ones that call OpenBLAS (bench/workloads.def) */
+    if (cpu && dev->blas_core_why[0] && strcmp(im->name, "openblas") == 0)
+        n += snprintf(msg + n, sizeof msg - (size_t)n, " %s;", dev->blas_core_why);
+    if (dev->clock_why[0] && n > 0 && (size_t)n < sizeof msg)
+        n += snprintf(msg + n, sizeof msg - (size_t)n, " %s;", dev->clock_why);
+    unsigned long long held = tel_throttling_bits(r->tel.throttle);
+    if (!cpu && r->tel.throttle_known && held && n > 0 && (size_t)n < sizeof msg) {
+        char words[96];
+        tel_reason_words(held, 1, words, sizeof words);
+        n += snprintf(msg + n, sizeof msg - (size_t)n, " clocks held down while timed (%s);",
+                      words);
+    }
+    if (n <= head || (size_t)n >= sizeof msg)
+        return; /* no cause known: nothing said */
+    msg[n - 1] = '\0'; /* the last ';' */
+    append_note(r, msg);
+}
+
 /* GFLOP/s, GB/s and % of peak from the median kernel time and the row's declared work. */
 static void derive_rates(const struct device *dev, const struct impl *im, struct result *r) {
     double sec = r->st.median / 1e3;
     r->gflops = sec > 0 && r->flops > 0 ? r->flops / sec / 1e9 : -1; /* copies have none */
     r->gbps = sec > 0 && r->bytes > 0 ? r->bytes / sec / 1e9 : -1;
     /* Fraction of the device's roofline bound: whichever of compute and memory is nearer, the
-     * compute peak being the row's tier's. A memory-bound row in the cache has no bound we know:
-     * the memory peak does not apply. */
-    int in_cache = cache_note(dev, im, r);
-    double peak = r->dtype == DT_F32 ? dev->peak_gflops : dev->peak_tier_gflops[r->dtype];
+     * compute peak being the row's tier's. A memory-bound row faster than memory ran in the
+     * cache: no bound we know applies (cache_note). */
+    double peak = tier_peak(dev, r->dtype);
     double pf = peak > 0 && r->gflops >= 0 ? r->gflops / peak : -1;
     double pb = -1;
     struct mem_peak m = {.start = dev->peak_gbps};
@@ -474,21 +517,27 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     } else if (dev->peak_gbps > 0 && r->gbps >= 0) {
         pb = r->gbps * traffic / dev->peak_gbps;
     }
-    if (in_cache)
-        pf = pb = -1;
+    if (peak <= 0 && !im->host_transfer && !memory_bound(dev, r))
+        pb = -1; /* compute-bound in a tier without a peak: memory is not its bound */
     /* Above the memory peak, where the memory bound decides: measure the peak again, now. */
     if (pb > 1.0 && pb > pf && !im->host_transfer && dev->be && dev->be->mem_peak_now) {
         m.now = dev->be->mem_peak_now(dev, m.how, sizeof m.how);
         pb = r->gbps * traffic / mem_peak_gbps(&m);
     }
+    if (cache_note(dev, im, r, pb > 1.0 && memory_bound(dev, r)))
+        pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
     peak_clause(im, r, pf >= pb ? peak : 0, &m);
+    if (r->peak_pct < 0 && peak <= 0 && dev->peak_tier_why[r->dtype]) /* say why there is none */
+        append_note(r, dev->peak_tier_why[r->dtype]);
     if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */
         peak_recheck(dev, r);
     else if (pb > 1.0 && im->host_transfer)
         append_note(r, "peak above 100%: faster than the PCIe link NVML reported at the row's end");
     else if (pb > 1.0)
         memory_above_peak(dev, im, r, &m, pb);
+    else if (pf >= 0 && pf >= pb && pf < SLOW_SHARE && !memory_bound(dev, r))
+        slow_note(dev, im, r);
     r->tel.energy_j = tel_energy(&r->tel, r->st.median);
 }
 

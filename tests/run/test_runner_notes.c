@@ -18,7 +18,14 @@
  *    byte counted (a device-to-device copy: 2), and a host<->device copy is never divided by the
  *    device's memory peak (its bound is the PCIe link; unknown here, so no peak at all);
  *  - a row's note holds no machine facts (dev->extra: said once per run), only a short clause
- *    naming the peak its peak_pct divides by.
+ *    naming the peak its peak_pct divides by;
+ *  - each row is judged by its own tier (issue 37): an FP64 row by the FP64 balance and peak (a
+ *    card or CPU whose FP64 is a fraction of FP32 makes a GEMM compute-bound there, where the
+ *    FP32 balance called it memory-bound and gave it no peak), a tier without a peak says why;
+ *    "cache bandwidth, not memory" only for a row faster than memory, never for one whose set
+ *    fits the cache but runs under memory speed; a compute-bound row under half its peak names
+ *    the causes known (OpenBLAS's generic core for the openblas rows, a mocked clock), and
+ *    nothing where none is known.
  */
 #include <math.h>
 #include <stdio.h>
@@ -80,6 +87,12 @@ static enum status slow_run(struct impl_ctx *ctx) {
 }
 
 static const struct impl fast = {.name = "fast", .kind = DEV_CPU, .run = good_run};
+static const struct impl tiers = {.name = "tiers",
+                                  .kind = DEV_CPU,
+                                  .run = good_run,
+                                  .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_BF16)};
+/* the name the rows that call OpenBLAS have */
+static const struct impl blas = {.name = "openblas", .kind = DEV_CPU, .run = good_run};
 static const struct impl fast_x2 = {
     .name = "fast_x2", .kind = DEV_CPU, .run = good_run, .traffic_per_byte = 2};
 static const struct impl fast_link = {
@@ -105,6 +118,8 @@ static const struct workload fake = {.name = "fake",
                                      .verify = fake_verify,
                                      .free_problem = fake_free};
 
+static enum dtype row_dtype = DT_F32; /* the tier of the rows measure() makes */
+
 static void measure(const struct options *o, const struct device *dev, const struct impl *im,
                     struct result *r) {
     struct problem p;
@@ -112,6 +127,7 @@ static void measure(const struct options *o, const struct device *dev, const str
     memset(&p, 0, sizeof p);
     p.shape.v[0] = 64;
     p.seed = 7;
+    p.dtype = row_dtype;
     CHECK(fake_make(&p, err, sizeof err) == 0);
     memset(r, 0, sizeof *r);
     r->dev = dev;
@@ -258,8 +274,9 @@ static void test_clock_changed(const struct device *cpu) {
     CHECK(cpu->be->peak_now != NULL);
     /* The note speaks of the row: the machine facts are said once per run, not here; a short
      * clause names the peak peak_pct divides by. */
-    CHECK_MSG(!HAS(r.note, cpu->extra) && !HAS(r.note, "pinned pool") &&
-                  HAS(r.note, "peak float32 0.064 GFLOP/s"),
+    char clause[64]; /* 1 core × the widest ISA's lanes × 2 × 2 FMA units × 1 MHz */
+    snprintf(clause, sizeof clause, "peak float32 %.4g GFLOP/s", cpu->peak_gflops);
+    CHECK_MSG(!HAS(r.note, cpu->extra) && !HAS(r.note, "pinned pool") && HAS(r.note, clause),
               "note: %s", r.note);
 }
 
@@ -312,6 +329,93 @@ static void test_memory_peak_again(const struct device *cpu) {
               "%g%% for %g GB/s, note %s", r.peak_pct, r.gbps, r.note);
 }
 
+/* FP32 peak 1e9 GFLOP/s, FP64 1/32 of it, memory 1e8 GB/s: balances 10 and 0.31 FLOP/byte. A
+ * row of 1 FLOP per byte is memory-bound in FP32 and compute-bound in FP64, where it divides by
+ * the FP64 peak and its cache note claims nothing. */
+static void test_tier_balance(const struct device *cpu) {
+    struct device d = *cpu;
+    struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
+    struct result r;
+    d.peak_gflops = d.peak_tier_gflops[DT_F32] = 1e9;
+    d.peak_tier_gflops[DT_F64] = 1e9 / 32;
+    d.peak_gbps = 1e8;
+    d.cache_bytes = 1 << 20;
+    snprintf(d.cache_name, sizeof d.cache_name, "L3");
+    declared_flops = 512; /* 512 bytes: 1 FLOP per byte */
+    row_dtype = DT_F64;
+    measure(&o, &d, &tiers, &r);
+    CHECK_MSG(r.status == ST_OK && r.peak_pct >= 0 &&
+                  fabs(r.peak_pct - 100.0 * r.gflops / (1e9 / 32)) <= 1e-9 * r.peak_pct &&
+                  HAS(r.note, "peak float64 3.125e+07 GFLOP/s") &&
+                  HAS(r.note, "working set 0.5 KiB fits in L3 (1 MiB)") &&
+                  !HAS(r.note, "cache bandwidth"),
+              "f64 by its own balance: %s %g%%, note %s", status_name(r.status), r.peak_pct,
+              r.note);
+    /* the same row in FP32 is memory-bound: the memory peak */
+    row_dtype = DT_F32;
+    measure(&o, &d, &tiers, &r);
+    CHECK_MSG(r.peak_pct >= 0 && HAS(r.note, "peak memory"), "f32: %g%%, note %s", r.peak_pct,
+              r.note);
+    /* bf16 has no CPU peak: a compute-bound row (1e6 FLOPs on 512 bytes) has no %, and the
+     * note says why */
+    row_dtype = DT_BF16;
+    declared_flops = 1e6;
+    measure(&o, cpu, &tiers, &r);
+    CHECK_MSG(r.status == ST_OK && r.peak_pct < 0 && HAS(r.note, "no bfloat16 peak for a CPU"),
+              "bf16: %g%%, note %s", r.peak_pct, r.note);
+    row_dtype = DT_F32;
+    declared_flops = 64;
+}
+
+/* A memory-bound row whose working set fits the cache but runs under memory speed (peak 1e9
+ * GB/s) measured nothing of the cache: the set is named, no "cache bandwidth" claim, and the
+ * memory peak applies. */
+static void test_cache_claim_needs_speed(const struct device *cpu) {
+    struct device d = *cpu;
+    struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
+    struct result r;
+    d.peak_gflops = 0;
+    d.peak_gbps = 1e9;
+    d.cache_bytes = 1 << 20;
+    snprintf(d.cache_name, sizeof d.cache_name, "L3");
+    measure(&o, &d, &fast, &r);
+    CHECK_MSG(HAS(r.note, "working set 0.5 KiB fits in L3 (1 MiB)") &&
+                  !HAS(r.note, "cache bandwidth") && r.peak_pct >= 0 && r.peak_pct < 100 &&
+                  HAS(r.note, "peak memory 1e+09 GB/s"),
+              "under memory speed: %g%%, note %s", r.peak_pct, r.note);
+}
+
+/* A compute-bound row far under its peak (1e9 GFLOP/s; memory 1e12 GB/s keeps 0.125 FLOP/byte
+ * compute-bound) names the causes known: OpenBLAS's generic core (only for the rows that call
+ * it), the mocked clock; with none known, nothing. */
+static void test_slow_causes(const struct device *cpu) {
+    struct device d = *cpu;
+    struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
+    struct result r;
+    d.peak_gflops = d.peak_tier_gflops[DT_F32] = 1e9;
+    d.peak_gbps = 1e12;
+    d.cache_bytes = 0;
+    snprintf(d.blas_core_why, sizeof d.blas_core_why,
+             "OpenBLAS's generic Prescott (SSE3) kernels on an AVX-512 CPU");
+    measure(&o, &d, &blas, &r);
+    CHECK_MSG(r.peak_pct >= 0 && r.peak_pct < 50 &&
+                  HAS(r.note, "under 50% of its float32 peak: OpenBLAS's generic Prescott (SSE3) "
+                              "kernels on an AVX-512 CPU; the peak's clock is mocked"),
+              "openblas row: %g%%, note %s", r.peak_pct, r.note);
+    /* not an OpenBLAS row: only the clock */
+    measure(&o, &d, &fast, &r);
+    CHECK_MSG(HAS(r.note, "under 50% of its float32 peak: the peak's clock is mocked") &&
+                  !HAS(r.note, "Prescott"),
+              "own row: note %s", r.note);
+    /* no cause known: nothing said */
+    d.clock_why[0] = '\0';
+    measure(&o, &d, &blas, &r);
+    CHECK(HAS(cpu->clock_why, "mocked"));
+    d.blas_core_why[0] = '\0';
+    measure(&o, &d, &blas, &r);
+    CHECK_MSG(r.peak_pct < 50 && !HAS(r.note, "under 50%"), "no cause: note %s", r.note);
+}
+
 int main(void) {
     setenv("GPUBENCH_TEST_CPU_CLOCK_MHZ", "1,100000", 1);
     setenv("GPUBENCH_TEST_CPU_STREAM_GBPS", "50", 1);
@@ -325,6 +429,9 @@ int main(void) {
     test_clock_changed(cpu);
     test_memory_peaks(cpu);
     test_memory_peak_again(cpu);
+    test_tier_balance(cpu);
+    test_cache_claim_needs_speed(cpu);
+    test_slow_causes(cpu);
     cpu_backend.shutdown(cpu);
     return TEST_END();
 }
