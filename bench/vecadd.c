@@ -17,7 +17,9 @@
 enum { N = VECADD_KEY_N, IN_A = VECADD_IN_A, IN_B = VECADD_IN_B, OUT_C = VECADD_OUT_C };
 
 static const char *const keys[] = {"n", NULL};
-static const char *const defaults[] = {"n=16777216", NULL}; /* 2^24: 3 × 64 MiB, far above L3 */
+/* 2^24: 3 × 64 MiB, past the L3 of most CPUs and the L2 of every GPU; the CPU's own below */
+static const char *const defaults[] = {"n=16777216", NULL};
+enum { DEFAULT_LOG2_N = 24 };
 static const char *const quick[] = {"n=1048576", NULL};
 static const char *const tests[] = {"n=1", "n=1000", "n=4099", NULL}; /* odd: scalar tails */
 static const char *const sweep[] = {"n=4096",     "n=16384",    "n=65536",   "n=262144",
@@ -49,6 +51,28 @@ static double vecadd_flops(const struct shape *s) { return (double)s->v[N]; }
 static double vecadd_bytes(const struct shape *s) { return 12.0 * (double)s->v[N]; }
 
 /* a, b, c. */
+/* The CPU's default: STREAM's rule, each array at least 4× the last-level cache (a float32
+ * array of n elements: n ≥ the cache in bytes), so that none of it is served from the cache: on
+ * a server CPU with a 256–512 MiB L3 the common 2^24 fits and measures the cache (or a mix).
+ * A power of two, never below the common default, and within host memory: an f64 problem holds
+ * 24n bytes (a, b, c) beside an implementation's own, so n ≤ memory / 64 keeps it under half. */
+static int vecadd_cpu_default(size_t llc, size_t mem, char *shape, size_t shapelen, char *why,
+                              size_t whylen) {
+    long n = 1L << DEFAULT_LOG2_N, most = mem > 0 ? (long)(mem / 64) : LONG_MAX;
+    while ((double)n < (double)llc && 2 * n <= INT_MAX && 2 * n <= most)
+        n *= 2;
+    if (n == 1L << DEFAULT_LOG2_N)
+        return -1;
+    snprintf(shape, shapelen, "n=%ld", n);
+    snprintf(why, whylen,
+             "each array %s 4x the %.4g MiB last-level cache (STREAM's rule: memory, not "
+             "cache)%s; GPUs keep %s, the same on every card",
+             (double)n >= (double)llc ? "at least" : "as near as host memory allows to",
+             (double)llc / (1 << 20), (double)n >= (double)llc ? "" : ", capped by host memory",
+             defaults[0]);
+    return 0;
+}
+
 static double vecadd_host_bytes(const struct shape *s) { return 12.0 * (double)s->v[N]; }
 
 static int vecadd_make(struct problem *p, char *err, size_t errlen) {
@@ -97,6 +121,7 @@ const struct workload vecadd_workload = {
     .default_shapes = defaults,
     .quick_shapes = quick,
     .sweep_shapes = sweep,
+    .cpu_default = vecadd_cpu_default,
     .test_shapes = tests,
     .complete = vecadd_complete,
     .flops = vecadd_flops,

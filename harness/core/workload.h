@@ -143,6 +143,14 @@ struct workload {
     const char *const *default_shapes; /* shape strings ("m=2048;n=2048;k=2048"), NULL-term. */
     const char *const *quick_shapes;
     const char *const *sweep_shapes;
+    /* The default shape of the CPU's rows where the common one would not measure there what the
+     * workload means (vecadd: arrays past a big L3 are memory, inside it the cache), from the
+     * CPU's last-level cache and host memory in bytes: the shape into shape, and the reason
+     * into why ("each array 4× the 32 MiB L3, STREAM's rule"), returning 0; -1 where the
+     * default shapes serve the CPU too. NULL: they always do. GPUs keep default_shapes, the same
+     * on every card (docs/ARCHITECTURE.md). */
+    int (*cpu_default)(size_t llc_bytes, size_t mem_bytes, char *shape, size_t shapelen,
+                       char *why, size_t whylen);
     /* Small shapes that are not multiples of any implementation's tiles, on which the tests
      * check every implementation against the reference (tests/workloads, the emulation). */
     const char *const *test_shapes;

@@ -14,6 +14,18 @@ static void shapes_line(const char *label, const char *const *shapes) {
     printf("\n");
 }
 
+/* The CPU's own default shapes (workload.cpu_default, from its cache and memory), under the CPU
+ * among the devices: machine facts, as the rest of that section. */
+static void cpu_defaults(const struct device *d) {
+    char shape[64], why[256];
+    for (int wi = 0; registry_workloads[wi]; wi++) {
+        const struct workload *w = registry_workloads[wi];
+        if (d->kind == DEV_CPU && w->cpu_default &&
+            w->cpu_default(d->cache_bytes, d->mem_bytes, shape, sizeof shape, why, sizeof why) == 0)
+            printf("           default %s %s (%s)\n", w->name, shape, why);
+    }
+}
+
 /* The tiers of a mask as "f32,f64,…" (tier order). */
 static void tiers_text(unsigned mask, char *out, size_t len) {
     size_t used = 0;
@@ -70,6 +82,7 @@ int list_main(const struct device_list *devs, const char *gpu_why) {
         printf("  %-*s %s%s%s%s\n", term_field(d->id, 8), d->id, d->name,
                d->cc[0] ? " (compute capability " : "", d->cc, d->cc[0] ? ")" : "");
         printf("           %s\n", d->extra);
+        cpu_defaults(d);
     }
     if (gpu_why[0])
         printf("  (no CUDA device: %s)\n", gpu_why);

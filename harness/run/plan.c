@@ -66,7 +66,7 @@ static int select_devices(const struct options *o, const struct device_list *fou
 }
 
 static int add_shape(struct plan *pl, int *cap, const struct workload *w, const char *text,
-                     const char *origin) {
+                     const char *origin, unsigned kinds) {
     struct shape s;
     char err[256];
     if (shape_parse(w, text, &s, err, sizeof err) != 0) {
@@ -118,8 +118,26 @@ static int add_shape(struct plan *pl, int *cap, const struct workload *w, const 
             }
             pl->shapes = n;
         }
-        pl->shapes[pl->nshapes++] = (struct plan_shape){w, s, (enum dtype)t};
+        pl->shapes[pl->nshapes++] = (struct plan_shape){w, s, (enum dtype)t, kinds};
     }
+    return 0;
+}
+
+/* The kinds of the plan's devices (PLAN_KIND bits). */
+static unsigned plan_kinds(const struct plan *pl) {
+    unsigned k = 0;
+    for (int i = 0; i < pl->ndevs; i++)
+        k |= PLAN_KIND(pl->devs[i]->kind);
+    return k;
+}
+
+int plan_cpu_default(const struct plan *pl, const struct workload *w, char *shape,
+                     size_t shapelen, char *why, size_t whylen) {
+    for (int i = 0; i < pl->ndevs; i++)
+        if (pl->devs[i]->kind == DEV_CPU)
+            return w->cpu_default && w->cpu_default(pl->devs[i]->cache_bytes,
+                                                    pl->devs[i]->mem_bytes, shape, shapelen, why,
+                                                    whylen) == 0;
     return 0;
 }
 
@@ -130,7 +148,8 @@ static int add_rows(struct plan *pl) {
         for (int di = 0; di < pl->ndevs; di++) {
             const struct impl *im;
             for (int ii = 0; (im = registry_impl(pl->shapes[si].w, ii)) != NULL; ii++) {
-                if (im->kind != pl->devs[di]->kind || !plan_impl_selected(pl->o, im))
+                if (im->kind != pl->devs[di]->kind || !plan_impl_selected(pl->o, im) ||
+                    !(pl->shapes[si].kinds & PLAN_KIND(pl->devs[di]->kind)))
                     continue;
                 if (pl->total_rows == cap) {
                     cap = cap ? 2 * cap : 64;
@@ -248,7 +267,7 @@ int plan_build(const struct options *o, const struct device_list *found, const c
         for (int i = 0; i < o->nshapes; i++)
             if (strcmp(o->shapes[i].workload, w->name) == 0) {
                 own = 1;
-                if ((rc = add_shape(pl, &cap, w, o->shapes[i].text, "--shape")))
+                if ((rc = add_shape(pl, &cap, w, o->shapes[i].text, "--shape", PLAN_ALL_KINDS)))
                     return rc;
             }
         if (own)
@@ -256,9 +275,16 @@ int plan_build(const struct options *o, const struct device_list *found, const c
         const char *const *list = o->sweep   ? w->sweep_shapes
                                   : o->quick ? w->quick_shapes
                                              : w->default_shapes;
-        for (int i = 0; list[i]; i++)
-            if ((rc = add_shape(pl, &cap, w, list[i], "built-in shape")))
+        char cpu_shape[64], why[256];
+        int cpu_own = list == w->default_shapes &&
+                      plan_cpu_default(pl, w, cpu_shape, sizeof cpu_shape, why, sizeof why);
+        unsigned common = cpu_own ? PLAN_ALL_KINDS & ~PLAN_KIND(DEV_CPU) : PLAN_ALL_KINDS;
+        for (int i = 0; list[i] && (plan_kinds(pl) & common); i++)
+            if ((rc = add_shape(pl, &cap, w, list[i], "built-in shape", common)))
                 return rc;
+        if (cpu_own &&
+            (rc = add_shape(pl, &cap, w, cpu_shape, "the CPU's default shape", PLAN_KIND(DEV_CPU))))
+            return rc;
     }
     if ((rc = add_rows(pl)))
         return rc;

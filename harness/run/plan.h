@@ -14,7 +14,11 @@ struct plan_shape {
     const struct workload *w;
     struct shape s;
     enum dtype dtype;
+    unsigned kinds; /* the device kinds with rows of it (PLAN_KIND(DEV_CPU) | …): every kind but
+                       for a CPU-only default (workload.cpu_default) and the common one beside it */
 };
+#define PLAN_KIND(k) (1u << (k))
+#define PLAN_ALL_KINDS (PLAN_KIND(DEV_CPU) | PLAN_KIND(DEV_CUDA))
 
 /* One result row to come: an implementation of shapes[shape]'s workload on a device. */
 struct plan_row {
@@ -42,6 +46,11 @@ int plan_impl_selected(const struct options *o, const struct impl *im);
  * bad argument. */
 int plan_build(const struct options *o, const struct device_list *found, const char *gpu_why,
                struct plan *pl);
+
+/* 1 when the plan has a CPU whose default shape of workload w is its own (workload.cpu_default,
+ * from that CPU's last-level cache and memory): the shape into shape and the reason into why. */
+int plan_cpu_default(const struct plan *pl, const struct workload *w, char *shape,
+                     size_t shapelen, char *why, size_t whylen);
 
 /* Shuffle the order of the rows, seeded: the shapes in a random order, and within a shape its
  * rows (devices × implementations) in a random order. The rows of a shape stay together, so its
