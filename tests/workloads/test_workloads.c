@@ -63,6 +63,17 @@ static void check_shapes(const struct workload *w) {
                       "%s %s: flops %g bytes %g host bytes %g", w->name, lists[l][i], f, b, h);
         }
     }
+    /* the CPU's own default, at the extremes of a cache: a shape the workload accepts (vecadd's
+     * n stays within cblas_saxpy's int however large the cache) */
+    size_t llcs[] = {1u << 20, 512u << 20, (size_t)64 << 30};
+    for (int i = 0; w->cpu_default && i < 3; i++) {
+        char text[64], why[256], err[256];
+        struct shape s;
+        if (w->cpu_default(llcs[i], (size_t)1 << 40, text, sizeof text, why, sizeof why) != 0)
+            continue;
+        CHECK_MSG(shape_parse(w, text, &s, err, sizeof err) == 0 && why[0],
+                  "%s CPU default '%s' for a %zu-byte cache: %s", w->name, text, llcs[i], err);
+    }
 }
 
 static int make(const struct workload *w, const char *text, enum dtype t, struct problem *p) {
