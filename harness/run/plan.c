@@ -131,13 +131,13 @@ static unsigned plan_kinds(const struct plan *pl) {
     return k;
 }
 
-int plan_cpu_default(const struct plan *pl, const struct workload *w, char *shape,
-                     size_t shapelen, char *why, size_t whylen) {
+int plan_cpu_default(const struct plan *pl, const struct workload *w, char *shape, size_t shapelen,
+                     char *why, size_t whylen) {
     for (int i = 0; i < pl->ndevs; i++)
         if (pl->devs[i]->kind == DEV_CPU)
-            return w->cpu_default && w->cpu_default(pl->devs[i]->cache_bytes,
-                                                    pl->devs[i]->mem_bytes, shape, shapelen, why,
-                                                    whylen) == 0;
+            return w->cpu_default &&
+                   w->cpu_default(pl->devs[i]->cache_bytes, pl->devs[i]->mem_bytes, shape, shapelen,
+                                  why, whylen) == 0;
     return 0;
 }
 

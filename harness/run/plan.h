@@ -49,8 +49,8 @@ int plan_build(const struct options *o, const struct device_list *found, const c
 
 /* 1 when the plan has a CPU whose default shape of workload w is its own (workload.cpu_default,
  * from that CPU's last-level cache and memory): the shape into shape and the reason into why. */
-int plan_cpu_default(const struct plan *pl, const struct workload *w, char *shape,
-                     size_t shapelen, char *why, size_t whylen);
+int plan_cpu_default(const struct plan *pl, const struct workload *w, char *shape, size_t shapelen,
+                     char *why, size_t whylen);
 
 /* Shuffle the order of the rows, seeded: the shapes in a random order, and within a shape its
  * rows (devices × implementations) in a random order. The rows of a shape stay together, so its

@@ -487,11 +487,11 @@ static void slow_note(const struct device *dev, const struct impl *im, struct re
     if (!cpu && r->tel.throttle_known && held && n > 0 && (size_t)n < sizeof msg) {
         char words[96];
         tel_reason_words(held, 1, words, sizeof words);
-        n += snprintf(msg + n, sizeof msg - (size_t)n, " clocks held down while timed (%s);",
-                      words);
+        n +=
+            snprintf(msg + n, sizeof msg - (size_t)n, " clocks held down while timed (%s);", words);
     }
     if (n <= head || (size_t)n >= sizeof msg)
-        return; /* no cause known: nothing said */
+        return;        /* no cause known: nothing said */
     msg[n - 1] = '\0'; /* the last ';' */
     append_note(r, msg);
 }

@@ -329,18 +329,24 @@ static void test_memory_peak_again(const struct device *cpu) {
               "%g%% for %g GB/s, note %s", r.peak_pct, r.gbps, r.note);
 }
 
+/* A copy of the mocked CPU with these peaks (FP32 GFLOP/s, memory GB/s) and an L3 of l3 bytes. */
+static struct device tuned(const struct device *cpu, double gflops, double gbps, size_t l3) {
+    struct device d = *cpu;
+    d.peak_gflops = d.peak_tier_gflops[DT_F32] = gflops;
+    d.peak_gbps = gbps;
+    d.cache_bytes = l3;
+    snprintf(d.cache_name, sizeof d.cache_name, "L3");
+    return d;
+}
+
 /* FP32 peak 1e9 GFLOP/s, FP64 1/32 of it, memory 1e8 GB/s: balances 10 and 0.31 FLOP/byte. A
  * row of 1 FLOP per byte is memory-bound in FP32 and compute-bound in FP64, where it divides by
  * the FP64 peak and its cache note claims nothing. */
 static void test_tier_balance(const struct device *cpu) {
-    struct device d = *cpu;
+    struct device d = tuned(cpu, 1e9, 1e8, 1 << 20);
     struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
     struct result r;
-    d.peak_gflops = d.peak_tier_gflops[DT_F32] = 1e9;
     d.peak_tier_gflops[DT_F64] = 1e9 / 32;
-    d.peak_gbps = 1e8;
-    d.cache_bytes = 1 << 20;
-    snprintf(d.cache_name, sizeof d.cache_name, "L3");
     declared_flops = 512; /* 512 bytes: 1 FLOP per byte */
     row_dtype = DT_F64;
     measure(&o, &d, &tiers, &r);
@@ -371,13 +377,9 @@ static void test_tier_balance(const struct device *cpu) {
  * GB/s) measured nothing of the cache: the set is named, no "cache bandwidth" claim, and the
  * memory peak applies. */
 static void test_cache_claim_needs_speed(const struct device *cpu) {
-    struct device d = *cpu;
+    struct device d = tuned(cpu, 0, 1e9, 1 << 20);
     struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
     struct result r;
-    d.peak_gflops = 0;
-    d.peak_gbps = 1e9;
-    d.cache_bytes = 1 << 20;
-    snprintf(d.cache_name, sizeof d.cache_name, "L3");
     measure(&o, &d, &fast, &r);
     CHECK_MSG(HAS(r.note, "working set 0.5 KiB fits in L3 (1 MiB)") &&
                   !HAS(r.note, "cache bandwidth") && r.peak_pct >= 0 && r.peak_pct < 100 &&
@@ -389,12 +391,9 @@ static void test_cache_claim_needs_speed(const struct device *cpu) {
  * compute-bound) names the causes known: OpenBLAS's generic core (only for the rows that call
  * it), the mocked clock; with none known, nothing. */
 static void test_slow_causes(const struct device *cpu) {
-    struct device d = *cpu;
+    struct device d = tuned(cpu, 1e9, 1e12, 0);
     struct options o = {.min_time = 0, .max_time = 5, .min_reps = 6, .warmup = 0, .seed = 7};
     struct result r;
-    d.peak_gflops = d.peak_tier_gflops[DT_F32] = 1e9;
-    d.peak_gbps = 1e12;
-    d.cache_bytes = 0;
     snprintf(d.blas_core_why, sizeof d.blas_core_why,
              "OpenBLAS's generic Prescott (SSE3) kernels on an AVX-512 CPU");
     measure(&o, &d, &blas, &r);
