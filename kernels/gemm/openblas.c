@@ -2,11 +2,11 @@
  * harness sets their count once per run): cblas_sgemm (f32), cblas_dgemm (f64) and, where
  * OpenBLAS has it and the CPU has AVX512_BF16, cblas_sbgemm (bf16 operands, FP32 accumulation
  * and output). */
-#include <cblas.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "harness/core/blas.h"
 #include "harness/core/workload.h"
 #include "kernels/common/cpu_features.h"
 #include "bench/gemm.h"
