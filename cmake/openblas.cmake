@@ -5,7 +5,8 @@
 #                                         scripts/lib/setup.sh (gpubench_openblas_pypi, pinned)
 #   -DGPUBENCH_OPENBLAS_ROOT=DIR          an OpenBLAS installed in DIR (DIR/include/cblas.h,
 #                                         DIR/lib/libopenblas.so), e.g. one built from source
-# A library outside the system's paths is found at run time through the binary's RPATH. Its
+# A library outside the system's paths is found at run time through the binary's RPATH, and such
+# a build refuses `cmake --install` and cpack (no package provides the library). Its
 # symbol prefix (scipy_ for the wheel) is read from its cblas.h and handed to harness/core/blas.h,
 # which maps the plain names onto it. Sets OPENBLAS_VERSION ("0.3.34") and
 # GPUBENCH_OPENBLAS_ORIGIN (what -V and doctor print after it; empty for the system's) and
@@ -14,7 +15,7 @@ set(GPUBENCH_OPENBLAS system CACHE STRING
     "Which OpenBLAS: system (pkg-config) or pypi (PyPI scipy-openblas32, downloaded once)")
 set_property(CACHE GPUBENCH_OPENBLAS PROPERTY STRINGS system pypi)
 set(GPUBENCH_OPENBLAS_ROOT "" CACHE PATH
-    "An OpenBLAS installed in this folder (include/cblas.h, lib/libopenblas.so) instead of the system's")
+    "An OpenBLAS installed in this folder (include/cblas.h, lib/libopenblas.so), not the system's")
 add_library(gb::openblas INTERFACE IMPORTED GLOBAL)
 set(GPUBENCH_OPENBLAS_ORIGIN "")
 set(GPUBENCH_BLAS_PREFIX "") # what the library's names start with (bench/CMakeLists.txt's checks)
@@ -23,11 +24,12 @@ if(GPUBENCH_OPENBLAS STREQUAL "pypi")
   if(GPUBENCH_OPENBLAS_ROOT)
     message(FATAL_ERROR "-DGPUBENCH_OPENBLAS=pypi and -DGPUBENCH_OPENBLAS_ROOT: name one of them")
   endif()
-  execute_process(COMMAND bash -c ". '${PROJECT_SOURCE_DIR}/scripts/lib/setup.sh' && gpubench_openblas_pypi"
+  set(fetch ". '${PROJECT_SOURCE_DIR}/scripts/lib/setup.sh' && gpubench_openblas_pypi")
+  execute_process(COMMAND bash -c "${fetch}"
                   OUTPUT_VARIABLE blas_root OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0 OR NOT blas_root)
     message(FATAL_ERROR "-DGPUBENCH_OPENBLAS=pypi: could not fetch PyPI's scipy-openblas32 (see "
-                        "above); build with the system's OpenBLAS instead: -DGPUBENCH_OPENBLAS=system")
+                        "above); build with the system's OpenBLAS: -DGPUBENCH_OPENBLAS=system")
   endif()
   file(GLOB blas_dist "${blas_root}/../scipy_openblas32-*.dist-info")
   get_filename_component(blas_dist "${blas_dist}" NAME)
@@ -48,7 +50,8 @@ if(NOT blas_root) # the system's
     pkg_check_modules(OPENBLAS IMPORTED_TARGET openblas)
   endif()
   if(NOT OPENBLAS_FOUND)
-    message(FATAL_ERROR "OpenBLAS not found: install it with `apt-get install libopenblas-dev pkg-config`"
+    message(FATAL_ERROR "OpenBLAS not found: install it with "
+                        "`apt-get install libopenblas-dev pkg-config`"
                         " (or run ./scripts/bench, which installs what is missing)")
   endif()
   target_link_libraries(gb::openblas INTERFACE PkgConfig::OPENBLAS)
@@ -66,7 +69,8 @@ endif()
 list(GET blas_lib 0 blas_lib)
 # The prefix is what stands before cblas_sgemm in its declaration ("void scipy_cblas_sgemm(").
 file(STRINGS "${blas_header}" sgemm_decl REGEX "[ \t*]([A-Za-z0-9_]*)cblas_sgemm[ \t]*\\(")
-string(REGEX REPLACE ".*[ \t*]([A-Za-z0-9_]*)cblas_sgemm[ \t]*\\(.*" "\\1" blas_prefix "${sgemm_decl}")
+string(REGEX REPLACE ".*[ \t*]([A-Za-z0-9_]*)cblas_sgemm[ \t]*\\(.*" "\\1" blas_prefix
+       "${sgemm_decl}")
 file(STRINGS "${blas_root}/include/openblas_config.h" version_line REGEX "define OPENBLAS_VERSION")
 string(REGEX MATCH "[0-9]+\\.[0-9]+\\.[0-9]+" OPENBLAS_VERSION "${version_line}")
 if(NOT OPENBLAS_VERSION)
@@ -94,7 +98,8 @@ check_function_exists(${blas_prefix}openblas_setaffinity GB_BLAS_AFFINITY_PREFIX
 check_function_exists(openblas_setaffinity GB_BLAS_AFFINITY_PLAIN)
 cmake_pop_check_state()
 if(NOT GB_BLAS_SGEMM_LINKS)
-  message(FATAL_ERROR "OpenBLAS in ${blas_root}: ${blas_lib} does not export ${blas_prefix}cblas_sgemm, "
+  message(FATAL_ERROR "OpenBLAS in ${blas_root}: ${blas_lib} does not export "
+                      "${blas_prefix}cblas_sgemm, "
                       "which its include/cblas.h declares")
 endif()
 if(blas_prefix)
@@ -107,6 +112,16 @@ if(blas_prefix)
   set(blas_names ", symbols ${blas_prefix}*")
   set(GPUBENCH_BLAS_PREFIX ${blas_prefix})
 endif()
-message(STATUS "gpubench: OpenBLAS ${OPENBLAS_VERSION} ✓ (${GPUBENCH_OPENBLAS_ORIGIN}${blas_names}, "
-               "${blas_lib}, found at run time through the binary's RPATH)")
+message(STATUS "gpubench: OpenBLAS ${OPENBLAS_VERSION} ✓ "
+               "(${GPUBENCH_OPENBLAS_ORIGIN}${blas_names}; "
+               "RPATH ${blas_libdir}; install and packages refused)")
 set(OPENBLAS_VERSION "${OPENBLAS_VERSION} (${GPUBENCH_OPENBLAS_ORIGIN})")
+
+# install and cpack: refused, before anything is copied (this rule comes before install.cmake's).
+# The installed binary would look for the library in this machine's folder, and no Debian
+# package provides it: bundling it is not done (yet), so a package is made from a build with the
+# system's OpenBLAS.
+install(CODE "message(FATAL_ERROR \"gpubench: this build links OpenBLAS from ${blas_lib} \
+(${GPUBENCH_OPENBLAS_ORIGIN}), which no package provides and an installed gpubench would not \
+find: install and packages are made from a build with the system's OpenBLAS (configure without \
+-DGPUBENCH_OPENBLAS=pypi and -DGPUBENCH_OPENBLAS_ROOT); run this build from its folder\")")

@@ -93,7 +93,9 @@ gpubench_pypi_unpack() {
     done
     rm -rf "$dir.partial" && mkdir -p "$dir.partial" &&
         "$py" -m pip download -q --no-deps --only-binary=:all: -d "$dir.partial" "$@" >&2 &&
-        (for w in "$dir.partial"/*.whl; do "$py" -m zipfile -e "$w" "$dir.partial" || exit 1; done) &&
+        (for w in "$dir.partial"/*.whl; do
+            "$py" -m zipfile -e "$w" "$dir.partial" || exit 1
+        done) &&
         rm -rf "$dir" && mv "$dir.partial" "$dir"
 }
 
