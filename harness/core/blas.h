@@ -6,8 +6,9 @@
  * so that it never clashes with another BLAS in one Python process. cmake/openblas.cmake reads
  * the prefix from the library's cblas.h and defines GPUBENCH_BLAS_PREFIX to it; here each name
  * gpubench uses becomes the prefixed one. Without a prefix (Debian's OpenBLAS, a plain build in a
- * folder) nothing is renamed. A name used but missing here fails the prefixed build at compile
- * time (no declaration), never silently at run time.
+ * folder) nothing is renamed. A name used but missing here fails the prefixed build (no
+ * declaration, then no such symbol to link), never silently at run time; the test
+ * blas_one_door (tests/core/) finds it in any build.
  *
  * GPUBENCH_BLAS_ORIGIN (a string, "" for the system's OpenBLAS) says where the library came
  * from, for the row's blas_lib (harness/run/backend_cpu.c). */
