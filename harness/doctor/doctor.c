@@ -5,12 +5,12 @@
  * file only gathers: build manifest, probe, /proc driver version, OpenBLAS, hwloc. */
 #include "harness/doctor/doctor.h"
 
-#include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "build_manifest.h"
+#include "harness/core/blas.h"
 #include "harness/doctor/nvml_cards.h"
 #include "harness/doctor/probe.h"
 #include "harness/doctor/report.h"

@@ -20,7 +20,6 @@
  * GPUBENCH_TEST_CPU_STREAM_GBPS (the same: "8,45"; a 0 in the list measures for real) replace
  * the measurements; only tests set them (docs/testing.md).
  */
-#include <cblas.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/core/blas.h"
 #include "harness/run/backend.h"
 #include "harness/run/topology.h"
 #include "kernels/common/cpu_features.h"
@@ -611,9 +611,10 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     }
     openblas_set_num_threads(threads);
     int blas_pinned = pin_openblas_threads(openblas_get_num_threads());
-    /* The config reads "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64". */
-    snprintf(d->blas_lib, sizeof d->blas_lib, "%s core=%s threads=%d", openblas_get_config(),
-             openblas_get_corename(), openblas_get_num_threads());
+    /* The config reads "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64"; an
+     * OpenBLAS not the system's names its origin after it (harness/core/blas.h). */
+    snprintf(d->blas_lib, sizeof d->blas_lib, "%s%s core=%s threads=%d", openblas_get_config(),
+             GPUBENCH_BLAS_ORIGIN, openblas_get_corename(), openblas_get_num_threads());
     int cores = topology_cores();
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     d->mem_bytes = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize : 0;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
+#include "harness/core/blas.h"
 
 #include "harness/core/workload.h"
 #include "kernels/common/cpu_pool.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
+#include "harness/core/blas.h"
 
 #include "bench/registry.h"
 #include "kernels/common/cpu_pool.h"

@@ -4,10 +4,10 @@
  * MFLOP, less than a threaded BLAS call's start-up, and cost one read and write of A in L1. */
 #ifndef GPUBENCH_MLP_OPENBLAS_T_H /* what the tiers share, once */
 #define GPUBENCH_MLP_OPENBLAS_T_H
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
+#include "harness/core/blas.h"
 #include "bench/mlp_train.h"
 #include "kernels/common/cpu_pool.h"
 

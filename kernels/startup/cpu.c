@@ -2,7 +2,7 @@
  * our pinned pool (kernels/common/cpu_pool.h) in a fresh process, each its own repetition. */
 #include <time.h>
 
-#include <cblas.h>
+#include "harness/core/blas.h"
 
 #include "kernels/common/child.h"
 #include "kernels/common/cpu_pool.h"

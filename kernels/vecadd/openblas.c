@@ -2,7 +2,7 @@
  * starting as b in the output buffer (OpenBLAS's own threads). */
 #include <string.h>
 
-#include <cblas.h>
+#include "harness/core/blas.h"
 
 #include "harness/core/workload.h"
 #include "bench/vecadd.h"

@@ -66,27 +66,56 @@ gpubench_slurm_notice() {
 # -DGPUBENCH_CUOBJDUMP=PATH for cmake, or nothing where the toolkit has its own, is not CUDA 13,
 # or the download failed (said on stderr; sass_check then says it is skipped).
 gpubench_cuobjdump_arg() {
-    local nvcc ver=13.2.86 dir bin py
+    local nvcc ver=13.2.86 dir bin
     nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
     [ -x "$nvcc" ] && [ ! -x "$(dirname "$nvcc")/cuobjdump" ] || return 0
     "$nvcc" --version | grep -q 'release 13\.' || return 0
     dir=${XDG_CACHE_HOME:-$HOME/.cache}/gpubench/cuobjdump-$ver
     bin=$dir/nvidia/cu13/bin/cuobjdump
     if [ ! -x "$bin" ]; then
-        for py in python3 /usr/bin/python3; do
-            "$py" -m pip --version >/dev/null 2>&1 && break
-        done
         gpubench_log "downloading cuobjdump and nvdisasm $ver (PyPI wheels) for sass_check"
-        rm -rf "$dir.partial" && mkdir -p "$dir.partial" &&
-            "$py" -m pip download -q --no-deps --only-binary=:all: -d "$dir.partial" \
-                "nvidia-cuda-cuobjdump==$ver" "nvidia-cuda-nvdisasm==$ver" >&2 &&
-            (for w in "$dir.partial"/*.whl; do "$py" -m zipfile -e "$w" "$dir.partial" || exit 1; done) &&
-            chmod +x "$dir.partial"/nvidia/cu13/bin/* && rm -rf "$dir" && mv "$dir.partial" "$dir" || {
+        gpubench_pypi_unpack "$dir" "nvidia-cuda-cuobjdump==$ver" "nvidia-cuda-nvdisasm==$ver" &&
+            chmod +x "$dir"/nvidia/cu13/bin/* || {
             gpubench_log "could not fetch cuobjdump $ver: sass_check will be skipped in build/"
             return 0
         }
     fi
     echo "-DGPUBENCH_CUOBJDUMP=$bin"
+}
+
+# Download the PyPI wheels "$@" (pinned requirement strings) with pip and unpack them into the
+# folder $1, which appears whole or not at all (built in $1.partial, then renamed).
+gpubench_pypi_unpack() {
+    local dir=$1 py w
+    shift
+    for py in python3 /usr/bin/python3; do
+        "$py" -m pip --version >/dev/null 2>&1 && break
+    done
+    rm -rf "$dir.partial" && mkdir -p "$dir.partial" &&
+        "$py" -m pip download -q --no-deps --only-binary=:all: -d "$dir.partial" "$@" >&2 &&
+        (for w in "$dir.partial"/*.whl; do
+            "$py" -m zipfile -e "$w" "$dir.partial" || exit 1
+        done) &&
+        rm -rf "$dir" && mv "$dir.partial" "$dir"
+}
+
+# PyPI's scipy-openblas32 wheel, a current OpenBLAS (its symbols prefixed scipy_), unpacked once
+# into ~/.cache/gpubench/scipy-openblas32-VERSION: prints the folder holding its include/ and
+# lib/ (what cmake -DGPUBENCH_OPENBLAS=pypi builds against; cmake/openblas.cmake runs this), or
+# says on stderr why not and returns 1. The version is pinned: a row's numbers must not change
+# because PyPI published a new build.
+GPUBENCH_OPENBLAS_PYPI_VERSION=0.3.34.481.3
+gpubench_openblas_pypi() {
+    local ver=$GPUBENCH_OPENBLAS_PYPI_VERSION dir
+    dir=${XDG_CACHE_HOME:-$HOME/.cache}/gpubench/scipy-openblas32-$ver
+    if [ ! -f "$dir/scipy_openblas32/include/cblas.h" ]; then
+        gpubench_log "downloading OpenBLAS: PyPI scipy-openblas32==$ver into $dir"
+        gpubench_pypi_unpack "$dir" "scipy-openblas32==$ver" || {
+            gpubench_log "could not fetch scipy-openblas32==$ver (no network or no pip?)"
+            return 1
+        }
+    fi
+    echo "$dir/scipy_openblas32"
 }
 
 # Split "$@" into GPUBENCH_CMAKE_ARGS (every -DNAME=VALUE: a CMake cache setting) and

@@ -11,9 +11,9 @@
  * counting 12 bytes per element as STREAM does). Built with OpenMP and -march=native on purpose:
  * the reference should be as demanding as a user's own hand-tuned loop.
  */
-#include <cblas.h>
 #include <omp.h>
 
+#include "harness/core/blas.h"
 #include "harness/run/topology.h"
 #include "kernels/common/cpu_pool.h"
 #include <stdio.h>

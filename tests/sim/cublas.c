@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
 #include <cublas_v2.h> /* cublas_api.h alone stops CUDA 11 (CUBLASAPI undefined) */
 
+#include "harness/core/blas.h"
 #include "harness/core/dtype.h"
 #include "tests/sim/sim.h"
 

@@ -34,9 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
 #include <cudnn.h>
 
+#include "harness/core/blas.h"
 #include "tests/sim/sim.h"
 
 /* The oldest architecture each cuDNN has code for (harness/gpuinfo/cuda_facts.c: 8.0-8.7 for
