@@ -30,7 +30,7 @@ enum gb_gemm_family {
  * configuration × 3 + variant (nn, tn, nt: gb_sgemm_plan), the DGEMM's tile edge, the WMMA
  * kernel's operand order; 0 where a family has one kernel. */
 enum { GB_KEY_NN = 0, GB_KEY_TN = 1, GB_KEY_NT = 2 };
-#define GB_KEY_CFG(cfg, variant) ((int)(cfg) * 3 + (variant))
+#define GB_KEY_CFG(cfg, variant) ((int)(cfg)*3 + (variant))
 
 struct gb_gemm_kernel;
 /* A grid rule: 0 and *grid for an M×N C, or -1 where the grid is beyond the device's limits. */
@@ -45,7 +45,7 @@ struct gb_gemm_kernel {
     int (*runs)(const struct gb_arch *arch); /* real body on this device's code; NULL: always */
     gb_gemm_grid_fn grid;                    /* NULL: the family's plan sets the grid */
     int tile;                                /* C tile edge the grid rule uses (square tiles) */
-    int esize;    /* element bytes whose 16-byte cp.async needs aligned operands; 0: any */
+    int esize; /* element bytes whose 16-byte cp.async needs aligned operands; 0: any */
     unsigned threads;
     unsigned smem; /* dynamic shared memory, bytes (set as the kernel's maximum when > 0) */
 };
@@ -76,8 +76,8 @@ static int gb_grid_wgmma(const struct gb_gemm_kernel *k, const struct gb_arch *a
 #endif
 
 /* An entry: family, key, kernel, runs, grid rule, tile, esize, threads, shared memory. */
-#define GB_K(fam, key, fn, runs, grid, tile, esize, threads, smem)                               \
-    {fam, key, {(const void *)fn, #fn}, runs, grid, tile, esize, threads, smem}
+#define GB_K(fam, key, fn, runs, grid, tile, esize, threads, smem)                                 \
+    { fam, key, {(const void *)fn, #fn}, runs, grid, tile, esize, threads, smem }
 
 /* The table. A family's entries keep the order of its list; guards are the toolkit's. */
 static const struct gb_gemm_kernel gb_gemm_table[] = {
@@ -97,18 +97,18 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
     GB_K(GB_GF_DGEMM, 64, gb_dgemm_64x64, NULL, gb_grid_dgemm, 64, 0, GB_GEMM_THREADS, 0),
     GB_K(GB_GF_DGEMM, 128, gb_dgemm_128x128, NULL, gb_grid_dgemm, 128, 0, GB_GEMM_THREADS, 0),
 #if GB_HAVE_HALF
-    GB_K(GB_GF_HGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NN), gb_hgemm_64x64_nn, gb_hgemm_has_body,
-         NULL, 64, 0, GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_HGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NN), gb_hgemm_64x64_nn, gb_hgemm_has_body, NULL,
+         64, 0, GB_GEMM_THREADS, 0),
     GB_K(GB_GF_HGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_NN), gb_hgemm_128x128_nn, gb_hgemm_has_body,
          NULL, 128, 0, GB_GEMM_THREADS, 0),
 #endif
 #if GB_HAVE_WMMA
-    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_NN, gb_hgemm_wmma_64x64, gb_hgemm_wmma_runs, gb_grid_wmma, 64,
+    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_NN, gb_hgemm_wmma_64x64, gb_hgemm_wmma_runs, gb_grid_wmma, 64, 0,
+         GB_WM_THREADS, 0),
+    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_NT, gb_hgemm_wmma_64x64_nt, gb_hgemm_wmma_runs, gb_grid_wmma, 64,
          0, GB_WM_THREADS, 0),
-    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_NT, gb_hgemm_wmma_64x64_nt, gb_hgemm_wmma_runs, gb_grid_wmma,
-         64, 0, GB_WM_THREADS, 0),
-    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_TN, gb_hgemm_wmma_64x64_tn, gb_hgemm_wmma_runs, gb_grid_wmma,
-         64, 0, GB_WM_THREADS, 0),
+    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_TN, gb_hgemm_wmma_64x64_tn, gb_hgemm_wmma_runs, gb_grid_wmma, 64,
+         0, GB_WM_THREADS, 0),
 #endif
 #if GB_HAVE_WMMA_80
     GB_K(GB_GF_BGEMM_WMMA, 0, gb_bgemm_wmma_64x64, gb_wmma80_runs, gb_grid_wmma, 64, 0,
@@ -121,12 +121,12 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
          GB_DM_THREADS, 0),
 #endif
 #if GB_HAVE_MMA
-    GB_K(GB_GF_HGEMM_MMA, 0, gb_hgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 2,
-         GB_MM_THREADS, 0),
-    GB_K(GB_GF_BGEMM_MMA, 0, gb_bgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 2,
-         GB_MM_THREADS, 0),
-    GB_K(GB_GF_TGEMM_MMA, 0, gb_tgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 4,
-         GB_MM_THREADS, 0),
+    GB_K(GB_GF_HGEMM_MMA, 0, gb_hgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 2, GB_MM_THREADS,
+         0),
+    GB_K(GB_GF_BGEMM_MMA, 0, gb_bgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 2, GB_MM_THREADS,
+         0),
+    GB_K(GB_GF_TGEMM_MMA, 0, gb_tgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 4, GB_MM_THREADS,
+         0),
 #endif
 #if GB_HAVE_WGMMA
     GB_K(GB_GF_HGEMM_WGMMA, 0, gb_hgemm_wgmma_128x128, gb_wgmma_runs, gb_grid_wgmma, 128, 0,
@@ -168,8 +168,10 @@ static int gb_gemm_list(enum gb_gemm_family family, const struct gb_kernel_ref *
     return lists.n[family];
 }
 
-#define GB_GEMM_LIST(fn, family)                                                                 \
-    int fn(const struct gb_kernel_ref **refs) { return gb_gemm_list(family, refs); }
+#define GB_GEMM_LIST(fn, family)                                                                   \
+    int fn(const struct gb_kernel_ref **refs) {                                                    \
+        return gb_gemm_list(family, refs);                                                         \
+    }
 GB_GEMM_LIST(gb_sgemm_kernels, GB_GF_SGEMM)
 GB_GEMM_LIST(gb_dgemm_kernels, GB_GF_DGEMM)
 GB_GEMM_LIST(gb_hgemm_kernels, GB_GF_HGEMM)
@@ -186,7 +188,7 @@ GB_GEMM_LIST(gb_bgemm_wgmma_kernels, GB_GF_BGEMM_WGMMA)
 /* The argument checks of the launchers (lda ≥ K, ldb ≥ N): cudaSuccess or cudaErrorInvalidValue. */
 static inline cudaError_t gb_tc_args(int M, int N, int K, int lda, int ldb, int ldc) {
     return M < 0 || N < 0 || K < 0 || lda < K || ldb < N || ldc < N ? cudaErrorInvalidValue
-                                                                      : cudaSuccess;
+                                                                    : cudaSuccess;
 }
 
 /* What a launcher decides before launching entry k (NULL: not in this build): 0 (launch on
@@ -238,7 +240,8 @@ static cudaError_t gb_gemm_run(enum gb_gemm_family family, int key, cudaStream_t
     return gb_gemm_launch<T, R>(k, grid, stream, M, N, K, A, lda, B, ldb, C, ldc);
 }
 
-/* --- the SIMT kernels (gemm/cuda) -------------------------------------------------------------- */
+/* --- the SIMT kernels (gemm/cuda) --------------------------------------------------------------
+ */
 int gb_dgemm_tile_for(const struct gb_arch *arch, int M, int N) {
     return gb_dgemm_tile(arch->sm, arch->sms, M, N);
 }
@@ -280,8 +283,8 @@ cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_
                      float *C, int ldc) {
     const struct gb_gemm_kernel *k = NULL;
     dim3 grid;
-    int plan = gb_sgemm_entry(GB_GF_SGEMM, arch, trans_a, trans_b, M, N, K, lda, ldb, ldc, &k,
-                              &grid);
+    int plan =
+        gb_sgemm_entry(GB_GF_SGEMM, arch, trans_a, trans_b, M, N, K, lda, ldb, ldc, &k, &grid);
     if (plan != 0)
         return gb_plan_error(plan);
     return gb_gemm_launch<float, float>(k, grid, stream, M, N, K, A, lda, B, ldb, C, ldc);
@@ -302,18 +305,28 @@ cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int
     dim3 grid;
     int plan;
     if (gb_hgemm_kernels(&refs) == 0)
-        return cudaErrorInvalidValue; /* no FP16 types in this toolkit: the tier gate refuses first */
+        return cudaErrorInvalidValue; /* no FP16 types in this toolkit: the tier gate refuses first
+                                       */
     plan = gb_sgemm_entry(GB_GF_HGEMM, arch, 0, 0, M, N, K, lda, ldb, ldc, &k, &grid);
     if (plan != 0)
         return gb_plan_error(plan);
     return gb_gemm_launch<__half, float>(k, grid, stream, M, N, K, A, lda, B, ldb, C, ldc);
 }
 
-/* --- the tensor-core kernels (gemm/cuda_tc) ---------------------------------------------------- */
-int gb_hgemm_wmma_runs(const struct gb_arch *arch) { return gb_hgemm_wmma_body_at(arch->sm); }
-int gb_wmma80_runs(const struct gb_arch *arch) { return gb_wmma80_body_at(arch->sm); }
-int gb_dgemm_dmma_runs(const struct gb_arch *arch) { return gb_dgemm_dmma_body_at(arch->sm); }
-int gb_mma_runs(const struct gb_arch *arch) { return gb_mm_body_at(arch->sm); }
+/* --- the tensor-core kernels (gemm/cuda_tc) ----------------------------------------------------
+ */
+int gb_hgemm_wmma_runs(const struct gb_arch *arch) {
+    return gb_hgemm_wmma_body_at(arch->sm);
+}
+int gb_wmma80_runs(const struct gb_arch *arch) {
+    return gb_wmma80_body_at(arch->sm);
+}
+int gb_dgemm_dmma_runs(const struct gb_arch *arch) {
+    return gb_dgemm_dmma_body_at(arch->sm);
+}
+int gb_mma_runs(const struct gb_arch *arch) {
+    return gb_mm_body_at(arch->sm);
+}
 
 int gb_mma_fits_ptrs(int esize, const void *A, int lda, const void *B, int ldb) {
     return gb_mm_fits(esize, (size_t)A, lda, (size_t)B, ldb);
@@ -321,16 +334,16 @@ int gb_mma_fits_ptrs(int esize, const void *A, int lda, const void *B, int ldb) 
 
 cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-    return gb_gemm_run<__half, float>(GB_GF_HGEMM_WMMA, GB_KEY_NN, stream, arch, M, N, K, A, lda,
-                                      B, ldb, C, ldc);
+    return gb_gemm_run<__half, float>(GB_GF_HGEMM_WMMA, GB_KEY_NN, stream, arch, M, N, K, A, lda, B,
+                                      ldb, C, ldc);
 }
 
 /* gb_hgemm_wmma with A or B stored transposed: the _tn or _nt instantiation (wmma.cuh); the
  * leading dimensions are checked against the stored rows (lda ≥ M for a transposed A, ldb ≥ K
  * for a transposed B). */
-cudaError_t gb_hgemm_wmma_op(cudaStream_t stream, const struct gb_arch *arch, int ta, int tb,
-                             int M, int N, int K, const void *A, int lda, const void *B, int ldb,
-                             float *C, int ldc) {
+cudaError_t gb_hgemm_wmma_op(cudaStream_t stream, const struct gb_arch *arch, int ta, int tb, int M,
+                             int N, int K, const void *A, int lda, const void *B, int ldb, float *C,
+                             int ldc) {
     const struct gb_gemm_kernel *k;
     dim3 grid;
     int plan;
@@ -350,14 +363,14 @@ cudaError_t gb_hgemm_wmma_op(cudaStream_t stream, const struct gb_arch *arch, in
 
 cudaError_t gb_bgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-    return gb_gemm_run<__nv_bfloat16, float>(GB_GF_BGEMM_WMMA, 0, stream, arch, M, N, K, A, lda,
-                                             B, ldb, C, ldc);
+    return gb_gemm_run<__nv_bfloat16, float>(GB_GF_BGEMM_WMMA, 0, stream, arch, M, N, K, A, lda, B,
+                                             ldb, C, ldc);
 }
 
 cudaError_t gb_tgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const float *A, int lda, const float *B, int ldb, float *C, int ldc) {
-    return gb_gemm_run<float, float>(GB_GF_TGEMM_WMMA, 0, stream, arch, M, N, K, A, lda, B, ldb,
-                                     C, ldc);
+    return gb_gemm_run<float, float>(GB_GF_TGEMM_WMMA, 0, stream, arch, M, N, K, A, lda, B, ldb, C,
+                                     ldc);
 }
 
 cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
