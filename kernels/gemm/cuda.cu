@@ -1,99 +1,293 @@
-/* cuda.cu — launchers of the SGEMM, DGEMM, FP16, BF16 and TF32 GEMM kernels (kernels.cuh): the SIMT ones of
- * gemm/cuda and the tensor-core ones of gemm/cuda_tc. */
+/* cuda.cu — the launch table of the SGEMM, DGEMM, FP16, BF16 and TF32 GEMM kernels (kernels.cuh):
+ * the SIMT ones of gemm/cuda and the tensor-core ones of gemm/cuda_tc. Each kernel is one entry of
+ * gb_gemm_table; the kernel lists (gb_*_kernels, for gb_check_kernels) and the launchers read it.
+ * Adding a kernel: one entry (under the toolkit guard its source has), and, for a new family, one
+ * enum gb_gemm_family value, one GB_GEMM_LIST line and a launcher that picks the entry. */
 #include <stdio.h>
 #include <string.h>
 
 #include "kernels/gemm/cuda.h"
 #include "kernels/gemm/kernels.cuh"
 
-typedef void (*gb_gemm_fn)(int, int, int, const float *, int, const float *, int, float *, int);
-
-/* [configuration][nn, tn, nt], configurations indexed by enum gb_gemm_cfg */
-static const gb_gemm_fn gb_gemm_fns[2][3] = {
-    {gb_sgemm_64x64_nn, gb_sgemm_64x64_tn, gb_sgemm_64x64_nt},
-    {gb_sgemm_128x128_nn, gb_sgemm_128x128_tn, gb_sgemm_128x128_nt},
+/* The kernel lists: each public gb_*_kernels function is one family (cuda.h). */
+enum gb_gemm_family {
+    GB_GF_SGEMM,
+    GB_GF_DGEMM,
+    GB_GF_HGEMM,
+    GB_GF_HGEMM_WMMA,
+    GB_GF_BGEMM_WMMA,
+    GB_GF_TGEMM_WMMA,
+    GB_GF_DGEMM_DMMA,
+    GB_GF_HGEMM_MMA,
+    GB_GF_BGEMM_MMA,
+    GB_GF_TGEMM_MMA,
+    GB_GF_HGEMM_WGMMA,
+    GB_GF_BGEMM_WGMMA,
+    GB_GF_COUNT
 };
 
-int gb_sgemm_kernels(const struct gb_kernel_ref **refs) {
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_sgemm_64x64_nn, "gb_sgemm_64x64_nn"},
-        {(const void *)gb_sgemm_64x64_tn, "gb_sgemm_64x64_tn"},
-        {(const void *)gb_sgemm_64x64_nt, "gb_sgemm_64x64_nt"},
-        {(const void *)gb_sgemm_128x128_nn, "gb_sgemm_128x128_nn"},
-        {(const void *)gb_sgemm_128x128_tn, "gb_sgemm_128x128_tn"},
-        {(const void *)gb_sgemm_128x128_nt, "gb_sgemm_128x128_nt"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
+/* Which kernel of a family a launcher asks for (the entry's key): the SGEMM and FP16 GEMM's
+ * configuration × 3 + variant (nn, tn, nt: gb_sgemm_plan), the DGEMM's tile edge, the WMMA
+ * kernel's operand order; 0 where a family has one kernel. */
+enum { GB_KEY_NN = 0, GB_KEY_TN = 1, GB_KEY_NT = 2 };
+#define GB_KEY_CFG(cfg, variant) ((int)(cfg)*3 + (variant))
+
+struct gb_gemm_kernel;
+/* A grid rule: 0 and *grid for an M×N C, or -1 where the grid is beyond the device's limits. */
+typedef int (*gb_gemm_grid_fn)(const struct gb_gemm_kernel *k, const struct gb_arch *arch, int M,
+                               int N, dim3 *grid);
+
+/* One kernel: its list, its key there, and what its launch needs. */
+struct gb_gemm_kernel {
+    enum gb_gemm_family family;
+    int key;
+    struct gb_kernel_ref ref;                /* the kernel and its name */
+    int (*runs)(const struct gb_arch *arch); /* real body on this device's code; NULL: always */
+    gb_gemm_grid_fn grid;                    /* NULL: the family's plan sets the grid */
+    int tile;                                /* C tile edge the grid rule uses (square tiles) */
+    int esize; /* element bytes whose 16-byte cp.async needs aligned operands; 0: any */
+    unsigned threads;
+    unsigned smem; /* dynamic shared memory, bytes (set as the kernel's maximum when > 0) */
+};
+
+static int gb_grid_dgemm(const struct gb_gemm_kernel *k, const struct gb_arch *arch, int M, int N,
+                         dim3 *grid) {
+    return gb_dgemm_grid(k->tile, arch->sm, M, N, grid);
 }
 
-int gb_dgemm_kernels(const struct gb_kernel_ref **refs) {
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_dgemm_32x32, "gb_dgemm_32x32"},
-        {(const void *)gb_dgemm_64x64, "gb_dgemm_64x64"},
-        {(const void *)gb_dgemm_128x128, "gb_dgemm_128x128"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
+static int gb_grid_wmma(const struct gb_gemm_kernel *k, const struct gb_arch *arch, int M, int N,
+                        dim3 *grid) {
+    (void)k, (void)arch;
+    return gb_wm_grid(M, N, &grid->x, &grid->y);
 }
 
+static int gb_grid_mma(const struct gb_gemm_kernel *k, const struct gb_arch *arch, int M, int N,
+                       dim3 *grid) {
+    (void)k, (void)arch;
+    return gb_mm_grid(M, N, &grid->x, &grid->y);
+}
+
+#if GB_HAVE_WGMMA
+static int gb_grid_wgmma(const struct gb_gemm_kernel *k, const struct gb_arch *arch, int M, int N,
+                         dim3 *grid) {
+    (void)k, (void)arch;
+    return gb_wg_grid(M, N, &grid->x, &grid->y);
+}
+#endif
+
+/* An entry: family, key, kernel, runs, grid rule, tile, esize, threads, shared memory. */
+#define GB_K(fam, key, fn, runs, grid, tile, esize, threads, smem)                                 \
+    { fam, key, {(const void *)fn, #fn}, runs, grid, tile, esize, threads, smem }
+
+/* The table. A family's entries keep the order of its list; guards are the toolkit's. */
+static const struct gb_gemm_kernel gb_gemm_table[] = {
+    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NN), gb_sgemm_64x64_nn, NULL, NULL, 64, 0,
+         GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_TN), gb_sgemm_64x64_tn, NULL, NULL, 64, 0,
+         GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NT), gb_sgemm_64x64_nt, NULL, NULL, 64, 0,
+         GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_NN), gb_sgemm_128x128_nn, NULL, NULL, 128, 0,
+         GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_TN), gb_sgemm_128x128_tn, NULL, NULL, 128, 0,
+         GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_NT), gb_sgemm_128x128_nt, NULL, NULL, 128, 0,
+         GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_DGEMM, 32, gb_dgemm_32x32, NULL, gb_grid_dgemm, 32, 0, GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_DGEMM, 64, gb_dgemm_64x64, NULL, gb_grid_dgemm, 64, 0, GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_DGEMM, 128, gb_dgemm_128x128, NULL, gb_grid_dgemm, 128, 0, GB_GEMM_THREADS, 0),
+#if GB_HAVE_HALF
+    GB_K(GB_GF_HGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NN), gb_hgemm_64x64_nn, gb_hgemm_has_body, NULL,
+         64, 0, GB_GEMM_THREADS, 0),
+    GB_K(GB_GF_HGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_NN), gb_hgemm_128x128_nn, gb_hgemm_has_body,
+         NULL, 128, 0, GB_GEMM_THREADS, 0),
+#endif
+#if GB_HAVE_WMMA
+    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_NN, gb_hgemm_wmma_64x64, gb_hgemm_wmma_runs, gb_grid_wmma, 64, 0,
+         GB_WM_THREADS, 0),
+    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_NT, gb_hgemm_wmma_64x64_nt, gb_hgemm_wmma_runs, gb_grid_wmma, 64,
+         0, GB_WM_THREADS, 0),
+    GB_K(GB_GF_HGEMM_WMMA, GB_KEY_TN, gb_hgemm_wmma_64x64_tn, gb_hgemm_wmma_runs, gb_grid_wmma, 64,
+         0, GB_WM_THREADS, 0),
+#endif
+#if GB_HAVE_WMMA_80
+    GB_K(GB_GF_BGEMM_WMMA, 0, gb_bgemm_wmma_64x64, gb_wmma80_runs, gb_grid_wmma, 64, 0,
+         GB_WM_THREADS, 0),
+    GB_K(GB_GF_TGEMM_WMMA, 0, gb_tgemm_wmma_64x64, gb_wmma80_runs, gb_grid_wmma, 64, 0,
+         GB_WM_THREADS, 0),
+#endif
+#if GB_HAVE_DMMA
+    GB_K(GB_GF_DGEMM_DMMA, 0, gb_dgemm_dmma_64x64, gb_dgemm_dmma_runs, gb_grid_dgemm, GB_DM_BM, 0,
+         GB_DM_THREADS, 0),
+#endif
+#if GB_HAVE_MMA
+    GB_K(GB_GF_HGEMM_MMA, 0, gb_hgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 2, GB_MM_THREADS,
+         0),
+    GB_K(GB_GF_BGEMM_MMA, 0, gb_bgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 2, GB_MM_THREADS,
+         0),
+    GB_K(GB_GF_TGEMM_MMA, 0, gb_tgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 4, GB_MM_THREADS,
+         0),
+#endif
+#if GB_HAVE_WGMMA
+    GB_K(GB_GF_HGEMM_WGMMA, 0, gb_hgemm_wgmma_128x128, gb_wgmma_runs, gb_grid_wgmma, 128, 0,
+         GB_WG_THREADS, GB_WG_SMEM),
+    GB_K(GB_GF_BGEMM_WGMMA, 0, gb_bgemm_wgmma_128x128, gb_wgmma_runs, gb_grid_wgmma, 128, 0,
+         GB_WG_THREADS, GB_WG_SMEM),
+#endif
+};
+
+#define GB_GEMM_N ((int)(sizeof gb_gemm_table / sizeof gb_gemm_table[0]))
+
+/* The family's entry with that key, or NULL (not in this toolkit's build). */
+static const struct gb_gemm_kernel *gb_gemm_find(enum gb_gemm_family family, int key) {
+    for (int i = 0; i < GB_GEMM_N; i++)
+        if (gb_gemm_table[i].family == family && gb_gemm_table[i].key == key)
+            return &gb_gemm_table[i];
+    return NULL;
+}
+
+/* The lists, gathered from the table once (a function-local static: thread-safe in C++11). */
+struct gb_gemm_lists {
+    struct gb_kernel_ref refs[GB_GF_COUNT][GB_GEMM_N];
+    int n[GB_GF_COUNT];
+};
+
+static struct gb_gemm_lists gb_gemm_lists_make(void) {
+    struct gb_gemm_lists l;
+    memset(&l, 0, sizeof l);
+    for (int i = 0; i < GB_GEMM_N; i++) {
+        const struct gb_gemm_kernel *k = &gb_gemm_table[i];
+        l.refs[k->family][l.n[k->family]++] = k->ref;
+    }
+    return l;
+}
+
+static int gb_gemm_list(enum gb_gemm_family family, const struct gb_kernel_ref **refs) {
+    static const struct gb_gemm_lists lists = gb_gemm_lists_make();
+    *refs = lists.n[family] > 0 ? lists.refs[family] : NULL;
+    return lists.n[family];
+}
+
+#define GB_GEMM_LIST(fn, family)                                                                   \
+    int fn(const struct gb_kernel_ref **refs) {                                                    \
+        return gb_gemm_list(family, refs);                                                         \
+    }
+GB_GEMM_LIST(gb_sgemm_kernels, GB_GF_SGEMM)
+GB_GEMM_LIST(gb_dgemm_kernels, GB_GF_DGEMM)
+GB_GEMM_LIST(gb_hgemm_kernels, GB_GF_HGEMM)
+GB_GEMM_LIST(gb_hgemm_wmma_kernels, GB_GF_HGEMM_WMMA)
+GB_GEMM_LIST(gb_bgemm_wmma_kernels, GB_GF_BGEMM_WMMA)
+GB_GEMM_LIST(gb_tgemm_wmma_kernels, GB_GF_TGEMM_WMMA)
+GB_GEMM_LIST(gb_dgemm_dmma_kernels, GB_GF_DGEMM_DMMA)
+GB_GEMM_LIST(gb_hgemm_mma_kernels, GB_GF_HGEMM_MMA)
+GB_GEMM_LIST(gb_bgemm_mma_kernels, GB_GF_BGEMM_MMA)
+GB_GEMM_LIST(gb_tgemm_mma_kernels, GB_GF_TGEMM_MMA)
+GB_GEMM_LIST(gb_hgemm_wgmma_kernels, GB_GF_HGEMM_WGMMA)
+GB_GEMM_LIST(gb_bgemm_wgmma_kernels, GB_GF_BGEMM_WGMMA)
+
+/* The argument checks of the launchers (lda ≥ K, ldb ≥ N): cudaSuccess or cudaErrorInvalidValue. */
+static inline cudaError_t gb_tc_args(int M, int N, int K, int lda, int ldb, int ldc) {
+    return M < 0 || N < 0 || K < 0 || lda < K || ldb < N || ldc < N ? cudaErrorInvalidValue
+                                                                    : cudaSuccess;
+}
+
+/* What a launcher decides before launching entry k (NULL: not in this build): 0 (launch on
+ * *grid), 1 (empty C: launch nothing), or a cudaError_t as the negative of its value — bad sizes,
+ * a grid beyond the limits, a trap body here (k->runs is 0), operands cp.async cannot take. */
+static int gb_gemm_plan(const struct gb_gemm_kernel *k, const struct gb_arch *arch, int M, int N,
+                        int K, const void *A, int lda, const void *B, int ldb, int ldc,
+                        dim3 *grid) {
+    *grid = dim3(1, 1, 1);
+    if (!k || gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
+        return -(int)cudaErrorInvalidValue; /* no k: the rows' tier gates refuse first */
+    if (M == 0 || N == 0)
+        return 1;
+    if (k->grid(k, arch, M, N, grid) != 0)
+        return -(int)cudaErrorInvalidConfiguration;
+    if (k->runs && !k->runs(arch))
+        return -(int)cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
+    if (k->esize && !gb_mma_fits_ptrs(k->esize, A, lda, B, ldb))
+        return -(int)cudaErrorMisalignedAddress;
+    return 0;
+}
+
+static inline cudaError_t gb_plan_error(int plan) {
+    return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
+}
+
+/* Launch entry k, a kernel (M, N, K, A, lda, B, ldb, C, ldc) with T operands and an R result. */
+template <typename T, typename R>
+static cudaError_t gb_gemm_launch(const struct gb_gemm_kernel *k, dim3 grid, cudaStream_t stream,
+                                  int M, int N, int K, const void *A, int lda, const void *B,
+                                  int ldb, R *C, int ldc) {
+    typedef void (*fn_t)(int, int, int, const T *, int, const T *, int, R *, int);
+    fn_t fn = (fn_t)k->ref.fn;
+    fn<<<grid, k->threads, k->smem, stream>>>(M, N, K, (const T *)A, lda, (const T *)B, ldb, C,
+                                              ldc);
+    return cudaGetLastError();
+}
+
+/* Plan and launch the one kernel of a family (or its kernel with that key). */
+template <typename T, typename R>
+static cudaError_t gb_gemm_run(enum gb_gemm_family family, int key, cudaStream_t stream,
+                               const struct gb_arch *arch, int M, int N, int K, const void *A,
+                               int lda, const void *B, int ldb, R *C, int ldc) {
+    const struct gb_gemm_kernel *k = gb_gemm_find(family, key);
+    dim3 grid;
+    int plan = gb_gemm_plan(k, arch, M, N, K, A, lda, B, ldb, ldc, &grid);
+    if (plan != 0)
+        return gb_plan_error(plan);
+    return gb_gemm_launch<T, R>(k, grid, stream, M, N, K, A, lda, B, ldb, C, ldc);
+}
+
+/* --- the SIMT kernels (gemm/cuda) --------------------------------------------------------------
+ */
 int gb_dgemm_tile_for(const struct gb_arch *arch, int M, int N) {
     return gb_dgemm_tile(arch->sm, arch->sms, M, N);
 }
 
 cudaError_t gb_dgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const double *A, int lda, const double *B, int ldb, double *C, int ldc) {
-    int t = gb_dgemm_tile(arch->sm, arch->sms, M, N);
-    dim3 grid;
-    if (M < 0 || N < 0 || K < 0 || lda < K || ldb < N || ldc < N)
-        return cudaErrorInvalidValue;
-    if (M == 0 || N == 0)
-        return cudaGetLastError();
-    if (gb_dgemm_grid(t, arch->sm, M, N, &grid) != 0)
-        return cudaErrorInvalidConfiguration;
-    if (t == 128)
-        gb_dgemm_128x128<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
-    else if (t == 64)
-        gb_dgemm_64x64<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
-    else
-        gb_dgemm_32x32<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
-    return cudaGetLastError();
+    return gb_gemm_run<double, double>(GB_GF_DGEMM, gb_dgemm_tile_for(arch, M, N), stream, arch, M,
+                                       N, K, A, lda, B, ldb, C, ldc);
 }
 
 int gb_sgemm_tile_for(const struct gb_arch *arch, int M, int N) {
     return gb_sgemm_tile(gb_sgemm_pick(arch->sm, arch->sms, M, N));
 }
 
+/* gb_sgemm_plan's choice: the entry of family (NULL: none in this build) and its grid, or the
+ * launcher's answer as plan_error does (1: empty C, negative: an error). */
+static int gb_sgemm_entry(enum gb_gemm_family family, const struct gb_arch *arch, int trans_a,
+                          int trans_b, int M, int N, int K, int lda, int ldb, int ldc,
+                          const struct gb_gemm_kernel **k, dim3 *grid) {
+    enum gb_gemm_cfg cfg;
+    int variant;
+    switch (gb_sgemm_plan(arch->sm, arch->sms, trans_a, trans_b, M, N, K, lda, ldb, ldc, &cfg,
+                          &variant, grid)) {
+    case 0: break;
+    case 1: return 1; /* empty C */
+    case -1: return -(int)cudaErrorInvalidValue;
+    default: return -(int)cudaErrorInvalidConfiguration;
+    }
+    *k = gb_gemm_find(family, GB_KEY_CFG(cfg, variant));
+    if (!*k)
+        return -(int)cudaErrorInvalidValue;
+    if ((*k)->runs && !(*k)->runs(arch))
+        return -(int)cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
+    return 0;
+}
+
 cudaError_t gb_sgemm(cudaStream_t stream, const struct gb_arch *arch, int trans_a, int trans_b,
                      int M, int N, int K, const float *A, int lda, const float *B, int ldb,
                      float *C, int ldc) {
-    enum gb_gemm_cfg cfg;
-    int variant;
+    const struct gb_gemm_kernel *k = NULL;
     dim3 grid;
-    switch (gb_sgemm_plan(arch->sm, arch->sms, trans_a, trans_b, M, N, K, lda, ldb, ldc, &cfg,
-                          &variant, &grid)) {
-    case 0: break;
-    case 1: return cudaGetLastError(); /* empty C */
-    case -1: return cudaErrorInvalidValue;
-    default: return cudaErrorInvalidConfiguration;
-    }
-    gb_gemm_fns[cfg][variant]<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C,
-                                                                    ldc);
-    return cudaGetLastError();
-}
-
-int gb_hgemm_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_HALF
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_hgemm_64x64_nn, "gb_hgemm_64x64_nn"},
-        {(const void *)gb_hgemm_128x128_nn, "gb_hgemm_128x128_nn"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
+    int plan =
+        gb_sgemm_entry(GB_GF_SGEMM, arch, trans_a, trans_b, M, N, K, lda, ldb, ldc, &k, &grid);
+    if (plan != 0)
+        return gb_plan_error(plan);
+    return gb_gemm_launch<float, float>(k, grid, stream, M, N, K, A, lda, B, ldb, C, ldc);
 }
 
 int gb_hgemm_has_body(const struct gb_arch *arch) {
@@ -106,361 +300,104 @@ int gb_hgemm_tile_for(const struct gb_arch *arch, int M, int N) {
 
 cudaError_t gb_hgemm(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                      const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-#if GB_HAVE_HALF
-    enum gb_gemm_cfg cfg;
-    int variant;
+    const struct gb_kernel_ref *refs;
+    const struct gb_gemm_kernel *k = NULL;
     dim3 grid;
-    switch (
-        gb_sgemm_plan(arch->sm, arch->sms, 0, 0, M, N, K, lda, ldb, ldc, &cfg, &variant, &grid)) {
-    case 0: break;
-    case 1: return cudaGetLastError(); /* empty C */
-    case -1: return cudaErrorInvalidValue;
-    default: return cudaErrorInvalidConfiguration;
-    }
-    if (!gb_hgemm_has_body(arch))
-        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
-    if (cfg == GB_GEMM_128)
-        gb_hgemm_128x128_nn<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
-                                                                  (const __half *)B, ldb, C, ldc);
-    else
-        gb_hgemm_64x64_nn<<<grid, GB_GEMM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
-                                                                (const __half *)B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
-    (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no FP16 types in this toolkit: the tier gate refuses first */
-#endif
+    int plan;
+    if (gb_hgemm_kernels(&refs) == 0)
+        return cudaErrorInvalidValue; /* no FP16 types in this toolkit: the tier gate refuses first
+                                       */
+    plan = gb_sgemm_entry(GB_GF_HGEMM, arch, 0, 0, M, N, K, lda, ldb, ldc, &k, &grid);
+    if (plan != 0)
+        return gb_plan_error(plan);
+    return gb_gemm_launch<__half, float>(k, grid, stream, M, N, K, A, lda, B, ldb, C, ldc);
 }
 
-/* --- the tensor-core kernels (gemm/cuda_tc) ------------------------------------------------- */
-int gb_hgemm_wmma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_WMMA
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_hgemm_wmma_64x64, "gb_hgemm_wmma_64x64"},
-        {(const void *)gb_hgemm_wmma_64x64_nt, "gb_hgemm_wmma_64x64_nt"},
-        {(const void *)gb_hgemm_wmma_64x64_tn, "gb_hgemm_wmma_64x64_tn"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
+/* --- the tensor-core kernels (gemm/cuda_tc) ----------------------------------------------------
+ */
+int gb_hgemm_wmma_runs(const struct gb_arch *arch) {
+    return gb_hgemm_wmma_body_at(arch->sm);
+}
+int gb_wmma80_runs(const struct gb_arch *arch) {
+    return gb_wmma80_body_at(arch->sm);
+}
+int gb_dgemm_dmma_runs(const struct gb_arch *arch) {
+    return gb_dgemm_dmma_body_at(arch->sm);
+}
+int gb_mma_runs(const struct gb_arch *arch) {
+    return gb_mm_body_at(arch->sm);
 }
 
-int gb_bgemm_wmma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_WMMA_80
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_bgemm_wmma_64x64, "gb_bgemm_wmma_64x64"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
-}
-
-int gb_tgemm_wmma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_WMMA_80
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_tgemm_wmma_64x64, "gb_tgemm_wmma_64x64"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
-}
-
-int gb_hgemm_wmma_runs(const struct gb_arch *arch) { return gb_hgemm_wmma_body_at(arch->sm); }
-int gb_wmma80_runs(const struct gb_arch *arch) { return gb_wmma80_body_at(arch->sm); }
-
-/* The argument checks of the tensor-core launchers (as gb_dgemm's): cudaSuccess, or
- * cudaErrorInvalidValue. */
-static inline cudaError_t gb_tc_args(int M, int N, int K, int lda, int ldb, int ldc) {
-    return M < 0 || N < 0 || K < 0 || lda < K || ldb < N || ldc < N ? cudaErrorInvalidValue
-                                                                      : cudaSuccess;
-}
-
-/* What every WMMA launcher decides before its launch: 0 (launch on *grid), 1 (empty C: launch
- * nothing), or a cudaError_t as the negative of its value (bad sizes, grid beyond the limits, a
- * trap body: runs is 0). */
-static inline int gb_wmma_plan(int runs, int M, int N, int K, int lda, int ldb, int ldc, dim3 *grid) {
-    *grid = dim3(1, 1, 1);
-    if (gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
-        return -(int)cudaErrorInvalidValue;
-    if (M == 0 || N == 0)
-        return 1;
-    if (gb_wm_grid(M, N, &grid->x, &grid->y) != 0)
-        return -(int)cudaErrorInvalidConfiguration;
-    if (!runs)
-        return -(int)cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
-    return 0;
+int gb_mma_fits_ptrs(int esize, const void *A, int lda, const void *B, int ldb) {
+    return gb_mm_fits(esize, (size_t)A, lda, (size_t)B, ldb);
 }
 
 cudaError_t gb_hgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-#if GB_HAVE_WMMA
-    dim3 grid;
-    int plan = gb_wmma_plan(gb_hgemm_wmma_runs(arch), M, N, K, lda, ldb, ldc, &grid);
-    if (plan != 0)
-        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
-    gb_hgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
-                                                            (const __half *)B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
-    (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no WMMA in this toolkit: gemm/cuda_tc refuses first */
-#endif
+    return gb_gemm_run<__half, float>(GB_GF_HGEMM_WMMA, GB_KEY_NN, stream, arch, M, N, K, A, lda, B,
+                                      ldb, C, ldc);
 }
 
 /* gb_hgemm_wmma with A or B stored transposed: the _tn or _nt instantiation (wmma.cuh); the
  * leading dimensions are checked against the stored rows (lda ≥ M for a transposed A, ldb ≥ K
  * for a transposed B). */
-cudaError_t gb_hgemm_wmma_op(cudaStream_t stream, const struct gb_arch *arch, int ta, int tb,
-                             int M, int N, int K, const void *A, int lda, const void *B, int ldb,
-                             float *C, int ldc) {
-#if GB_HAVE_WMMA
+cudaError_t gb_hgemm_wmma_op(cudaStream_t stream, const struct gb_arch *arch, int ta, int tb, int M,
+                             int N, int K, const void *A, int lda, const void *B, int ldb, float *C,
+                             int ldc) {
+    const struct gb_gemm_kernel *k;
     dim3 grid;
     int plan;
     if (!ta && !tb)
         return gb_hgemm_wmma(stream, arch, M, N, K, A, lda, B, ldb, C, ldc);
     if (ta && tb)
         return cudaErrorInvalidValue; /* no kernel for both: the step never asks */
+    k = gb_gemm_find(GB_GF_HGEMM_WMMA, ta ? GB_KEY_TN : GB_KEY_NT);
     /* the plan's checks on the stored shapes: lda ≥ M for Aᵀ (K×M), ldb ≥ K for Bᵀ (N×K) */
-    plan = gb_wmma_plan(gb_hgemm_wmma_runs(arch), M, N, K, ta ? K : lda, tb ? N : ldb, ldc, &grid);
+    plan = gb_gemm_plan(k, arch, M, N, K, A, ta ? K : lda, B, tb ? N : ldb, ldc, &grid);
     if (plan == 0 && ((ta && lda < M) || (tb && ldb < K)))
         plan = -(int)cudaErrorInvalidValue;
     if (plan != 0)
-        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
-    if (ta)
-        gb_hgemm_wmma_64x64_tn<<<grid, GB_WM_THREADS, 0, stream>>>(
-            M, N, K, (const __half *)A, lda, (const __half *)B, ldb, C, ldc);
-    else
-        gb_hgemm_wmma_64x64_nt<<<grid, GB_WM_THREADS, 0, stream>>>(
-            M, N, K, (const __half *)A, lda, (const __half *)B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)ta, (void)tb, (void)M, (void)N, (void)K, (void)A, (void)lda;
-    (void)B, (void)ldb, (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no WMMA in this toolkit: the rows refuse first */
-#endif
+        return gb_plan_error(plan);
+    return gb_gemm_launch<__half, float>(k, grid, stream, M, N, K, A, lda, B, ldb, C, ldc);
 }
 
 cudaError_t gb_bgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-#if GB_HAVE_WMMA_80
-    dim3 grid;
-    int plan = gb_wmma_plan(gb_wmma80_runs(arch), M, N, K, lda, ldb, ldc, &grid);
-    if (plan != 0)
-        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
-    gb_bgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(
-        M, N, K, (const __nv_bfloat16 *)A, lda, (const __nv_bfloat16 *)B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
-    (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no BF16 WMMA in this toolkit: gemm/cuda_tc refuses first */
-#endif
+    return gb_gemm_run<__nv_bfloat16, float>(GB_GF_BGEMM_WMMA, 0, stream, arch, M, N, K, A, lda, B,
+                                             ldb, C, ldc);
 }
 
 cudaError_t gb_tgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const float *A, int lda, const float *B, int ldb, float *C, int ldc) {
-#if GB_HAVE_WMMA_80
-    dim3 grid;
-    int plan = gb_wmma_plan(gb_wmma80_runs(arch), M, N, K, lda, ldb, ldc, &grid);
-    if (plan != 0)
-        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
-    gb_tgemm_wmma_64x64<<<grid, GB_WM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
-    (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no TF32 WMMA in this toolkit: gemm/cuda_tc refuses first */
-#endif
+    return gb_gemm_run<float, float>(GB_GF_TGEMM_WMMA, 0, stream, arch, M, N, K, A, lda, B, ldb, C,
+                                     ldc);
 }
-
-int gb_dgemm_dmma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_DMMA
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_dgemm_dmma_64x64, "gb_dgemm_dmma_64x64"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
-}
-
-int gb_dgemm_dmma_runs(const struct gb_arch *arch) { return gb_dgemm_dmma_body_at(arch->sm); }
 
 cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const double *A, int lda, const double *B, int ldb, double *C, int ldc) {
-#if GB_HAVE_DMMA
-    dim3 grid;
-    if (gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
-        return cudaErrorInvalidValue;
-    if (M == 0 || N == 0)
-        return cudaGetLastError();
-    if (gb_dgemm_grid(GB_DM_BM, arch->sm, M, N, &grid) != 0) /* the tile is square */
-        return cudaErrorInvalidConfiguration;
-    if (!gb_dgemm_dmma_runs(arch))
-        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
-    gb_dgemm_dmma_64x64<<<grid, GB_DM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
-    (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no DMMA in this toolkit: gemm/cuda_tc refuses first */
-#endif
-}
-
-/* --- the sm_80+ mma.sync kernels (mma.cuh; gemm/cuda_tc's f16, bf16, tf32 from 8.0) --------- */
-int gb_hgemm_mma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_MMA
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_hgemm_mma_128x128, "gb_hgemm_mma_128x128"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
-}
-
-int gb_bgemm_mma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_MMA
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_bgemm_mma_128x128, "gb_bgemm_mma_128x128"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
-}
-
-int gb_tgemm_mma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_MMA
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_tgemm_mma_128x128, "gb_tgemm_mma_128x128"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
-}
-
-int gb_mma_runs(const struct gb_arch *arch) { return gb_mm_body_at(arch->sm); }
-
-int gb_mma_fits_ptrs(int esize, const void *A, int lda, const void *B, int ldb) {
-    return gb_mm_fits(esize, (size_t)A, lda, (size_t)B, ldb);
-}
-
-/* What every mma launcher decides before its launch: as gb_wmma_plan, and
- * cudaErrorMisalignedAddress where the operands do not suit 16-byte cp.async. */
-static inline int gb_mma_plan(const struct gb_arch *arch, int esize, const void *A, int lda,
-                              const void *B, int ldb, int M, int N, int K, int ldc, dim3 *grid) {
-    *grid = dim3(1, 1, 1);
-    if (gb_tc_args(M, N, K, lda, ldb, ldc) != cudaSuccess)
-        return -(int)cudaErrorInvalidValue;
-    if (M == 0 || N == 0)
-        return 1;
-    if (gb_mm_grid(M, N, &grid->x, &grid->y) != 0)
-        return -(int)cudaErrorInvalidConfiguration;
-    if (!gb_mma_runs(arch))
-        return -(int)cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
-    if (!gb_mma_fits_ptrs(esize, A, lda, B, ldb))
-        return -(int)cudaErrorMisalignedAddress;
-    return 0;
+    return gb_gemm_run<double, double>(GB_GF_DGEMM_DMMA, 0, stream, arch, M, N, K, A, lda, B, ldb,
+                                       C, ldc);
 }
 
 cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                          const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-#if GB_HAVE_MMA
-    dim3 grid;
-    int plan = gb_mma_plan(arch, 2, A, lda, B, ldb, M, N, K, ldc, &grid);
-    if (plan != 0)
-        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
-    gb_hgemm_mma_128x128<<<grid, GB_MM_THREADS, 0, stream>>>(M, N, K, (const __half *)A, lda,
-                                                             (const __half *)B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
-    (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no mma.sync kernels in this toolkit: cuda_tc refuses first */
-#endif
+    return gb_gemm_run<__half, float>(GB_GF_HGEMM_MMA, 0, stream, arch, M, N, K, A, lda, B, ldb, C,
+                                      ldc);
 }
 
 cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                          const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-#if GB_HAVE_MMA
-    dim3 grid;
-    int plan = gb_mma_plan(arch, 2, A, lda, B, ldb, M, N, K, ldc, &grid);
-    if (plan != 0)
-        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
-    gb_bgemm_mma_128x128<<<grid, GB_MM_THREADS, 0, stream>>>(
-        M, N, K, (const __nv_bfloat16 *)A, lda, (const __nv_bfloat16 *)B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
-    (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no mma.sync kernels in this toolkit: cuda_tc refuses first */
-#endif
+    return gb_gemm_run<__nv_bfloat16, float>(GB_GF_BGEMM_MMA, 0, stream, arch, M, N, K, A, lda, B,
+                                             ldb, C, ldc);
 }
 
 cudaError_t gb_tgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                          const float *A, int lda, const float *B, int ldb, float *C, int ldc) {
-#if GB_HAVE_MMA
-    dim3 grid;
-    int plan = gb_mma_plan(arch, 4, A, lda, B, ldb, M, N, K, ldc, &grid);
-    if (plan != 0)
-        return plan > 0 ? cudaGetLastError() : (cudaError_t)-plan;
-    gb_tgemm_mma_128x128<<<grid, GB_MM_THREADS, 0, stream>>>(M, N, K, A, lda, B, ldb, C, ldc);
-    return cudaGetLastError();
-#else
-    (void)stream, (void)arch, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb;
-    (void)C, (void)ldc;
-    return cudaErrorInvalidValue; /* no mma.sync kernels in this toolkit: cuda_tc refuses first */
-#endif
+    return gb_gemm_run<float, float>(GB_GF_TGEMM_MMA, 0, stream, arch, M, N, K, A, lda, B, ldb, C,
+                                     ldc);
 }
 
-/* --- Hopper: wgmma with TMA (wgmma.cuh), gemm/cuda_tc's f16 and bf16 on sm_90a code --------- */
-int gb_hgemm_wgmma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_WGMMA
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_hgemm_wgmma_128x128, "gb_hgemm_wgmma_128x128"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
-}
-
-int gb_bgemm_wgmma_kernels(const struct gb_kernel_ref **refs) {
-#if GB_HAVE_WGMMA
-    static const struct gb_kernel_ref k[] = {
-        {(const void *)gb_bgemm_wgmma_128x128, "gb_bgemm_wgmma_128x128"},
-    };
-    *refs = k;
-    return (int)(sizeof k / sizeof k[0]);
-#else
-    *refs = NULL;
-    return 0;
-#endif
-}
-
+/* --- Hopper: wgmma with TMA (wgmma.cuh), gemm/cuda_tc's f16 and bf16 on sm_90a code ----------- */
 int gb_wgmma_built(void) {
     return GB_HAVE_WGMMA;
 }
@@ -555,38 +492,30 @@ int gb_wgmma_encode(int bf16, int M, int N, int K, const void *A, int lda, const
 }
 
 cudaError_t gb_wgmma_setup(int bf16) {
-#if GB_HAVE_WGMMA
-    const void *k =
-        bf16 ? (const void *)gb_bgemm_wgmma_128x128 : (const void *)gb_hgemm_wgmma_128x128;
-    return cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, GB_WG_SMEM);
-#else
-    (void)bf16;
-    return cudaErrorInvalidValue;
-#endif
+    const struct gb_gemm_kernel *k = gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 0);
+    if (!k)
+        return cudaErrorInvalidValue;
+    return cudaFuncSetAttribute(k->ref.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)k->smem);
 }
 
 cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int bf16,
                            const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
                            int ldc) {
 #if GB_HAVE_WGMMA
-    dim3 grid(1, 1, 1);
+    typedef void (*fn_t)(const CUtensorMap, const CUtensorMap, int, int, int, float *, int);
+    const struct gb_gemm_kernel *k = gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 0);
+    dim3 grid;
     CUtensorMap ma, mb;
-    if (M < 0 || N < 0 || K < 0 || ldc < N)
-        return cudaErrorInvalidValue;
-    if (M == 0 || N == 0)
-        return cudaGetLastError();
-    if (gb_wg_grid(M, N, &grid.x, &grid.y) != 0)
-        return cudaErrorInvalidConfiguration;
-    if (!gb_wgmma_runs(arch))
-        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
+    fn_t fn;
+    /* no lda, ldb here: the maps hold them (K and N pass the plan's checks on them) */
+    int plan = gb_gemm_plan(k, arch, M, N, K, NULL, K, NULL, N, ldc, &grid);
+    if (plan != 0)
+        return gb_plan_error(plan);
     memcpy(&ma, maps->a, sizeof ma); /* CUtensorMap is 64-byte aligned: maps need not be */
     memcpy(&mb, maps->b, sizeof mb);
-    if (bf16)
-        gb_bgemm_wgmma_128x128<<<grid, GB_WG_THREADS, GB_WG_SMEM, stream>>>(ma, mb, M, N, K, C,
-                                                                            ldc);
-    else
-        gb_hgemm_wgmma_128x128<<<grid, GB_WG_THREADS, GB_WG_SMEM, stream>>>(ma, mb, M, N, K, C,
-                                                                            ldc);
+    fn = (fn_t)k->ref.fn;
+    fn<<<grid, k->threads, k->smem, stream>>>(ma, mb, M, N, K, C, ldc);
     return cudaGetLastError();
 #else
     (void)stream, (void)arch, (void)bf16, (void)maps, (void)M, (void)N, (void)K, (void)C, (void)ldc;
