@@ -603,6 +603,7 @@ static void row_no_inputs(struct result *r, const char *why) {
 }
 
 static void row_write(struct run_outputs *out, const struct run_info *ri, const struct result *r) {
+    out->rows++;
     sink_row(out->sink, ri, r);
     for (int i = 0; i < RUN_FILES; i++)
         if (out->files[i])
