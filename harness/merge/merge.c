@@ -482,8 +482,9 @@ int merge_main(int argc, char **argv) {
     if (rc == 0 && o.list)
         rc = write_list(&set, o.list);
     if (rc == 0)
-        fprintf(stderr, "gpubench: merge: wrote %s: %zu rows from %d run CSVs%s\n", o.out, rows,
-                usable, bad ? " (some tasks missing or failed, see above)" : "");
+        fprintf(stderr, "gpubench: merge: wrote %s: %zu row%s from %d run CSV%s%s\n", o.out,
+                rows, rows == 1 ? "" : "s", usable, usable == 1 ? "" : "s",
+                bad ? " (some tasks missing or failed, see above)" : "");
     merge_set_free(&set);
     return rc ? rc : bad ? 1 : 0;
 }
