@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/core/numfmt.h"
 #include "harness/run/backend.h"
 #include "harness/run/topology.h"
 #include "kernels/common/cpu_features.h"
@@ -621,11 +622,13 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     /* the product as printed multiplies to the peak (the clock to 4 digits); OpenBLAS's thread
      * count is doctor's "N threads": the calling thread and N-1 workers, which we pin */
     int blas_threads = openblas_get_num_threads();
+    char ghz[32], gflops[32];
     snprintf(d->extra, sizeof d->extra,
-             "%.96s; FP32 peak %d core%s x %d lanes x %d FMA/cycle x 2 flop/FMA x %.4g GHz = "
-             "%.4g GFLOP/s (%.80s); %.72s; pinned pool %d/%d, OpenBLAS %d thread%s (the caller "
+             "%.96s; FP32 peak %d core%s x %d lanes x %d FMA/cycle x 2 flop/FMA x %s GHz = "
+             "%s GFLOP/s (%.80s); %.72s; pinned pool %d/%d, OpenBLAS %d thread%s (the caller "
              "and %d worker%s, %d pinned)",
-             topo, cal.cores, cal.cores == 1 ? "" : "s", b->lanes, b->units, b->ghz, cal.gflops,
+             topo, cal.cores, cal.cores == 1 ? "" : "s", b->lanes, b->units,
+             num_sig4(b->ghz, ghz, sizeof ghz), num_sig4(cal.gflops, gflops, sizeof gflops),
              clocks, cal.mem_how, topology_pinned(), threads, blas_threads,
              blas_threads == 1 ? "" : "s", blas_threads - 1, blas_threads == 2 ? "" : "s",
              blas_pinned);
