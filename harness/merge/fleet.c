@@ -207,7 +207,7 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
     if (kv_get(conf, "tasks", val, sizeof val) == 0) {
         expected = parse_count(val, MERGE_MAX_TASKS);
         if (expected < 1) {
-            fprintf(stderr, "gpubench: merge: %s: tasks='%s' is not a task count\n", conf, val);
+            fprintf(stderr, "gpubench merge: %s: tasks='%s' is not a task count\n", conf, val);
             return 2;
         }
         kv_get(conf, "expect_gpu", val, sizeof val);
@@ -216,7 +216,7 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
     /* Without a fleet.conf, the tasks are those that left any trace (0 .. the highest). */
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "gpubench: merge: %s: cannot read the folder: %s\n", dir, strerror(errno));
+        fprintf(stderr, "gpubench merge: %s: cannot read the folder: %s\n", dir, strerror(errno));
         return 2;
     }
     long highest = -1;
@@ -234,7 +234,7 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
     long n = expected > highest + 1 ? expected : highest + 1;
     if (n <= 0) {
         fprintf(stderr,
-                "gpubench: merge: %s: not a fleet results folder (no fleet.conf, no "
+                "gpubench merge: %s: not a fleet results folder (no fleet.conf, no "
                 "task-N.csv)\n",
                 dir);
         return 2;
@@ -244,7 +244,7 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
         char name[48];
         snprintf(name, sizeof name, "task-%ld.csv", t);
         if (!m || !(m->csv = merge_join(dir, name)) || !(m->dir = strdup(dir))) {
-            fprintf(stderr, "gpubench: merge: out of memory\n");
+            fprintf(stderr, "gpubench merge: out of memory\n");
             return 2;
         }
         m->task = (int)t;

@@ -323,7 +323,7 @@ int list_cmd(int argc, char **argv) {
         return 0;
     }
     if (argc > 1) {
-        fprintf(stderr, "gpubench: list: unexpected argument '%s'\n", argv[1]);
+        fprintf(stderr, "gpubench list: unexpected argument '%s'\n", argv[1]);
         return 2;
     }
     struct device_list devs;

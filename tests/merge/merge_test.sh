@@ -171,7 +171,7 @@ cp -r $f dup && cp dup/task-0.csv dup/task-3.csv
 check fleet_duplicate 2 "dup/task-3.csv:2: column run_id: run .* is also in dup/task-0.csv:2" no \
   dup --out out.csv --allow-missing
 mkdir empty
-check not_a_fleet 2 "empty: not a fleet results folder" no empty --out out.csv
+check not_a_fleet 2 "^gpubench merge: empty: not a fleet results folder" no empty --out out.csv
 printf 'tasks=zero\n' >empty/fleet.conf
 check bad_conf 2 "empty/fleet.conf: tasks='zero' is not a task count" no empty --out out.csv
 # Without fleet.conf the tasks are those that left a trace: 0..3 here, 1 and 2 missing.
