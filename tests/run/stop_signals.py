@@ -96,14 +96,19 @@ def stop_after_first_row(args, out, sig, bound):
         except FileNotFoundError:
             pass
         time.sleep(0.01)
-    proc.send_signal(sig)
     sent = time.time()
+    err = signal_and_wait(proc, sig, bound)
+    return proc.returncode, err, time.time() - sent
+
+
+def signal_and_wait(proc, sig, bound):
+    """Send sig to proc and wait up to `bound` s for it to end; its stderr (killed after)."""
+    proc.send_signal(sig)
     try:
-        err = proc.communicate(timeout=bound)[1]
+        return proc.communicate(timeout=bound)[1]
     except subprocess.TimeoutExpired:
         proc.kill()
-        err = proc.communicate()[1] + f"\n(still running {bound} s after {sig.name}: killed)"
-    return proc.returncode, err, time.time() - sent
+        return proc.communicate()[1] + f"\n(still running {bound} s after {sig.name}: killed)"
 
 
 def stopped(gpubench, tmp, sig):
@@ -157,12 +162,7 @@ def before_first_row(gpubench, tmp, runs):
     while time.time() < deadline and not os.path.exists(partial) and proc.poll() is None:
         time.sleep(0.01)
     time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    try:
-        err = proc.communicate(timeout=60)[1]
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        err = proc.communicate()[1]
+    err = signal_and_wait(proc, signal.SIGINT, 60)
     print(f"before the first row (--runs {runs}): exit {proc.returncode}\n{err}")
     check(proc.returncode == 130, f"--runs {runs} early SIGINT: exit {proc.returncode}, want 130")
     with open(keep) as f:
