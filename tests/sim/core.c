@@ -73,8 +73,11 @@ static size_t reservation(size_t total) {
 
 /* One machine has one driver: the oldest card's last (parse_env). A card whose architecture
  * came after that driver (an H100 beside an NVS 310, whose last driver is R390 = CUDA 9.1; the
- * H100 needs CUDA 11.8's) cannot be in that machine: refuse it in one line rather than simulate
- * a machine that cannot exist (it ran `ok`, tagged runtime 8.0 and driver CUDA 9.1). */
+ * H100 needs CUDA 11.8's) cannot be in that machine. Where the runtime would start on that
+ * driver (an old card built for: runtime 8.0), refuse it in one line rather than run the new
+ * card (it ran `ok`, tagged runtime 8.0 and driver CUDA 9.1); where the runtime fails, as a
+ * current build's does on R390, the machine is doctor's case of cards NVML names but CUDA
+ * cannot start on (sim_doctor_old_cards), and is kept. */
 static void refuse_impossible_machine(const char *env) {
     const struct gbsim_device *old = &devices[0];
     char have[16], need[16];
@@ -151,9 +154,10 @@ static void parse_env(void) {
     }
     if (ndevices == 0)
         die_usage(env, "no profile");
-    refuse_impossible_machine(env);
     if (!driver_runs(driver_version, runtime_version))
-        init_error = cudaErrorInsufficientDriver;
+        init_error = cudaErrorInsufficientDriver; /* as the real runtime: NVML still names all */
+    else
+        refuse_impossible_machine(env); /* else the runtime would run a card that driver cannot */
 }
 
 cudaError_t gbsim_context(struct gbsim_device *d) {
