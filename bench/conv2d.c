@@ -137,7 +137,8 @@ void conv2d_dims_of(const struct shape *s, struct conv2d_dims *d) {
     conv2d_dims_finish(d);
 }
 
-/* stride defaults to 1 and pad to 0; the rest are required. The output must be at least 1×1,
+/* Keys left out took the default shape's values (harness/core/shape.c), which gives every key;
+ * stride 1 and pad 0 stand for a default shape without them. The output must be at least 1×1,
  * and every size handed to cblas (k, p·q, c·r·s) must fit in an int. */
 static int conv2d_complete(struct shape *s, const int *given, char *err, size_t errlen) {
     for (int i = 0; keys[i]; i++) {

@@ -346,13 +346,18 @@ int compare_run(int argc, char **argv, FILE *out, FILE *errf) {
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     if (!mem) {
-        fprintf(errf, "compare: out of memory\n");
+        fprintf(errf, "gpubench compare: out of memory\n");
         return 2;
     }
     int rc = run(argc, argv, mem, err, sizeof err);
     fclose(mem);
     if (rc == 2) {
-        fprintf(errf, "%s\n", err[0] ? err : "compare: failed");
+        /* every error line reads "gpubench compare: ..." (docs/ARCHITECTURE.md, "Error lines"),
+         * whether its text began with "compare: " or with the file it names */
+        const char *msg = err[0] ? err : "failed";
+        if (strncmp(msg, "compare: ", 9) == 0)
+            msg += 9;
+        fprintf(errf, "gpubench compare: %s\n", msg);
     } else {
         /* flushed, and checked, at the command's end (main.c); a write too large for the
          * buffer fails here, and only here is its reason known */

@@ -53,11 +53,11 @@ int parse_long(const char *text, long min, long max, int allow_pow2, long *out, 
     return 0;
 }
 
-int shape_parse(const struct workload *w, const char *text, struct shape *s, char *err,
-                size_t errlen) {
+/* The key=value pairs of `text` into s->v, marking each key set in given[]. Returns the number of
+ * pairs, or -1 with a reason in err. */
+static int parse_pairs(const struct workload *w, const char *text, struct shape *s, int *given,
+                       char *err, size_t errlen) {
     int nkeys = shape_nkeys(w);
-    int given[SHAPE_MAX_KEYS] = {0};
-    memset(s, 0, sizeof *s);
     char copy[512];
     if (strlen(text) >= sizeof copy) {
         snprintf(err, errlen, "shape '%.40s…' is too long", text);
@@ -105,10 +105,34 @@ int shape_parse(const struct workload *w, const char *text, struct shape *s, cha
             s->v[idx[j]] = v;
         }
     }
+    return npairs;
+}
+
+int shape_parse(const struct workload *w, const char *text, struct shape *s, char *err,
+                size_t errlen) {
+    int nkeys = shape_nkeys(w);
+    int given[SHAPE_MAX_KEYS] = {0};
+    memset(s, 0, sizeof *s);
+    int npairs = parse_pairs(w, text, s, given, err, errlen);
+    if (npairs < 0)
+        return -1;
     if (npairs == 0) {
         snprintf(err, errlen, "empty shape (expected key=value pairs)");
         return -1;
     }
+    /* A partial shape (-s conv2d:h=8): each key left out takes the default shape's value, where
+     * that shape gives it; the workload's complete hook sees the rest as not given. */
+    const char *def = w->default_shapes ? w->default_shapes[0] : NULL;
+    struct shape d;
+    int dgiven[SHAPE_MAX_KEYS] = {0};
+    char derr[256];
+    memset(&d, 0, sizeof d);
+    if (def && strcmp(def, text) != 0 && parse_pairs(w, def, &d, dgiven, derr, sizeof derr) > 0)
+        for (int i = 0; i < nkeys; i++)
+            if (!given[i] && dgiven[i]) {
+                s->v[i] = d.v[i];
+                given[i] = 1;
+            }
     if (w->complete)
         return w->complete(s, given, err, errlen);
     for (int i = 0; i < nkeys; i++) {

@@ -11,8 +11,9 @@ int shape_nkeys(const struct workload *w);
 
 /* Parse `text` — key=value pairs separated by ',' or ';' — into *s for workload w. A key K
  * that w lacks but whose K_h and K_w it has (stride, pad) sets both. Values are decimal
- * integers or 2^N. Unknown, repeated or missing keys, malformed or negative numbers and
- * values the workload's `complete` hook rejects give -1 and a one-line reason in err. */
+ * integers or 2^N. A key left out takes its value in the workload's default shape (its first),
+ * where that shape gives it. Unknown, repeated or still missing keys, malformed or negative
+ * numbers and values the workload's `complete` hook rejects give -1 and a one-line reason. */
 int shape_parse(const struct workload *w, const char *text, struct shape *s, char *err,
                 size_t errlen);
 

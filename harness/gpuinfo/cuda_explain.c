@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness/gpuinfo/cuda_facts.h"
+#include "harness/gpuinfo/pci_nvidia.h"
 
 struct explanation {
     const char *name;
@@ -17,11 +18,7 @@ struct explanation {
 /* Errors a user meets at start or on a first launch, by name: names are stable across toolkits,
  * numbers are not (docs/ARCHITECTURE.md, "Record errors by name"). */
 static const struct explanation table[] = {
-    {"cudaErrorStubLibrary",
-     "No NVIDIA driver is loaded: the CUDA runtime found only the toolkit's stub libcuda.so "
-     "(lib64/stubs), which exists for linking, not for running",
-     "Install the NVIDIA driver for this GPU (nvidia-smi must work), and remove the toolkit's "
-     "stubs directory from LD_LIBRARY_PATH"},
+    {"cudaErrorStubLibrary", NULL, NULL}, /* handled below: no GPU, or a GPU with no driver */
     {"cudaErrorNoDevice",
      "The NVIDIA driver is loaded but reports no CUDA device (none installed, all hidden by "
      "CUDA_VISIBLE_DEVICES, or the device node is missing inside a container)",
@@ -127,6 +124,39 @@ static const struct explanation table[] = {
 };
 enum { TABLE_LEN = sizeof table / sizeof table[0] };
 
+/* No driver answered (cudaErrorStubLibrary, or cudaErrorInsufficientDriver with no driver
+ * version): there is no NVIDIA GPU here at all, or there is one whose driver is not loaded. The
+ * PCI bus tells them apart (pci_nvidia.h); where it cannot be read, the driver is named. */
+static void explain_no_driver(int stub, char *out, size_t outlen) {
+    static const char *const stub_why =
+        "the CUDA runtime found only the toolkit's stub libcuda.so (lib64/stubs), which exists "
+        "for linking, not for running";
+    static const char *const why =
+        "the CUDA runtime found no libcuda.so, or its kernel module is not running";
+    static const char *const stub_fix =
+        " and remove the toolkit's stubs directory from LD_LIBRARY_PATH";
+    char bus[256];
+    int gpu = pci_nvidia_gpu(bus, sizeof bus);
+    if (gpu == 0) {
+        snprintf(out, outlen,
+                 "No NVIDIA GPU on this machine (no NVIDIA display device on its PCI bus), so "
+                 "no GPU row can run here; the CPU rows still do. Run on a machine with an "
+                 "NVIDIA GPU for GPU rows.");
+        return;
+    }
+    if (gpu == 1)
+        snprintf(out, outlen, "An NVIDIA GPU at PCI %s with no driver loaded: %s. ", bus,
+                 stub ? stub_why : why);
+    else
+        snprintf(out, outlen, "No NVIDIA driver is loaded: %s, so no GPU can be used. ",
+                 stub ? stub_why : why);
+    size_t n = strlen(out);
+    if (n < outlen)
+        snprintf(out + n, outlen - n,
+                 "Install the NVIDIA driver for this GPU and check that nvidia-smi works%s.",
+                 stub ? stub_fix : "");
+}
+
 /* cudaErrorInsufficientDriver has two causes that need opposite fixes: no driver at all
  * (cudaDriverGetVersion returned 0) or a driver older than the runtime. */
 static void explain_insufficient(int driver_version, int runtime_version, char *out,
@@ -135,10 +165,7 @@ static void explain_insufficient(int driver_version, int runtime_version, char *
     const char *need, *compat;
 
     if (driver_version == 0) {
-        snprintf(out, outlen,
-                 "No NVIDIA driver is loaded (the CUDA runtime found no libcuda.so, or its kernel "
-                 "module is not running), so no GPU can be used. Install the NVIDIA driver for "
-                 "this GPU and check that nvidia-smi works.");
+        explain_no_driver(0, out, outlen);
         return;
     }
     cuda_facts_ver_str(runtime_version, rt, sizeof rt);
@@ -173,6 +200,10 @@ int cuda_explain(const char *err_name, int driver_version, int runtime_version, 
         err_name = "(unknown)";
     if (strcmp(err_name, "cudaErrorInsufficientDriver") == 0) {
         explain_insufficient(driver_version, runtime_version, out, outlen);
+        return 1;
+    }
+    if (strcmp(err_name, "cudaErrorStubLibrary") == 0) {
+        explain_no_driver(1, out, outlen);
         return 1;
     }
     for (size_t i = 0; i < TABLE_LEN; i++) {

@@ -188,3 +188,11 @@ void csv_discard(struct csv_file *c) {
             unlink(c->partial);
     }
 }
+
+void csv_abandon(struct csv_file *c, char *what, size_t len) {
+    csv_discard(c);
+    if (c->direct || access(c->path, F_OK) == 0)
+        snprintf(what, len, "%s left as it was", c->path);
+    else
+        snprintf(what, len, "nothing written to %s", c->path);
+}

@@ -46,4 +46,9 @@ int csv_commit(struct csv_file *c, char *err, size_t errlen);
 /* Close and delete PATH.partial (nothing was measured worth keeping). */
 void csv_discard(struct csv_file *c);
 
+/* An interrupted run that finished no row: csv_discard, so that PATH stays as it was (an
+ * earlier run's file is not replaced by a header alone). Writes what became of PATH into what:
+ * "PATH left as it was", or "nothing written to PATH" where there was none. */
+void csv_abandon(struct csv_file *c, char *what, size_t len);
+
 #endif

@@ -160,6 +160,44 @@ static int gpu_usable(const struct merge_src *m, char *why, size_t len) {
     return 0;
 }
 
+/* Task m's exit record at path: its exit status, node, reason and source, or why a record that
+ * is there cannot be read (m->exit_bad: an empty file, no exit= line, a status that is no
+ * number; a task killed, or a node lost, while writing it), never a made-up status. */
+static void read_exit(struct merge_src *m, const char *path) {
+    struct stat st;
+    char val[256];
+    if (stat(path, &st) != 0)
+        return; /* no record */
+    const char *name = strrchr(path, '/') + 1;
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(m->exit_bad, sizeof m->exit_bad, "%s is not a regular file", name);
+        return;
+    }
+    if (kv_get(path, "exit", val, sizeof val) != 0) {
+        snprintf(m->exit_bad, sizeof m->exit_bad, "%s cannot be read: %s", name, strerror(errno));
+        return;
+    }
+    long c = parse_count(val, 255);
+    if (c < 0) {
+        if (st.st_size == 0)
+            snprintf(m->exit_bad, sizeof m->exit_bad,
+                     "%s is empty (the task was killed, or its node lost, while writing it)",
+                     name);
+        else if (!val[0])
+            snprintf(m->exit_bad, sizeof m->exit_bad, "%s holds no exit status", name);
+        else
+            snprintf(m->exit_bad, sizeof m->exit_bad, "%s: exit='%.64s' is not an exit status",
+                     name, val);
+        return;
+    }
+    m->has_exit = 1;
+    m->exit_code = (int)c;
+    kv_get(path, "node", m->node, sizeof m->node);
+    kv_get(path, "reason", m->reason, sizeof m->reason);
+    kv_get(path, "source", val, sizeof val);
+    m->from_slurm = strcmp(val, "slurm") == 0;
+}
+
 /* Add every expected task of fleet folder `dir`. Returns 0, or 2 with a message printed. */
 int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
     char conf[PATH_MAX], val[256];
@@ -169,7 +207,7 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
     if (kv_get(conf, "tasks", val, sizeof val) == 0) {
         expected = parse_count(val, MERGE_MAX_TASKS);
         if (expected < 1) {
-            fprintf(stderr, "gpubench: merge: %s: tasks='%s' is not a task count\n", conf, val);
+            fprintf(stderr, "gpubench merge: %s: tasks='%s' is not a task count\n", conf, val);
             return 2;
         }
         kv_get(conf, "expect_gpu", val, sizeof val);
@@ -178,7 +216,7 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
     /* Without a fleet.conf, the tasks are those that left any trace (0 .. the highest). */
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "gpubench: merge: %s: cannot read the folder: %s\n", dir, strerror(errno));
+        fprintf(stderr, "gpubench merge: %s: cannot read the folder: %s\n", dir, strerror(errno));
         return 2;
     }
     long highest = -1;
@@ -196,7 +234,7 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
     long n = expected > highest + 1 ? expected : highest + 1;
     if (n <= 0) {
         fprintf(stderr,
-                "gpubench: merge: %s: not a fleet results folder (no fleet.conf, no "
+                "gpubench merge: %s: not a fleet results folder (no fleet.conf, no "
                 "task-N.csv)\n",
                 dir);
         return 2;
@@ -206,22 +244,14 @@ int merge_add_fleet_dir(struct merge_set *set, const char *dir) {
         char name[48];
         snprintf(name, sizeof name, "task-%ld.csv", t);
         if (!m || !(m->csv = merge_join(dir, name)) || !(m->dir = strdup(dir))) {
-            fprintf(stderr, "gpubench: merge: out of memory\n");
+            fprintf(stderr, "gpubench merge: out of memory\n");
             return 2;
         }
         m->task = (int)t;
         m->expect_gpu = expect_gpu;
         char exitp[PATH_MAX];
         snprintf(exitp, sizeof exitp, "%s/task-%ld.exit", dir, t);
-        if (kv_get(exitp, "exit", val, sizeof val) == 0) {
-            long c = parse_count(val, 255);
-            m->has_exit = 1;
-            m->exit_code = c < 0 ? 255 : (int)c;
-            kv_get(exitp, "node", m->node, sizeof m->node);
-            kv_get(exitp, "reason", m->reason, sizeof m->reason);
-            kv_get(exitp, "source", val, sizeof val);
-            m->from_slurm = strcmp(val, "slurm") == 0;
-        }
+        read_exit(m, exitp);
     }
     return 0;
 }
@@ -251,6 +281,13 @@ void merge_judge_task(struct merge_src *m) {
         char partial[PATH_MAX + 16];
         snprintf(partial, sizeof partial, "%s.partial", m->csv);
         int has_partial = stat(partial, &st) == 0;
+        if (m->exit_bad[0]) {
+            log_line(m, NULL, detail, sizeof detail);
+            m->state = SRC_FAILED;
+            snprintf(m->why, sizeof m->why, "no CSV, and its exit record is unreadable: %s%s%s",
+                     m->exit_bad, detail[0] ? ": " : "", detail);
+            return;
+        }
         if (!m->has_exit) {
             m->state = SRC_MISSING;
             snprintf(m->why, sizeof m->why, "%s",
@@ -276,6 +313,11 @@ void merge_judge_task(struct merge_src *m) {
     if (m->t.nrows == 0) {
         m->state = SRC_FAILED;
         snprintf(m->why, sizeof m->why, "its CSV has no result rows");
+        return;
+    }
+    if (m->exit_bad[0]) { /* rows, but no word of how the run ended */
+        m->state = SRC_FAILED;
+        snprintf(m->why, sizeof m->why, "its exit record is unreadable: %s", m->exit_bad);
         return;
     }
     if (m->has_exit && m->exit_code != 0) {

@@ -18,6 +18,7 @@ struct merge_src {
     int from_slurm; /* the exit record was written from Slurm's accounting, not by the task */
     char node[256];
     char reason[512]; /* from the exit record */
+    char exit_bad[256]; /* why its exit record exists but cannot be read ("" when it can) */
     enum task_state state;
     char why[MERGE_WHY_LEN];
     struct csv_table t;

@@ -51,7 +51,7 @@ static void merge_usage(FILE *f) {
 }
 
 static int usage_error(const char *fmt, const char *arg) {
-    fputs("gpubench: merge: ", stderr);
+    fputs("gpubench merge: ", stderr);
     fprintf(stderr, fmt, arg);
     fputc('\n', stderr);
     return 2;
@@ -97,11 +97,11 @@ static int load_src(struct merge_src *m) {
         char *hint = strstr(err, " (give it with --samples)");
         if (hint)
             *hint = '\0';
-        fprintf(stderr, "gpubench: merge: %s\n", err);
+        fprintf(stderr, "gpubench merge: %s\n", err);
         return 2;
     }
     if (m->t.nrows == 0) {
-        fprintf(stderr, "gpubench: merge: %s:2: column schema: no result rows (only a header)\n",
+        fprintf(stderr, "gpubench merge: %s:2: column schema: no result rows (only a header)\n",
                 m->csv);
         return 2;
     }
@@ -142,7 +142,7 @@ static int check_duplicate_runs(const struct merge_set *s) {
         return 0;
     struct runref *v = malloc(total * sizeof *v);
     if (!v) {
-        fprintf(stderr, "gpubench: merge: out of memory\n");
+        fprintf(stderr, "gpubench merge: out of memory\n");
         return 2;
     }
     for (int i = 0; i < s->n; i++)
@@ -160,7 +160,7 @@ static int check_duplicate_runs(const struct merge_set *s) {
         if (v[r].src == v[group].src)
             continue;
         fprintf(stderr,
-                "gpubench: merge: %s:%d: column run_id: run %s is also in %s:%d (the same "
+                "gpubench merge: %s:%d: column run_id: run %s is also in %s:%d (the same "
                 "run given twice?)\n",
                 s->v[v[r].src].t.name, v[r].line, v[r].run_id, s->v[v[group].src].t.name,
                 v[group].line);
@@ -180,7 +180,7 @@ static int refuse_simulated_mix(const struct merge_set *s) {
     for (int i = 0; i < s->n; i++)
         total += src_merged(&s->v[i]) ? s->v[i].t.nrows : 0;
     if (!(sim = malloc((total ? total : 1) * sizeof *sim))) {
-        fprintf(stderr, "gpubench: merge: out of memory\n");
+        fprintf(stderr, "gpubench merge: out of memory\n");
         return 2;
     }
     for (int i = 0; i < s->n; i++)
@@ -210,7 +210,7 @@ static int refuse_simulated_mix(const struct merge_set *s) {
         }
     if (real)
         fprintf(stderr,
-                "gpubench: merge: %s:%d: run %s has rows of a simulated device (%s: CPU-emulation "
+                "gpubench merge: %s:%d: run %s has rows of a simulated device (%s: CPU-emulation "
                 "times, gpubench-sim) and %s:%d: run %s has none; simulated and real runs are "
                 "never merged\n",
                 sim_name, sim[0]->line, sim[0]->run_id, sim[0]->device_name, real_name, real->line,
@@ -258,7 +258,7 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
     const char **cols;
     int ncols;
     if (output_columns(s, &cols, &ncols) != 0) {
-        fprintf(stderr, "gpubench: merge: out of memory\n");
+        fprintf(stderr, "gpubench merge: out of memory\n");
         return 2;
     }
     char *header = NULL;
@@ -271,7 +271,7 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
         free(header);
         free(map);
         free(cols);
-        fprintf(stderr, "gpubench: merge: out of memory\n");
+        fprintf(stderr, "gpubench merge: out of memory\n");
         return 2;
     }
     for (int j = 0; j < ncols; j++) {
@@ -285,7 +285,7 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
     int rc = 0;
     *rows = 0;
     if (csv_open(&cf, out, header, err, sizeof err) != 0) {
-        fprintf(stderr, "gpubench: merge: --out: %s\n", err);
+        fprintf(stderr, "gpubench merge: --out: %s\n", err);
         rc = 2;
         goto done;
     }
@@ -307,11 +307,11 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
         }
     }
     if (ferror(cf.f)) {
-        fprintf(stderr, "gpubench: merge: --out: %s: write error\n", out);
+        fprintf(stderr, "gpubench merge: --out: %s: write error\n", out);
         csv_discard(&cf);
         rc = 2;
     } else if (csv_commit(&cf, err, sizeof err) != 0) {
-        fprintf(stderr, "gpubench: merge: --out: %s\n", err);
+        fprintf(stderr, "gpubench merge: --out: %s\n", err);
         rc = 2;
     }
 done:
@@ -327,7 +327,7 @@ static int write_list(const struct merge_set *s, const char *path) {
     snprintf(tmp, sizeof tmp, "%s.partial", path);
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        fprintf(stderr, "gpubench: merge: --list: %s: cannot write: %s\n", path, strerror(errno));
+        fprintf(stderr, "gpubench merge: --list: %s: cannot write: %s\n", path, strerror(errno));
         return 2;
     }
     for (int i = 0; i < s->n; i++)
@@ -335,7 +335,7 @@ static int write_list(const struct merge_set *s, const char *path) {
             fprintf(f, "%s\n", s->v[i].csv);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
-        fprintf(stderr, "gpubench: merge: --list: %s: cannot write\n", path);
+        fprintf(stderr, "gpubench merge: --list: %s: cannot write\n", path);
         unlink(tmp);
         return 2;
     }
@@ -409,7 +409,7 @@ static int load_inputs(struct merge_set *set, char **paths, int n) {
         }
         struct merge_src *m = merge_set_add(set);
         if (!m || !(m->csv = strdup(paths[i]))) {
-            fprintf(stderr, "gpubench: merge: out of memory\n");
+            fprintf(stderr, "gpubench merge: out of memory\n");
             rc = 2;
         }
     }
@@ -449,7 +449,7 @@ int merge_main(int argc, char **argv) {
             continue;
         tasks++;
         if (m->state == SRC_OK) {
-            fprintf(stderr, "gpubench: merge: task %d on %s: ok, %zu rows (run %s)\n", m->task,
+            fprintf(stderr, "gpubench merge: task %d on %s: ok, %zu rows (run %s)\n", m->task,
                     m->node, m->t.nrows, m->t.run[0].run_id);
             continue;
         }
@@ -460,20 +460,20 @@ int merge_main(int argc, char **argv) {
         if (src_merged(m))
             snprintf(rows, sizeof rows, "; its CSV's %zu rows %s", m->t.nrows,
                      o.allow_missing ? "are merged" : "would be merged with --allow-missing");
-        fprintf(stderr, "gpubench: merge: task %d%s%s: %s: %s%s (log %s/task-%d.log)\n", m->task,
+        fprintf(stderr, "gpubench merge: task %d%s%s: %s: %s%s (log %s/task-%d.log)\n", m->task,
                 m->node[0] ? " on " : "", m->node, m->state == SRC_MISSING ? "missing" : "failed",
                 m->why, rows, m->dir, m->task);
     }
     if (bad && !o.allow_missing) {
         fprintf(stderr,
-                "gpubench: merge: %d of %d tasks missing or failed; nothing written "
+                "gpubench merge: %d of %d tasks missing or failed; nothing written "
                 "(--allow-missing merges the others)\n",
                 bad, tasks);
         merge_set_free(&set);
         return 1;
     }
     if (usable == 0) {
-        fprintf(stderr, "gpubench: merge: no task left a usable CSV; nothing written\n");
+        fprintf(stderr, "gpubench merge: no task left a usable CSV; nothing written\n");
         merge_set_free(&set);
         return 2;
     }
@@ -482,8 +482,9 @@ int merge_main(int argc, char **argv) {
     if (rc == 0 && o.list)
         rc = write_list(&set, o.list);
     if (rc == 0)
-        fprintf(stderr, "gpubench: merge: wrote %s: %zu rows from %d run CSVs%s\n", o.out, rows,
-                usable, bad ? " (some tasks missing or failed, see above)" : "");
+        fprintf(stderr, "gpubench merge: wrote %s: %zu row%s from %d run CSV%s%s\n", o.out,
+                rows, rows == 1 ? "" : "s", usable, usable == 1 ? "" : "s",
+                bad ? " (some tasks missing or failed, see above)" : "");
     merge_set_free(&set);
     return rc ? rc : bad ? 1 : 0;
 }

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "harness/core/blas.h"
+#include "harness/core/numfmt.h"
 #include "harness/run/backend.h"
 #include "harness/run/topology.h"
 #include "kernels/common/cpu_features.h"
@@ -391,15 +392,17 @@ static void fp32_peak(int k) {
     cal.measured = cal.mocked || cal.isa[cal.best].measured;
 }
 
-/* "AVX2 FMA loop: 3.49 GHz" for isa i (with the other ISAs' clocks where there are several). */
-static void clocks_text(char *out, size_t len) {
+/* "AVX2 FMA loop: 3.49 GHz" for the best ISA (with the other ISAs' clocks where there are
+ * several); without `ghz`, "AVX2 FMA loop" alone: the footer prints the clock in its product. */
+static void clocks_text(char *out, size_t len, int ghz) {
     const struct isa_cal *b = &cal.isa[cal.best];
-    int n = snprintf(out, len, "%s %s: %.3g GHz", b->name,
+    int n = snprintf(out, len, "%s %s", b->name,
                      cal.mocked      ? "clock mocked (GPUBENCH_TEST_CPU_CLOCK_MHZ)"
                      : !cal.measured ? "clock from the kernel, not measured"
                      : b->fma        ? "FMA loop"
-                                     : "add loop",
-                     b->ghz);
+                                     : "add loop");
+    if (ghz && n > 0 && (size_t)n < len)
+        n += snprintf(out + n, len - (size_t)n, ": %.3g GHz", b->ghz);
     for (int i = 0; i < cal.nisa && n > 0 && (size_t)n < len; i++)
         if (i != cal.best)
             n += snprintf(out + n, len - (size_t)n, " (%s %.3g GHz)", cal.isa[i].name,
@@ -531,7 +534,7 @@ static double cpu_peak_now(const struct device *dev, char *how, size_t howlen) {
     int best = cal.best;
     fp32_peak(++cal.rechecks);
     double now = cal.gflops;
-    clocks_text(how, howlen);
+    clocks_text(how, howlen, 1);
     memcpy(cal.isa, saved, sizeof saved); /* the run's peak stays the start-up one */
     cal.gflops = start;
     cal.best = best;
@@ -634,13 +637,21 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
                  "the peak's clock is mocked (GPUBENCH_TEST_CPU_CLOCK_MHZ), not measured");
     const struct isa_cal *b = &cal.isa[cal.best];
     char clocks[160], topo[96];
-    clocks_text(clocks, sizeof clocks);
+    clocks_text(clocks, sizeof clocks, 0);
     topology_summary(topo, sizeof topo);
+    /* the product as printed multiplies to the peak (the clock to 4 digits); OpenBLAS's thread
+     * count is doctor's "N threads": the calling thread and N-1 workers, which we pin */
+    int blas_threads = openblas_get_num_threads();
+    char ghz[32], gflops[32];
     snprintf(d->extra, sizeof d->extra,
-             "%.96s; FP32 peak %d core%s x %d lanes x %d FMA/cycle x 2 = %.4g GFLOP/s, %.100s; "
-             "%.72s; pinned pool %d/%d, OpenBLAS workers %d",
-             topo, cal.cores, cal.cores == 1 ? "" : "s", b->lanes, b->units, cal.gflops, clocks,
-             cal.mem_how, topology_pinned(), threads, blas_pinned);
+             "%.96s; FP32 peak %d core%s x %d lanes x %d FMA/cycle x 2 flop/FMA x %s GHz = "
+             "%s GFLOP/s (%.80s); %.72s; pinned pool %d/%d, OpenBLAS %d thread%s (the caller "
+             "and %d worker%s, %d pinned)",
+             topo, cal.cores, cal.cores == 1 ? "" : "s", b->lanes, b->units,
+             num_sig4(b->ghz, ghz, sizeof ghz), num_sig4(cal.gflops, gflops, sizeof gflops),
+             clocks, cal.mem_how, topology_pinned(), threads, blas_threads,
+             blas_threads == 1 ? "" : "s", blas_threads - 1, blas_threads == 2 ? "" : "s",
+             blas_pinned);
     if (topology_bind_error()[0]) {
         size_t len = strlen(d->extra);
         snprintf(d->extra + len, sizeof d->extra - len, "; %s", topology_bind_error());

@@ -270,7 +270,7 @@ int plan_build(const struct options *o, const struct device_list *found, const c
                 if ((rc = add_shape(pl, &cap, w, o->shapes[i].text, "--shape", PLAN_ALL_KINDS)))
                     return rc;
             }
-        if (own)
+        if (own && !o->sweep) /* --sweep with -s W:...: the ladder and the shapes given, both */
             continue;
         const char *const *list = o->sweep   ? w->sweep_shapes
                                   : o->quick ? w->quick_shapes

@@ -173,11 +173,31 @@ static int open_outputs(const struct options *o, const struct run_info *ri, stru
     return 0;
 }
 
+/* An interrupted run that finished no row: every file left as it was (an earlier run's file
+ * is not replaced by a header alone), and said so when `say`. Returns 130. */
+static int abandon_outputs(struct run_files *rf, int say) {
+    char what[4200];
+    struct csv_file *file[] = {rf->have_out ? &rf->out.file : NULL,
+                               rf->have_json ? &rf->json.file : NULL,
+                               rf->have_samples ? &rf->samples : NULL};
+    for (int i = 0; i < 3; i++) {
+        if (!file[i])
+            continue;
+        csv_abandon(file[i], what, sizeof what);
+        if (say)
+            fprintf(stderr, "gpubench: interrupted before any row finished: %s\n", what);
+    }
+    return 130;
+}
+
 /* Commit every file (PATH.partial -> PATH) and, when `say`, where the results are (one of
- * several runs leaves that to the parent, which gathers them). Returns rc, or 1 when a file
+ * several runs leaves that to the parent, which gathers them). `rows`: the rows finished; an
+ * interrupted run with none commits nothing (abandon_outputs). Returns rc, or 1 when a file
  * could not be written and rc was 0. */
-static int commit_outputs(struct run_files *rf, int rc, int say) {
+static int commit_outputs(struct run_files *rf, int rc, int rows, int say) {
     char err[512];
+    if (rc == 130 && rows == 0)
+        return abandon_outputs(rf, say);
     const char *opt[] = {"--out", "--json"};
     struct result_file *file[] = {rf->have_out ? &rf->out : NULL,
                                   rf->have_json ? &rf->json : NULL};
@@ -252,10 +272,10 @@ static int run_one(const struct options *opts, int run_index) {
     sink_begin(&sink, o.format, plan_shape_width(&pl), plan_impl_width(&pl), &ri, lost);
     struct run_outputs outs = {{rf.have_out ? &rf.out : NULL, rf.have_json ? &rf.json : NULL},
                                rf.have_samples ? &rf.samples : NULL,
-                               &sink};
+                               &sink, 0};
     rc = runner_run(&pl, &ri, &outs);
     sink_end(&sink);
-    rc = commit_outputs(&rf, rc, run_index < 0);
+    rc = commit_outputs(&rf, rc, outs.rows, run_index < 0);
 out_plan:
     plan_free(&pl);
     shutdown_devices(&devs);
@@ -303,7 +323,7 @@ int list_cmd(int argc, char **argv) {
         return 0;
     }
     if (argc > 1) {
-        fprintf(stderr, "gpubench: list: unexpected argument '%s'\n", argv[1]);
+        fprintf(stderr, "gpubench list: unexpected argument '%s'\n", argv[1]);
         return 2;
     }
     struct device_list devs;

@@ -15,6 +15,7 @@
 
 #include "build_manifest.h"
 #include "harness/core/interrupt.h"
+#include "harness/core/numfmt.h"
 #include "harness/core/shape.h"
 #include "harness/gpuinfo/gpu_props.h"
 #include "harness/gpuinfo/gpu_tier.h"
@@ -437,16 +438,18 @@ static void peak_recheck(const struct device *dev, struct result *r) {
  * start-up)"). gflops_peak > 0: the compute peak; else memory, m's. */
 static void peak_clause(const struct impl *im, struct result *r, double gflops_peak,
                         const struct mem_peak *m) {
-    char msg[300];
+    char msg[300], num[32];
     int n = 0;
     if (r->peak_pct < 0)
         return;
     if (gflops_peak > 0)
-        snprintf(msg, sizeof msg, "peak %s %.4g GFLOP/s", dtype_name(r->dtype), gflops_peak);
+        snprintf(msg, sizeof msg, "peak %s %s GFLOP/s", dtype_name(r->dtype),
+                 num_sig4(gflops_peak, num, sizeof num));
     else if (im->host_transfer)
         snprintf(msg, sizeof msg, "peak the PCIe link");
     else {
-        n = snprintf(msg, sizeof msg, "peak memory %.4g GB/s", mem_peak_gbps(m));
+        n = snprintf(msg, sizeof msg, "peak memory %s GB/s",
+                     num_sig4(mem_peak_gbps(m), num, sizeof num));
         if (im->traffic_per_byte > 0 && im->traffic_per_byte != 1)
             n += snprintf(msg + n, sizeof msg - (size_t)n, " ÷ %g (traffic per byte)",
                           im->traffic_per_byte);
@@ -652,6 +655,7 @@ static void row_no_inputs(struct result *r, const char *why) {
 }
 
 static void row_write(struct run_outputs *out, const struct run_info *ri, const struct result *r) {
+    out->rows++;
     sink_row(out->sink, ri, r);
     for (int i = 0; i < RUN_FILES; i++)
         if (out->files[i])

@@ -13,6 +13,7 @@ struct run_outputs {
     struct result_file *files[RUN_FILES]; /* the --out and --json files; NULL where absent */
     struct csv_file *samples;             /* may be NULL */
     struct sink *sink;
+    int rows; /* rows finished and written so far (set by runner_run) */
 };
 
 /* Run every row of the plan. Returns 0 when every row is ok or unsupported, 1 when some row

@@ -123,17 +123,21 @@ static int wait_run(pid_t pid) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/* Append the lines of `from` after its header to `to`, then delete `from`. A missing file adds
- * nothing. Returns 0, or -1 with a message. */
-static int append_rows(struct csv_file *to, const char *from) {
+/* Rows gathered from the runs so far: none at an interrupt leaves the files as they were. */
+static int rows_gathered;
+
+/* Append the lines of `from` after its header to `to`, counting them into rows_gathered, then
+ * delete `from`. A missing file adds nothing. Returns 0, or -1 with a message. */
+static int append_rows(struct csv_file *to, const char *from, int count) {
     FILE *f = fopen(from, "r");
     if (!f)
         return errno == ENOENT ? 0 : -1;
     int c, header = 1, rc = 0;
     while ((c = getc(f)) != EOF) {
-        if (!header)
+        if (!header) {
             putc(c, to->f);
-        else if (c == '\n')
+            rows_gathered += count && c == '\n';
+        } else if (c == '\n')
             header = 0;
     }
     if (ferror(f) || ferror(to->f)) {
@@ -179,10 +183,10 @@ static int gather(struct csv_file *csv, struct csv_file *smp, const struct optio
         return 1;
     }
     run_file(p, sizeof p, out, i);
-    int bad = append_rows(csv, p);
+    int bad = append_rows(csv, p, 1);
     if (smp) {
         run_file(p, sizeof p, o->samples, i);
-        bad |= append_rows(smp, p);
+        bad |= append_rows(smp, p, 0);
     }
     return bad ? 1 : code;
 }
@@ -198,6 +202,15 @@ static int finish(struct csv_file *csv, struct csv_file *smp, const char *out, i
         if (made_dir)
             rmdir("results");
         return 2;
+    }
+    if (rc == 130 && rows_gathered == 0) { /* interrupted before any row finished */
+        struct csv_file *file[] = {csv, smp};
+        for (int i = 0; i < 2; i++)
+            if (file[i]) {
+                csv_abandon(file[i], err, sizeof err);
+                fprintf(stderr, "gpubench: interrupted before any row finished: %s\n", err);
+            }
+        return rc;
     }
     if (csv_commit(csv, err, sizeof err) != 0) {
         fprintf(stderr, "gpubench: --out: %s\n", err);

@@ -131,6 +131,35 @@ gpubench_split_args() {
     done
 }
 
+# Paths given to a script are the user's, relative to the folder it was run from: make the
+# relative paths of -o/--out, --json and --samples in GPUBENCH_REST_ARGS absolute (against $PWD),
+# before the script changes to the repository's folder. An empty path stays empty, for gpubench
+# to refuse.
+gpubench_user_paths() {
+    local a path=0 out=()
+    for a in ${GPUBENCH_REST_ARGS[@]+"${GPUBENCH_REST_ARGS[@]}"}; do
+        if [ $path = 1 ]; then
+            a=$(gpubench_abs_path "$a") path=0
+        else
+            case $a in
+            -o | --out | --json | --samples) path=1 ;;
+            --out=* | --json=* | --samples=*) a="${a%%=*}=$(gpubench_abs_path "${a#*=}")" ;;
+            -o?*) a="-o$(gpubench_abs_path "${a#-o}")" ;;
+            esac
+        fi
+        out+=("$a")
+    done
+    GPUBENCH_REST_ARGS=(${out[@]+"${out[@]}"})
+}
+
+# $1 made absolute against $PWD (unchanged when empty or absolute).
+gpubench_abs_path() {
+    case $1 in
+    '' | /*) printf '%s\n' "$1" ;;
+    *) printf '%s/%s\n' "$PWD" "$1" ;;
+    esac
+}
+
 # Configure and build into $1 (default build/) with extra cmake arguments after it.
 gpubench_build() {
     local dir=${1:-$GPUBENCH_ROOT/build}

@@ -92,7 +92,8 @@ echo "=== Ctrl-C keeps the runs finished"
 e="e-$$.csv"
 "$bin" -d cpu -w "$w" --min-time 2 --runs 5 --out "$e" >/dev/null 2>e.err &
 pid=$!
-sleep 3
+# after the first run is done (a run interrupted before any row leaves no file: stop_signals.py)
+for _ in $(seq 600); do grep -q "run 1 of 5 done" e.err && break; sleep 0.1; done
 kill -INT $pid
 wait $pid
 rc=$?

@@ -718,7 +718,9 @@ static void test_formats(void) {
 static void bad_case(const char *const *args, const char *want) {
     struct result r = cmp_v(args);
     const char *nl = strchr(r.err, '\n');
-    CHECK_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, want) && nl && !nl[1],
+    /* one line, in the one form of every error line: "gpubench compare: ..." */
+    CHECK_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, want) && nl && !nl[1] &&
+                  strncmp(r.err, "gpubench compare: ", 18) == 0,
               "rc %d, want '%s'\nstdout: %.200s\nstderr: %s", r.rc, want, r.out, r.err);
     result_free(&r);
 }

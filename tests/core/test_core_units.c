@@ -148,7 +148,9 @@ static void test_shapes(void) {
     CHECK(shape_parse(w, "", &s, err, sizeof err) != 0);
     CHECK(shape_parse(w, "n=99999999999999999999999", &s, err, sizeof err) != 0);
     CHECK(shape_parse(w, "n=17;k=33", &s, err, sizeof err) == 0); /* ';' separates too */
-    CHECK(shape_parse(w, "n=17", &s, err, sizeof err) != 0 && strstr(err, "'k'"));
+    /* a partial shape takes the default shape's value ("n=1,k=1") for each key left out */
+    CHECK(shape_parse(w, "n=17", &s, err, sizeof err) == 0 && s.v[0] == 17 && s.v[1] == 1);
+    CHECK(shape_parse(w, "k=5", &s, err, sizeof err) == 0 && s.v[0] == 1 && s.v[1] == 5);
     /* stride= sets both axes; the canonical form always writes per-axis keys, the short form
      * folds an equal pair back. */
     CHECK(shape_parse(w, "n=1,k=4,stride=2", &s, err, sizeof err) == 0);

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness/gpuinfo/cuda_explain.h"
 #include "harness/gpuinfo/cuda_facts.h"
@@ -351,6 +353,62 @@ static void test_facts(void) {
     CHECK(strcmp(cuda_facts_ver_str(12080, v, sizeof v), "12.8") == 0);
 }
 
+/* A fake /sys/bus/pci/devices under dir: a host bridge, and with gpu an NVIDIA HDMI audio
+ * function (not a GPU) and an NVIDIA 3D controller at 0000:3b:00.0. */
+static void fake_pci(const char *dir, int gpu) {
+    static const char *const fn[][3] = {{"0000:00:00.0", "0x8086", "0x060000"},
+                                        {"0000:3b:00.1", "0x10de", "0x040300"},
+                                        {"0000:3b:00.0", "0x10de", "0x030200"}};
+    char path[512];
+    mkdir(dir, 0700);
+    for (int i = 0; i < (gpu ? 3 : 1); i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, fn[i][0]);
+        mkdir(path, 0700);
+        for (int k = 1; k <= 2; k++) {
+            snprintf(path, sizeof path, "%s/%s/%s", dir, fn[i][0], k == 1 ? "vendor" : "class");
+            FILE *f = fopen(path, "w");
+            CHECK(f != NULL);
+            if (f) {
+                fprintf(f, "%s\n", fn[i][k]);
+                fclose(f);
+            }
+        }
+    }
+}
+
+/* No driver answered: no NVIDIA GPU at all, or one with no driver (issue 38 item 8). */
+static void test_explain_no_driver(void) {
+    char tmp[] = "/tmp/gb_pci_XXXXXX", none[64], gpu[64], out[1024];
+    CHECK(mkdtemp(tmp) != NULL);
+    snprintf(none, sizeof none, "%s/none", tmp);
+    snprintf(gpu, sizeof gpu, "%s/gpu", tmp);
+    fake_pci(none, 0);
+    fake_pci(gpu, 1);
+    setenv("GPUBENCH_TEST_SYSFS_PCI", none, 1);
+    cuda_explain("cudaErrorInsufficientDriver", 0, 13000, out, sizeof out);
+    CHECK_MSG(HAS(out, "No NVIDIA GPU on this machine") && !HAS(out, "Install"), "%s", out);
+    cuda_explain("cudaErrorStubLibrary", 0, 13000, out, sizeof out);
+    CHECK_MSG(HAS(out, "No NVIDIA GPU on this machine") && !HAS(out, "Install"), "%s", out);
+    setenv("GPUBENCH_TEST_SYSFS_PCI", gpu, 1);
+    cuda_explain("cudaErrorInsufficientDriver", 0, 13000, out, sizeof out);
+    CHECK_MSG(HAS(out, "An NVIDIA GPU at PCI 0000:3b:00.0 with no driver loaded") &&
+                  HAS(out, "Install the NVIDIA driver") && !HAS(out, "older"),
+              "%s", out);
+    cuda_explain("cudaErrorStubLibrary", 0, 13000, out, sizeof out);
+    CHECK_MSG(HAS(out, "An NVIDIA GPU at PCI 0000:3b:00.0 with no driver loaded") &&
+                  HAS(out, "stubs"),
+              "%s", out);
+    setenv("GPUBENCH_TEST_SYSFS_PCI", "/nonexistent/pci", 1); /* unreadable: the driver named */
+    cuda_explain("cudaErrorStubLibrary", 0, 13000, out, sizeof out);
+    CHECK_MSG(HAS(out, "No NVIDIA driver is loaded") && HAS(out, "stubs"), "%s", out);
+    cuda_explain("cudaErrorInsufficientDriver", 0, 13000, out, sizeof out);
+    CHECK_MSG(HAS(out, "No NVIDIA driver is loaded") && !HAS(out, "older"), "%s", out);
+    unsetenv("GPUBENCH_TEST_SYSFS_PCI");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    CHECK(system(cmd) == 0);
+}
+
 static void test_explain(void) {
     /* Every error a user can meet at start, and the rest of the table. */
     static const char *names[] = {
@@ -399,8 +457,6 @@ static void test_explain(void) {
         CHECK_MSG(len > 40 && out[len - 1] == '.' && periods >= 1, "%s: '%s'", names[i], out);
     }
     /* The two faces of cudaErrorInsufficientDriver. */
-    cuda_explain("cudaErrorInsufficientDriver", 0, 13000, out, sizeof out);
-    CHECK_MSG(HAS(out, "No NVIDIA driver is loaded") && !HAS(out, "older"), "%s", out);
     cuda_explain("cudaErrorInsufficientDriver", 11040, 13000, out, sizeof out);
     CHECK_MSG(HAS(out, "supports CUDA up to 11.4") && HAS(out, "CUDA 13.0 runtime") &&
                   HAS(out, "580.65.06"),
@@ -409,8 +465,6 @@ static void test_explain(void) {
     CHECK_MSG(!HAS(out, "gpubench doctor") && HAS(out, "still compiles for the card"), "%s", out);
     cuda_explain("cudaErrorInsufficientDriver", 11040, 12060, out, sizeof out);
     CHECK_MSG(HAS(out, "560.28.03") && HAS(out, "525.60.13"), "%s", out);
-    cuda_explain("cudaErrorStubLibrary", 0, 13000, out, sizeof out);
-    CHECK(HAS(out, "No NVIDIA driver is loaded") && HAS(out, "stubs"));
     cuda_explain("cudaErrorLaunchTimeout", 12080, 13000, out, sizeof out);
     CHECK(HAS(out, "watchdog"));
     cuda_explain("cudaErrorNoKernelImageForDevice", 12080, 13000, out, sizeof out);
@@ -629,6 +683,7 @@ int main(int argc, char **argv) {
     test_libraries();
     test_facts();
     test_explain();
+    test_explain_no_driver();
     test_spec();
     test_arch_names();
     return TEST_END();

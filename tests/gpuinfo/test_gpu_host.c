@@ -409,11 +409,12 @@ static void test_no_image_notes(void) {
 
 static void test_no_device(void) {
     char s[600];
+    /* GPUBENCH_TEST_SYSFS_PCI (tests/gpuinfo/CMakeLists.txt): a card whose driver is not loaded */
     gpu_no_device_reason("cudaErrorStubLibrary", 0, 13000, s, sizeof s);
-    CHECK_HAS(s, "No NVIDIA driver is loaded");
+    CHECK_HAS(s, "An NVIDIA GPU at PCI 0000:3b:00.0 with no driver loaded");
     CHECK_HAS(s, "cudaErrorStubLibrary");
     gpu_no_device_reason("cudaErrorInsufficientDriver", 0, 13000, s, sizeof s);
-    CHECK_HAS(s, "No NVIDIA driver is loaded");
+    CHECK_HAS(s, "An NVIDIA GPU at PCI 0000:3b:00.0 with no driver loaded");
     /* A real driver that is too old is not "no driver". */
     gpu_no_device_reason("cudaErrorInsufficientDriver", 11040, 13000, s, sizeof s);
     CHECK_MSG(strstr(s, "No NVIDIA driver") == NULL, "old driver worded as none: %s", s);

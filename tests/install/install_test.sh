@@ -1,7 +1,8 @@
 #!/bin/bash
 # install_test.sh — `cmake --install BUILD --prefix P` gives a tree that works from P, as an admin
 # would put it into /opt/apps behind a module:
-#   P/bin/gpubench list and --version (the project version), gpubench-plot --help,
+#   P/bin/gpubench list and --version (the project version), gpubench-plot --help and finding
+#   P/bin/gpubench beside it,
 #   gpubench-fleet finding its job scripts in P/share/gpubench/slurm and P's gpubench (dry run),
 #   the man page, the documentation, and the modulefile naming P — then, with Debian's lmod
 #   (skipped, 77, when it is not installed): module use, module load gpubench, gpubench --version
@@ -63,6 +64,13 @@ cd "$work" || exit 1
 check "P/bin/gpubench list" "$P/bin/gpubench" list
 check "P/bin/gpubench --version is $version" sh -c "'$P/bin/gpubench' --version | head -n 1 | grep -qx 'gpubench $version'"
 check "P/bin/gpubench-plot --help" "$P/bin/gpubench-plot" --help
+# gpubench-plot asks the gpubench beside it (not on PATH here): compare's refusal of a missing
+# file, not "gpubench not found"; alone in a folder, its hint names no source tree.
+env -i PATH=/usr/bin:/bin "$P/bin/gpubench-plot" speedup "$work/none.csv" >"$work/plot.out" 2>&1
+check "gpubench-plot finds P/bin/gpubench" sh -c "grep -q 'none.csv' '$work/plot.out' && ! grep -q 'not found' '$work/plot.out'"
+mkdir -p "$work/alone" && cp "$P/bin/gpubench-plot" "$work/alone/"
+env -i PATH=/usr/bin:/bin "$work/alone/gpubench-plot" speedup "$work/none.csv" >"$work/plot.out" 2>&1
+check "gpubench-plot alone: a hint for an install" sh -c "grep -q 'gpubench not found beside $work/alone or on PATH: give --gpubench PATH' '$work/plot.out' && ! grep -q scripts/bench '$work/plot.out'"
 check "gpubench-fleet uses its job scripts and P's gpubench" sh -c \
     "'$P/bin/gpubench-fleet' --dry-run --tasks 1 -- --quick | grep -q '$P/share/gpubench/slurm/fleet-task.sbatch .* $P/bin/gpubench --quick'"
 check "the man page" test -s "$P/share/man/man1/gpubench.1"

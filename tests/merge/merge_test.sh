@@ -51,6 +51,7 @@ done
 rows1=$(($(wc -l <r1.csv) - 1))
 
 # --- plain files ----------------------------------------------------------------------------
+check one_file 0 "wrote out.csv: $rows1 rows from 1 run CSV$" yes r1.csv --out out.csv
 check two_files 0 "wrote out.csv: $((2 * rows1)) rows from 2 run CSVs" yes \
   r1.csv r2.csv --out out.csv
 [ "$(head -n 1 out.csv)" = "$(head -n 1 r1.csv)" ] || bad "two_files: header changed"
@@ -153,13 +154,24 @@ check fleet_crash_merged 1 "task 1 on n1: failed: exit 139: .*its CSV's $rows1 r
 rm -f $h/task-1.exit && printf 'task=1\nnode=n1\nexit=139\n' >$h/task-1.exit
 check fleet_signal_named 1 "task 1 on n1: failed: exit 139: killed by signal 11 \(" no \
   $h --out out.csv
+# An exit record that is there but cannot be read is said so, with why; never a made-up status
+# ("exit 255: killed by signal 127").
+: >$h/task-1.exit
+rm -f $h/task-0.exit && printf 'task=0\nnode=n0\nexit=\n' >$h/task-0.exit
+check fleet_exit_unreadable 1 "task 1 .*failed: its exit record is unreadable: task-1.exit is empty \(the task was killed" \
+  no $h --out out.csv
+also fleet_exit_unreadable "task 0: failed: no CSV, and its exit record is unreadable: task-0.exit holds no exit status"
+grep -q "signal 127\|exit 255" stderr.txt && bad "fleet_exit_unreadable: a made-up exit status"
+rm -f $h/task-1.exit && mkdir $h/task-1.exit
+check fleet_exit_not_file 1 "task 1 .*failed: its exit record is unreadable: task-1.exit is not a regular file" \
+  no $h --out out.csv
 
 # A fleet folder with a duplicate of another task's run is bad input, not a failed task.
 cp -r $f dup && cp dup/task-0.csv dup/task-3.csv
 check fleet_duplicate 2 "dup/task-3.csv:2: column run_id: run .* is also in dup/task-0.csv:2" no \
   dup --out out.csv --allow-missing
 mkdir empty
-check not_a_fleet 2 "empty: not a fleet results folder" no empty --out out.csv
+check not_a_fleet 2 "^gpubench merge: empty: not a fleet results folder" no empty --out out.csv
 printf 'tasks=zero\n' >empty/fleet.conf
 check bad_conf 2 "empty/fleet.conf: tasks='zero' is not a task count" no empty --out out.csv
 # Without fleet.conf the tasks are those that left a trace: 0..3 here, 1 and 2 missing.

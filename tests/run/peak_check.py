@@ -126,7 +126,8 @@ def main():
     shape = shapes[min(2, len(shapes) - 1)]
     rows, machine = run(gpubench, ["--reps", "6", "--warmup", "1", "--min-time", "0", "-w", w,
                                    "-s", f"{w}:{shape}"])
-    check(re.search(r"(FMA loop|add loop|not measured): [0-9.]+ GHz", machine),
+    check(re.search(r"x [0-9.]+ GHz = [0-9.]+ GFLOP/s \(\S+ (FMA loop|add loop|clock from the "
+                    r"kernel, not measured)", machine),
           f"the clock is measured at start-up: {machine[:300]}")
     for r in rows:
         honest(r, "measured")

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """readme_check.py — the README and the binary agree: every option `gpubench --help` lists is
 documented in README.md, and every workload and implementation `gpubench list` shows is in
-its workload table (facts stated twice must be tested to agree).
+its workload table (facts stated twice must be tested to agree). With results/README.md: its
+`workload` column names every workload, and its shape-key table has a row for each.
 
-usage: readme_check.py PATH/TO/gpubench PATH/TO/README.md
+usage: readme_check.py PATH/TO/gpubench PATH/TO/README.md [PATH/TO/results/README.md]
 """
 import re
 import subprocess
@@ -36,11 +37,27 @@ def main():
             row = next((r for r in section.splitlines() if r.startswith(f"| `{workload}`")), "")
             if f"`{m.group(1)}`" not in row:
                 fails.append(f"implementation {workload}/{m.group(1)} is missing from README's table")
+    if len(sys.argv) > 3:
+        fails += results_readme(sys.argv[3], re.findall(r"^  (\w+) ", listing.split("devices:")[0],
+                                                         re.M))
     for f in fails:
         print("FAIL:", f)
     print(f"{len(options) - len([f for f in fails if f.startswith('option')]) } options checked")
     print(f"{0 if fails else 1} passed, {len(fails)} failed")
     return 1 if fails else 0
+
+
+def results_readme(path, workloads):
+    """What results/README.md misses of the workloads `gpubench list` shows."""
+    text = open(path, encoding="utf-8").read()
+    column = next((r for r in text.splitlines() if r.startswith("| `workload` |")), "")
+    fails = []
+    for w in workloads:
+        if f"`{w}`" not in column:
+            fails.append(f"workload {w} is missing from results/README.md's `workload` column")
+        if not re.search(rf"^\| `{w}` \|", text, re.M):
+            fails.append(f"workload {w} has no row in results/README.md's shape keys")
+    return fails
 
 
 if __name__ == "__main__":

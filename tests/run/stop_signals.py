@@ -11,6 +11,9 @@
    seconds of the signal with exit 130 and a committed CSV of the first row, the one done.
 3. SIGHUP to `--runs 3` after its first run: forwarded to the run in progress, exit 130, the
    rows of the runs done kept.
+4. A signal before any row finished (alone and with --runs 2): the existing -o and --json files
+   are left as they were, not replaced by a header alone, no --samples file appears, and the run
+   says so for each.
 
 usage: stop_signals.py GPUBENCH
 """
@@ -93,14 +96,19 @@ def stop_after_first_row(args, out, sig, bound):
         except FileNotFoundError:
             pass
         time.sleep(0.01)
-    proc.send_signal(sig)
     sent = time.time()
+    err = signal_and_wait(proc, sig, bound)
+    return proc.returncode, err, time.time() - sent
+
+
+def signal_and_wait(proc, sig, bound):
+    """Send sig to proc and wait up to `bound` s for it to end; its stderr (killed after)."""
+    proc.send_signal(sig)
     try:
-        err = proc.communicate(timeout=bound)[1]
+        return proc.communicate(timeout=bound)[1]
     except subprocess.TimeoutExpired:
         proc.kill()
-        err = proc.communicate()[1] + f"\n(still running {bound} s after {sig.name}: killed)"
-    return proc.returncode, err, time.time() - sent
+        return proc.communicate()[1] + f"\n(still running {bound} s after {sig.name}: killed)"
 
 
 def stopped(gpubench, tmp, sig):
@@ -139,6 +147,38 @@ def hangup_runs(gpubench, tmp):
           f"--runs SIGHUP: want the rows of the runs done, got {rows and len(rows) - 1}")
 
 
+def before_first_row(gpubench, tmp, runs):
+    """SIGINT while the first row's reference is under way: nothing finished, nothing replaced."""
+    keep, js, smp = (os.path.join(tmp, f"keep{runs}.{e}") for e in ("csv", "json", "s.csv"))
+    for path, text in ((keep, "an earlier run's file\n"), (js, "{}\n")):
+        with open(path, "w") as f:
+            f.write(text)
+    args = [gpubench, "-d", "cpu", "-w", "gemm", "-D", "f32", "-i", "openblas", "-s",
+            "gemm:m=8,n=8,k=2^22", "-o", keep, "--samples", smp]
+    args += ["--runs", str(runs)] if runs > 1 else ["--json", js]  # --runs takes no --json
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    partial = keep + (".run0.partial" if runs > 1 else ".partial")
+    deadline = time.time() + 60
+    while time.time() < deadline and not os.path.exists(partial) and proc.poll() is None:
+        time.sleep(0.01)
+    time.sleep(0.2)
+    err = signal_and_wait(proc, signal.SIGINT, 60)
+    print(f"before the first row (--runs {runs}): exit {proc.returncode}\n{err}")
+    check(proc.returncode == 130, f"--runs {runs} early SIGINT: exit {proc.returncode}, want 130")
+    with open(keep) as f:
+        check(f.read() == "an earlier run's file\n", f"--runs {runs}: keep.csv was replaced")
+    if runs == 1:  # --runs takes no --json
+        with open(js) as f:
+            check(f.read() == "{}\n", "keep.json was replaced")
+    check(not os.path.exists(smp), f"--runs {runs}: a --samples file of no row was written")
+    check(f"interrupted before any row finished: {keep} left as it was" in err,
+          f"--runs {runs}: the run did not say keep.csv was left as it was")
+    check(f"interrupted before any row finished: nothing written to {smp}" in err,
+          f"--runs {runs}: the run did not say no samples file was written")
+    left = [n for n in os.listdir(tmp) if n.startswith(f"keep{runs}.") and "partial" in n]
+    check(not left, f"--runs {runs}: files left behind: {left}")
+
+
 def main():
     gpubench = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
@@ -146,6 +186,8 @@ def main():
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             stopped(gpubench, tmp, sig)
         hangup_runs(gpubench, tmp)
+        for runs in (1, 2):
+            before_first_row(gpubench, tmp, runs)
     return summary()
 
 

@@ -101,7 +101,7 @@ int main(void) {
     CHECK(result_file_open(&csv, path, &rows_csv, &ri, err, sizeof err) == 0);
     struct sink sink;
     sink_begin(&sink, FMT_CSV, 8, 8, &ri, NULL);
-    struct run_outputs outs = {{&csv, NULL}, NULL, &sink};
+    struct run_outputs outs = {{&csv, NULL}, NULL, &sink, 0};
     int rc = runner_run(&pl, &ri, &outs);
     CHECK_MSG(rc == 1, "exit code %d, want 1 (rows failed)", rc);
     CHECK(result_file_commit(&csv, err, sizeof err) == 0);

@@ -318,14 +318,14 @@ static void test_memory_peak_again(const struct device *cpu) {
     CHECK_MSG(r.status == ST_OK && r.peak_pct >= 0 && r.peak_pct <= 100 &&
                   fabs(r.peak_pct - 100.0 * r.gbps / 1e6) <= 1e-9 * r.peak_pct,
               "divided by the peak measured again: %g%% for %g GB/s", r.peak_pct, r.gbps);
-    CHECK_MSG(HAS(r.note, "peak memory 1e+06 GB/s measured again after this row (mocked: "
+    CHECK_MSG(HAS(r.note, "peak memory 1000000 GB/s measured again after this row (mocked: "
                           "GPUBENCH_TEST_CPU_STREAM_GBPS; 1e-06 GB/s at start-up)") &&
                   !HAS(r.note, "peak above 100%"),
               "note %s", r.note);
     /* traffic 2 (a device-to-device copy): the peak measured again, halved */
     measure(&o, &d, &fast_x2, &r);
     CHECK_MSG(fabs(r.peak_pct - 200.0 * r.gbps / 1e6) <= 1e-9 * r.peak_pct &&
-                  HAS(r.note, "peak memory 1e+06 GB/s ÷ 2 (traffic per byte) measured again"),
+                  HAS(r.note, "peak memory 1000000 GB/s ÷ 2 (traffic per byte) measured again"),
               "%g%% for %g GB/s, note %s", r.peak_pct, r.gbps, r.note);
 }
 

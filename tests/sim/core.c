@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/gpuinfo/cuda_facts.h"
 #include "tests/sim/sim.h"
 
 static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -70,6 +71,34 @@ static size_t reservation(size_t total) {
     return r < cap ? r : cap;
 }
 
+/* One machine has one driver: the oldest card's last (parse_env). A card whose architecture
+ * came after that driver (an H100 beside an NVS 310, whose last driver is R390 = CUDA 9.1; the
+ * H100 needs CUDA 11.8's) cannot be in that machine. Where the runtime would start on that
+ * driver (an old card built for: runtime 8.0), refuse it in one line rather than run the new
+ * card (it ran `ok`, tagged runtime 8.0 and driver CUDA 9.1); where the runtime fails, as a
+ * current build's does on R390, the machine is doctor's case of cards NVML names but CUDA
+ * cannot start on (sim_doctor_old_cards), and is kept. */
+static void refuse_impossible_machine(const char *env) {
+    const struct gbsim_device *old = &devices[0];
+    char have[16], need[16];
+    for (int i = 1; i < ndevices; i++)
+        if (devices[i].p->driver_cuda < old->p->driver_cuda)
+            old = &devices[i];
+    for (int i = 0; i < ndevices; i++) {
+        const struct cuda_arch_fact *f = cuda_facts_arch(devices[i].sm);
+        if (!f || f->first_cuda <= driver_version)
+            continue;
+        fprintf(stderr,
+                "gbsim: GPUBENCH_SIM=%s: one machine has one driver, here the %s's last (%s, "
+                "CUDA %s), and the %s needs one of CUDA %s or newer: no real machine holds both "
+                "cards; simulate each in a run of its own (gpubench merge joins the runs)\n",
+                env, old->p->key, old->p->driver,
+                cuda_facts_ver_str(driver_version, have, sizeof have), devices[i].p->key,
+                cuda_facts_ver_str(f->first_cuda, need, sizeof need));
+        exit(2);
+    }
+}
+
 static void parse_env(void) {
     const char *env = getenv("GPUBENCH_SIM");
     char buf[512], *save = NULL, *item;
@@ -126,7 +155,9 @@ static void parse_env(void) {
     if (ndevices == 0)
         die_usage(env, "no profile");
     if (!driver_runs(driver_version, runtime_version))
-        init_error = cudaErrorInsufficientDriver;
+        init_error = cudaErrorInsufficientDriver; /* as the real runtime: NVML still names all */
+    else
+        refuse_impossible_machine(env); /* else the runtime would run a card that driver cannot */
 }
 
 cudaError_t gbsim_context(struct gbsim_device *d) {
