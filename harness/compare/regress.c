@@ -392,6 +392,15 @@ static double side_ms(const struct rg_row *w, int side) {
     return exp(sum / w->n[side]);
 }
 
+/* Is the row unsupported in every run of both sides? */
+static int all_unsupported(const struct rg_row *w) {
+    for (int side = 0; side < RG_SIDES; side++)
+        for (int i = 0; i < w->n[side]; i++)
+            if (w->side[side][i]->status != ST_UNSUPPORTED)
+                return 0;
+    return 1;
+}
+
 /* The state of a row from its runs' statuses alone, and each side's time when it has one. */
 static void judge_status(struct rg_row *w) {
     for (int side = 0; side < RG_SIDES; side++)
@@ -408,6 +417,8 @@ static void judge_status(struct rg_row *w) {
         w->state = w->nbad[RG_NEW] ? RG_BROKEN : RG_TIMED;
     else if (!w->nbad[RG_NEW])
         w->state = RG_FIXED;
+    else if (all_unsupported(w))
+        w->state = RG_UNSUPPORTED;
     else /* failing before and after: broken only by a new kind of wrong or error */
         w->state =
             is_failure(w->bad[RG_NEW]) && w->bad[RG_NEW] != w->bad[RG_BASE] ? RG_BROKEN : RG_NOT_OK;

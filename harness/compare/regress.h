@@ -33,6 +33,7 @@ enum rg_state {
     RG_BROKEN,   /* a new failure (ok → not ok, or a new wrong/error): a regression */
     RG_FIXED,    /* not ok before, ok in every new run */
     RG_NOT_OK,   /* not ok before and still (no new kind of failure) */
+    RG_UNSUPPORTED, /* unsupported in every run of both sides: a fact of the device or build */
     RG_NA        /* ok, but a median that is not a positive number */
 };
 

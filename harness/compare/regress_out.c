@@ -37,6 +37,7 @@ static const char *state_name(enum rg_state s) {
     case RG_BROKEN: return "BROKEN";
     case RG_FIXED: return "FIXED";
     case RG_NOT_OK: return "NOT OK";
+    case RG_UNSUPPORTED: return "UNSUPPORTED";
     case RG_NA: return "N/A";
     default: return "";
     }
@@ -53,6 +54,8 @@ static void verdict_cell(char *buf, size_t len, const struct rg_row *w) {
     if (w->state == RG_BROKEN || w->state == RG_FIXED || w->state == RG_NOT_OK) {
         status_change(sc, sizeof sc, w);
         snprintf(buf, len, "%s: %s", state_name(w->state), sc);
+    } else if (w->state == RG_UNSUPPORTED) {
+        snprintf(buf, len, "unsupported, as before");
     } else if (w->state != RG_TIMED || w->vd.kind != VD_UNSURE) {
         snprintf(buf, len, "%s", verdict_word(w));
     } else if (w->vd.runs_needed < 0) {
