@@ -874,6 +874,11 @@ static void test_bad_input(void) {
     BAD(W("%s:2: column median_ms: 'fast' is not a number", "bad/nonnumeric.csv"), D("sd_a.csv"),
         D("sd_b.csv"), D("bad/nonnumeric.csv"));
     BAD("--baseline cuda:7: no such device", D("sd_a.csv"), "--baseline", "cuda:7");
+    /* files of 5 runs each: each device of each file named once, not once per run */
+    BAD("--baseline cuda:7: no such device in the files given (the files hold: cuda:0 in "
+        "reg_runs_base.csv, cpu in reg_runs_base.csv, cuda:0 in reg_runs_new.csv, cpu in "
+        "reg_runs_new.csv)",
+        D("reg_runs_base.csv"), D("reg_runs_new.csv"), "--baseline", "cuda:7");
     char spec[1200];
     snprintf(spec, sizeof spec, "%s:cuda:3", D("reg_new.csv"));
     snprintf(w, sizeof w, "--baseline %s: no such device in %s", spec, D("reg_new.csv"));
