@@ -19,4 +19,19 @@ int term_field(const char *s, int cols);
  * `right` (a right-aligned cell), else on the right. */
 void term_cell(FILE *out, const char *s, int cols, int right);
 
+/* The width to fit a table printed on `out` to, in display columns: COLUMNS when it is set to a
+ * number (the user's or the shell's word), else the terminal's width when `out` is a terminal
+ * (TIOCGWINSZ); 0 — unknown: print the wide form — for files and pipes. */
+int term_width(FILE *out);
+
+/* One line of s that fits `cols` display columns, broken after the last space that fits (a word
+ * longer than the line is cut at `cols`): returns its length in bytes (trailing spaces left
+ * out), and *next points at the rest of s, past the spaces of the break ("" at the end). */
+size_t term_wrap(const char *s, int cols, const char **next);
+
+/* Write s wrapped to `width` display columns: the first line goes after `used` columns already
+ * written on it, every further line starts with `indent` spaces. Ends with a newline. A width of
+ * 0 (unknown: a file, a pipe) writes s on one line. */
+void term_wrapped(FILE *out, const char *s, int width, int used, int indent);
+
 #endif

@@ -482,6 +482,12 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
         pb = r->gbps * traffic / mem_peak_gbps(&m);
     }
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
+    if (r->peak_pct < 0) /* the table's '-' in `peak`, explained once under it (sinks.c) */
+        r->no_peak = in_cache ? "the working set fits in the last-level cache (no memory peak "
+                                "bounds a cached row)"
+                     : r->gflops < 0 && r->gbps < 0 ? "the row counts no FLOPs or bytes to rate"
+                     : im->host_transfer ? "no PCIe link reading from NVML (a host copy's bound)"
+                                         : "no peak is known for this device and precision tier";
     peak_clause(im, r, pf >= pb ? peak : 0, &m);
     if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */
         peak_recheck(dev, r);
