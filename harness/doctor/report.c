@@ -2,6 +2,7 @@
 #include "harness/doctor/report.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/gpuinfo/cuda_facts.h"
@@ -167,7 +168,8 @@ static void text_gpu(const struct doctor_gpu *g, FILE *f) {
     kv_line(f, "", 8, "cudnn:  %s - %s\n", yes_no(s->cudnn.ok), s->cudnn.why);
 }
 
-void doctor_report_text(const struct doctor_report *r, FILE *f) {
+/* The report at its full width (one line per fact). */
+static void report_text_wide(const struct doctor_report *r, FILE *f) {
     int usable = doctor_report_usable(r);
 
     text_machine(r, f);
@@ -202,6 +204,20 @@ void doctor_report_text(const struct doctor_report *r, FILE *f) {
                 r->ngpu == 1 ? "" : "s");
     else
         fprintf(f, "Result: no GPU is usable by this build; CPU rows still run (exit 1)\n");
+}
+
+void doctor_report_text(const struct doctor_report *r, FILE *f) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) { /* no memory to fit it: the wide form */
+        report_text_wide(r, f);
+        return;
+    }
+    report_text_wide(r, m);
+    fclose(m);
+    term_fit(f, buf, len, term_width(f)); /* long facts wrapped under their values */
+    free(buf);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------------ */

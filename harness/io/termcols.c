@@ -86,3 +86,49 @@ void term_wrapped(FILE *out, const char *s, int width, int used, int indent) {
         room = width - indent;
     } while (*s);
 }
+
+/* The column continuation lines of `line` (NUL-terminated, no newline) start at (term_fit): left
+ * of that where its longest word would not fit after it. */
+static int hanging_indent(const char *line, int width) {
+    int lead = (int)strspn(line, " "), at = lead + 4, col = 0, word = 0, longest = 0;
+    for (const char *p = line; *p; p++)
+        if (*p == ' ')
+            word = 0;
+        else if (((unsigned char)*p & 0xC0) != 0x80 && ++word > longest)
+            longest = word;
+    for (const char *p = line; *p && col <= 2 * width / 3; col++) {
+        if (p > line + lead && p[0] == ' ' && p[1] == ' ') {
+            size_t gap = strspn(p, " ");
+            col += (int)gap - 1;
+            p += gap;
+            if (*p && col + 1 <= 2 * width / 3)
+                at = col + 1;
+            continue;
+        }
+        p++;
+        while (((unsigned char)*p & 0xC0) == 0x80)
+            p++;
+    }
+    if (at + longest > width)
+        at = lead + 4 + longest <= width ? lead + 4 : width - longest;
+    return at > 0 ? at : 0;
+}
+
+void term_fit(FILE *out, const char *text, size_t len, int width) {
+    if (width <= 0) {
+        fwrite(text, 1, len, out);
+        return;
+    }
+    char line[4096];
+    for (size_t i = 0; i < len;) {
+        size_t n = 0;
+        while (i + n < len && text[i + n] != '\n')
+            n++;
+        snprintf(line, sizeof line, "%.*s", (int)n, text + i);
+        if (term_cols(line) <= width)
+            fprintf(out, "%s\n", line);
+        else
+            term_wrapped(out, line, width, 0, hanging_indent(line, width));
+        i += n + 1;
+    }
+}

@@ -4,7 +4,8 @@
 footer is wider than it: columns that do not fit are left out and named under the table, a long
 shape wraps in its column, the footer's facts wrap under themselves. Where nothing tells the
 width (a pipe, COLUMNS unset) the table is the wide form, one line per row, its header as it has
-always been. Every '-' in `peak` of a timed row is explained under the table.
+always been. Every '-' in `peak` of a timed row is explained under the table. `doctor` and `list` fit the
+width too, their long lines wrapped under their values, not cut.
 
 Lines are measured in code points (one display column each: no East Asian wide characters in
 gpubench's text; the 95% CI's en dash is three bytes but one column).
@@ -27,15 +28,32 @@ WIDE_HEAD = ("device  workload  impl           type shape                       
              "   median ms         95% CI ms     e2e ms   GFLOP/s     GB/s  peak  status")
 
 
-def run(columns):
+def run(columns, args=None, ok=(0,)):
     env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
     if columns:
         env["COLUMNS"] = str(columns)
     with tempfile.TemporaryDirectory() as tmp:
-        p = subprocess.run([GPUBENCH, *ARGS], capture_output=True,
-                           cwd=tmp, env=env)
-    check(p.returncode == 0, f"COLUMNS={columns}: exit {p.returncode}: {p.stderr[-300:]!r}")
+        p = subprocess.run([GPUBENCH, *(args or ARGS)], capture_output=True, cwd=tmp, env=env)
+    check(p.returncode in ok, f"COLUMNS={columns}: exit {p.returncode}: {p.stderr[-300:]!r}")
     return p.stdout.decode("utf-8").splitlines()
+
+
+def listings(width):
+    """doctor and list at `width`: no line wider, and the long ones wrapped, not cut (the words
+    of the wide form, in order)."""
+    for what, args, ok in [
+            ("doctor", ["doctor", "--assume", 'cc=3.5,name="Tesla K40m",mem=12GiB,driver=470.82',
+                        "--assume", "cc=9.0,name=H100,driver=none"], (0, 1)),
+            ("list", ["list"], (0,))]:
+        lines = run(width, args, ok)
+        wide = [l for l in lines if len(l) > width]
+        check(lines and not wide, f"{what} at {width}: {len(wide)} lines wider:\n  " +
+              "\n  ".join(wide[:3]))
+        # up to the devices: their measured peaks differ from one run to the next
+        def words(ls):
+            return " ".join(ls).split(" devices: ")[0].split()
+        check(words(lines) == words(run(None, args, ok)),
+              f"{what} at {width}: the same words as wide")
 
 
 def fitted(width):
@@ -85,6 +103,8 @@ def main():
     check(any(l.startswith("left out to fit 80 columns: ") for l in narrow),
           "COLUMNS=80: names the columns left out")
     fitted(120)
+    listings(80)
+    listings(120)
     return summary()
 
 
