@@ -125,6 +125,8 @@ void term_fit(FILE *out, const char *text, size_t len, int width) {
         while (i + n < len && text[i + n] != '\n')
             n++;
         snprintf(line, sizeof line, "%.*s", (int)n, text + i);
+        if (n && strspn(line, "-") == n && (int)n > width) /* a table's rule: cut to the width */
+            line[width] = '\0';
         if (term_cols(line) <= width)
             fprintf(out, "%s\n", line);
         else

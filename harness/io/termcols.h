@@ -37,8 +37,9 @@ void term_wrapped(FILE *out, const char *s, int width, int used, int indent);
 /* Write `len` bytes of text (lines ending in '\n'), each line wider than `width` wrapped under
  * its own value: the continuation lines start at the column of the line's last field that
  * follows two or more spaces within the first two thirds of the width ("  key      value" → under
- * value), else 4 past the line's indentation. A width of 0 writes the text as it is. For the
- * key/value listings (doctor, list) that are printed whole, then fitted. */
+ * value), else 4 past the line's indentation; a rule of '-' is cut to the width. A width of 0
+ * writes the text as it is. For the reports (doctor, list, compare's regression check) that are
+ * printed whole, then fitted. */
 void term_fit(FILE *out, const char *text, size_t len, int width);
 
 #endif

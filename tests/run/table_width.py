@@ -4,13 +4,14 @@
 footer is wider than it: columns that do not fit are left out and named under the table, a long
 shape wraps in its column, the footer's facts wrap under themselves. Where nothing tells the
 width (a pipe, COLUMNS unset) the table is the wide form, one line per row, its header as it has
-always been. Every '-' in `peak` of a timed row is explained under the table. `doctor` and `list` fit the
-width too, their long lines wrapped under their values, not cut.
+always been. Every '-' in `peak` of a timed row is explained under the table. `doctor`, `list` and
+compare's regression check fit the width too: long lines wrapped under their values, not cut;
+the regression table leaves out MDC, CI and runs, as it must, and says so.
 
 Lines are measured in code points (one display column each: no East Asian wide characters in
 gpubench's text; the 95% CI's en dash is three bytes but one column).
 
-usage: table_width.py GPUBENCH
+usage: table_width.py GPUBENCH DATA_DIR   (DATA_DIR: tests/data/compare)
 """
 import os
 import re
@@ -44,9 +45,15 @@ def listings(width):
     for what, args, ok in [
             ("doctor", ["doctor", "--assume", 'cc=3.5,name="Tesla K40m",mem=12GiB,driver=470.82',
                         "--assume", "cc=9.0,name=H100,driver=none"], (0, 1)),
-            ("list", ["list"], (0,))]:
+            ("list", ["list"], (0,)),
+            ("compare", ["compare", f"{DATA}/reg_runs_base.csv", f"{DATA}/reg_runs_new.csv"],
+             (1,))]:
         lines = run(width, args, ok)
         wide = [l for l in lines if len(l) > width]
+        if what == "compare":  # columns left out of the table, named under it
+            check(any(l.startswith(f"left out to fit {width} columns: MDC") for l in lines),
+                  f"compare at {width}: names the columns left out")
+            continue
         check(lines and not wide, f"{what} at {width}: {len(wide)} lines wider:\n  " +
               "\n  ".join(wide[:3]))
         # up to the devices: their measured peaks differ from one run to the next
@@ -96,8 +103,9 @@ def wide():
 
 
 def main():
-    global GPUBENCH
+    global GPUBENCH, DATA
     GPUBENCH = os.path.abspath(sys.argv[1])
+    DATA = os.path.abspath(sys.argv[2])
     wide()
     narrow = fitted(80)
     check(any(l.startswith("left out to fit 80 columns: ") for l in narrow),
