@@ -77,10 +77,11 @@ static const char *const table_heads[TABLE_COLS] = {
     "device",    "workload", "impl",    "type", "shape", "median ms",
     "95% CI ms", "e2e ms",   "GFLOP/s", "GB/s", "peak",  "status"};
 static const int table_right[TABLE_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0};
-/* The columns a narrow table may leave out, the first kept longest. */
+/* The columns a narrow table may leave out, the first kept longest: the first NRATES even where
+ * the shape then wraps in SHAPE_MIN columns, the others only while it keeps SHAPE_ROOM. */
 static const int table_optional[] = {C_GFLOPS, C_PEAK, C_GBPS, C_CI, C_E2E};
 /* A status longer than its room goes on lines of its own when that room is under STATUS_OWN. */
-enum { NOPTIONAL = 5, SHAPE_MIN = 10, STATUS_MIN = 6, STATUS_OWN = 24 };
+enum { NOPTIONAL = 5, NRATES = 2, SHAPE_MIN = 10, SHAPE_ROOM = 20, STATUS_MIN = 6, STATUS_OWN = 24 };
 
 /* Column widths and which columns show, for s->width (0: the wide form, every column). */
 static void table_fit(struct sink *s) {
@@ -107,7 +108,8 @@ static void table_fit(struct sink *s) {
         used -= wide[table_optional[i]] + 1;
     }
     for (int i = 0; i < NOPTIONAL; i++)
-        if (used + wide[table_optional[i]] + 1 <= s->width) {
+        if (used + wide[table_optional[i]] + 1 + (i < NRATES ? 0 : SHAPE_ROOM - shape_min) <=
+            s->width) {
             s->show[table_optional[i]] = 1;
             used += wide[table_optional[i]] + 1;
         }
