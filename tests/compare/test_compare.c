@@ -510,6 +510,19 @@ static void write_machine(const char *name, int threads, const char *gpu, const 
     fclose(f);
 }
 
+/* A hardware column (harness/run/hardware.h) of a 16-thread Xeon host with `cores` cores,
+ * `mem_mib` of memory and NVIDIA GPUs at `gpus` (a ring of buffers: several may be live). */
+static const char *hw_of(int cores, long mem_mib, const char *gpus) {
+    static char ring[4][256];
+    static int next;
+    char *p = ring[next++ % 4];
+    snprintf(p, 256,
+             "cpu=Intel(R) Xeon(R) Processor;features=avx avx2 fma;packages=1;cores=%d;pus=16;"
+             "numa=1;llc_mib=300;memory_mib=%ld;gpus=%s",
+             cores, mem_mib, gpus);
+    return p;
+}
+
 /* Two machines that share a host name (cloud VMs are all `vm`) and a CPU model string are told
  * apart by what the rows record, and refused in one line naming what differs; the same machine
  * after a driver upgrade is judged. */
@@ -528,8 +541,7 @@ static void test_machines(void) {
               r.err);
     result_free(&r);
     /* the hardware column: one machine before and after a driver upgrade is judged */
-    const char *hw = "cpu=Intel(R) Xeon(R) Processor;features=avx avx2 fma;packages=1;cores=16;"
-                     "pus=16;numa=1;llc_mib=300;memory_mib=193000;gpus=0000:3b:00.0";
+    const char *hw = hw_of(16, 193000, "0000:3b:00.0");
     write_machine("up0.csv", 16, "NVIDIA H200", "580.1", hw, "0000:3B:00.0");
     write_machine("up1.csv", 16, "NVIDIA H200", "590.2", hw, "0000:3B:00.0");
     r = CMP(T("up0.csv"), T("up1.csv"));
@@ -537,17 +549,13 @@ static void test_machines(void) {
               r.rc, r.out, r.err);
     result_free(&r);
     /* memory within 3% (a kernel reserves a little more) is the same machine */
-    write_machine("mem.csv", 16, "NVIDIA H200", "580.1",
-                  "cpu=Intel(R) Xeon(R) Processor;features=avx avx2 fma;packages=1;cores=16;"
-                  "pus=16;numa=1;llc_mib=300;memory_mib=192000;gpus=0000:3b:00.0",
+    write_machine("mem.csv", 16, "NVIDIA H200", "580.1", hw_of(16, 192000, "0000:3b:00.0"),
                   "0000:3B:00.0");
     r = CMP(T("up0.csv"), T("mem.csv"));
     CHECK_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
     result_free(&r);
     /* the same thread count on another machine: its cores, memory and GPU's bus say so */
-    write_machine("other.csv", 16, "NVIDIA H200", "580.1",
-                  "cpu=Intel(R) Xeon(R) Processor;features=avx avx2 fma;packages=1;cores=8;"
-                  "pus=16;numa=1;llc_mib=300;memory_mib=96000;gpus=0000:5e:00.0",
+    write_machine("other.csv", 16, "NVIDIA H200", "580.1", hw_of(8, 96000, "0000:5e:00.0"),
                   "0000:5E:00.0");
     r = CMP(T("up0.csv"), T("other.csv"));
     CHECK_MSG(r.rc == 2 && strstr(r.err, "runs are of different machines: cpu cores 16 vs 8, "
