@@ -80,6 +80,28 @@ static const char *prov_value(const struct run_row *r, int fi) {
     return v[fi];
 }
 
+/* The facts of the rows' hardware column (harness/run/hardware.h) that tell machines apart:
+ * key, title, whether it is a device's own (else the host's), and the relative difference
+ * tolerated (the memory a kernel reserves moves with a kernel upgrade). */
+static const struct hw_key {
+    const char *key, *title;
+    int per_device;
+    double tolerance;
+} hw_keys[] = {
+    {"cpu", "CPU model", 0, 0},
+    {"features", "CPU features", 0, 0},
+    {"packages", "CPU packages", 0, 0},
+    {"cores", "cpu cores", 0, 0},
+    {"pus", "cpu hardware threads", 0, 0},
+    {"numa", "NUMA nodes", 0, 0},
+    {"llc_mib", "last-level cache MiB", 0, 0},
+    {"memory_mib", "memory MiB", 0, 0.03},
+    {"gpus", "NVIDIA GPUs at PCI", 0, 0},
+    {"gpu_pci", "PCI bus", 1, 0},
+    {"gpu_memory_mib", "memory MiB", 1, 0.01},
+};
+enum { NHW = sizeof hw_keys / sizeof hw_keys[0] };
+
 const char *rg_field_title(const char *f) {
     if (!strcmp(f, "blas_lib"))
         return "BLAS (cuBLAS/OpenBLAS)";
@@ -89,6 +111,9 @@ const char *rg_field_title(const char *f) {
         return "device";
     if (!strcmp(f, "cc"))
         return "compute capability";
+    for (int k = 0; k < NHW; k++)
+        if (!strcmp(f, hw_keys[k].key))
+            return hw_keys[k].title;
     return f;
 }
 
@@ -121,7 +146,7 @@ static int has_device(const struct rg_side *s, const char *dev) {
 }
 
 static void add_diff(struct rg_report *rp, const char *device, const char *field, const char *was,
-                     const char *now) {
+                     const char *now, int machine) {
     if (rp->nd >= RG_MAX_DIFFS)
         return;
     struct rg_diff *d = &rp->d[rp->nd++];
@@ -129,17 +154,81 @@ static void add_diff(struct rg_report *rp, const char *device, const char *field
     d->field = field;
     snprintf(d->was, sizeof d->was, "%s", was);
     snprintf(d->now, sizeof d->now, "%s", now);
+    d->machine = machine;
+}
+
+/* The first row of side s (of device dev; any device when NULL) with a hardware column. */
+static const struct run_row *hw_row(const struct rg_side *s, const char *dev) {
+    for (size_t r = 0; r < s->nrows; r++)
+        if (s->rows[r]->hardware[0] && (!dev || !strcmp(s->rows[r]->device, dev)))
+            return s->rows[r];
+    return NULL;
+}
+
+/* The value of key in a hardware list "k=v;k=v" into buf ("" when the list lacks it). */
+static const char *hw_get(const char *hw, const char *key, char *buf, size_t len) {
+    size_t kl = strlen(key);
+    buf[0] = '\0';
+    for (const char *p = hw; p && *p; p = strchr(p, ';'), p = p ? p + 1 : NULL)
+        if (!strncmp(p, key, kl) && p[kl] == '=') {
+            size_t n = strcspn(p + kl + 1, ";");
+            snprintf(buf, len, "%.*s", (int)n, p + kl + 1);
+            break;
+        }
+    return buf;
+}
+
+/* Do two values of key k say one machine? Numbers within k's tolerance do. */
+static int hw_same(const struct hw_key *k, const char *a, const char *b) {
+    if (!strcmp(a, b))
+        return 1;
+    if (!(k->tolerance > 0))
+        return 0;
+    char *ea, *eb;
+    double x = strtod(a, &ea), y = strtod(b, &eb);
+    return *a && *b && !*ea && !*eb && fabs(x - y) <= k->tolerance * fmax(x, y);
+}
+
+/* The facts of the hardware column that differ: the host's (from any row of each side), then
+ * each device's own. When either side's rows lack the column (files written before it), the
+ * CPU's thread count stands in for the host's cores (it defaults to them). */
+static void hardware_differences(struct rg_report *rp) {
+    const struct rg_side *b = &rp->s[RG_BASE], *n = &rp->s[RG_NEW];
+    const struct run_row *hb = hw_row(b, NULL), *hn = hw_row(n, NULL);
+    char was[RG_DIFF_LEN], now[RG_DIFF_LEN];
+    if (!hb || !hn) {
+        for (int i = 0; i < rp->nd; i++)
+            if (!strcmp(rp->d[i].field, "threads"))
+                rp->d[i].machine = 1;
+        return;
+    }
+    for (int k = 0; k < NHW; k++)
+        if (!hw_keys[k].per_device &&
+            !hw_same(&hw_keys[k], hw_get(hb->hardware, hw_keys[k].key, was, sizeof was),
+                     hw_get(hn->hardware, hw_keys[k].key, now, sizeof now)))
+            add_diff(rp, "", hw_keys[k].key, was, now, 1);
+    for (size_t r = 0; r < b->nrows; r++) {
+        const char *dev = b->rows[r]->device;
+        const struct run_row *xb = hw_row(b, dev), *xn = hw_row(n, dev);
+        if (xb != b->rows[r] || !xn)
+            continue; /* not dev's first row with the column, or dev absent from the new side */
+        for (int k = 0; k < NHW; k++)
+            if (hw_keys[k].per_device &&
+                !hw_same(&hw_keys[k], hw_get(xb->hardware, hw_keys[k].key, was, sizeof was),
+                         hw_get(xn->hardware, hw_keys[k].key, now, sizeof now)))
+                add_diff(rp, dev, hw_keys[k].key, was, now, 1);
+    }
 }
 
 /* The host, then per device of either side (in order of appearance) whether it is absent from
- * the other side, or each provenance field whose values differ. */
+ * the other side, or each provenance field whose values differ; then the hardware's facts. */
 static void differences(struct rg_report *rp) {
     char was[RG_DIFF_LEN], now[RG_DIFF_LEN];
     const struct rg_side *b = &rp->s[RG_BASE], *n = &rp->s[RG_NEW];
     distinct(b, NULL, 0, was, sizeof was);
     distinct(n, NULL, 0, now, sizeof now);
     if (strcmp(was, now))
-        add_diff(rp, "", "host", was, now);
+        add_diff(rp, "", "host", was, now, 1);
     for (int side = 0; side < RG_SIDES; side++) {
         const struct rg_side *t = &rp->s[side], *u = &rp->s[1 - side];
         for (size_t r = 0; r < t->nrows; r++) {
@@ -151,24 +240,27 @@ static void differences(struct rg_report *rp) {
                 continue;
             if (!has_device(u, a->device)) {
                 add_diff(rp, a->device, "device", side ? "(absent)" : a->device_name,
-                         side ? a->device_name : "(absent)");
+                         side ? a->device_name : "(absent)", 0);
                 continue;
             }
             for (int fi = 0; fi < NPROV && side == RG_BASE; fi++) {
                 distinct(b, a->device, fi, was, sizeof was);
                 distinct(n, a->device, fi, now, sizeof now);
                 if (strcmp(was, now))
-                    add_diff(rp, a->device, prov_names[fi], was, now);
+                    add_diff(rp, a->device, prov_names[fi], was, now,
+                             !strcmp(prov_names[fi], "device_name") ||
+                                 !strcmp(prov_names[fi], "cc"));
             }
         }
     }
+    hardware_differences(rp);
 }
 
-/* Append "; WHAT" to the list in buf, cut short when it does not fit (a message). */
+/* Append ", WHAT" to the list in buf, cut short when it does not fit (a message). */
 static void add_reason(char *buf, size_t len, const char *what) {
     size_t used = strlen(buf), n = strlen(what);
     if (used && used + 2 < len) {
-        memcpy(buf + used, "; ", 2);
+        memcpy(buf + used, ", ", 2);
         used += 2;
     }
     if (n > len - used - 1)
@@ -177,33 +269,42 @@ static void add_reason(char *buf, size_t len, const char *what) {
     buf[used + n] = '\0';
 }
 
-/* Runs of two machines are not a regression check unless the user says so: a host that differs
- * (between the sides, or within one) or a device whose name or compute capability differs is
- * named, and the user is asked for --baseline or --allow-different-hosts. Returns 0 or -1. */
+/* Runs of two machines are not a regression check unless the user says so. Two machines: a host
+ * name that differs (between the sides, or within one), a device whose name or compute
+ * capability differs, or a fact of the hardware column (the CPU's threads for files without
+ * it). A driver or library upgrade changes none of these, and is judged. The refusal names
+ * every difference, devices present on one side only among them, in one line. Returns 0 or -1. */
 static int same_machine(const struct rg_report *rp, char *err, size_t errlen) {
-    char what[CSV_ERR_LEN] = "", one[2 * RG_DIFF_LEN + 64];
+    char what[CSV_ERR_LEN - 128] = "", one[2 * RG_DIFF_LEN + 64];
+    int machines = 0;
     for (int i = 0; i < rp->nd; i++) {
         const struct rg_diff *d = &rp->d[i];
-        if (strcmp(d->field, "host") && strcmp(d->field, "device_name") && strcmp(d->field, "cc"))
+        if (!d->machine && strcmp(d->field, "device"))
             continue;
-        snprintf(one, sizeof one, "%s%s%s (%s -> %s)", d->device, d->device[0] ? " " : "",
-                 rg_field_title(d->field), d->was, d->now);
+        machines += d->machine;
+        if (!strcmp(d->field, "device")) /* "cuda:0 NVIDIA H200 vs absent" */
+            snprintf(one, sizeof one, "%s %s vs %s", d->device,
+                     strcmp(d->was, "(absent)") ? d->was : "absent",
+                     strcmp(d->now, "(absent)") ? d->now : "absent");
+        else /* "cpu threads 16 vs 2", "host a vs b" */
+            snprintf(one, sizeof one, "%s%s%s %s vs %s", d->device, d->device[0] ? " " : "",
+                     rg_field_title(d->field), d->was, d->now);
         add_reason(what, sizeof what, one);
     }
-    for (int side = 0; side < RG_SIDES && !what[0]; side++) {
+    for (int side = 0; side < RG_SIDES && !machines; side++) {
         char hosts[RG_DIFF_LEN];
         distinct(&rp->s[side], NULL, 0, hosts, sizeof hosts);
         if (strstr(hosts, " / ")) {
-            snprintf(one, sizeof one, "host (the %s side mixes %s)", side ? "new" : "base", hosts);
-            add_reason(what, sizeof what, one);
+            snprintf(what, sizeof what, "the %s side mixes hosts %s", side ? "new" : "base",
+                     hosts);
+            machines = 1;
         }
     }
-    if (!what[0] || rp->o->allow_hosts)
+    if (!machines || rp->o->allow_hosts)
         return 0;
     snprintf(err, errlen,
-             "compare: the runs differ in %s: a regression check compares runs of one machine; "
-             "give --baseline DEVICE for a slowdown table, or --allow-different-hosts to check "
-             "anyway",
+             "compare: runs are of different machines: %s; --allow-different-hosts compares "
+             "them anyway, --baseline DEVICE gives a slowdown table",
              what);
     return -1;
 }
@@ -291,6 +392,15 @@ static double side_ms(const struct rg_row *w, int side) {
     return exp(sum / w->n[side]);
 }
 
+/* Is the row unsupported in every run of both sides? */
+static int all_unsupported(const struct rg_row *w) {
+    for (int side = 0; side < RG_SIDES; side++)
+        for (int i = 0; i < w->n[side]; i++)
+            if (w->side[side][i]->status != ST_UNSUPPORTED)
+                return 0;
+    return 1;
+}
+
 /* The state of a row from its runs' statuses alone, and each side's time when it has one. */
 static void judge_status(struct rg_row *w) {
     for (int side = 0; side < RG_SIDES; side++)
@@ -307,6 +417,8 @@ static void judge_status(struct rg_row *w) {
         w->state = w->nbad[RG_NEW] ? RG_BROKEN : RG_TIMED;
     else if (!w->nbad[RG_NEW])
         w->state = RG_FIXED;
+    else if (all_unsupported(w))
+        w->state = RG_UNSUPPORTED;
     else /* failing before and after: broken only by a new kind of wrong or error */
         w->state =
             is_failure(w->bad[RG_NEW]) && w->bad[RG_NEW] != w->bad[RG_BASE] ? RG_BROKEN : RG_NOT_OK;

@@ -33,6 +33,7 @@ enum rg_state {
     RG_BROKEN,   /* a new failure (ok → not ok, or a new wrong/error): a regression */
     RG_FIXED,    /* not ok before, ok in every new run */
     RG_NOT_OK,   /* not ok before and still (no new kind of failure) */
+    RG_UNSUPPORTED, /* unsupported in every run of both sides: a fact of the device or build */
     RG_NA        /* ok, but a median that is not a positive number */
 };
 
@@ -53,10 +54,13 @@ struct rg_row {
     char cycles[200];       /* how the sides' clocks or throttling differ (cycles.h), or "" */
 };
 
-/* What differs between the sides: a field of a device (or the host), base and new values. */
+/* What differs between the sides: a field of a device (or the host), base and new values;
+ * `machine` when it says the sides ran on two machines (host name, a device's name or compute
+ * capability, a fact of the rows' hardware column), not only on two set-ups of one. */
 struct rg_diff {
     const char *device, *field;
     char was[RG_DIFF_LEN], now[RG_DIFF_LEN];
+    int machine;
 };
 
 /* Everything the printers need. */

@@ -2,11 +2,13 @@
  * differs, how the verdicts were reached, the table of rows, the summary; or the same as CSV
  * (one record per row) or JSON. Percentages are named as such (change_pct, threshold_pct). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/compare/regress.h"
 #include "harness/compare/shared.h"
 #include "harness/core/shape.h"
+#include "harness/io/termcols.h"
 
 /* --- cells ------------------------------------------------------------------------------------ */
 
@@ -37,6 +39,7 @@ static const char *state_name(enum rg_state s) {
     case RG_BROKEN: return "BROKEN";
     case RG_FIXED: return "FIXED";
     case RG_NOT_OK: return "NOT OK";
+    case RG_UNSUPPORTED: return "UNSUPPORTED";
     case RG_NA: return "N/A";
     default: return "";
     }
@@ -53,6 +56,8 @@ static void verdict_cell(char *buf, size_t len, const struct rg_row *w) {
     if (w->state == RG_BROKEN || w->state == RG_FIXED || w->state == RG_NOT_OK) {
         status_change(sc, sizeof sc, w);
         snprintf(buf, len, "%s: %s", state_name(w->state), sc);
+    } else if (w->state == RG_UNSUPPORTED) {
+        snprintf(buf, len, "unsupported, as before");
     } else if (w->state != RG_TIMED || w->vd.kind != VD_UNSURE) {
         snprintf(buf, len, "%s", verdict_word(w));
     } else if (w->vd.runs_needed < 0) {
@@ -203,23 +208,94 @@ static void print_method(const struct rg_report *r, int md, FILE *out) {
     fputc('\n', out);
 }
 
-/* The table; returns 0, or -1 (nothing printed) when it cannot be allocated. */
-static int print_rows(const struct rg_report *r, int md, FILE *out) {
+/* The widest line of grid g as the terminal table, in display columns (-1: no memory). */
+static int grid_width(const struct cmp_grid *g) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return -1;
+    grid_print(g, 0, m);
+    fclose(m);
+    int widest = 0;
+    for (char *line = buf, *end; line && *line; line = end ? end + 1 : NULL) {
+        end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        widest = term_cols(line) > widest ? term_cols(line) : widest;
+    }
+    free(buf);
+    return widest;
+}
+
+/* g without the columns whose keep[c] is 0, into *out. Returns 0 or -1 (no memory). */
+static int grid_keep(const struct cmp_grid *g, const int *keep, struct cmp_grid *out) {
+    int n = 0, k = 0;
+    for (int c = 0; c < g->ncols; c++)
+        n += keep[c];
+    if (grid_init(out, n))
+        return -1;
+    for (int c = 0; c < g->ncols; c++)
+        if (keep[c])
+            grid_head(out, k++, g->head[c], g->right[c]);
+    for (int r = 0; r < g->nrows; r++) {
+        int row = grid_row(out, g->rule[r]);
+        if (row < 0)
+            return -1;
+        for (int c = 0, j = 0; c < g->ncols; c++) {
+            const char *cell = g->cells[(size_t)r * (size_t)g->ncols + (size_t)c];
+            if (keep[c] && grid_set(out, row, j++, "%s", cell ? cell : ""))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The table; returns 0, or -1 (nothing printed) when it cannot be allocated. Where the width is
+ * known (> 0: term_width) and the table is wider, the columns MDC, CI and runs are left out in
+ * that order until it fits, and named under it. */
+static int print_rows(const struct rg_report *r, int md, FILE *out, int width) {
     static const char *const heads[] = {"device", "workload", "impl", "shape", "runs",   "base ms",
                                         "new ms", "change",   "CI",   "MDC",   "verdict"};
     enum { NCOL = 11 };
-    struct cmp_grid g;
+    static const int optional[] = {9, 8, 4}; /* MDC, CI, runs */
+    struct cmp_grid g, fit;
+    int keep[NCOL], left = 0;
     if (grid_init(&g, NCOL))
         return -1;
-    for (int c = 0; c < NCOL; c++)
+    for (int c = 0; c < NCOL; c++) {
         grid_head(&g, c, heads[c], c >= 4 && c < NCOL - 1);
+        keep[c] = 1;
+    }
     for (size_t i = 0; i < r->nrows; i++) {
         int row = grid_row(&g, 0);
         if (row < 0)
             break;
         grid_rg(&g, row, &r->rows[i]);
     }
-    grid_print(&g, md, out);
+    const struct cmp_grid *show = &g;
+    for (int i = 0; width > 0 && i < 3 && grid_width(show) > width; i++) {
+        if (show == &fit)
+            grid_free(&fit);
+        keep[optional[i]] = 0;
+        left = i + 1;
+        if (grid_keep(&g, keep, &fit)) {
+            grid_free(&fit);
+            show = &g; /* no memory to fit it: the wide table */
+            left = 0;
+            break;
+        }
+        show = &fit;
+    }
+    grid_print(show, md, out);
+    if (left) {
+        fprintf(out, "left out to fit %d columns:", width);
+        for (int i = 0; i < left; i++)
+            fprintf(out, "%s %s", i ? "," : "", heads[optional[i]]);
+        fprintf(out, " (--format csv or json has every column)\n");
+    }
+    if (show == &fit)
+        grid_free(&fit);
     grid_free(&g);
     return 0;
 }
@@ -423,6 +499,25 @@ static void print_json(const struct rg_report *r, FILE *out) {
             r->slower + r->broken + r->vanished, r->unsure, r->shared_runs, rg_exit_code(r));
 }
 
+/* The human report; where the width of `out` is known, its lines fit it (the table by leaving
+ * columns out, print_rows; every other long line wrapped under its value, term_fit). */
+static void print_text(const struct rg_report *r, int md, FILE *out) {
+    int width = md ? 0 : term_width(out);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = width > 0 ? open_memstream(&buf, &len) : NULL;
+    FILE *to = m ? m : out;
+    print_head(r, md, to);
+    print_method(r, md, to);
+    if (print_rows(r, md, to, width) == 0)
+        print_summary(r, md, to);
+    if (m) {
+        fclose(m);
+        term_fit(out, buf, len, width);
+        free(buf);
+    }
+}
+
 void rg_print(const struct rg_report *r, FILE *out) {
     int md = r->o->format == CMP_MARKDOWN;
     if (r->o->format == CMP_CSV) {
@@ -430,9 +525,6 @@ void rg_print(const struct rg_report *r, FILE *out) {
     } else if (r->o->format == CMP_JSON) {
         print_json(r, out);
     } else {
-        print_head(r, md, out);
-        print_method(r, md, out);
-        if (print_rows(r, md, out) == 0)
-            print_summary(r, md, out);
+        print_text(r, md, out);
     }
 }

@@ -100,11 +100,17 @@ static int find_baseline(const struct cmp_input *in, const char *spec, int given
     char have[256] = "";
     size_t used = 0;
     for (int s = 0; s < in->nseries && used < sizeof have - 64; s++) {
+        int seen = 0; /* a file of N runs has N series per device: each device once per file */
+        for (int t = 0; t < s && !seen; t++)
+            seen = !strcmp(in->series[t].device, in->series[s].device) &&
+                   in->series[t].file == in->series[s].file;
+        if (seen)
+            continue;
         int n =
             in->nfiles == 1 /* one file: its devices, no file name after each */
-                ? snprintf(have + used, sizeof have - used, "%s%s", s ? ", " : "",
+                ? snprintf(have + used, sizeof have - used, "%s%s", used ? ", " : "",
                            in->series[s].device)
-                : snprintf(have + used, sizeof have - used, "%s%s in %s", s ? ", " : "",
+                : snprintf(have + used, sizeof have - used, "%s%s in %s", used ? ", " : "",
                            in->series[s].device, cmp_basename(in->runs[in->series[s].file].name));
         if (n > 0)
             used += (size_t)n;

@@ -50,6 +50,8 @@ struct device {
                                    topology, peaks and how they were obtained, clocks, ECC,
                                    binding */
     size_t mem_bytes;           /* device (or host) memory */
+    char hardware[768];         /* what tells this machine from another, key=value;… (the
+                                   rows' `hardware` column; harness/run/hardware.h) */
     const struct backend *be;
 };
 

@@ -70,6 +70,8 @@ struct result {
     double e2e_median_ms;  /* transfers included; equals median on the CPU; <0 unknown */
     double batch_ms;       /* per run, in batches of back-to-back runs; <0 unknown */
     double gflops, gbps, peak_pct; /* <0: not applicable */
+    const char *no_peak;   /* a timed row without peak_pct: why, for the table's legend ("the
+                              working set fits in the last-level cache …"); else NULL */
     double max_rel_err;    /* <0: not verified */
     enum status status;
     char note[1024];

@@ -2,6 +2,7 @@
 #include "harness/doctor/report.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/gpuinfo/cuda_facts.h"
@@ -167,7 +168,8 @@ static void text_gpu(const struct doctor_gpu *g, FILE *f) {
     kv_line(f, "", 8, "cudnn:  %s - %s\n", yes_no(s->cudnn.ok), s->cudnn.why);
 }
 
-void doctor_report_text(const struct doctor_report *r, FILE *f) {
+/* The report at its full width (one line per fact). */
+static void report_text_wide(const struct doctor_report *r, FILE *f) {
     int usable = doctor_report_usable(r);
 
     text_machine(r, f);
@@ -204,6 +206,20 @@ void doctor_report_text(const struct doctor_report *r, FILE *f) {
         fprintf(f, "Result: no GPU is usable by this build; CPU rows still run (exit 1)\n");
 }
 
+void doctor_report_text(const struct doctor_report *r, FILE *f) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) { /* no memory to fit it: the wide form */
+        report_text_wide(r, f);
+        return;
+    }
+    report_text_wide(r, m);
+    fclose(m);
+    term_fit(f, buf, len, term_width(f)); /* long facts wrapped under their values */
+    free(buf);
+}
+
 /* ---- JSON ------------------------------------------------------------------------------------ */
 
 /* A key and a string value (NULL and "" become null), then ", " unless it is the last. */
@@ -221,29 +237,32 @@ static void json_family(FILE *f, const char *key, const struct dv_family *fam, i
     fprintf(f, "}%s", last ? "" : ", ");
 }
 
-void doctor_report_json(const struct doctor_report *r, FILE *f) {
-    char v[16], archs[256];
-    dv_archs_text(&r->build, archs, sizeof archs);
-
-    json_document_begin(f, "doctor");
-    fprintf(f, ", \"assumed\": %s, ", r->assumed ? "true" : "false");
+/* "machine": what was probed (null under --assume: nothing is). */
+static void json_machine(const struct doctor_report *r, FILE *f) {
+    char v[16];
     if (r->assumed) {
         fputs("\"machine\": null, ", f); /* not probed */
-    } else {
-        fprintf(f, "\"machine\": {\"driver_loaded\": %s, ", r->driver_cuda > 0 ? "true" : "false");
-        json_kv(f, "driver", r->driver, 0);
-        json_kv(f, "driver_cuda", r->driver_cuda > 0 ? ver(r->driver_cuda, v, sizeof v) : "", 0);
-        json_kv(f, "device_count_error", r->count_err, 0);
-        json_kv(f, "no_gpu_why", r->no_gpu_why, 0);
-        json_kv(f, "nvml_why", r->nvml_why, 0);
-        json_kv(f, "cublas_compiled", r->cublas_compiled, 0);
-        json_kv(f, "cublas_loaded", r->cublas_loaded, 0);
-        json_kv(f, "cudnn_compiled", r->cudnn_compiled, 0);
-        json_kv(f, "cudnn_loaded", r->cudnn_loaded, 0);
-        json_kv(f, "openblas", r->openblas, 0);
-        json_kv(f, "topology", r->topology, 1);
-        fputs("}, ", f);
+        return;
     }
+    fprintf(f, "\"machine\": {\"driver_loaded\": %s, ", r->driver_cuda > 0 ? "true" : "false");
+    json_kv(f, "driver", r->driver, 0);
+    json_kv(f, "driver_cuda", r->driver_cuda > 0 ? ver(r->driver_cuda, v, sizeof v) : "", 0);
+    json_kv(f, "device_count_error", r->count_err, 0);
+    json_kv(f, "no_gpu_why", r->no_gpu_why, 0);
+    json_kv(f, "nvml_why", r->nvml_why, 0);
+    json_kv(f, "cublas_compiled", r->cublas_compiled, 0);
+    json_kv(f, "cublas_loaded", r->cublas_loaded, 0);
+    json_kv(f, "cudnn_compiled", r->cudnn_compiled, 0);
+    json_kv(f, "cudnn_loaded", r->cudnn_loaded, 0);
+    json_kv(f, "openblas", r->openblas, 0);
+    json_kv(f, "topology", r->topology, 1);
+    fputs("}, ", f);
+}
+
+/* "build": the toolkit, architectures and libraries the verdicts judge. */
+static void json_build(const struct doctor_report *r, FILE *f) {
+    char v[16], archs[256];
+    dv_archs_text(&r->build, archs, sizeof archs);
     fprintf(f, "\"build\": {\"assumed\": %s, ", r->assumed_build ? "true" : "false");
     json_kv(f, "cuda", r->build.cuda ? ver(r->build.cuda, v, sizeof v) : "", 0);
     json_kv(f, "runtime", r->runtime_cuda > 0 ? ver(r->runtime_cuda, v, sizeof v) : "", 0);
@@ -255,58 +274,75 @@ void doctor_report_json(const struct doctor_report *r, FILE *f) {
         fprintf(f, "\"cudnn\": \"%d.%d\"}, ", r->build.cudnn_major, r->build.cudnn_minor);
     else
         fprintf(f, "\"cudnn\": null}, ");
+}
+
+/* Who named the card and its number: the CUDA runtime, the driver's NVML (the runtime cannot
+ * start; nvml_index is NVML's numbering) or --assume. */
+static void json_gpu_id(const struct doctor_gpu *g, FILE *f) {
+    if (g->ordinal >= 0 && !g->via_nvml)
+        fprintf(f, "\"device\": \"cuda:%d\", ", g->ordinal);
+    else
+        fprintf(f, "\"device\": null, ");
+    fprintf(f, "\"seen_by\": \"%s\", ",
+            g->via_nvml       ? "nvml"
+            : g->ordinal >= 0 ? "cuda"
+                              : "assumed");
+    if (g->via_nvml)
+        fprintf(f, "\"nvml_index\": %d, ", g->ordinal);
+}
+
+/* One entry of "gpus": the card, then its verdict and fix (only its error when it could not be
+ * queried). */
+static void json_gpu(const struct doctor_gpu *g, FILE *f) {
+    char v[16], cc[16];
+    snprintf(cc, sizeof cc, "%d.%d", g->dev.cc_major, g->dev.cc_minor);
+    fputc('{', f);
+    json_gpu_id(g, f);
+    json_kv(f, "name", g->dev.name, 0);
+    if (g->error[0]) {
+        json_kv(f, "error", g->error, 1);
+        fputc('}', f);
+        return;
+    }
+    json_kv(f, "cc", cc, 0);
+    fprintf(f, "\"mem_bytes\": %zu, ", g->dev.mem);
+    json_kv(f, "driver", g->dev.driver, 0);
+    /* the CUDA version the driver supports: as reported, else read from its version */
+    int dcuda = g->dev.driver_cuda > 0 ? g->dev.driver_cuda
+                : g->dev.driver[0]     ? cuda_facts_driver_cuda(g->dev.driver)
+                                       : 0;
+    json_kv(f, "driver_cuda", dcuda > 0 ? ver(dcuda, v, sizeof v) : "", 0);
+    json_kv(f, "pci_bus_id", g->pci, 0);
+    json_kv(f, "numa", g->numa, 0);
+    json_kv(f, "cores", g->cores, 0);
+    json_kv(f, "family", g->res.family, 0);
+    json_kv(f, "verdict", dv_verdict_name(g->res.verdict), 0);
+    fprintf(f, "\"usable\": %s, ", g->res.verdict != DV_NOT_USABLE ? "true" : "false");
+    if (g->res.code_sm)
+        fprintf(f, "\"code\": \"%s%d\", ", g->res.code_is_ptx ? "compute_" : "sm_",
+                g->res.code_sm);
+    else
+        fprintf(f, "\"code\": null, ");
+    json_kv(f, "reason", g->res.reason, 0);
+    json_kv(f, "fix", g->res.fix, 0);
+    json_kv(f, "note", g->res.note, 0);
+    json_kv(f, "support", g->res.support, 0);
+    fprintf(f, "\"families\": {");
+    json_family(f, "cuda", &g->res.cuda, 0);
+    json_family(f, "cublas", &g->res.cublas, 0);
+    json_family(f, "cudnn", &g->res.cudnn, 1);
+    fprintf(f, "}}");
+}
+
+void doctor_report_json(const struct doctor_report *r, FILE *f) {
+    json_document_begin(f, "doctor");
+    fprintf(f, ", \"assumed\": %s, ", r->assumed ? "true" : "false");
+    json_machine(r, f);
+    json_build(r, f);
     fprintf(f, "\"gpus\": [");
     for (int i = 0; i < r->ngpu; i++) {
-        const struct doctor_gpu *g = &r->gpu[i];
-        char cc[16];
-        snprintf(cc, sizeof cc, "%d.%d", g->dev.cc_major, g->dev.cc_minor);
-        fprintf(f, "%s{", i ? ", " : "");
-        if (g->ordinal >= 0 && !g->via_nvml)
-            fprintf(f, "\"device\": \"cuda:%d\", ", g->ordinal);
-        else
-            fprintf(f, "\"device\": null, ");
-        /* who named the card: the CUDA runtime, the driver's NVML (the runtime cannot start;
-         * nvml_index is NVML's numbering) or --assume */
-        fprintf(f, "\"seen_by\": \"%s\", ",
-                g->via_nvml       ? "nvml"
-                : g->ordinal >= 0 ? "cuda"
-                                  : "assumed");
-        if (g->via_nvml)
-            fprintf(f, "\"nvml_index\": %d, ", g->ordinal);
-        json_kv(f, "name", g->dev.name, 0);
-        if (g->error[0]) {
-            json_kv(f, "error", g->error, 1);
-            fputc('}', f);
-            continue;
-        }
-        json_kv(f, "cc", cc, 0);
-        fprintf(f, "\"mem_bytes\": %zu, ", g->dev.mem);
-        json_kv(f, "driver", g->dev.driver, 0);
-        /* the CUDA version the driver supports: as reported, else read from its version */
-        int dcuda = g->dev.driver_cuda > 0 ? g->dev.driver_cuda
-                    : g->dev.driver[0]     ? cuda_facts_driver_cuda(g->dev.driver)
-                                           : 0;
-        json_kv(f, "driver_cuda", dcuda > 0 ? ver(dcuda, v, sizeof v) : "", 0);
-        json_kv(f, "pci_bus_id", g->pci, 0);
-        json_kv(f, "numa", g->numa, 0);
-        json_kv(f, "cores", g->cores, 0);
-        json_kv(f, "family", g->res.family, 0);
-        json_kv(f, "verdict", dv_verdict_name(g->res.verdict), 0);
-        fprintf(f, "\"usable\": %s, ", g->res.verdict != DV_NOT_USABLE ? "true" : "false");
-        if (g->res.code_sm)
-            fprintf(f, "\"code\": \"%s%d\", ", g->res.code_is_ptx ? "compute_" : "sm_",
-                    g->res.code_sm);
-        else
-            fprintf(f, "\"code\": null, ");
-        json_kv(f, "reason", g->res.reason, 0);
-        json_kv(f, "fix", g->res.fix, 0);
-        json_kv(f, "note", g->res.note, 0);
-        json_kv(f, "support", g->res.support, 0);
-        fprintf(f, "\"families\": {");
-        json_family(f, "cuda", &g->res.cuda, 0);
-        json_family(f, "cublas", &g->res.cublas, 0);
-        json_family(f, "cudnn", &g->res.cudnn, 1);
-        fprintf(f, "}}");
+        fputs(i ? ", " : "", f);
+        json_gpu(&r->gpu[i], f);
     }
     fprintf(f, "], \"usable\": %d}\n", doctor_report_usable(r));
 }

@@ -586,6 +586,7 @@ static int check_run_index(const struct csv_table *t, int col, struct run_row *r
 static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size_t errlen) {
     const int run = t->kind == CSV_RUN;
     const int run_col = run ? csv_col_index(t, "run") : -1;
+    const int hw_col = run ? csv_col_index(t, "hardware") : -1;
     size_t nrec = tk->nrecs;
     while (nrec > 1 && tk->recs[nrec - 1].blank)
         nrec--;
@@ -605,6 +606,8 @@ static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size
             return -1;
         if (run && check_run_index(t, run_col, &t->run[r], err, errlen))
             return -1;
+        if (run)
+            t->run[r].hardware = hw_col >= 0 ? t->run[r].raw[hw_col] : "";
     }
     return 0;
 }

@@ -48,6 +48,8 @@ struct run_row {
     enum status status;
     const char *note;
     long run; /* the extra column `run` (the run's index within one --runs N); -1 if absent */
+    const char *hardware; /* the extra column `hardware` (what tells machines apart,
+                             harness/run/hardware.h); "" when empty or absent */
 };
 
 /* One row of a samples CSV: one timed repetition. */

@@ -86,6 +86,7 @@ static int json_row(FILE *f, const struct run_info *ri, const struct result *r, 
     json_member_number(f, ", ", "run", ri->run);
     json_member_string(f, ", ", "slurm_job_id", ri->slurm_job);
     json_member_string(f, ", ", "slurm_array_task_id", ri->slurm_task);
+    json_member_string(f, ", ", "hardware", r->dev->hardware);
     struct tel_cell tc[TEL_NCOLS];
     tel_cells(r, tc);
     for (int i = 0; i < TEL_NCOLS; i++) {

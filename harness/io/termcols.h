@@ -19,4 +19,27 @@ int term_field(const char *s, int cols);
  * `right` (a right-aligned cell), else on the right. */
 void term_cell(FILE *out, const char *s, int cols, int right);
 
+/* The width to fit a table printed on `out` to, in display columns: COLUMNS when it is set to a
+ * number (the user's or the shell's word), else the terminal's width when `out` is a terminal
+ * (TIOCGWINSZ); 0 — unknown: print the wide form — for files and pipes. */
+int term_width(FILE *out);
+
+/* One line of s that fits `cols` display columns, broken after the last space that fits (a word
+ * longer than the line is cut at `cols`): returns its length in bytes (trailing spaces left
+ * out), and *next points at the rest of s, past the spaces of the break ("" at the end). */
+size_t term_wrap(const char *s, int cols, const char **next);
+
+/* Write s wrapped to `width` display columns: the first line goes after `used` columns already
+ * written on it, every further line starts with `indent` spaces. Ends with a newline. A width of
+ * 0 (unknown: a file, a pipe) writes s on one line. */
+void term_wrapped(FILE *out, const char *s, int width, int used, int indent);
+
+/* Write `len` bytes of text (lines ending in '\n'), each line wider than `width` wrapped under
+ * its own value: the continuation lines start at the column of the line's last field that
+ * follows two or more spaces within the first two thirds of the width ("  key      value" → under
+ * value), else 4 past the line's indentation; a rule of '-' is cut to the width. A width of 0
+ * writes the text as it is. For the reports (doctor, list, compare's regression check) that are
+ * printed whole, then fitted. */
+void term_fit(FILE *out, const char *text, size_t len, int width);
+
 #endif

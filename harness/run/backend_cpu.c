@@ -32,6 +32,7 @@
 #include "harness/core/blas.h"
 #include "harness/core/numfmt.h"
 #include "harness/run/backend.h"
+#include "harness/run/hardware.h"
 #include "harness/run/topology.h"
 #include "kernels/common/cpu_features.h"
 #include "kernels/common/cpu_pool.h"
@@ -629,6 +630,7 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     cal.nisa = cpu_isas(cal.isa);
     fp32_peak(0);
     memory_peak(d->cache_bytes, d->mem_bytes);
+    hardware_describe(d);
     d->peak_gflops = cal.gflops;
     d->peak_gbps = cal.gbps;
     cpu_tier_peaks(d);

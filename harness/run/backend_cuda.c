@@ -26,6 +26,7 @@
 #include "harness/gpuinfo/gpu_policy.h"
 #include "kernels/common/cuda_errors.h"
 #include "harness/gpuinfo/gpu_props.h"
+#include "harness/run/hardware.h"
 #include "harness/run/topology.h"
 #include "kernels/common/cuda_impl.h"
 
@@ -228,6 +229,7 @@ static int cuda_discover(struct device_list *list, int threads, char *why, size_
         d->mem_bytes = p.global_mem;
         d->cache_bytes = p.l2_bytes; /* for the note of a row whose working set fits in it */
         snprintf(d->cache_name, sizeof d->cache_name, "L2");
+        hardware_describe(d);
         d->be = &cuda_backend;
         char cpus[96];
         struct cuda_dev_state *s = &states[i];

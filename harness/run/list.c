@@ -3,26 +3,27 @@
 #include "harness/run/list.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "bench/registry.h"
 #include "harness/io/termcols.h"
 
-static void shapes_line(const char *label, const char *const *shapes) {
-    printf("    %-*s", term_field(label, 8), label);
+static void shapes_line(FILE *o, const char *label, const char *const *shapes) {
+    fprintf(o, "    %-*s", term_field(label, 8), label);
     for (int i = 0; shapes[i]; i++)
-        printf("%s%s", i ? "  " : "", shapes[i]);
-    printf("\n");
+        fprintf(o, "%s%s", i ? "  " : "", shapes[i]);
+    fprintf(o, "\n");
 }
 
 /* The CPU's own default shapes (workload.cpu_default, from its cache and memory), under the CPU
  * among the devices: machine facts, as the rest of that section. */
-static void cpu_defaults(const struct device *d) {
+static void cpu_defaults(FILE *o, const struct device *d) {
     char shape[64], why[256];
     for (int wi = 0; registry_workloads[wi]; wi++) {
         const struct workload *w = registry_workloads[wi];
         if (d->kind == DEV_CPU && w->cpu_default &&
             w->cpu_default(d->cache_bytes, d->mem_bytes, shape, sizeof shape, why, sizeof why) == 0)
-            printf("           default %s %s (%s)\n", w->name, shape, why);
+            fprintf(o, "           default %s %s (%s)\n", w->name, shape, why);
     }
 }
 
@@ -57,34 +58,49 @@ static void impl_widths(int *name_cols, int *tier_cols) {
     }
 }
 
-int list_main(const struct device_list *devs, const char *gpu_why) {
+/* The listing at its full width. */
+static void list_wide(FILE *o, const struct device_list *devs, const char *gpu_why) {
     int name_cols, tier_cols;
     impl_widths(&name_cols, &tier_cols);
-    printf("workloads and implementations (with the precision tiers each runs, --dtype):\n");
+    fprintf(o, "workloads and implementations (with the precision tiers each runs, --dtype):\n");
     for (int wi = 0; registry_workloads[wi]; wi++) {
         const struct workload *w = registry_workloads[wi];
-        printf("  %-*s %s\n", term_field(w->name, 10), w->name, w->summary);
+        fprintf(o, "  %-*s %s\n", term_field(w->name, 10), w->name, w->summary);
         const struct impl *im;
         for (int i = 0; (im = registry_impl(w, i)) != NULL; i++) {
             char tiers[64];
             impl_tiers(w, im, tiers, sizeof tiers);
             const char *kind = im->kind == DEV_CPU ? "[cpu]" : "[cuda]";
-            printf("    %-*s %-*s %-*s %s\n", term_field(im->name, name_cols), im->name,
+            fprintf(o, "    %-*s %-*s %-*s %s\n", term_field(im->name, name_cols), im->name,
                    term_field(kind, 6), kind, term_field(tiers, tier_cols), tiers, im->summary);
         }
-        shapes_line("default", w->default_shapes);
-        shapes_line("quick", w->quick_shapes);
-        shapes_line("sweep", w->sweep_shapes);
+        shapes_line(o, "default", w->default_shapes);
+        shapes_line(o, "quick", w->quick_shapes);
+        shapes_line(o, "sweep", w->sweep_shapes);
     }
-    printf("devices:\n");
+    fprintf(o, "devices:\n");
     for (int i = 0; i < devs->n; i++) {
         const struct device *d = &devs->d[i];
-        printf("  %-*s %s%s%s%s\n", term_field(d->id, 8), d->id, d->name,
+        fprintf(o, "  %-*s %s%s%s%s\n", term_field(d->id, 8), d->id, d->name,
                d->cc[0] ? " (compute capability " : "", d->cc, d->cc[0] ? ")" : "");
-        printf("           %s\n", d->extra);
-        cpu_defaults(d);
+        fprintf(o, "           %s\n", d->extra);
+        cpu_defaults(o, d);
     }
     if (gpu_why[0])
-        printf("  (no CUDA device: %s)\n", gpu_why);
+        fprintf(o, "  (no CUDA device: %s)\n", gpu_why);
+}
+
+int list_main(const struct device_list *devs, const char *gpu_why) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) { /* no memory to fit it: the wide form */
+        list_wide(stdout, devs, gpu_why);
+        return 0;
+    }
+    list_wide(m, devs, gpu_why);
+    fclose(m);
+    term_fit(stdout, buf, len, term_width(stdout)); /* long lines wrapped under their values */
+    free(buf);
     return 0;
 }

@@ -530,6 +530,12 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     if (cache_note(dev, im, r, pb > 1.0 && memory_bound(dev, r)))
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
+    if (r->peak_pct < 0) /* the table's '-' in `peak`, explained once under it (sinks.c) */
+        r->no_peak = in_cache ? "the working set fits in the last-level cache (no memory peak "
+                                "bounds a cached row)"
+                     : r->gflops < 0 && r->gbps < 0 ? "the row counts no FLOPs or bytes to rate"
+                     : im->host_transfer ? "no PCIe link reading from NVML (a host copy's bound)"
+                                         : "no peak is known for this device and precision tier";
     peak_clause(im, r, pf >= pb ? peak : 0, &m);
     if (r->peak_pct < 0 && peak <= 0 && dev->peak_tier_why[r->dtype]) /* say why there is none */
         append_note(r, dev->peak_tier_why[r->dtype]);

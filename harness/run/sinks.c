@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -60,21 +61,162 @@ static void make_cells(const struct result *r, struct cells *c) {
         snprintf(c->status, sizeof c->status, "%s: %s", status_name(r->status), r->note);
 }
 
-/* One line of the table: the implementation and shape columns are as wide as the run's longest
- * (sink.impl_width, sink.shape_width), so every row lines up whatever its names
- * ("openblas_first"); widths are display columns (harness/io/termcols.h), so a cell holding
- * "–" (the 95% CI's en dash: three bytes, one column) lines up too. */
-enum { TABLE_COLS = 12 };
-static void table_line(const struct sink *s, const char *const cell[TABLE_COLS]) {
-    const int width[TABLE_COLS - 1] = {7, 9, s->impl_width, 4, s->shape_width, 10, 17, 10, 9, 8, 5};
-    const int right[TABLE_COLS - 1] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1};
-    for (int c = 0; c < TABLE_COLS - 1; c++) {
-        if (right[c])
-            printf("%*s ", term_field(cell[c], width[c]), cell[c]);
-        else
-            printf("%-*s ", term_field(cell[c], width[c]), cell[c]);
+/* --- the terminal table ------------------------------------------------------------------------
+ * Its implementation and shape columns are as wide as the run's longest (sink.impl_width,
+ * sink.shape_width), so every row lines up whatever its names ("openblas_first"); widths are
+ * display columns (harness/io/termcols.h), so a cell holding "–" (the 95% CI's en dash: three
+ * bytes, one column) lines up too. Where the width is known (term_width: COLUMNS, or a terminal
+ * on stdout) the table fits it: the optional columns that do not fit are left out (and named
+ * under the table), a long shape wraps within its column and the status within what is left.
+ * Files and pipes get the wide form. */
+enum {
+    C_DEV, C_WL, C_IMPL, C_TYPE, C_SHAPE, C_MED, C_CI, C_E2E, C_GFLOPS, C_GBPS, C_PEAK, C_STATUS,
+    TABLE_COLS
+};
+static const char *const table_heads[TABLE_COLS] = {
+    "device",    "workload", "impl",    "type", "shape", "median ms",
+    "95% CI ms", "e2e ms",   "GFLOP/s", "GB/s", "peak",  "status"};
+static const int table_right[TABLE_COLS] = {0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0};
+/* The columns a narrow table may leave out, the first kept longest: the first NRATES even where
+ * the shape then wraps in SHAPE_MIN columns, the others only while it keeps SHAPE_ROOM. */
+static const int table_optional[] = {C_GFLOPS, C_PEAK, C_GBPS, C_CI, C_E2E};
+/* A status longer than its room goes on lines of its own when that room is under STATUS_OWN. */
+enum { NOPTIONAL = 5, NRATES = 2, SHAPE_MIN = 10, SHAPE_ROOM = 20, STATUS_MIN = 6, STATUS_OWN = 24 };
+
+/* Column widths and which columns show, for s->width (0: the wide form, every column). */
+static void table_fit(struct sink *s) {
+    const int wide_w[TABLE_COLS] = {7, 9, s->impl_width, 4, s->shape_width, 10, 17, 10, 9, 8, 5, 0};
+    const int *wide = wide_w;
+    int used = 1 + STATUS_MIN; /* the status's extra space and its least room */
+    for (int c = 0; c < TABLE_COLS; c++) {
+        s->colw[c] = wide[c];
+        s->show[c] = 1;
+        used += c < C_STATUS ? wide[c] + 1 : 0;
     }
-    printf(" %s\n", cell[TABLE_COLS - 1]); /* the status, last: unpadded */
+    if (!s->width || used <= s->width)
+        return;
+    /* narrow: each column as wide as its head or a usual value, no wider */
+    const int narrow[TABLE_COLS] = {6, 9, s->impl_width, 4, s->shape_width, 9, 15, 8, 8, 7, 5, 0};
+    used = 1 + STATUS_MIN;
+    for (int c = 0; c < C_STATUS; c++)
+        used += (s->colw[c] = narrow[c]) + 1;
+    wide = narrow;
+    int shape_min = s->shape_width < SHAPE_MIN ? s->shape_width : SHAPE_MIN;
+    used += shape_min - s->shape_width;
+    for (int i = 0; i < NOPTIONAL; i++) {
+        s->show[table_optional[i]] = 0;
+        used -= wide[table_optional[i]] + 1;
+    }
+    for (int i = 0; i < NOPTIONAL; i++)
+        if (used + wide[table_optional[i]] + 1 + (i < NRATES ? 0 : SHAPE_ROOM - shape_min) <=
+            s->width) {
+            s->show[table_optional[i]] = 1;
+            used += wide[table_optional[i]] + 1;
+        }
+    s->colw[C_SHAPE] = shape_min + (s->width > used ? s->width - used : 0);
+    if (s->colw[C_SHAPE] > s->shape_width)
+        s->colw[C_SHAPE] = s->shape_width;
+}
+
+/* Write `len` bytes of s padded to `cols` display columns. */
+static void table_piece(FILE *out, const char *s, size_t len, int cols, int right) {
+    char buf[1200];
+    snprintf(buf, sizeof buf, "%.*s", (int)len, s);
+    term_cell(out, buf, cols, right);
+}
+
+/* One row (or the header) of the table: as many lines as its wrapped shape and status take. */
+static void table_line(const struct sink *s, const char *const cell[TABLE_COLS]) {
+    const char *rest[TABLE_COLS];
+    int status_at = 1; /* the column the status starts at */
+    for (int c = 0; c < TABLE_COLS; c++) {
+        rest[c] = cell[c];
+        status_at += c < C_STATUS && s->show[c] ? s->colw[c] + 1 : 0;
+    }
+    /* a long status (an error's note) in little room: on lines of its own, under the row */
+    int own = s->width && s->width - status_at < STATUS_OWN &&
+              term_cols(cell[C_STATUS]) > s->width - status_at;
+    if (own)
+        rest[C_STATUS] = "";
+    for (int line = 0;; line++) {
+        char *buf = NULL;
+        size_t blen = 0;
+        FILE *m = open_memstream(&buf, &blen);
+        if (!m)
+            return;
+        int more = 0;
+        for (int c = 0; c < TABLE_COLS; c++) {
+            if (!s->show[c])
+                continue;
+            /* the shape and the status wrap; every other cell is on the row's first line */
+            int wraps = s->width && (c == C_SHAPE || c == C_STATUS);
+            int room = c == C_STATUS ? s->width - status_at : s->colw[c];
+            const char *next = "";
+            size_t len = wraps ? term_wrap(rest[c], room, &next) : line ? 0 : strlen(rest[c]);
+            if (c == C_STATUS) {
+                fprintf(m, " %.*s", (int)len, rest[c]);
+            } else {
+                table_piece(m, rest[c], len, s->colw[c], table_right[c]);
+                fputc(' ', m);
+            }
+            rest[c] = wraps ? next : "";
+            more |= *rest[c] != '\0';
+        }
+        fclose(m);
+        while (blen && buf[blen - 1] == ' ') /* a continuation line's empty cells */
+            blen--;
+        printf("%.*s\n", (int)blen, buf);
+        free(buf);
+        if (!more)
+            break;
+    }
+    if (own) {
+        printf("    ");
+        term_wrapped(stdout, cell[C_STATUS], s->width, 4, 4);
+    }
+}
+
+/* Under the table, after a blank line: the columns a narrow terminal left out, and what each '-'
+ * in `peak` means (one line per reason, with its rows). */
+static void table_legend(const struct sink *s) {
+    char line[600];
+    int n = 0, any = 0, peaks = s->show[C_PEAK] ? s->nno_peak : 0;
+    for (int i = 0; i < NOPTIONAL; i++)
+        any += !s->show[table_optional[i]];
+    if (any || peaks)
+        printf("\n");
+    any = 0;
+    for (int i = 0; i < NOPTIONAL; i++)
+        if (!s->show[table_optional[i]])
+            n += snprintf(line + n, sizeof line - (size_t)n, "%s%s", any++ ? ", " : "",
+                          table_heads[table_optional[i]]);
+    if (any) {
+        char all[700];
+        snprintf(all, sizeof all,
+                 "left out to fit %d columns: %s (every column is in the run's CSV and JSON)",
+                 s->width, line);
+        term_wrapped(stdout, all, s->width, 0, 2);
+    }
+    for (int i = 0; i < peaks; i++) {
+        snprintf(line, sizeof line, "peak \"-\" in %d row%s: %s", s->no_peak_rows[i],
+                 s->no_peak_rows[i] == 1 ? "" : "s", s->no_peak[i]);
+        term_wrapped(stdout, line, s->width, 0, 2);
+    }
+}
+
+/* Count a timed row without a peak under its reason (the legend's). */
+static void count_no_peak(struct sink *s, const struct result *r) {
+    if (!(r->st.n > 0) || r->peak_pct >= 0 || !r->no_peak)
+        return;
+    for (int i = 0; i < s->nno_peak; i++)
+        if (!strcmp(s->no_peak[i], r->no_peak)) {
+            s->no_peak_rows[i]++;
+            return;
+        }
+    if (s->nno_peak < SINK_NO_PEAK_MAX) {
+        s->no_peak[s->nno_peak] = r->no_peak;
+        s->no_peak_rows[s->nno_peak++] = 1;
+    }
 }
 
 /* The machine-readable formats are harness/io's row formats (rows.h). */
@@ -104,12 +246,12 @@ void sink_begin(struct sink *s, enum out_format fmt, int shape_width, int impl_w
     s->impl_width = impl_width > 8 ? impl_width : 8;
     s->progress = isatty(STDERR_FILENO);
     s->ri = ri;
+    s->width = fmt == FMT_TABLE ? term_width(stdout) : 0;
+    table_fit(s);
     if (s->rows_fmt)
         s->rows_fmt->begin(stdout, ri);
     else if (fmt == FMT_TABLE)
-        table_line(s, (const char *const[TABLE_COLS]){"device", "workload", "impl", "type", "shape",
-                                                      "median ms", "95% CI ms", "e2e ms", "GFLOP/s",
-                                                      "GB/s", "peak", "status"});
+        table_line(s, table_heads);
     else {
         printf("| device | workload | impl | dtype | shape | median (ms) | 95%% CI (ms) "
                "| end-to-end (ms) | GFLOP/s | GB/s | %% of peak | status |\n");
@@ -128,6 +270,7 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
         sink_flush(s);
         return;
     }
+    count_no_peak(s, r);
     switch (s->fmt) {
     case FMT_TABLE:
         make_cells(r, &c);
@@ -156,14 +299,20 @@ void sink_end(struct sink *s) {
         return;
     if (s->rows_fmt)
         s->rows_fmt->end(stdout, s->rows);
-    else if (s->ri && s->ri->ndevs > 0) {
+    else
+        table_legend(s);
+    if (!s->rows_fmt && s->ri && s->ri->ndevs > 0) {
         printf("\n");
         for (int i = 0; i < s->ri->ndevs; i++) {
             const struct device *d = s->ri->devs[i];
-            if (s->fmt == FMT_TABLE)
-                printf("%-*s %s: %s\n", term_field(d->id, 7), d->id, d->name, d->extra);
-            else
-                printf("- `%s` %s: %s\n", d->id, d->name, d->extra);
+            char facts[sizeof d->name + sizeof d->extra + 8];
+            snprintf(facts, sizeof facts, "%s: %s", d->name, d->extra);
+            if (s->fmt == FMT_TABLE) { /* wrapped under the facts, past the device's id */
+                printf("%-*s ", term_field(d->id, 7), d->id);
+                term_wrapped(stdout, facts, s->width, 8, 8);
+            } else {
+                printf("- `%s` %s\n", d->id, facts);
+            }
         }
     }
     sink_flush(s);

@@ -8,6 +8,8 @@
 
 struct row_format;
 
+enum { SINK_NO_PEAK_MAX = 8 };
+
 struct sink {
     enum out_format fmt;
     const struct row_format *rows_fmt; /* NULL for table and markdown */
@@ -18,6 +20,12 @@ struct sink {
     const struct run_info *ri; /* the run's devices, for the table's footer */
     const char *lost;          /* what the run does once stdout fails (said with the failure) */
     int dead;                  /* stdout failed: nothing more is written to it */
+    /* The table fitted to the terminal (sinks.c, table_fit): its width in display columns (0:
+     * unknown, the wide form), each column's width and whether it shows. */
+    int width, colw[12], show[12];
+    /* The reasons for a '-' in `peak` seen so far (result.no_peak) and their rows. */
+    const char *no_peak[SINK_NO_PEAK_MAX];
+    int no_peak_rows[SINK_NO_PEAK_MAX], nno_peak;
 };
 
 /* Start the output; shape_width and impl_width are the longest short shape and implementation

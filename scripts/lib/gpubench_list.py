@@ -8,6 +8,7 @@ with their implementations and shapes. Scripts and tests that need workload name
 
 Shapes are as `list` prints them: comma-separated key=value pairs, the form --shape W:… takes.
 """
+import os
 import subprocess
 from dataclasses import dataclass, field
 
@@ -48,8 +49,10 @@ def parse(text):
 
 
 def read(gpubench):
-    """Run `GPUBENCH list` and parse it."""
-    text = subprocess.run([gpubench, "list"], capture_output=True, text=True, check=True).stdout
+    """Run `GPUBENCH list` and parse it (its wide form: COLUMNS would fit it to a terminal)."""
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    text = subprocess.run([gpubench, "list"], capture_output=True, text=True, check=True,
+                          env=env).stdout
     return parse(text)
 
 

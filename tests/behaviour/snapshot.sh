@@ -14,6 +14,7 @@
 # repository's tests/data) and $WORK (a scratch folder), so the snapshot does not depend on
 # where the tree is; machine facts (host name, CPU model, timings) are left out of the cases.
 set -u
+unset COLUMNS # the wide form, as for a file or pipe (tables fit COLUMNS when it is set)
 bin=$(readlink -f "${1:?usage: snapshot.sh GPUBENCH OUT_DIR | --check DIR | --update DIR}")
 mode=write
 case "${2:-}" in

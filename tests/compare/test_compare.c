@@ -475,7 +475,7 @@ static void test_hosts(void) {
     struct verdict v = trial(&sy, 1, NULL);
     CHECK(v.rc == 2);
     struct result r = CMP(T("base.csv"), T("new.csv"));
-    CHECK_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, "the runs differ in host (h -> h2)") &&
+    CHECK_MSG(r.rc == 2 && !r.out[0] && strstr(r.err, "different machines: host h vs h2") &&
                   strstr(r.err, "--baseline") && strstr(r.err, "--allow-different-hosts"),
               "%s", r.err);
     result_free(&r);
@@ -484,6 +484,85 @@ static void test_hosts(void) {
     result_free(&r);
     r = CMP(T("base.csv"), T("new.csv"), "--baseline", "cuda:0");
     CHECK_MSG(r.rc == 0 && !strncmp(r.out, "gpubench compare: slowdown", 26), "%.80s", r.out);
+    result_free(&r);
+}
+
+/* A run file `name` of one run (run id = name) on host vm: a CPU row with `threads`, and with
+ * `gpu` a cuda:0 row of that card and driver; with `hw` the hardware column (the CPU row's
+ * facts; the GPU row's add gpu_pci=`pci`). */
+static void write_machine(const char *name, int threads, const char *gpu, const char *driver,
+                          const char *hw, const char *pci) {
+    FILE *f = fopen(T(name), "w");
+    const char *row = "gpubench-1,%s,2025-01-01T00:00:00Z,vm,%s,%s,%s,%s,%s,%s,,%s,wl,%s,float32,"
+                      "m=64;n=64;k=64,524288,49152,10,1,1,1,0.01,0.9,1.1,1,,,,1e-06,ok,,0";
+    char t[16];
+    snprintf(t, sizeof t, "%d", threads);
+    fprintf(f, "%s%s\n", HEADER, hw ? ",hardware" : "");
+    fprintf(f, row, name, "cpu", "Intel(R) Xeon(R) Processor", "", "", "", "OpenBLAS", t,
+            "openblas");
+    fprintf(f, hw ? ",\"%s\"\n" : "\n", hw);
+    if (gpu) {
+        fprintf(f, row, name, "cuda:0", gpu, "9.0", driver, "13.0", "cuBLAS", "", "cublas");
+        if (hw)
+            fprintf(f, ",\"%s;gpu_pci=%s;gpu_memory_mib=143771\"", hw, pci);
+        fputc('\n', f);
+    }
+    fclose(f);
+}
+
+/* A hardware column (harness/run/hardware.h) of a 16-thread Xeon host with `cores` cores,
+ * `mem_mib` of memory and NVIDIA GPUs at `gpus` (a ring of buffers: several may be live). */
+static const char *hw_of(int cores, long mem_mib, const char *gpus) {
+    static char ring[4][256];
+    static int next;
+    char *p = ring[next++ % 4];
+    snprintf(p, 256,
+             "cpu=Intel(R) Xeon(R) Processor;features=avx avx2 fma;packages=1;cores=%d;pus=16;"
+             "numa=1;llc_mib=300;memory_mib=%ld;gpus=%s",
+             cores, mem_mib, gpus);
+    return p;
+}
+
+/* Two machines that share a host name (cloud VMs are all `vm`) and a CPU model string are told
+ * apart by what the rows record, and refused in one line naming what differs; the same machine
+ * after a driver upgrade is judged. */
+static void test_machines(void) {
+    /* files without the hardware column: the CPU's threads and the devices present */
+    write_machine("m16.csv", 16, "NVIDIA H200", "580.1", NULL, NULL);
+    write_machine("m2.csv", 2, NULL, NULL, NULL, NULL);
+    struct result r = CMP(T("m16.csv"), T("m2.csv"));
+    CHECK_MSG(r.rc == 2 && !r.out[0] && strchr(r.err, '\n') == r.err + strlen(r.err) - 1 &&
+                  strstr(r.err, "runs are of different machines: cpu threads 16 vs 2, cuda:0 "
+                                "NVIDIA H200 vs absent; --allow-different-hosts"),
+              "rc %d: %s", r.rc, r.err);
+    result_free(&r);
+    r = CMP(T("m16.csv"), T("m2.csv"), "--allow-different-hosts");
+    CHECK_MSG(r.rc == 1 && strstr(r.out, "differs: cpu threads: 16 -> 2"), "rc %d: %s", r.rc,
+              r.err);
+    result_free(&r);
+    /* the hardware column: one machine before and after a driver upgrade is judged */
+    const char *hw = hw_of(16, 193000, "0000:3b:00.0");
+    write_machine("up0.csv", 16, "NVIDIA H200", "580.1", hw, "0000:3B:00.0");
+    write_machine("up1.csv", 16, "NVIDIA H200", "590.2", hw, "0000:3B:00.0");
+    r = CMP(T("up0.csv"), T("up1.csv"));
+    CHECK_MSG(r.rc == 0 && strstr(r.out, "differs: cuda:0 driver: 580.1 -> 590.2"), "rc %d: %s%s",
+              r.rc, r.out, r.err);
+    result_free(&r);
+    /* memory within 3% (a kernel reserves a little more) is the same machine */
+    write_machine("mem.csv", 16, "NVIDIA H200", "580.1", hw_of(16, 192000, "0000:3b:00.0"),
+                  "0000:3B:00.0");
+    r = CMP(T("up0.csv"), T("mem.csv"));
+    CHECK_MSG(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    result_free(&r);
+    /* the same thread count on another machine: its cores, memory and GPU's bus say so */
+    write_machine("other.csv", 16, "NVIDIA H200", "580.1", hw_of(8, 96000, "0000:5e:00.0"),
+                  "0000:5E:00.0");
+    r = CMP(T("up0.csv"), T("other.csv"));
+    CHECK_MSG(r.rc == 2 && strstr(r.err, "runs are of different machines: cpu cores 16 vs 8, "
+                                         "memory MiB 193000 vs 96000, NVIDIA GPUs at PCI "
+                                         "0000:3b:00.0 vs 0000:5e:00.0, cuda:0 PCI bus "
+                                         "0000:3B:00.0 vs 0000:5E:00.0;"),
+              "rc %d: %s", r.rc, r.err);
     result_free(&r);
 }
 
@@ -529,6 +608,25 @@ static void test_regression_files(void) {
     CHECK_MSG(r.rc == 0 && strstr(r.out, "no regression") && !strstr(r.out, "REGRESSION") &&
                   strstr(r.out, "differs: nothing recorded"),
               "rc %d\n%s", r.rc, r.out);
+    result_free(&r);
+
+    /* a row unsupported on both sides is a fact of the device or build, not a failure */
+    FILE *in = fopen(D("sd_b.csv"), "r"), *again = fopen(T("sd_b_again.csv"), "w");
+    char line[4096];
+    while (fgets(line, sizeof line, in)) {
+        char *id = strstr(line, "-hostb-1,");
+        if (id)
+            id[7] = '2'; /* another run of the same machine */
+        fputs(line, again);
+    }
+    fclose(in);
+    fclose(again);
+    r = CMP(D("sd_b.csv"), T("sd_b_again.csv"));
+    CHECK_MSG(r.rc == 0 && strstr(r.out, "unsupported, as before") && !strstr(r.out, "NOT OK"),
+              "rc %d\n%s%s", r.rc, r.out, r.err);
+    result_free(&r);
+    r = CMP(D("sd_b.csv"), T("sd_b_again.csv"), "--format", "csv");
+    CHECK_MSG(strstr(r.out, ",unsupported,unsupported,1,1,,,,,,,,,,,UNSUPPORTED,,0,"), "%s", r.out);
     result_free(&r);
 
     /* extra columns after note do not matter: the same report from the file without them */
@@ -786,6 +884,11 @@ static void test_bad_input(void) {
     BAD(W("%s:2: column median_ms: 'fast' is not a number", "bad/nonnumeric.csv"), D("sd_a.csv"),
         D("sd_b.csv"), D("bad/nonnumeric.csv"));
     BAD("--baseline cuda:7: no such device", D("sd_a.csv"), "--baseline", "cuda:7");
+    /* files of 5 runs each: each device of each file named once, not once per run */
+    BAD("--baseline cuda:7: no such device in the files given (the files hold: cuda:0 in "
+        "reg_runs_base.csv, cpu in reg_runs_base.csv, cuda:0 in reg_runs_new.csv, cpu in "
+        "reg_runs_new.csv)",
+        D("reg_runs_base.csv"), D("reg_runs_new.csv"), "--baseline", "cuda:7");
     char spec[1200];
     snprintf(spec, sizeof spec, "%s:cuda:3", D("reg_new.csv"));
     snprintf(w, sizeof w, "--baseline %s: no such device in %s", spec, D("reg_new.csv"));
@@ -843,7 +946,7 @@ static void test_bad_options(void) {
     BAD("compare: --new: no file given", "--base", D("reg_base.csv"), D("reg_new.csv"));
     BAD("compare: --baseline (slowdown mode) and --base/--new (regression mode) exclude",
         "--baseline", "cpu", "--base", D("reg_base.csv"), "--new", D("reg_new.csv"));
-    BAD("the runs differ in host (hosta -> hostb)", D("sd_a.csv"), D("sd_b.csv"));
+    BAD("runs are of different machines: host hosta vs hostb", D("sd_a.csv"), D("sd_b.csv"));
 #undef W
 }
 
@@ -864,6 +967,7 @@ int main(int argc, char **argv) {
     test_status_changes();
     test_sides();
     test_hosts();
+    test_machines();
     test_regression_files();
     test_regression_runs();
     test_slowdown_exact();

@@ -1,13 +1,13 @@
 #!/bin/bash
-# readme_packages.sh — the README's "What the scripts install" names every package
-# scripts/lib/setup.sh installs: ./scripts/bench's row the build packages, ./scripts/test's row
+# readme_packages.sh — docs/install.md's "What the scripts install" (the README points there)
+# names every package scripts/lib/setup.sh installs: ./scripts/bench's row the build packages, ./scripts/test's row
 # the build and test packages (facts stated twice are tested to agree).
 # usage: readme_packages.sh SOURCE_DIR
 set -u
 src=$1
 source "$src/scripts/lib/setup.sh"
 fails=0
-row() { grep -F -- "| \`$1\` |" "$src/README.md"; }
+row() { grep -F -- "| \`$1\` |" "$src/docs/install.md"; }
 for p in $GPUBENCH_BUILD_PACKAGES; do
     row ./scripts/bench | grep -qw -- "$p" || { echo "FAIL: ./scripts/bench's row lacks $p"; fails=1; }
 done

@@ -58,7 +58,7 @@ CSV_FORMAT.update({c: ".4g" for c in ("power_avg_w", "power_peak_w", "energy_per
                                        "gflops_per_j", "gb_per_j")})
 TEXT = ("schema", "run_id", "utc", "host", "device", "device_name", "cc", "driver", "runtime",
         "blas_lib", "dnn_lib", "workload", "impl", "dtype", "shape", "status", "note",
-        "slurm_job_id", "slurm_array_task_id", "throttle_reasons", "ecc", "persistence",
+        "slurm_job_id", "slurm_array_task_id", "hardware", "throttle_reasons", "ecc", "persistence",
         "shared_gpu")
 
 

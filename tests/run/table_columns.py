@@ -31,8 +31,9 @@ RUN_HEADS = ["device", "workload", "impl", "type", "shape", "median ms", "95% CI
 
 
 def output(gpubench, args, ok=(0,)):
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}  # the wide form
     with tempfile.TemporaryDirectory() as tmp:
-        p = subprocess.run([gpubench, *args], capture_output=True, cwd=tmp)
+        p = subprocess.run([gpubench, *args], capture_output=True, cwd=tmp, env=env)
     check(p.returncode in ok, f"gpubench {' '.join(args)}: exit {p.returncode}: "
                               f"{p.stderr.decode('utf-8', 'replace')[-300:]}")
     return p.stdout.decode("utf-8").splitlines()
