@@ -65,7 +65,7 @@ done
 echo "=== a GPU fleet on a node without a usable GPU, --afterany"
 if "$bin" list 2>&1 | grep -q "no CUDA device"; then
   run nogpu 1 --local --tasks 1 --afterany --results "$work/res" -- --quick -w "$wl"
-  grep -Eq "task 0 on .*: failed: no usable GPU: .*(driver|without CUDA)" nogpu.out &&
+  grep -Eq "task 0 on .*: failed: no usable GPU: .*(driver|without CUDA|No NVIDIA GPU on this machine)" nogpu.out &&
     pass "the merge says the node has no usable GPU, and why" ||
     { fail "no 'no usable GPU'"; cat nogpu.out; }
   grep -q "its CSV's [0-9]* rows are merged" nogpu.out && pass "and that its CPU rows are merged" ||
