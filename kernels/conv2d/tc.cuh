@@ -14,13 +14,13 @@
  * The GEMM view is kernels.cuh's: Y (k × n·p·q) = Wt (k × c·r·s) · X̂ (c·r·s × n·p·q) — rows are
  * filters, columns the output pixels of the whole batch, the depth the filter taps; X̂ is never
  * materialised. The block tiling, the fragments and the warps are the FP16 WMMA GEMM's
- * (kernels/gemm/wmma.cuh: 64×64 block tiles of 4 warps of 32×32, 32-deep slices, shared tiles As
+ * (kernels/common/wmma.cuh: 64×64 block tiles of 4 warps of 32×32, 32-deep slices, shared tiles As
  * (filters × taps) and Bs (taps × pixels) padded by 8 halves a row), and so is the code: its tier
- * pieces are instantiated here without its kernel (wmma_tile.cuh with GB_WT_NO_KERNEL, named
+ * pieces are instantiated here without its kernel (kernels/common/wmma_tile.cuh with GB_WT_NO_KERNEL, named
  * gb_conv2d_hwm_*): Wt is a row-major k × c·r·s matrix, so its pairs come from fetch_pair; the
  * mma steps are mma_slice, the accumulators leave through store, and the emulation's twin (each
  * lane computes its fragment elements with FP32 FMAs over the same shared tiles) is that file's.
- * Why C++ fragments at all: wmma.cuh's file comment.
+ * Why C++ fragments at all: kernels/common/wmma.cuh's file comment.
  *
  * The convolution's own parts:
  * - the im2col gather, in the load of the Bs slice: thread t owns pixel t % 64 of the block's
@@ -47,8 +47,7 @@
 #define GPUBENCH_CONV2D_TC_CUH
 
 #include "bench/conv2d.h"
-#define GB_WM_FRAGMENTS_ONLY /* wmma.cuh's index functions, not the GEMM kernels */
-#include "kernels/gemm/wmma.cuh"
+#include "kernels/common/wmma.cuh"
 
 /* Taps a thread gathers a slice (16): the Bs slice's 32 × 64 halves over the block's threads. */
 enum { GB_CTC_TAPS = GB_WM_BK * GB_WM_BN / GB_WM_THREADS };
@@ -153,7 +152,7 @@ static inline int gb_ctc_fits(const struct conv2d_dims *d) {
 /* --- the FP16 tier's pieces of the WMMA GEMM, as gb_conv2d_hwm_*, without its kernel ------- */
 #define GB_WT_NAME gb_conv2d_hwm
 #define GB_WT_NO_KERNEL
-#include "kernels/gemm/wmma_f16.cuh"
+#include "kernels/common/wmma_f16.cuh"
 
 #if GB_WMMA_BODY
 /* This thread's share of slice k0 into registers: filter pairs a[q] (pair tid + q·128 of the

@@ -51,7 +51,7 @@
 /* FP16 A and B, FP32 C and accumulation (the f16 tier; tile.cuh with GB_GT_HALF): the SGEMM's two
  * tiles and choice between them, from sm_53 (half.cuh), only where the toolkit has cuda_fp16.h
  * (CUDA 7.5). Registers as the SGEMM's: the prefetched slice is held as floats. */
-#include "kernels/gemm/half.cuh"
+#include "kernels/common/half.cuh"
 #if GB_HAVE_HALF
 #define GB_GT_NAME gb_hgemm_128x128
 #define GB_GT_BM 128

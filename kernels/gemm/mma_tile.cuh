@@ -1,5 +1,6 @@
 /* mma_tile.cuh — one tier of the mma.sync GEMM of mma.cuh (read it first: the scheme, the
- * shared layout, the twin); included once per tier by mma.cuh, as wmma_tile.cuh is by wmma.cuh.
+ * shared layout, the twin); included once per tier by mma.cuh, as kernels/common/wmma_tile.cuh
+ * is by wmma.cuh.
  *
  * Parameters (defined by the includer, undefined at the end of this file):
  *   GB_MT_NAME      kernel name, e.g. gb_hgemm_mma_128x128 (its helpers are named after it)

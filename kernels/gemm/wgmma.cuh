@@ -62,7 +62,7 @@
 #define GPUBENCH_GEMM_WGMMA_CUH
 
 #include "kernels/common/kernel_common.cuh"
-#include "kernels/gemm/half.cuh"
+#include "kernels/common/half.cuh"
 #include "kernels/gemm/wgmma_tmap.h" /* struct gb_wg_tmap: the twin's tensor map */
 
 #define GB_WGMMA_MIN_ARCH 900 /* sm_90a code alone: see GB_WG_NATIVE */

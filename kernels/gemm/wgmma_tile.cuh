@@ -1,7 +1,7 @@
 /* wgmma_tile.cuh — one tier of the Hopper GEMM of wgmma.cuh (read it first: the scheme, the
- * twin, the index functions); included once per tier by wgmma.cuh, as wmma_tile.cuh is by
- * wmma.cuh. The element type and the PTX type name are macros; the body is the same source for
- * every tier.
+ * twin, the index functions); included once per tier by wgmma.cuh, as
+ * kernels/common/wmma_tile.cuh is by wmma.cuh. The element type and the PTX type name are macros;
+ * the body is the same source for every tier.
  *
  * Parameters (defined by the includer, undefined at the end of this file):
  *   GB_WGT_NAME      kernel name, e.g. gb_hgemm_wgmma_128x128 (its helpers are named after it)

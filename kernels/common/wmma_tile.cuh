@@ -1,6 +1,7 @@
-/* wmma_tile.cuh — one tier of the tensor-core GEMM of wmma.cuh (read it first: the scheme, the
- * twin and why C++); included once per tier by wmma.cuh, as tile.cuh is per configuration by
- * kernels.cuh. C has no templates: the element type, the fragment shape and the architecture a
+/* wmma_tile.cuh — one tier of the tensor-core GEMM on the tiles of kernels/common/wmma.cuh (read
+ * it first: the scheme, the twin and why C++); included once per tier by kernels/gemm/wmma.cuh,
+ * as kernels/gemm/tile.cuh is per configuration by kernels/gemm/kernels.cuh, and for its pieces
+ * alone by kernels/conv2d/tc.cuh. C has no templates: the element type, the fragment shape and the architecture a
  * tier needs are macros, and the body below is the same source for every tier.
  *
  * Parameters (defined by the includer, undefined at the end of this file):

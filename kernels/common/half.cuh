@@ -1,6 +1,7 @@
-/* half.cuh — FP16 operands for the GEMM kernels (C subset of CUDA C): where the half types come
- * from, and the load of four consecutive halves as FP32 that the FP16 tiles use in place of the
- * SGEMM's float4 load (tile.cuh with GB_GT_HALF).
+/* half.cuh — FP16 operands for the GEMM kernels and the tensor-core tiles other workloads share
+ * (C subset of CUDA C): where the half types come from, and the load of four consecutive halves
+ * as FP32 that the FP16 tiles use in place of the SGEMM's float4 load (kernels/gemm/tile.cuh
+ * with GB_GT_HALF).
  *
  * The types: cuda_fp16.h from CUDA 7.5 (the first toolkit with it), tests/emu/emu_half.h under
  * the emulation. GB_HAVE_HALF is 0 in an older toolkit's build: the FP16 kernels then do not
@@ -11,8 +12,8 @@
  * touches a half: the kernels are traps, never launched, and an old toolkit's cuda_fp16.h needs
  * to declare no more than the types.
  */
-#ifndef GPUBENCH_GEMM_HALF_CUH
-#define GPUBENCH_GEMM_HALF_CUH
+#ifndef GPUBENCH_COMMON_HALF_CUH
+#define GPUBENCH_COMMON_HALF_CUH
 
 #include "kernels/common/kernel_common.cuh"
 

@@ -1,8 +1,8 @@
-/* wmma_f16.cuh — the FP16 tier of wmma_tile.cuh (read wmma.cuh first): __half operands,
+/* wmma_f16.cuh — the FP16 tier of wmma_tile.cuh (read kernels/common/wmma.cuh first): __half operands,
  * 16×16×16 fragments, compute capability 7.0, CUDA 9. The includer names the instance first
  * (GB_WT_NAME; GB_WT_TA or GB_WT_TB where an operand is stored transposed; GB_WT_NO_KERNEL for
  * the pieces without the GEMM kernel), so every user shares one list of the tier's parameters:
- * wmma.cuh's gb_hgemm_wmma_64x64 and its transposed variants (mlp_train/cuda_tc's step), and
+ * kernels/gemm/wmma.cuh's gb_hgemm_wmma_64x64 and its transposed variants (mlp_train/cuda_tc's step), and
  * kernels/conv2d/tc.cuh's convolution on the same tiles. No include guard: included once per
  * instance.
  */
@@ -16,4 +16,4 @@
 #define GB_WT_FK 16
 #define GB_WT_HAVE GB_HAVE_WMMA
 #define GB_WT_MIN_ARCH GB_WMMA_MIN_ARCH
-#include "kernels/gemm/wmma_tile.cuh"
+#include "kernels/common/wmma_tile.cuh"
