@@ -43,8 +43,8 @@ int main(int argc, char **argv) {
     /* A reader that closes the pipe (`gpubench … | head -1`) makes writes to stdout fail with
      * EPIPE instead of killing the process: a run keeps measuring and commits its file. */
     signal(SIGPIPE, SIG_IGN);
-    /* OpenBLAS read OPENBLAS_CORETYPE when it loaded: a better core means a re-execution, so
-     * this comes before anything runs or prints. */
-    blas_core_choose(argc, argv);
+    /* OpenBLAS read OPENBLAS_CORETYPE when it loaded: a better core means a re-execution with
+     * this argv, before anything runs (run and doctor call blas_core_choose). */
+    blas_core_init(argc, argv);
     return stdout_finish(dispatch(argc, argv));
 }

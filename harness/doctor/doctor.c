@@ -27,6 +27,7 @@ struct doctor_opts {
     const char *assume[DOCTOR_MAX_ASSUME];
     int nassume;
     const char *assume_build;
+    const char *blas_core; /* --blas-core; NULL = auto */
     int json;
 };
 
@@ -105,6 +106,7 @@ static int doctor_parse(int argc, char **argv, struct doctor_opts *o) {
                                 "core name\n");
                 return 2;
             }
+            o->blas_core = v;
         } else if (is_opt(a, "--format") || strcmp(a, "-f") == 0) {
             if (!(v = opt_value(argc, argv, &i, a[1] == 'f' ? "-f" : "--format"))) {
                 fprintf(stderr, "gpubench doctor: --format needs text or json\n");
@@ -341,6 +343,7 @@ int doctor_main(int argc, char **argv) {
         return 0;
     if (rc)
         return 2;
+    blas_core_choose(o.blas_core); /* may re-execute: nothing is printed yet */
     memset(&r, 0, sizeof r);
     doctor_this_build(&r);
     if (o.assume_build) {

@@ -261,40 +261,20 @@ static void reexec(char **argv, const char *core, const char *own, enum blas_how
     unsetenv(HOW_ENV);
 }
 
-/* The --blas-core value in argv (NULL when absent or not a valid value: run's and doctor's
- * parsers then say so). */
-static const char *option_value(int argc, char **argv) {
-    const char *v = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--blas-core") == 0 && i + 1 < argc)
-            v = argv[++i];
-        else if (strncmp(argv[i], "--blas-core=", 12) == 0)
-            v = argv[i] + 12;
-    }
-    return blas_core_option_ok(v) ? v : NULL;
-}
+static char **saved_argv; /* main's argv, copied before any parser splits it in place */
+static int in_reexec;     /* this process is our re-execution (or one of its children) */
 
-/* The commands that use OpenBLAS and print which core: run (the default), doctor, and the
- * start-up rows' __child. --help and --version do not need a trial. */
-static int needs_blas(int argc, char **argv) {
-    const char *cmd = argc > 1 && argv[1][0] != '-' ? argv[1] : "run";
-    if (strcmp(cmd, "run") != 0 && strcmp(cmd, "doctor") != 0 && strcmp(cmd, "__child") != 0)
-        return 0;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0 ||
-            strcmp(argv[i], "-V") == 0 || strcmp(argv[i], "--version") == 0)
-            return 0;
-    return 1;
-}
-
-void blas_core_choose(int argc, char **argv) {
-    unsigned f = cpu_features();
+void blas_core_init(int argc, char **argv) {
     const char *env = getenv("OPENBLAS_CORETYPE"), *picked = getenv(PICKED_ENV);
-    const char *how = getenv(HOW_ENV);
-    const char *used = openblas_get_corename();
-    state.cpu_level = blas_cpu_level(f);
+    const char *how = getenv(HOW_ENV), *used = openblas_get_corename();
+    state.cpu_level = blas_cpu_level(cpu_features());
     snprintf(state.used, sizeof state.used, "%s", used ? used : "unknown");
-    if (env && env[0] && picked && how) { /* our own re-execution, or one of its children */
+    saved_argv = calloc((size_t)argc + 1, sizeof *saved_argv);
+    for (int i = 0; saved_argv && i < argc; i++)
+        if (!(saved_argv[i] = strdup(argv[i])))
+            saved_argv = NULL; /* then no re-execution: OpenBLAS's pick is kept */
+    if (env && env[0] && picked && how) {
+        in_reexec = 1;
         snprintf(state.own, sizeof state.own, "%s", picked);
         state.how = BLAS_TRIAL;
         for (int i = 0; i < (int)(sizeof how_names / sizeof how_names[0]); i++)
@@ -302,30 +282,35 @@ void blas_core_choose(int argc, char **argv) {
                 state.how = (enum blas_how)i;
         return;
     }
-    const char *own = own_pick(), *opt = option_value(argc, argv);
-    snprintf(state.own, sizeof state.own, "%s", env && env[0] ? "" : own);
+    state.how = env && env[0] ? BLAS_USER : BLAS_FITS;
+    snprintf(state.own, sizeof state.own, "%s", env && env[0] ? "" : own_pick());
+}
+
+void blas_core_choose(const char *opt) {
+    if (in_reexec || state.how == BLAS_USER || !saved_argv)
+        return;
+    unsigned f = cpu_features();
+    const char *own = state.own, *real = state.used;
     const char *cand[8];
     int n = 0;
-    state.how = blas_core_plan(env, opt, own, f, cand, 8, &n);
-    if (!needs_blas(argc, argv) || state.how == BLAS_USER)
-        return;
-    const char *real = used ? used : "";
+    state.how = blas_core_plan(NULL, opt, own, f, cand, 8, &n);
     if (state.how == BLAS_OPTION) {
         if (strcasecmp(opt, real) != 0)
-            reexec(argv, opt, own, BLAS_OPTION);
+            reexec(saved_argv, opt, own, BLAS_OPTION);
         return;
     }
     if (state.how != BLAS_TRIAL) { /* own pick kept: force it only where a test injected it */
         if (strcasecmp(own, real) != 0)
-            reexec(argv, own, own, state.how);
+            reexec(saved_argv, own, own, state.how);
         return;
     }
     char key[512], core[32];
     cache_key(key, sizeof key, f, own);
     if (cache_read(key, core, sizeof core)) {
+        enum blas_how h = strcasecmp(core, own) == 0 ? BLAS_ALL_FAILED : BLAS_CACHED;
         if (strcasecmp(core, real) != 0)
-            reexec(argv, core, own, strcasecmp(core, own) == 0 ? BLAS_ALL_FAILED : BLAS_CACHED);
-        state.how = strcasecmp(core, own) == 0 ? BLAS_ALL_FAILED : BLAS_CACHED;
+            reexec(saved_argv, core, own, h);
+        state.how = h;
         return;
     }
     struct blas_trial t[8];
@@ -342,7 +327,7 @@ void blas_core_choose(int argc, char **argv) {
             path[0] ? ", remembered in " : "", path);
     state.how = h;
     if (strcasecmp(win, real) != 0)
-        reexec(argv, win, own, h);
+        reexec(saved_argv, win, own, h);
 }
 
 void blas_core_how_text(char *out, size_t len) {

@@ -74,9 +74,15 @@ int blas_core_pick(const struct blas_trial *t, int n);
  * instruction)"). */
 void blas_trials_run(const char **cand, int n, struct blas_trial *t, char *log, size_t loglen);
 
+/* Read what is decided already (the user's OPENBLAS_CORETYPE, or our re-execution's marks,
+ * which --runs children and start-up rows' children inherit) and keep a copy of argv for a
+ * re-execution. First thing in main(). */
+void blas_core_init(int argc, char **argv);
 /* Decide, and where needed try the candidates and re-execute this program with
- * OPENBLAS_CORETYPE set (it does not return then). Call first in main(), before any BLAS call. */
-void blas_core_choose(int argc, char **argv);
+ * OPENBLAS_CORETYPE set (it does not return then). `option`: --blas-core's value (NULL = auto).
+ * Called by run and doctor once their options parsed (a usage error costs no trial), before
+ * any BLAS call. */
+void blas_core_choose(const char *option);
 
 /* `gpubench __blas-trial`: the child side of a trial (SGEMM and DGEMM, verified, timed). */
 int blas_core_trial_main(void);

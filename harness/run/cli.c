@@ -350,7 +350,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"no-out", no_argument, NULL, 'N'},         {"runs", required_argument, NULL, 'n'},
         {"dtype", required_argument, NULL, 'D'},
         {"no-telemetry", no_argument, NULL, 'T'},
-        {"blas-core", required_argument, NULL, 'B'}, /* acted on in main (blas_core.h) */
+        {"blas-core", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0}};
     int c, rc = 0;
     options_defaults(o);
@@ -383,6 +383,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
                 return usage_error("--blas-core: '%s' is not auto, own or an OpenBLAS core name "
                                    "(SkylakeX, Haswell, Zen, ...)%s",
                                    optarg, "");
+            o->blas_core = optarg;
             break;
         case 'h': cli_usage(stdout); return 1;
         case 'V': print_version(); return 1;

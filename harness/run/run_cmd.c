@@ -16,6 +16,7 @@
 #include "harness/io/csv_write.h"
 #include "harness/io/rows.h"
 #include "harness/run/backend.h"
+#include "harness/run/blas_core.h"
 #include "harness/run/cli.h"
 #include "harness/run/list.h"
 #include "harness/run/plan.h"
@@ -272,6 +273,8 @@ int run_main(int argc, char **argv) {
             return 2;
         }
     int rc = cli_parse_run(argc, argv, &o);
+    if (!rc)
+        blas_core_choose(o.blas_core); /* may re-execute: nothing is measured yet */
     int run_index = rc ? -1 : runs_child_index(&o); /* -1: not one of several runs */
     if (!rc && o.runs > 1 && run_index < 0)
         rc = given ? run_many(argc, given, &o) : 2;
