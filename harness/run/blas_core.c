@@ -385,7 +385,11 @@ int blas_core_verdict(const char *version, char *verdict, size_t vlen, char *fix
                  s->used);
         return 0;
     }
-    if (s->how == BLAS_FITS)
+    if (ru == 0)
+        snprintf(verdict, vlen, "ok: OpenBLAS runs %s, a core gpubench's x86 table does not know "
+                                "(taken as fitting)",
+                 s->used);
+    else if (s->how == BLAS_FITS)
         snprintf(verdict, vlen, "ok: no trial needed: OpenBLAS's own pick %s (%s) fits this %s CPU",
                  s->used, core_isa(s->used), lv);
     else
