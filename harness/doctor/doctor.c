@@ -174,6 +174,7 @@ static void doctor_openblas(struct doctor_report *r) {
     char *core = openblas_get_corename();
     char *config = openblas_get_config();
     char how[112];
+    blas_core_announce(1);
     blas_core_how_text(how, sizeof how);
     snprintf(r->openblas, sizeof r->openblas, "%s, core %s%s, %d threads (%s)",
              GPUBENCH_BUILD_OPENBLAS_VERSION, core ? core : "unknown", how,
@@ -343,7 +344,8 @@ int doctor_main(int argc, char **argv) {
         return 0;
     if (rc)
         return 2;
-    blas_core_choose(o.blas_core); /* may re-execute: nothing is printed yet */
+    if (!o.nassume) /* may re-execute: nothing is printed yet; --assume probes no machine */
+        blas_core_choose(o.blas_core);
     memset(&r, 0, sizeof r);
     doctor_this_build(&r);
     if (o.assume_build) {

@@ -20,6 +20,10 @@
  * own pick, and how the core in OPENBLAS_CORETYPE was chosen. */
 #define PICKED_ENV "GPUBENCH_BLAS_PICKED"
 #define HOW_ENV "GPUBENCH_BLAS_HOW"
+/* The line that tells of a new choice, carried over the re-execution to where the CPU is used
+ * (blas_core_announce): a usage error after the choice stays one line. */
+#define NEWS_ENV "GPUBENCH_BLAS_NEWS"
+static char news[768];
 
 static const struct {
     const char *name;
@@ -246,11 +250,20 @@ static const char *cache_write(const char *key, const char *core) {
 
 static const char *how_names[] = {"fits", "user", "own", "option", "trial", "cached", "failed"};
 
+void blas_core_announce(int print) {
+    if (news[0] && print)
+        fprintf(stderr, "%s\n", news);
+    news[0] = '\0';
+    unsetenv(NEWS_ENV); /* not again in the processes this one starts */
+}
+
 /* Re-execute with OPENBLAS_CORETYPE=core; returns only when exec fails. */
 static void reexec(char **argv, const char *core, const char *own, enum blas_how how) {
     setenv("OPENBLAS_CORETYPE", core, 1);
     setenv(PICKED_ENV, own, 1);
     setenv(HOW_ENV, how_names[how], 1);
+    if (news[0])
+        setenv(NEWS_ENV, news, 1);
     fflush(NULL);
     execv("/proc/self/exe", argv);
     fprintf(stderr, "gpubench: cannot re-execute with OPENBLAS_CORETYPE=%s (%s): OpenBLAS's %s "
@@ -259,6 +272,7 @@ static void reexec(char **argv, const char *core, const char *own, enum blas_how
     unsetenv("OPENBLAS_CORETYPE");
     unsetenv(PICKED_ENV);
     unsetenv(HOW_ENV);
+    unsetenv(NEWS_ENV);
 }
 
 static char **saved_argv; /* main's argv, copied before any parser splits it in place */
@@ -274,6 +288,8 @@ void blas_core_init(int argc, char **argv) {
         if (!(saved_argv[i] = strdup(argv[i])))
             saved_argv = NULL; /* then no re-execution: OpenBLAS's pick is kept */
     if (env && env[0] && picked && how) {
+        const char *n = getenv(NEWS_ENV);
+        snprintf(news, sizeof news, "%s", n ? n : "");
         in_reexec = 1;
         snprintf(state.own, sizeof state.own, "%s", picked);
         state.how = BLAS_TRIAL;
@@ -320,11 +336,11 @@ void blas_core_choose(const char *opt) {
     const char *win = best >= 0 ? t[best].core : own;
     enum blas_how h = strcasecmp(win, own) == 0 ? BLAS_ALL_FAILED : BLAS_TRIAL;
     const char *path = cache_write(key, win);
-    fprintf(stderr,
-            "gpubench: OpenBLAS picked %s (%s) on this %s CPU; trial (SGEMM + DGEMM, verified): "
-            "%s; running %s%s%s\n",
-            own, core_isa(own), blas_level_name(state.cpu_level), log, win,
-            path[0] ? ", remembered in " : "", path);
+    snprintf(news, sizeof news,
+             "gpubench: OpenBLAS picked %.31s (%s) on this %s CPU; trial (SGEMM + DGEMM, "
+             "verified): %.400s; running %.31s%s%.120s",
+             own, core_isa(own), blas_level_name(state.cpu_level), log, win,
+             path[0] ? ", remembered in " : "", path);
     state.how = h;
     if (strcasecmp(win, real) != 0)
         reexec(saved_argv, win, own, h);

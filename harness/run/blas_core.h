@@ -84,6 +84,11 @@ void blas_core_init(int argc, char **argv);
  * any BLAS call. */
 void blas_core_choose(const char *option);
 
+/* Print (print = 1) or drop, once, the stderr line of a choice made anew in this run (or
+ * before its re-execution): printed once a run's plan and outputs are good, and on doctor's
+ * OpenBLAS line, so that usage errors stay one line; dropped in all but the first of --runs. */
+void blas_core_announce(int print);
+
 /* `gpubench __blas-trial`: the child side of a trial (SGEMM and DGEMM, verified, timed). */
 int blas_core_trial_main(void);
 

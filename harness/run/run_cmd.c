@@ -235,6 +235,9 @@ static int run_one(const struct options *opts, int run_index) {
     }
     if ((rc = open_outputs(&o, &ri, &rf)))
         goto out_plan;
+    /* said once, by the first of several runs, once the options and outputs are good (a usage
+     * error stays one line): a new choice of OpenBLAS's core (blas_core.h) */
+    blas_core_announce(run_index <= 0);
     /* said once: by the first of several runs, and only when the run would want GPU rows */
     if (gpu_why[0] && run_index <= 0 && plan_wants_gpu(&o))
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
