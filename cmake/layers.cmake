@@ -17,7 +17,7 @@ set(GB_LAYER_RULES
   "kernels/*|harness/core/ harness/gpuinfo/ kernels/ bench/@DIR@.h bench/conv2d.h"
   "harness/run|harness/core/ harness/io/ harness/gpuinfo/ harness/telemetry/ harness/run/ kernels/common/ bench/registry.h build_manifest.h"
   "harness/compare|harness/core/ harness/io/ harness/compare/"
-  "harness/doctor|harness/core/ harness/io/ harness/gpuinfo/ harness/run/topology.h harness/telemetry/nvml.h harness/doctor/ build_manifest.h"
+  "harness/doctor|harness/core/ harness/io/ harness/gpuinfo/ harness/run/topology.h harness/run/blas_core.h harness/telemetry/nvml.h harness/doctor/ build_manifest.h"
   "harness/merge|harness/core/ harness/io/ harness/merge/")
 
 function(gpubench_check_layers)

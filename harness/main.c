@@ -10,6 +10,7 @@
 #include "harness/doctor/doctor.h"
 #include "harness/io/stdout_check.h"
 #include "harness/merge/merge.h"
+#include "harness/run/blas_core.h"
 #include "harness/run/run_cmd.h"
 
 static int dispatch(int argc, char **argv) {
@@ -27,6 +28,8 @@ static int dispatch(int argc, char **argv) {
             return merge_main(argc - 1, argv + 1);
         if (strcmp(cmd, "__child") == 0) /* a run's process per repetition (start-up rows) */
             return child_main(argc - 1, argv + 1);
+        if (strcmp(cmd, "__blas-trial") == 0) /* one OpenBLAS core on trial (blas_core.h) */
+            return blas_core_trial_main();
         fprintf(stderr,
                 "gpubench: unknown command '%s' (run, list, doctor, compare, merge; see "
                 "gpubench --help)\n",
@@ -40,5 +43,8 @@ int main(int argc, char **argv) {
     /* A reader that closes the pipe (`gpubench … | head -1`) makes writes to stdout fail with
      * EPIPE instead of killing the process: a run keeps measuring and commits its file. */
     signal(SIGPIPE, SIG_IGN);
+    /* OpenBLAS read OPENBLAS_CORETYPE when it loaded: a better core means a re-execution with
+     * this argv, before anything runs (run and doctor call blas_core_choose). */
+    blas_core_init(argc, argv);
     return stdout_finish(dispatch(argc, argv));
 }

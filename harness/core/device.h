@@ -31,7 +31,7 @@ struct device {
     char pci_bus_id[32];        /* "0000:3b:00.0" (NVML finds the GPU by it); empty for the CPU */
     char driver[32];            /* "570.86.15" style, empty for the CPU */
     char runtime[32];           /* CUDA runtime "12.8"; empty for the CPU */
-    char blas_lib[DEV_STR];     /* "OpenBLAS 0.3.21 SkylakeX threads=2 …" or "cuBLAS 13.0.0" */
+    char blas_lib[256];         /* "OpenBLAS 0.3.21 … core=SkylakeX threads=2 (chosen by gpubench; …)" or "cuBLAS 13.0.0" */
     char blas_core_why[DEV_STR]; /* why OpenBLAS runs kernels older than the CPU's ("OpenBLAS's generic Prescott (SSE3) kernels on an AVX-512 CPU"); empty when its core fits */
     char dnn_lib[64];           /* "cuDNN 9.13.0 (built 9.13.0)" */
     int threads;                /* CPU threads used (CPU rows); 0 otherwise */

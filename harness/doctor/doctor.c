@@ -18,6 +18,7 @@
 #include "harness/doctor/verdict.h"
 #include "harness/gpuinfo/cuda_explain.h"
 #include "harness/gpuinfo/cuda_facts.h"
+#include "harness/run/blas_core.h"
 #include "harness/run/topology.h"
 
 enum { DOCTOR_MAX_ASSUME = DOCTOR_MAX_GPUS };
@@ -26,6 +27,7 @@ struct doctor_opts {
     const char *assume[DOCTOR_MAX_ASSUME];
     int nassume;
     const char *assume_build;
+    const char *blas_core; /* --blas-core; NULL = auto */
     int json;
 };
 
@@ -44,6 +46,7 @@ static void doctor_usage(FILE *f) {
            "                       archs=CMAKE_LIST (e.g. \"35-real;37\"), cublas=yes|no,\n"
            "                       cudnn=VERSION|none (keys not given keep this build's values)\n"
            "  -f, --format FMT     text (default) or json (docs/json.md)\n"
+           "  --blas-core CORE     OpenBLAS's kernels, as for run: auto, own or a core name\n"
            "  -h, --help           this text\n"
            "\n"
            "Exit status: 0 when at least one GPU is usable by this build, 1 when none is,\n"
@@ -97,6 +100,13 @@ static int doctor_parse(int argc, char **argv, struct doctor_opts *o) {
                 return 2;
             }
             o->assume[o->nassume++] = v;
+        } else if (is_opt(a, "--blas-core")) { /* acted on in main (blas_core.h) */
+            if (!(v = opt_value(argc, argv, &i, "--blas-core")) || !blas_core_option_ok(v)) {
+                fprintf(stderr, "gpubench doctor: --blas-core needs auto, own or an OpenBLAS "
+                                "core name\n");
+                return 2;
+            }
+            o->blas_core = v;
         } else if (is_opt(a, "--format") || strcmp(a, "-f") == 0) {
             if (!(v = opt_value(argc, argv, &i, a[1] == 'f' ? "-f" : "--format"))) {
                 fprintf(stderr, "gpubench doctor: --format needs text or json\n");
@@ -158,12 +168,19 @@ static int doctor_proc_driver(char *out, size_t outlen) {
     return 1;
 }
 
-static void doctor_openblas(char *out, size_t outlen) {
-    /* OpenBLAS's own answers: the kernel set it chose for this CPU and its thread count. */
+static void doctor_openblas(struct doctor_report *r) {
+    /* OpenBLAS's own answers: the kernel set it runs and its thread count; how that core was
+     * chosen and whether it fits the CPU (harness/run/blas_core.h). */
     char *core = openblas_get_corename();
     char *config = openblas_get_config();
-    snprintf(out, outlen, "%s, core %s, %d threads (%s)", GPUBENCH_BUILD_OPENBLAS_VERSION,
-             core ? core : "unknown", openblas_get_num_threads(), config ? config : "");
+    char how[112];
+    blas_core_announce(1);
+    blas_core_how_text(how, sizeof how);
+    snprintf(r->openblas, sizeof r->openblas, "%s, core %s%s, %d threads (%s)",
+             GPUBENCH_BUILD_OPENBLAS_VERSION, core ? core : "unknown", how,
+             openblas_get_num_threads(), config ? config : "");
+    blas_core_verdict(GPUBENCH_BUILD_OPENBLAS_VERSION, r->openblas_verdict,
+                      sizeof r->openblas_verdict, r->openblas_fix, sizeof r->openblas_fix);
 }
 
 /* Nearest NUMA node(s) and PUs of the GPU at PCI bus id g->pci, from hwloc's I/O tree. */
@@ -260,7 +277,7 @@ static void doctor_machine(struct doctor_report *r) {
         r->build.cudnn_major = p.cudnn_loaded.major;
         r->build.cudnn_minor = p.cudnn_loaded.minor;
     }
-    doctor_openblas(r->openblas, sizeof r->openblas);
+    doctor_openblas(r);
     if (topology_load(terr, sizeof terr) == 0)
         topology_summary(r->topology, sizeof r->topology);
     else
@@ -327,6 +344,8 @@ int doctor_main(int argc, char **argv) {
         return 0;
     if (rc)
         return 2;
+    if (!o.nassume) /* may re-execute: nothing is printed yet; --assume probes no machine */
+        blas_core_choose(o.blas_core);
     memset(&r, 0, sizeof r);
     doctor_this_build(&r);
     if (o.assume_build) {

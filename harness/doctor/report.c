@@ -110,6 +110,10 @@ static void text_machine(const struct doctor_report *r, FILE *f) {
         return;
     if (r->openblas[0])
         kv_line(f, "OpenBLAS", 14, "%s\n", r->openblas);
+    if (r->openblas_verdict[0])
+        kv_line(f, "BLAS verdict", 14, "%s\n", r->openblas_verdict);
+    if (r->openblas_fix[0])
+        kv_line(f, "BLAS fix", 14, "%s\n", r->openblas_fix);
     if (r->topology[0])
         kv_line(f, "topology", 14, "%s\n", r->topology);
 }
@@ -255,6 +259,8 @@ static void json_machine(const struct doctor_report *r, FILE *f) {
     json_kv(f, "cudnn_compiled", r->cudnn_compiled, 0);
     json_kv(f, "cudnn_loaded", r->cudnn_loaded, 0);
     json_kv(f, "openblas", r->openblas, 0);
+    json_kv(f, "openblas_verdict", r->openblas_verdict, 0);
+    json_kv(f, "openblas_fix", r->openblas_fix, 0);
     json_kv(f, "topology", r->topology, 1);
     fputs("}, ", f);
 }

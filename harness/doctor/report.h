@@ -35,7 +35,9 @@ struct doctor_report {
     /* build */
     char build_archs_cmake[256]; /* as CMake had it: "75-real;…;120" */
     struct dv_build build;
-    char openblas[320]; /* "0.3.21, core Haswell, 2 threads (config …)" */
+    char openblas[320]; /* "0.3.21, core Haswell (OpenBLAS's own pick), 2 threads (config …)" */
+    char openblas_verdict[256]; /* "ok: no trial needed: …" or why its kernels are old */
+    char openblas_fix[160];     /* what to do about it; "" when nothing */
     char topology[192]; /* one line from hwloc */
     int ngpu;
     struct doctor_gpu gpu[DOCTOR_MAX_GPUS];

@@ -33,6 +33,7 @@
 #include "harness/core/numfmt.h"
 #include "harness/run/backend.h"
 #include "harness/run/hardware.h"
+#include "harness/run/blas_core.h"
 #include "harness/run/topology.h"
 #include "kernels/common/cpu_features.h"
 #include "kernels/common/cpu_pool.h"
@@ -616,9 +617,15 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
     openblas_set_num_threads(threads);
     int blas_pinned = pin_openblas_threads(openblas_get_num_threads());
     /* The config reads "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64"; an
-     * OpenBLAS not the system's names its origin after it (harness/core/blas.h). */
-    snprintf(d->blas_lib, sizeof d->blas_lib, "%s%s core=%s threads=%d", openblas_get_config(),
-             GPUBENCH_BLAS_ORIGIN, openblas_get_corename(), openblas_get_num_threads());
+     * OpenBLAS not the system's names its origin after it (harness/core/blas.h); then how the
+     * core was chosen (harness/run/blas_core.h): "… core=SkylakeX threads=2 (chosen by
+     * gpubench; OpenBLAS picked Prescott)". */
+    char how[80], lib[256];
+    blas_core_how_text(how, sizeof how);
+    snprintf(lib, sizeof lib, "%.120s%s core=%.32s threads=%d%s", openblas_get_config(),
+             GPUBENCH_BLAS_ORIGIN, openblas_get_corename(), openblas_get_num_threads(), how);
+    snprintf(d->blas_lib, sizeof d->blas_lib, "%s", lib);
+    blas_core_why(d->blas_core_why, sizeof d->blas_core_why);
     int cores = topology_cores();
     long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGE_SIZE);
     d->mem_bytes = pages > 0 && psize > 0 ? (size_t)pages * (size_t)psize : 0;
@@ -654,8 +661,11 @@ static int cpu_discover(struct device_list *list, int threads, char *why, size_t
              clocks, cal.mem_how, topology_pinned(), threads, blas_threads,
              blas_threads == 1 ? "" : "s", blas_threads - 1, blas_threads == 2 ? "" : "s",
              blas_pinned);
+    size_t len = strlen(d->extra);
+    snprintf(d->extra + len, sizeof d->extra - len, "; OpenBLAS core %s%s", openblas_get_corename(),
+             how);
     if (topology_bind_error()[0]) {
-        size_t len = strlen(d->extra);
+        len = strlen(d->extra);
         snprintf(d->extra + len, sizeof d->extra - len, "; %s", topology_bind_error());
     }
     list->n++;

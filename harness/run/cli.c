@@ -12,6 +12,7 @@
 #include "harness/core/dtype.h"
 #include "harness/core/shape.h"
 #include "harness/core/stats.h"
+#include "harness/run/blas_core.h"
 
 /* How many workloads the --workload line names before its ",...": the registry's first four,
  * which every build has (later ones may need CUDA), so that --help reads the same in every build
@@ -66,6 +67,9 @@ void cli_usage(FILE *f) {
         "                        quick 6: the fewest with a 95% CI of the median)\n"
         "      --warmup N        untimed runs before timing (default 2; quick 1)\n"
         "  -t, --threads N       CPU threads for our pool and OpenBLAS (default: physical cores)\n"
+        "      --blas-core CORE  OpenBLAS's kernels: auto (default: the CPU's best, tried once\n"
+        "                        and remembered), own (OpenBLAS's own pick), or a core name\n"
+        "                        (SkylakeX, Haswell, ...); OPENBLAS_CORETYPE, if set, wins\n"
         "      --seed N          seed of the random inputs (default 42)\n"
         "  -o, --out PATH        run file (default results/<host>-<UTC time>.csv); CSV, or\n"
         "                        the JSON document when PATH ends in .json\n"
@@ -348,6 +352,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"no-out", no_argument, NULL, 'N'},         {"runs", required_argument, NULL, 'n'},
         {"dtype", required_argument, NULL, 'D'},
         {"no-telemetry", no_argument, NULL, 'T'},
+        {"blas-core", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0}};
     int c, rc = 0;
     options_defaults(o);
@@ -375,6 +380,13 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'N': rc = opt_output(c, optarg, o); break;
         case 'f': rc = opt_format(optarg, o); break;
         case 'T': o->no_telemetry = 1; break;
+        case 'B':
+            if (!blas_core_option_ok(optarg))
+                return usage_error("--blas-core: '%s' is not auto, own or an OpenBLAS core name "
+                                   "(SkylakeX, Haswell, Zen, ...)%s",
+                                   optarg, "");
+            o->blas_core = optarg;
+            break;
         case 'h': cli_usage(stdout); return 1;
         case 'V': print_version(); return 1;
         case ':': return usage_error("%s: missing value%s", argv[optind - 1], "");

@@ -29,6 +29,7 @@ struct options {
     const char *out, *samples;
     const char *json;          /* --json PATH: the JSON document beside the --out file */
     int no_out;                /* --no-out: no run file */
+    const char *blas_core;     /* --blas-core: auto (NULL), own or a core name (blas_core.h) */
     int no_telemetry;          /* --no-telemetry: no clocks, power or energy columns */
     enum out_format format;
     int runs;                  /* independent runs, each its own process (--runs, default 1) */

@@ -16,6 +16,7 @@
 #include "harness/io/csv_write.h"
 #include "harness/io/rows.h"
 #include "harness/run/backend.h"
+#include "harness/run/blas_core.h"
 #include "harness/run/cli.h"
 #include "harness/run/list.h"
 #include "harness/run/plan.h"
@@ -254,6 +255,9 @@ static int run_one(const struct options *opts, int run_index) {
     }
     if ((rc = open_outputs(&o, &ri, &rf)))
         goto out_plan;
+    /* said once, by the first of several runs, once the options and outputs are good (a usage
+     * error stays one line): a new choice of OpenBLAS's core (blas_core.h) */
+    blas_core_announce(run_index <= 0);
     /* said once: by the first of several runs, and only when the run would want GPU rows */
     if (gpu_why[0] && run_index <= 0 && plan_wants_gpu(&o))
         fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
@@ -292,6 +296,8 @@ int run_main(int argc, char **argv) {
             return 2;
         }
     int rc = cli_parse_run(argc, argv, &o);
+    if (!rc)
+        blas_core_choose(o.blas_core); /* may re-execute: nothing is measured yet */
     int run_index = rc ? -1 : runs_child_index(&o); /* -1: not one of several runs */
     if (!rc && o.runs > 1 && run_index < 0)
         rc = given ? run_many(argc, given, &o) : 2;

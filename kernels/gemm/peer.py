@@ -5,14 +5,18 @@ The names and their meaning: scripts/speedcheck's docstring.
 
 SHAPE = dict(m=2048, n=2048, k=2048)  # the default shape
 
-# gemm/openblas through the harness against a bare cblas_sgemm loop, by GFLOP/s.
+# gemm/openblas through the harness against a bare cblas_sgemm loop on the core gpubench chose,
+# by GFLOP/s: at least 0.95 of it (issue 37) and 60% of the tier's measured peak; the bare loop
+# on OpenBLAS's own pick is reported beside it where that pick differs.
 BARE = [dict(impl="openblas", shape=SHAPE, metric="gflops",
              speedref=["sgemm", SHAPE["m"], SHAPE["n"], SHAPE["k"]],
-             vs="bare cblas_sgemm, 2048³", name="bare sgemm", target=0.98),
+             vs="bare cblas_sgemm, 2048³", name="bare sgemm", target=0.95, peak=0.60,
+             own_pick=True),
         # the f64 tier: cblas_dgemm through the harness against a bare cblas_dgemm loop
         dict(impl="openblas", shape=SHAPE, metric="gflops", dtype="f64",
              speedref=["dgemm", SHAPE["m"], SHAPE["n"], SHAPE["k"]],
-             vs="bare cblas_dgemm, 2048³", name="bare dgemm", target=0.98)]
+             vs="bare cblas_dgemm, 2048³", name="bare dgemm", target=0.95, peak=0.60,
+             own_pick=True)]
 
 TORCH = None  # no PyTorch row in speedcheck: PyTorch's CPU sgemm is the same kind of BLAS call
 

@@ -6,8 +6,9 @@ SHAPE = {"batch": 256, "in": 784, "hidden": 1024, "out": 10}  # the default shap
 
 BARE = []  # a training step has no bare BLAS equivalent
 
-# PyTorch's training step time ÷ mlp_train/openblas time: gpubench's must be faster.
-TORCH = dict(impl="openblas", shape=SHAPE, name="PyTorch MLP step", target=1.0)
+# PyTorch's training step time (on the OpenBLAS core gpubench chose) ÷ mlp_train/openblas time:
+# gpubench's step at most 0.8 of PyTorch's (issue 37), so the ratio above 1.25.
+TORCH = dict(impl="openblas", shape=SHAPE, name="PyTorch MLP step", target=1.25)
 
 
 def torch_step(torch, shape, device):

@@ -184,7 +184,8 @@ int main(int argc, char **argv) {
         g.b = alloc_fill((size_t)g.k * g.n, 1);
         g.c = alloc_fill((size_t)g.m * g.n, 0);
         double ms = time_median(gemm_once, &g, atof(argv[6]));
-        printf("median_ms=%.6g rate=%.6g GFLOP/s\n", ms, 2.0 * g.m * g.n * g.k / ms / 1e6);
+        printf("median_ms=%.6g rate=%.6g GFLOP/s core=%s\n", ms, 2.0 * g.m * g.n * g.k / ms / 1e6,
+               openblas_get_corename());
         return 0;
     }
     if (argc == 7 && strcmp(argv[1], "dgemm") == 0) {
@@ -194,7 +195,8 @@ int main(int argc, char **argv) {
         g.b = alloc_fill64((size_t)g.k * g.n, 1);
         g.c = alloc_fill64((size_t)g.m * g.n, 0);
         double ms = time_median(dgemm_once, &g, atof(argv[6]));
-        printf("median_ms=%.6g rate=%.6g GFLOP/s\n", ms, 2.0 * g.m * g.n * g.k / ms / 1e6);
+        printf("median_ms=%.6g rate=%.6g GFLOP/s core=%s\n", ms, 2.0 * g.m * g.n * g.k / ms / 1e6,
+               openblas_get_corename());
         return 0;
     }
     if (argc == 5 && strcmp(argv[1], "stream_add") == 0) {

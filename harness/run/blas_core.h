@@ -1,0 +1,114 @@
+/* blas_core.h — OpenBLAS on the best kernels it has for this CPU.
+ *
+ * A DYNAMIC_ARCH OpenBLAS picks its kernel set ("core") when the library loads, from
+ * OPENBLAS_CORETYPE or its own CPU table; an old release on a new CPU falls back to generic
+ * kernels (0.3.21 runs Prescott, SSE3, on AVX-512 Xeons it does not know, at a tenth of the
+ * peak). blas_core_choose(), first thing in main(), ranks OpenBLAS's own pick against what the
+ * CPU runs (cpuid); only where the pick is older does it try the candidates, each in a child
+ * process on a verified SGEMM and DGEMM, and re-execute gpubench with OPENBLAS_CORETYPE set to
+ * the fastest that verifies. The choice is remembered per machine and library
+ * ($XDG_CACHE_HOME/gpubench/blas-core) and proved again by every gemm row's verification.
+ * A user's OPENBLAS_CORETYPE always wins; `--blas-core own` keeps OpenBLAS's pick.
+ *
+ * Tests inject what the machine would say: GPUBENCH_TEST_BLAS_OWN_CORE (OpenBLAS's pick; kept
+ * for real by forcing it), GPUBENCH_TEST_CPU_FEATURES ("avx512f,avx512bf16,avx2,fma,avx,amd"),
+ * GPUBENCH_TEST_BLAS_TRIAL_FAULT ("SkylakeX:crash,Haswell:wrong": a candidate's trial dies or
+ * verifies wrong).
+ */
+#ifndef GPUBENCH_BLAS_CORE_H
+#define GPUBENCH_BLAS_CORE_H
+
+#include <stddef.h>
+
+/* CPU features that decide which OpenBLAS cores can run (bits). */
+enum {
+    BC_AVX = 1u << 0,
+    BC_AVX2 = 1u << 1,
+    BC_FMA = 1u << 2,
+    BC_AVX512F = 1u << 3,
+    BC_AVX512BF16 = 1u << 4,
+    BC_AMD = 1u << 5, /* AuthenticAMD: OpenBLAS's Zen kernels are a candidate */
+};
+
+/* ISA level of an OpenBLAS core name (case-insensitive): 1 SSE-era generic (Prescott, Nehalem,
+ * Opteron, …), 2 AVX (Sandybridge, Bulldozer, …), 3 AVX2 + FMA (Haswell, Zen, Excavator),
+ * 4 AVX-512 (SkylakeX, Cooperlake, SapphireRapids); 0 when unknown. */
+int blas_core_rank(const char *core);
+/* The highest level the CPU runs (features: BC_ bits), and its name ("AVX-512"). */
+int blas_cpu_level(unsigned features);
+const char *blas_level_name(int level);
+/* Features from a "avx512f,avx2,fma" list; -1 on an unknown word. */
+int blas_features_parse(const char *list, unsigned *features);
+
+/* How the core in use was decided. */
+enum blas_how {
+    BLAS_FITS,     /* OpenBLAS's own pick is as new as the CPU: no trial */
+    BLAS_USER,     /* the user's OPENBLAS_CORETYPE */
+    BLAS_OWN,      /* --blas-core own */
+    BLAS_OPTION,   /* --blas-core NAME */
+    BLAS_TRIAL,    /* chosen by a trial in this run */
+    BLAS_CACHED,   /* chosen by an earlier trial, remembered */
+    BLAS_ALL_FAILED, /* every newer candidate failed its trial: OpenBLAS's pick kept */
+};
+
+/* The decision before any trial (pure): what to do given the user's OPENBLAS_CORETYPE (NULL or
+ * ""), the --blas-core value (NULL, "auto", "own" or a core name), OpenBLAS's own pick and the
+ * CPU's features. Returns BLAS_USER, BLAS_OWN, BLAS_OPTION, BLAS_FITS, or BLAS_TRIAL with the
+ * candidates to try (best first, OpenBLAS's own pick last) in cand[0..*ncand). */
+enum blas_how blas_core_plan(const char *user_env, const char *option, const char *own,
+                             unsigned features, const char **cand, int maxcand, int *ncand);
+
+/* 1 when VALUE is a --blas-core value: auto, own, or a core name blas_core_rank knows. */
+int blas_core_option_ok(const char *value);
+
+/* One candidate's trial result, for blas_core_pick (pure). */
+struct blas_trial {
+    const char *core;
+    int ok;    /* ran, reported that core, and verified */
+    double ms; /* SGEMM + DGEMM time, best of the repetitions */
+};
+/* Index of the fastest trial that is ok; -1 when none is. */
+int blas_core_pick(const struct blas_trial *t, int n);
+/* Try each candidate in a child process (blas_trial.c), one after another; t[i] for cand[i],
+ * and one outcome per candidate in log ("SkylakeX 41.2 ms, Haswell died (Illegal
+ * instruction)"). */
+void blas_trials_run(const char **cand, int n, struct blas_trial *t, char *log, size_t loglen);
+
+/* Read what is decided already (the user's OPENBLAS_CORETYPE, or our re-execution's marks,
+ * which --runs children and start-up rows' children inherit) and keep a copy of argv for a
+ * re-execution. First thing in main(). */
+void blas_core_init(int argc, char **argv);
+/* Decide, and where needed try the candidates and re-execute this program with
+ * OPENBLAS_CORETYPE set (it does not return then). `option`: --blas-core's value (NULL = auto).
+ * Called by run and doctor once their options parsed (a usage error costs no trial), before
+ * any BLAS call. */
+void blas_core_choose(const char *option);
+
+/* Print (print = 1) or drop, once, the stderr line of a choice made anew in this run (or
+ * before its re-execution): printed once a run's plan and outputs are good, and on doctor's
+ * OpenBLAS line, so that usage errors stay one line; dropped in all but the first of --runs. */
+void blas_core_announce(int print);
+
+/* `gpubench __blas-trial`: the child side of a trial (SGEMM and DGEMM, verified, timed). */
+int blas_core_trial_main(void);
+
+/* What happened, for rows and doctor. */
+struct blas_core_state {
+    enum blas_how how;
+    char used[32];  /* the core OpenBLAS runs ("SkylakeX") */
+    char own[32];   /* OpenBLAS's own pick ("Prescott"); "" when not known (user's value) */
+    int cpu_level;  /* blas_cpu_level of this CPU */
+};
+const struct blas_core_state *blas_core_state(void);
+
+/* " (chosen by gpubench; OpenBLAS picked Prescott)" style: how the core was decided. */
+void blas_core_how_text(char *out, size_t len);
+/* Why the core in use is older than the CPU runs ("OpenBLAS's generic Prescott (SSE) kernels on
+ * an AVX-512 CPU (--blas-core own)"); "" when it fits. */
+void blas_core_why(char *out, size_t len);
+/* doctor's verdict on the BLAS: returns 1 (fits) or 0 (older kernels in use or picked by
+ * OpenBLAS), with a one-line verdict and a fix line ("" when none is needed). `version` is
+ * OpenBLAS's version ("0.3.21"). */
+int blas_core_verdict(const char *version, char *verdict, size_t vlen, char *fix, size_t flen);
+
+#endif

@@ -1,0 +1,65 @@
+#!/bin/sh
+# blas_core_check.sh — OpenBLAS's core choice end to end (harness/run/blas_core.h), on any CPU:
+# OpenBLAS's pick (Prescott) and an AVX-512 CPU are injected, and the trial's hook makes
+# candidates crash or verify wrong. Never sets OPENBLAS_CORETYPE: where the environment has it,
+# the user's value must win, and that is what is checked.
+# usage: blas_core_check.sh PATH/TO/gpubench
+set -u
+G=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 1
+fails=0 passes=0
+check() { # check NAME FILE REGEX: FILE matches REGEX
+    if grep -Eq -- "$3" "$2"; then passes=$((passes + 1)); else
+        echo "FAIL $1: /$3/ not in:"; cat "$2"; fails=$((fails + 1)); fi
+}
+check_not() { # check_not NAME FILE REGEX
+    if grep -Eq -- "$3" "$2"; then echo "FAIL $1: /$3/ in:"; cat "$2"; fails=$((fails + 1))
+    else passes=$((passes + 1)); fi
+}
+export GPUBENCH_TEST_BLAS_OWN_CORE=Prescott GPUBENCH_TEST_CPU_FEATURES=avx512f,avx2,fma,avx
+T="-w gemm -i openblas -d cpu -q --min-time 0 --reps 1 --warmup 0 -s gemm:m=64,n=64,k=64"
+
+if [ -n "${OPENBLAS_CORETYPE:-}" ]; then
+    XDG_CACHE_HOME=$dir/c0 "$G" doctor >user.txt 2>&1
+    check user_wins user.txt "core $OPENBLAS_CORETYPE \\(OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE set by the user\\)"
+    check_not user_no_trial user.txt "trial \\(SGEMM"
+    echo "$passes passed, $fails failed (OPENBLAS_CORETYPE is set: only the user's value checked)"
+    [ "$fails" = 0 ]; exit
+fi
+
+# Every newer candidate fails: one crashes, one verifies wrong; OpenBLAS's pick is kept, and said.
+XDG_CACHE_HOME=$dir/c1 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash,Haswell:wrong \
+    "$G" doctor >fail.txt 2>&1
+check crash_dropped fail.txt "SkylakeX died \\("
+check wrong_dropped fail.txt "Haswell verified wrong"
+check own_kept fail.txt "running Prescott, remembered in $dir/c1/gpubench/blas-core"
+check own_verdict fail.txt "BLAS verdict +slow: OpenBLAS's generic Prescott \\(SSE3\\) kernels on an AVX-512 CPU \\(every newer core failed its trial\\)"
+
+# A crashing candidate is dropped and the next one that verifies runs: the row says so.
+XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash \
+    "$G" $T --out r1.csv >run1.txt 2>&1
+check trial_line run1.txt "OpenBLAS picked Prescott \\(SSE3\\) on this AVX-512 CPU; trial .*SkylakeX died .*Haswell [0-9.]+ ms.*; running Haswell"
+check blas_lib r1.csv "core=Haswell threads=[0-9]+ \\(chosen by gpubench; OpenBLAS picked Prescott\\)"
+check footer run1.txt "OpenBLAS core Haswell \\(chosen by gpubench; OpenBLAS picked Prescott\\)"
+check row_ok r1.csv ",ok,"
+# Remembered: no trial the second time (the hook would now fail Haswell, were it tried again).
+XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash,Haswell:crash \
+    "$G" doctor >doc2.txt 2>&1
+check_not cached_no_trial doc2.txt "trial \\(SGEMM"
+check cached_doctor doc2.txt "core Haswell \\(chosen by gpubench, remembered; OpenBLAS picked Prescott\\)"
+check chosen_verdict doc2.txt "BLAS verdict +slow: OpenBLAS's Haswell \\(AVX2\\) kernels on an AVX-512 CPU"
+
+# --blas-core own: OpenBLAS's pick, no trial, and doctor says what to do.
+XDG_CACHE_HOME=$dir/c3 "$G" doctor --blas-core own >own.txt 2>&1
+check_not own_no_trial own.txt "trial \\(SGEMM"
+check own_named own.txt "core Prescott \\(OpenBLAS's own pick, --blas-core own\\)"
+check own_fix own.txt "BLAS fix +drop --blas-core own"
+
+# This machine as it is: a verdict in every case.
+env -u GPUBENCH_TEST_BLAS_OWN_CORE -u GPUBENCH_TEST_CPU_FEATURES XDG_CACHE_HOME=$dir/c4 \
+    "$G" doctor >real.txt 2>&1
+check real_verdict real.txt "BLAS verdict +(ok|slow|OpenBLAS)"
+echo "$passes passed, $fails failed"
+[ "$fails" = 0 ]
