@@ -68,9 +68,28 @@ static int find_baseline(const struct cmp_input *in, const char *spec, int given
     return -1;
 }
 
+/* A run is one run however many files hold it: the same run_id in two files would set a device
+ * beside itself as two columns (and join rows with their copies). -1 with the run named. */
+static int refuse_run_twice(const struct cmp_input *in, char *err, size_t errlen) {
+    for (int s = 0; s < in->nseries; s++)
+        for (int t = 0; t < s; t++)
+            if (in->series[s].file != in->series[t].file &&
+                !strcmp(in->series[s].run_id, in->series[t].run_id)) {
+                snprintf(err, errlen,
+                         "compare: run %s is in both %s and %s: the same run given twice "
+                         "(give it once)",
+                         in->series[s].run_id, in->runs[in->series[t].file].name,
+                         in->runs[in->series[s].file].name);
+                return -1;
+            }
+    return 0;
+}
+
 int cmp_slowdown(const struct cmp_input *in, const struct cmp_opts *o, FILE *out, char *err,
                  size_t errlen) {
     struct sd d = {.in = in, .o = o};
+    if (refuse_run_twice(in, err, errlen))
+        return 2;
     d.base = find_baseline(in, o->baseline, !o->baseline_default, err, errlen);
     if (d.base < 0)
         return 2;

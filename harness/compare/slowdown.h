@@ -79,6 +79,13 @@ int sd_has_one_time(const struct sd *d);
 /* Geometric means of series s's kernel and e2e ratios over lines [c0, c1); returns the count. */
 int sd_geomeans(const struct sd *d, int s, int c0, int c1, double *gk, double *ge);
 
+/* Is line c the first of its point? Series s's fastest times at line c's point (0: none). */
+int sd_point_first(const struct sd *d, int c);
+int sd_point_best(const struct sd *d, int s, int c, double *k, double *e);
+/* Devices a and b over the points both ran (each at its fastest implementation), no baseline
+ * involved: a's time / b's time, *left the points only one of them ran. Returns the count. */
+int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, int *left);
+
 /* Find the crossovers of workload lines [c0, c1); appends to x (room for nseries × lines). */
 int sd_crossovers(const struct sd *d, int c0, int c1, struct xover *x);
 

@@ -29,11 +29,12 @@ static void csv_num(FILE *out, double v) {
         fprintf(out, "%.10g", v);
 }
 
+/* One record; bsi: the series in baseline_device (the baseline; for a pair, the other device). */
 static void csv_line(const struct sd *d, FILE *out, const char *kind, const struct combo *cb,
-                     const char *workload, int s, const struct run_row *r, const struct run_row *b,
+                     const char *workload, int s, int bsi, const struct run_row *r, const struct run_row *b,
                      double kr, double er, const char *note) {
     const struct cmp_series *se = s >= 0 ? &d->in->series[s] : NULL;
-    const struct cmp_series *bs = &d->in->series[d->base];
+    const struct cmp_series *bs = &d->in->series[bsi];
     const char *f[] = {kind,
                        workload,
                        cb ? cb->shape : "",
@@ -80,7 +81,7 @@ void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) 
             if (!r)
                 continue;
             int ok = usable(r) && b;
-            csv_line(d, out, "line", &d->combo[c], d->combo[c].workload, s, r, b,
+            csv_line(d, out, "line", &d->combo[c], d->combo[c].workload, s, d->base, r, b,
                      ok ? r->median_ms / b->median_ms : NAN, ok ? e2e_ms(r) / e2e_ms(b) : NAN,
                      r->status == ST_OK ? "" : r->note);
         }
@@ -94,7 +95,7 @@ void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) 
             snprintf(note, sizeof note, "geometric mean of %d lines", n);
             struct combo tier = {d->combo[c0].workload, "", d->combo[c0].dtype, "", 0, 0, 0, 0, 0, 0};
             csv_line(d, out, "geomean", sd_tier_count(d) > 1 ? &tier : NULL, d->combo[c0].workload,
-                     s, NULL, NULL, gk, ge, note);
+                     s, d->base, NULL, NULL, gk, ge, note);
         }
     for (int s = 0; s < in->nseries; s++) {
         double gk, ge;
@@ -104,13 +105,23 @@ void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) 
         char note[96];
         snprintf(note, sizeof note, "geometric mean of %d lines%s", n,
                  sd_has_one_time(d) ? " (start-up costs left out)" : "");
-        csv_line(d, out, "geomean", NULL, "", s, NULL, NULL, gk, ge, note);
+        csv_line(d, out, "geomean", NULL, "", s, d->base, NULL, NULL, gk, ge, note);
     }
+    /* every two devices over the points both ran: the ranking no baseline can flip */
+    for (int a = 0; a < in->nseries; a++)
+        for (int b = a + 1; b < in->nseries; b++) {
+            double gk, ge;
+            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
+            char note[128];
+            snprintf(note, sizeof note, "geometric mean of %d points both ran; %d left out", n,
+                     left);
+            csv_line(d, out, "pair", NULL, "", b, a, NULL, NULL, gk, ge, note);
+        }
     for (int i = 0; i < nx; i++) {
         struct combo cb = {x[i].workload, x[i].shape ? x[i].shape : "", x[i].dtype, x[i].impl, 0, 0,
                            0, 0, 0, 0};
         char note[480];
         snprintf(note, sizeof note, "%s: %s", x[i].kind, x[i].text);
-        csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, NULL, NULL, NAN, NAN, note);
+        csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, d->base, NULL, NULL, NAN, NAN, note);
     }
 }

@@ -144,6 +144,27 @@ static void json_crossovers(const struct sd *d, const struct xover *x, int nx, F
     }
 }
 
+/* Every two devices over the points both ran (device against "against"): baseline-free. */
+static void json_pairs(const struct sd *d, FILE *out) {
+    int first = 1;
+    for (int a = 0; a < d->in->nseries; a++)
+        for (int b = a + 1; b < d->in->nseries; b++) {
+            double gk, ge;
+            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
+            fputs(first ? "\n{" : ",\n{", out);
+            first = 0;
+            json_series(d, out, b);
+            fputc(',', out);
+            json_kv(out, "against", d->in->series[a].device, 1);
+            json_kv(out, "against_label", d->in->series[a].label, 1);
+            json_kn(out, "points", n, 1);
+            json_kn(out, "left_out", left, 1);
+            json_kn(out, "kernel_ratio", gk, 1);
+            json_kn(out, "e2e_ratio", ge, 0);
+            fputc('}', out);
+        }
+}
+
 void sd_print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
     json_document_begin(out, "compare");
     fputs(", \"mode\":\"slowdown\",\"baseline\":{", out);
@@ -154,6 +175,8 @@ void sd_print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
     json_lines(d, out);
     fputs("],\n\"geomean\":[", out);
     json_geomeans(d, out);
+    fputs("],\n\"pairs\":[", out);
+    json_pairs(d, out);
     fputs("],\n\"crossover\":[", out);
     json_crossovers(d, x, nx, out);
     fputs("]}\n", out);

@@ -210,3 +210,62 @@ int sd_geomeans(const struct sd *d, int s, int c0, int c1, double *gk, double *g
     free(e);
     return (int)n;
 }
+
+/* Is line c the first line of its point (workload, shape, dtype)? */
+int sd_point_first(const struct sd *d, int c) {
+    for (int k = 0; k < c; k++)
+        if (!strcmp(d->combo[k].workload, d->combo[c].workload) &&
+            !strcmp(d->combo[k].shape, d->combo[c].shape) &&
+            !strcmp(d->combo[k].dtype, d->combo[c].dtype))
+            return 0;
+    return 1;
+}
+
+/* Series s's fastest usable kernel and end-to-end times at the point of line c; 0 when none. */
+int sd_point_best(const struct sd *d, int s, int c, double *k, double *e) {
+    *k = *e = INFINITY;
+    for (int i = 0; i < d->ncombo; i++) {
+        const struct run_row *r = at(d, i, s);
+        if (!usable(r) || !same_point(&d->combo[c], r))
+            continue;
+        *k = fmin(*k, r->median_ms);
+        *e = fmin(*e, e2e_ms(r));
+    }
+    return isfinite(*k);
+}
+
+/* Devices a and b side by side over the points (workload, shape, dtype) both ran, each at its
+ * fastest implementation there; one-time costs left out: geometric means of a's time / b's time.
+ * It needs no baseline, so the order of two devices cannot flip with --baseline, and a device's
+ * mean is not flattered by points the other lacks (cuDNN, tensor cores on an old card). *left:
+ * the points only one of the two ran. Returns the count of shared points. */
+int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, int *left) {
+    size_t n = 0;
+    *left = 0;
+    double *k = malloc(sizeof(double) * (size_t)(d->ncombo + 1));
+    double *e = malloc(sizeof(double) * (size_t)(d->ncombo + 1));
+    if (!k || !e) {
+        free(k);
+        free(e);
+        *gk = *ge = NAN;
+        return 0;
+    }
+    for (int c = 0; c < d->ncombo; c++) {
+        double ka, ea, kb, eb;
+        if (d->combo[c].one_time || !sd_point_first(d, c))
+            continue;
+        int ha = sd_point_best(d, a, c, &ka, &ea), hb = sd_point_best(d, b, c, &kb, &eb);
+        if (!ha || !hb) {
+            *left += ha || hb;
+            continue;
+        }
+        k[n] = ka / kb;
+        e[n] = ea / eb;
+        n++;
+    }
+    *gk = rank_geomean(k, n);
+    *ge = rank_geomean(e, n);
+    free(k);
+    free(e);
+    return (int)n;
+}

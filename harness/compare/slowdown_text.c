@@ -162,6 +162,11 @@ static void print_overall(const struct sd *d, FILE *out, int md) {
                     : "geometric mean over all workloads%s\n",
             left);
     grid_print(&g, md, out);
+    if (in->nseries > 2) /* each mean covers other lines: not a ranking of the devices */
+        fprintf(out,
+                "%seach mean covers the lines that device and the baseline both ran; to rank "
+                "two devices read the side-by-side table below\n",
+                md ? "\n" : "");
     fputc('\n', out);
     grid_free(&g);
 }
@@ -248,12 +253,87 @@ static void print_crossovers(const struct sd *d, const struct xover *x, int nx, 
     grid_free(&g);
 }
 
+/* The points only one of devices a and b ran: "conv2d n=1 c=3 …, gemm m=512 n=512 k=512". */
+static void left_out_list(const struct sd *d, int a, int b, char *buf, size_t len) {
+    size_t used = 0;
+    int more = 0;
+    buf[0] = 0;
+    for (int c = 0; c < d->ncombo; c++) {
+        double k, e;
+        const struct combo *cb = &d->combo[c];
+        if (cb->one_time || !sd_point_first(d, c) ||
+            sd_point_best(d, a, c, &k, &e) == sd_point_best(d, b, c, &k, &e))
+            continue;
+        char sh[256], item[400];
+        snprintf(item, sizeof item, "%s%s %s%s%s", used ? ", " : "", cb->workload,
+                 SHORT(cb->shape, sh), strcmp(cb->dtype, "float32") ? " " : "",
+                 strcmp(cb->dtype, "float32") ? cb->dtype : "");
+        if (used + strlen(item) + 32 >= len) {
+            more++;
+            continue;
+        }
+        used += (size_t)snprintf(buf + used, len - used, "%s", item);
+    }
+    if (more)
+        snprintf(buf + used, len - used, " and %d more", more);
+}
+
+/* Every two devices side by side over the points both ran: the ranking, which no --baseline can
+ * flip; the lines each pair leaves out are named. */
+static void print_pairs(const struct sd *d, FILE *out, int md) {
+    const struct cmp_input *in = d->in;
+    struct cmp_grid g;
+    if (in->nseries < 3 || grid_init(&g, 5))
+        return;
+    grid_head(&g, 0, "device", 0);
+    grid_head(&g, 1, "against", 0);
+    grid_head(&g, 2, "points", 1);
+    grid_head(&g, 3, "kernel", 1);
+    grid_head(&g, 4, "e2e", 1);
+    char notes[4096] = "";
+    size_t used = 0;
+    for (int a = 0; a < in->nseries; a++)
+        for (int b = a + 1; b < in->nseries; b++) {
+            double gk, ge;
+            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
+            int row = grid_row(&g, 0);
+            if (row < 0)
+                break;
+            char k[64], e[64];
+            fmt_ratio(k, sizeof k, gk);
+            fmt_ratio(e, sizeof e, ge);
+            grid_set(&g, row, 0, "%s", in->series[b].label);
+            grid_set(&g, row, 1, "%s", in->series[a].label);
+            grid_set(&g, row, 2, left ? "%d (%d left out)" : "%d", n, left);
+            grid_set(&g, row, 3, "%s", n ? k : "-");
+            grid_set(&g, row, 4, "%s", n ? e : "-");
+            if (left && used < sizeof notes - 256) {
+                char list[1024];
+                left_out_list(d, a, b, list, sizeof list);
+                int w = snprintf(notes + used, sizeof notes - used,
+                                 "%sleft out of %s against %s (only one of them ran): %s\n",
+                                 md ? "- " : "", in->series[b].device, in->series[a].device, list);
+                if (w > 0)
+                    used += (size_t)w;
+            }
+        }
+    fprintf(out, md ? "### devices side by side, over the points both ran\n\n"
+                    : "devices side by side, over the points both ran (the same whatever the "
+                      "baseline; each at its fastest implementation; start-up costs left out)\n");
+    grid_print(&g, md, out);
+    if (notes[0])
+        fprintf(out, "%s%s", md ? "\n" : "", notes);
+    fputc('\n', out);
+    grid_free(&g);
+}
+
 void sd_print_text(struct sd *d, const struct xover *x, int nx, FILE *out, int md) {
     print_intro(d, out, md);
     for (int c0 = 0; c0 < d->ncombo; c0 = sd_wl_end(d, c0))
         print_workload(d, c0, sd_wl_end(d, c0), out, md);
     if (d->in->nseries > 1)
         print_overall(d, out, md);
+    print_pairs(d, out, md);
     if (d->in->nseries > 1 && sd_tier_count(d) > 1)
         print_tiers(d, out, md);
     print_crossovers(d, x, nx, out, md);

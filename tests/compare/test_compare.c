@@ -658,6 +658,31 @@ static void test_crossover_per_tier(void) {
     result_free(&r);
 }
 
+/* sd_flip.csv: cuda:0 ran three GEMM sizes (two on tensor cores), cuda:1 only the smallest,
+ * where it is 1.25× faster than cuda:0. Against the CPU each device's mean covers its own lines
+ * (cuda:0 5.85× faster, cuda:1 2.50×): the pair rows rank the two over the points both ran, and
+ * must say the same whatever the baseline (issue 38 item 2). */
+static void test_pairs_ignore_baseline(void) {
+    const char *bases[] = {"cpu", "cuda:0", "cuda:1"};
+    for (int i = 0; i < 3; i++) {
+        struct result r = CMP(D("sd_flip.csv"), "--baseline", bases[i], "--format", "csv");
+        struct tab t;
+        CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+        int p = FIND(&t, "kind", "pair", "device", "cuda:1", "baseline_device", "cuda:0");
+        CHECK_MSG(p >= 0 && fabs(tab_num(&t, p, "e2e_ratio") - 0.8) < 1e-9 &&
+                      strstr(tab_get(&t, p, "note"), "1 points both ran; 2 left out"),
+                  "--baseline %s: pair cuda:1/cuda:0 %s", bases[i],
+                  p >= 0 ? tab_get(&t, p, "note") : "missing");
+        tab_free(&t);
+        result_free(&r);
+        r = CMP(D("sd_flip.csv"), "--baseline", bases[i]);
+        CHECK_MSG(strstr(r.out, "left out of cuda:1 against cuda:0 (only one of them ran): gemm "
+                                "m=512 n=512 k=512, gemm m=1024 n=1024 k=1024"),
+                  "--baseline %s: %s", bases[i], r.out);
+        result_free(&r);
+    }
+}
+
 /* Two machines, rows of the second in reverse order; the baseline is the first's GPU. */
 static void test_slowdown_join(void) {
     const char *b = D("sd_b.csv");
@@ -761,6 +786,8 @@ static void test_bad_input(void) {
         D("bad/unclosed_quote.csv"));
     BAD(W("%s:4: column note: quote inside an unquoted field", "bad/stray_quote.csv"),
         D("bad/stray_quote.csv"));
+    /* slowdown mode too: a run copied into a second file would be set beside itself */
+    BAD("the same run given twice", D("sd_a.csv"), D("sd_a_noextra.csv"), "--baseline", "cpu");
     BAD(W("%s:2: column schema: no result rows (only a header)", "bad/header_only.csv"),
         D("bad/header_only.csv"));
     BAD(W("%s:4: column schema: blank line between rows", "bad/blank_line.csv"),
@@ -866,6 +893,7 @@ int main(int argc, char **argv) {
     test_regression_runs();
     test_slowdown_exact();
     test_crossover_per_tier();
+    test_pairs_ignore_baseline();
     test_slowdown_join();
     test_formats();
     test_bad_input();
