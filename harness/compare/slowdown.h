@@ -86,8 +86,17 @@ int sd_point_best(const struct sd *d, int s, int c, double *k, double *e);
  * involved: a's time / b's time, *left the points only one of them ran. Returns the count. */
 int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, int *left);
 
+/* Is series s a simulated device (gpubench-sim: its times are CPU emulation)? Is any? */
+int sd_simulated(const struct sd *d, int s);
+int sd_any_simulated(const struct sd *d);
+
 /* Find the crossovers of workload lines [c0, c1); appends to x (room for nseries × lines). */
 int sd_crossovers(const struct sd *d, int c0, int c1, struct xover *x);
+
+/* Said once wherever a simulated device's times are shown. */
+#define SD_EMULATION_NOTE                                                                        \
+    "the simulated devices' times are CPU emulation (gpubench-sim), not measurements of the "    \
+    "cards: no ratio, ranking or crossover with them says how fast a card is"
 
 /* The report for people (md: GitHub Markdown), and the machine forms. */
 void sd_print_text(struct sd *d, const struct xover *x, int nx, FILE *out, int md);

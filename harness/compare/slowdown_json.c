@@ -28,6 +28,7 @@ static void json_series(const struct sd *d, FILE *out, int s) {
     json_kv(out, "file", d->in->runs[se->file].name, 1);
     json_kv(out, "run_id", se->run_id, 1);
     struct cmp_shared sh = cmp_shared_of(d->in, se->file, se->run_id, se->device);
+    fprintf(out, "\"simulated\":%s,", sd_simulated(d, s) ? "true" : "false");
     fprintf(out, "\"shared_gpu\":%s", !sh.known ? "null" : sh.yes ? "true" : "false");
 }
 

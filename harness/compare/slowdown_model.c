@@ -6,6 +6,7 @@
 
 #include "harness/compare/rankstats.h"
 #include "harness/compare/slowdown.h"
+#include "harness/core/device.h"
 #include "harness/core/dtype.h"
 
 /* A row of a one-time cost: the `startup` workload (bench/startup.c: a CUDA context, a library
@@ -268,4 +269,15 @@ int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, i
     free(k);
     free(e);
     return (int)n;
+}
+
+int sd_simulated(const struct sd *d, int s) {
+    return device_is_simulated(d->in->series[s].first->device_name);
+}
+
+int sd_any_simulated(const struct sd *d) {
+    for (int s = 0; s < d->in->nseries; s++)
+        if (sd_simulated(d, s))
+            return 1;
+    return 0;
 }

@@ -20,6 +20,8 @@ static void print_intro(const struct sd *d, FILE *out, int md) {
             "%sa line whose implementation the baseline device lacks is measured against "
             "its fastest one, named in brackets\n",
             md ? "- " : "");
+    if (sd_any_simulated(d))
+        fprintf(out, "%s%s\n", md ? "- **" : "", md ? SD_EMULATION_NOTE "**" : SD_EMULATION_NOTE);
     if (d->in->nseries == 1)
         fprintf(out,
                 "%sthe files hold no other device: the tables list the baseline's own "

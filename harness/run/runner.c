@@ -481,6 +481,8 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
         m.now = dev->be->mem_peak_now(dev, m.how, sizeof m.how);
         pb = r->gbps * traffic / mem_peak_gbps(&m);
     }
+    if (device_is_simulated(dev->name)) /* CPU-emulation time against a real card's peak */
+        pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
     peak_clause(im, r, pf >= pb ? peak : 0, &m);
     if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */

@@ -683,6 +683,27 @@ static void test_pairs_ignore_baseline(void) {
     }
 }
 
+/* Simulated devices' times are CPU emulation: every form says so, the text form once (issue 38
+ * item 3). */
+static void test_emulation_named(void) {
+    const char *fmts[] = {"table", "markdown"};
+    for (int i = 0; i < 2; i++) {
+        struct result r = CMP(D("sd_sim.csv"), "--format", fmts[i]);
+        const char *at = strstr(r.out, "CPU emulation (gpubench-sim), not measurements");
+        CHECK_MSG(r.rc == 0 && at && !strstr(at + 1, "CPU emulation (gpubench-sim)"),
+                  "%s: %s", fmts[i], r.out);
+        result_free(&r);
+    }
+    struct result r = CMP(D("sd_sim.csv"), "--format", "json");
+    CHECK_MSG(strstr(r.out, "\"device\":\"cuda:1\"") && strstr(r.out, "\"simulated\":true") &&
+                  strstr(r.out, "\"simulated\":false"),
+              "%s", r.out);
+    result_free(&r);
+    r = CMP(D("sd_flip.csv"));
+    CHECK_MSG(!strstr(r.out, "emulation"), "%s", r.out);
+    result_free(&r);
+}
+
 /* Two machines, rows of the second in reverse order; the baseline is the first's GPU. */
 static void test_slowdown_join(void) {
     const char *b = D("sd_b.csv");
@@ -894,6 +915,7 @@ int main(int argc, char **argv) {
     test_slowdown_exact();
     test_crossover_per_tier();
     test_pairs_ignore_baseline();
+    test_emulation_named();
     test_slowdown_join();
     test_formats();
     test_bad_input();
