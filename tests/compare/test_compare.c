@@ -699,6 +699,19 @@ static void test_crossover_uncertain(void) {
     result_free(&r);
 }
 
+/* A CPU baseline whose GEMM ran at 9% of its peak is named, its OpenBLAS core read from
+ * "core=NAME (…)" (issue 37 item 5); a baseline without peak figures is not. */
+static void test_overstating_baseline(void) {
+    struct result r = CMP(D("sd_overstate.csv"));
+    CHECK_MSG(strstr(r.out, "the CPU baseline's GEMM ran at 9% of its FP32 peak on OpenBLAS's "
+                            "SkylakeX kernels: speedups against it are overstated"),
+              "%s", r.out);
+    result_free(&r);
+    r = CMP(D("sd_flip.csv"));
+    CHECK_MSG(!strstr(r.out, "overstated"), "%s", r.out);
+    result_free(&r);
+}
+
 /* Simulated devices' times are CPU emulation: every form says so, the text form once (issue 38
  * item 3). */
 static void test_emulation_named(void) {
@@ -933,6 +946,7 @@ int main(int argc, char **argv) {
     test_pairs_ignore_baseline();
     test_emulation_named();
     test_crossover_uncertain();
+    test_overstating_baseline();
     test_slowdown_join();
     test_formats();
     test_bad_input();
