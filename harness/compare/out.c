@@ -278,10 +278,11 @@ void fmt_ratio(char *buf, size_t len, double ratio) {
     }
     if (ratio >= 1) {
         fmt_factor(f, sizeof f, ratio);
-        snprintf(buf, len, "%s× slower", f);
+        /* equal to the digits shown: "1.00× slower" would claim a difference it cannot show */
+        snprintf(buf, len, strcmp(f, "1.00") ? "%s× slower" : "same", f);
     } else {
         fmt_factor(f, sizeof f, 1 / ratio);
-        snprintf(buf, len, "%s× faster", f);
+        snprintf(buf, len, strcmp(f, "1.00") ? "%s× faster" : "same", f);
     }
 }
 

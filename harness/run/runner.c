@@ -528,11 +528,13 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
         pb = r->gbps * traffic / mem_peak_gbps(&m);
     }
     int in_cache = cache_note(dev, im, r, pb > 1.0 && memory_bound(dev, r));
-    if (in_cache)
+    int simulated = device_is_simulated(dev->name); /* CPU-emulation time, a real card's peak */
+    if (in_cache || simulated)
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
     if (r->peak_pct < 0) /* the table's '-' in `peak`, explained once under it (sinks.c) */
-        r->no_peak = in_cache ? "faster than memory: its working set is served by the last-level "
+        r->no_peak = simulated ? "a simulated device: its times are CPU emulation, not the card's"
+                     : in_cache ? "faster than memory: its working set is served by the last-level "
                                 "cache (no memory peak bounds a cached row)"
                      : r->gflops < 0 && r->gbps < 0 ? "the row counts no FLOPs or bytes to rate"
                      : im->host_transfer ? "no PCIe link reading from NVML (a host copy's bound)"

@@ -756,6 +756,81 @@ static void test_crossover_per_tier(void) {
     result_free(&r);
 }
 
+/* sd_flip.csv: cuda:0 ran three GEMM sizes (two on tensor cores), cuda:1 only the smallest,
+ * where it is 1.25× faster than cuda:0. Against the CPU each device's mean covers its own lines
+ * (cuda:0 5.85× faster, cuda:1 2.50×): the pair rows rank the two over the points both ran, and
+ * must say the same whatever the baseline (issue 38 item 2). */
+static void test_pairs_ignore_baseline(void) {
+    const char *bases[] = {"cpu", "cuda:0", "cuda:1"};
+    for (int i = 0; i < 3; i++) {
+        struct result r = CMP(D("sd_flip.csv"), "--baseline", bases[i], "--format", "csv");
+        struct tab t;
+        CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+        int p = FIND(&t, "kind", "pair", "device", "cuda:1", "baseline_device", "cuda:0");
+        CHECK_MSG(p >= 0 && fabs(tab_num(&t, p, "e2e_ratio") - 0.8) < 1e-9 &&
+                      strstr(tab_get(&t, p, "note"), "1 points both ran; 2 left out"),
+                  "--baseline %s: pair cuda:1/cuda:0 %s", bases[i],
+                  p >= 0 ? tab_get(&t, p, "note") : "missing");
+        tab_free(&t);
+        result_free(&r);
+        r = CMP(D("sd_flip.csv"), "--baseline", bases[i]);
+        CHECK_MSG(strstr(r.out, "left out of cuda:1 against cuda:0 (only one of them ran): gemm "
+                                "m=512 n=512 k=512, gemm m=1024 n=1024 k=1024"),
+                  "--baseline %s: %s", bases[i], r.out);
+        result_free(&r);
+    }
+}
+
+/* sd_noisy.csv: the CPU's 128³ GEMM hit a load spike (3.44 ms, 1.08 ms at 256³), so the GPU
+ * looks 15× faster there and only 1.01× at 256³, within the intervals: no crossover is stated
+ * from 128³, it is uncertain between 64³ and 256³ (issue 38 item 4). */
+static void test_crossover_uncertain(void) {
+    struct result r = CMP(D("sd_noisy.csv"), "--format", "csv");
+    struct tab t;
+    CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+    int x = FIND(&t, "kind", "crossover", "impl", "cublas");
+    CHECK_MSG(x >= 0 && strstr(tab_get(&t, x, "note"),
+                               "uncertain: crossover uncertain between m=64 n=64 k=64 and m=256 "
+                               "n=256 k=256"),
+              "%s", x >= 0 ? tab_get(&t, x, "note") : r.out);
+    tab_free(&t);
+    result_free(&r);
+}
+
+/* A CPU baseline whose GEMM ran at 9% of its peak is named, its OpenBLAS core read from
+ * "core=NAME (…)" (issue 37 item 5); a baseline without peak figures is not. */
+static void test_overstating_baseline(void) {
+    struct result r = CMP(D("sd_overstate.csv"));
+    CHECK_MSG(strstr(r.out, "the CPU baseline's GEMM ran at 9% of its FP32 peak on OpenBLAS's "
+                            "SkylakeX kernels: speedups against it are overstated"),
+              "%s", r.out);
+    result_free(&r);
+    r = CMP(D("sd_flip.csv"));
+    CHECK_MSG(!strstr(r.out, "overstated"), "%s", r.out);
+    result_free(&r);
+}
+
+/* Simulated devices' times are CPU emulation: every form says so, the text form once (issue 38
+ * item 3). */
+static void test_emulation_named(void) {
+    const char *fmts[] = {"table", "markdown"};
+    for (int i = 0; i < 2; i++) {
+        struct result r = CMP(D("sd_sim.csv"), "--format", fmts[i]);
+        const char *at = strstr(r.out, "CPU emulation (gpubench-sim), not measurements");
+        CHECK_MSG(r.rc == 0 && at && !strstr(at + 1, "CPU emulation (gpubench-sim)"),
+                  "%s: %s", fmts[i], r.out);
+        result_free(&r);
+    }
+    struct result r = CMP(D("sd_sim.csv"), "--format", "json");
+    CHECK_MSG(strstr(r.out, "\"device\":\"cuda:1\"") && strstr(r.out, "\"simulated\":true") &&
+                  strstr(r.out, "\"simulated\":false"),
+              "%s", r.out);
+    result_free(&r);
+    r = CMP(D("sd_flip.csv"));
+    CHECK_MSG(!strstr(r.out, "emulation"), "%s", r.out);
+    result_free(&r);
+}
+
 /* Two machines, rows of the second in reverse order; the baseline is the first's GPU. */
 static void test_slowdown_join(void) {
     const char *b = D("sd_b.csv");
@@ -861,6 +936,8 @@ static void test_bad_input(void) {
         D("bad/unclosed_quote.csv"));
     BAD(W("%s:4: column note: quote inside an unquoted field", "bad/stray_quote.csv"),
         D("bad/stray_quote.csv"));
+    /* slowdown mode too: a run copied into a second file would be set beside itself */
+    BAD("the same run given twice", D("sd_a.csv"), D("sd_a_noextra.csv"), "--baseline", "cpu");
     BAD(W("%s:2: column schema: no result rows (only a header)", "bad/header_only.csv"),
         D("bad/header_only.csv"));
     BAD(W("%s:4: column schema: blank line between rows", "bad/blank_line.csv"),
@@ -972,6 +1049,10 @@ int main(int argc, char **argv) {
     test_regression_runs();
     test_slowdown_exact();
     test_crossover_per_tier();
+    test_pairs_ignore_baseline();
+    test_emulation_named();
+    test_crossover_uncertain();
+    test_overstating_baseline();
     test_slowdown_join();
     test_formats();
     test_bad_input();

@@ -1,0 +1,106 @@
+/* slowdown.h — the model of `gpubench compare`'s slowdown mode, shared by its parts:
+ * slowdown_model.c builds the lines and computes the geometric means, slowdown_cross.c finds the
+ * crossovers, slowdown_text.c prints the tables (text, Markdown), slowdown_csv.c and
+ * slowdown_json.c the machine forms; slowdown.c is the entry point. Internal to harness/compare. */
+#ifndef GPUBENCH_COMPARE_SLOWDOWN_H
+#define GPUBENCH_COMPARE_SLOWDOWN_H
+
+#include <math.h>
+#include <string.h>
+
+#include "harness/compare/internal.h"
+#include "harness/core/shape.h"
+
+/* A shape as every human output prints it (the run table too): "stride=1", not
+ * "stride_h=1;stride_w=1"; CSV and JSON keep the canonical form, which joins. */
+#define SHORT(shape, buf) (shape_compact((shape), (buf), sizeof(buf)), (buf))
+
+/* One line of the report: a (workload, shape, dtype, impl) and the row of each series. */
+struct combo {
+    const char *workload, *shape, *dtype, *impl;
+    double size;     /* flops, or bytes when there are none: the order of a sweep */
+    int order;       /* first appearance */
+    int wl_order;    /* first appearance of the workload */
+    int shape_order; /* first appearance of the (workload, shape, dtype) */
+    int tier;        /* the dtype's place in tier order (float32 first), 99 when unknown */
+    int one_time;    /* a start-up cost (workload `startup`): a time with no work in it */
+};
+
+struct sd {
+    const struct cmp_input *in;
+    const struct cmp_opts *o;
+    int base; /* baseline series */
+    int ncombo;
+    struct combo *combo;
+    const struct run_row **cell; /* ncombo × nseries */
+    const struct run_row **ref;  /* ncombo: the baseline row each line is measured against */
+    const char *only_dtype;      /* when set, geomeans counts only the lines of this tier */
+};
+
+struct xover {
+    int series, cpu;
+    const char *workload, *impl, *dtype; /* one crossover per implementation and tier */
+    const char *kind;  /* "from", "always", "never" */
+    const char *shape; /* the first size from which the GPU stays faster (from, always) */
+    char text[1024];
+};
+
+
+static inline const struct run_row *at(const struct sd *d, int c, int s) {
+    return d->cell[(size_t)c * (size_t)d->in->nseries + (size_t)s];
+}
+
+/* End-to-end time; a CPU row has no copies, so its kernel time is its end-to-end time. */
+static inline double e2e_ms(const struct run_row *r) {
+    return isfinite(r->e2e_median_ms) ? r->e2e_median_ms : r->median_ms;
+}
+
+static inline int usable(const struct run_row *r) {
+    return r && r->status == ST_OK && r->median_ms > 0 && e2e_ms(r) > 0;
+}
+
+static inline int same_point(const struct combo *c, const struct run_row *r) {
+    return !strcmp(c->workload, r->workload) && !strcmp(c->shape, r->shape) &&
+           !strcmp(c->dtype, r->dtype);
+}
+
+/* Fill d's lines, cells and baselines from d->in and d->base. Returns 0, or -1 with one line in
+ * err (out of memory; sd_free frees what was allocated). */
+int sd_build(struct sd *d, char *err, size_t errlen);
+void sd_free(struct sd *d);
+/* Does series s have any row in lines [c0, c1)? */
+int sd_has_rows(const struct sd *d, int s, int c0, int c1);
+/* The end of the table that starts at line c0: the lines of one workload in one tier. */
+int sd_wl_end(const struct sd *d, int c0);
+/* How many precision tiers the lines hold (1 for files of float32 rows only). */
+int sd_tier_count(const struct sd *d);
+/* Does the report hold lines of one-time costs (left out of every geometric mean)? */
+int sd_has_one_time(const struct sd *d);
+/* Geometric means of series s's kernel and e2e ratios over lines [c0, c1); returns the count. */
+int sd_geomeans(const struct sd *d, int s, int c0, int c1, double *gk, double *ge);
+
+/* Is line c the first of its point? Series s's fastest times at line c's point (0: none). */
+int sd_point_first(const struct sd *d, int c);
+int sd_point_best(const struct sd *d, int s, int c, double *k, double *e);
+/* Devices a and b over the points both ran (each at its fastest implementation), no baseline
+ * involved: a's time / b's time, *left the points only one of them ran. Returns the count. */
+int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, int *left);
+
+/* Is series s a simulated device (gpubench-sim: its times are CPU emulation)? Is any? */
+int sd_simulated(const struct sd *d, int s);
+int sd_any_simulated(const struct sd *d);
+
+/* Find the crossovers of workload lines [c0, c1); appends to x (room for nseries × lines). */
+int sd_crossovers(const struct sd *d, int c0, int c1, struct xover *x);
+
+/* Said once wherever a simulated device's times are shown. */
+#define SD_EMULATION_NOTE                                                                        \
+    "the simulated devices' times are CPU emulation (gpubench-sim), not measurements of the "    \
+    "cards: no ratio, ranking or crossover with them says how fast a card is"
+
+/* The report for people (md: GitHub Markdown), and the machine forms. */
+void sd_print_text(struct sd *d, const struct xover *x, int nx, FILE *out, int md);
+void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out);
+void sd_print_json(struct sd *d, const struct xover *x, int nx, FILE *out);
+
+#endif

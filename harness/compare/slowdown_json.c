@@ -1,0 +1,184 @@
+/* slowdown_json.c — the slowdown report as one JSON document: the baseline, the lines, the
+ * geometric means and the crossovers, each section printed by its own function. */
+#include "harness/compare/shared.h"
+#include "harness/compare/slowdown.h"
+
+static void json_kv(FILE *out, const char *k, const char *v, int comma) {
+    json_string(out, k);
+    fputc(':', out);
+    json_string(out, v);
+    if (comma)
+        fputc(',', out);
+}
+
+static void json_kn(FILE *out, const char *k, double v, int comma) {
+    json_string(out, k);
+    fputc(':', out);
+    json_number(out, v);
+    if (comma)
+        fputc(',', out);
+}
+
+static void json_series(const struct sd *d, FILE *out, int s) {
+    const struct cmp_series *se = &d->in->series[s];
+    json_kv(out, "device", se->device, 1);
+    json_kv(out, "device_name", se->first->device_name, 1);
+    json_kv(out, "cc", se->first->cc, 1);
+    json_kv(out, "label", se->label, 1);
+    json_kv(out, "file", d->in->runs[se->file].name, 1);
+    json_kv(out, "run_id", se->run_id, 1);
+    struct cmp_shared sh = cmp_shared_of(d->in, se->file, se->run_id, se->device);
+    fprintf(out, "\"simulated\":%s,", sd_simulated(d, s) ? "true" : "false");
+    fprintf(out, "\"shared_gpu\":%s", !sh.known ? "null" : sh.yes ? "true" : "false");
+}
+
+/* With several tiers, the geomean entries of each tier over all workloads (workload null). */
+static void json_tier_geomeans(struct sd *d, FILE *out) {
+    for (int c = 0; c < d->ncombo && sd_tier_count(d) > 1; c++) {
+        int seen = 0;
+        for (int e = 0; e < c && !seen; e++)
+            seen = !strcmp(d->combo[e].dtype, d->combo[c].dtype);
+        for (int s = 0; s < d->in->nseries && !seen; s++) {
+            double gk, ge;
+            d->only_dtype = d->combo[c].dtype;
+            int n = sd_geomeans(d, s, 0, d->ncombo, &gk, &ge);
+            d->only_dtype = NULL;
+            if (s == d->base || !n)
+                continue;
+            fputs(",\n{", out);
+            json_kv(out, "workload", NULL, 1);
+            json_kv(out, "dtype", d->combo[c].dtype, 1);
+            json_series(d, out, s);
+            fputc(',', out);
+            json_kn(out, "lines", n, 1);
+            json_kn(out, "kernel_ratio", gk, 1);
+            json_kn(out, "e2e_ratio", ge, 0);
+            fputc('}', out);
+        }
+    }
+}
+
+/* The workloads whose lines are one-time costs, in no geometric mean. */
+static void json_left_out(const struct sd *d, FILE *out) {
+    int first = 1;
+    for (int c = 0; c < d->ncombo; c++)
+        if (d->combo[c].one_time && (c == 0 || !d->combo[c - 1].one_time ||
+                                     strcmp(d->combo[c - 1].workload, d->combo[c].workload))) {
+            if (!first)
+                fputc(',', out);
+            json_string(out, d->combo[c].workload);
+            first = 0;
+        }
+}
+
+/* One entry per line and device: its times, the baseline's, the ratios. */
+static void json_lines(const struct sd *d, FILE *out) {
+    const struct cmp_input *in = d->in;
+    int first = 1;
+    for (int c = 0; c < d->ncombo; c++)
+        for (int s = 0; s < in->nseries; s++) {
+            const struct run_row *r = at(d, c, s), *b = d->ref[c];
+            if (!r)
+                continue;
+            int ok = usable(r) && b;
+            fputs(first ? "\n{" : ",\n{", out);
+            first = 0;
+            json_kv(out, "workload", d->combo[c].workload, 1);
+            json_kv(out, "shape", d->combo[c].shape, 1);
+            json_kv(out, "dtype", d->combo[c].dtype, 1);
+            json_kv(out, "impl", d->combo[c].impl, 1);
+            json_series(d, out, s);
+            fputc(',', out);
+            json_kv(out, "status", status_name(r->status), 1);
+            json_kn(out, "flops", r->flops, 1);
+            json_kn(out, "bytes", r->bytes, 1);
+            json_kn(out, "ms", r->median_ms, 1);
+            json_kn(out, "e2e_ms", r->e2e_median_ms, 1);
+            json_kv(out, "baseline_impl", b ? b->impl : NULL, 1);
+            json_kn(out, "baseline_ms", b ? b->median_ms : NAN, 1);
+            json_kn(out, "baseline_e2e_ms", b ? e2e_ms(b) : NAN, 1);
+            json_kn(out, "kernel_ratio", ok ? r->median_ms / b->median_ms : NAN, 1);
+            json_kn(out, "e2e_ratio", ok ? e2e_ms(r) / e2e_ms(b) : NAN, 0);
+            fputc('}', out);
+        }
+}
+
+/* The geometric means per workload table and over all workloads (workload null), then per tier. */
+static void json_geomeans(struct sd *d, FILE *out) {
+    const struct cmp_input *in = d->in;
+    int first = 1;
+    for (int c0 = 0; c0 <= d->ncombo; c0 = c0 < d->ncombo ? sd_wl_end(d, c0) : d->ncombo + 1)
+        for (int s = 0; s < in->nseries; s++) {
+            int all = c0 == d->ncombo;
+            double gk, ge;
+            int n = sd_geomeans(d, s, all ? 0 : c0, all ? d->ncombo : sd_wl_end(d, c0), &gk, &ge);
+            if (s == d->base || !n)
+                continue;
+            fputs(first ? "\n{" : ",\n{", out);
+            first = 0;
+            json_kv(out, "workload", all ? NULL : d->combo[c0].workload, 1);
+            if (sd_tier_count(d) > 1) /* the tier of a workload's table; null: all tiers */
+                json_kv(out, "dtype", all ? NULL : d->combo[c0].dtype, 1);
+            json_series(d, out, s);
+            fputc(',', out);
+            json_kn(out, "lines", n, 1);
+            json_kn(out, "kernel_ratio", gk, 1);
+            json_kn(out, "e2e_ratio", ge, 0);
+            fputc('}', out);
+        }
+    json_tier_geomeans(d, out);
+}
+
+static void json_crossovers(const struct sd *d, const struct xover *x, int nx, FILE *out) {
+    for (int i = 0; i < nx; i++) {
+        fputs(i ? ",\n{" : "\n{", out);
+        json_kv(out, "workload", x[i].workload, 1);
+        json_kv(out, "impl", x[i].impl, 1);
+        json_kv(out, "dtype", x[i].dtype, 1);
+        json_series(d, out, x[i].series);
+        fputc(',', out);
+        json_kv(out, "cpu", d->in->series[x[i].cpu].label, 1);
+        json_kv(out, "kind", x[i].kind, 1);
+        json_kv(out, "shape", x[i].shape, 1);
+        json_kv(out, "text", x[i].text, 0);
+        fputc('}', out);
+    }
+}
+
+/* Every two devices over the points both ran (device against "against"): baseline-free. */
+static void json_pairs(const struct sd *d, FILE *out) {
+    int first = 1;
+    for (int a = 0; a < d->in->nseries; a++)
+        for (int b = a + 1; b < d->in->nseries; b++) {
+            double gk, ge;
+            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
+            fputs(first ? "\n{" : ",\n{", out);
+            first = 0;
+            json_series(d, out, b);
+            fputc(',', out);
+            json_kv(out, "against", d->in->series[a].device, 1);
+            json_kv(out, "against_label", d->in->series[a].label, 1);
+            json_kn(out, "points", n, 1);
+            json_kn(out, "left_out", left, 1);
+            json_kn(out, "kernel_ratio", gk, 1);
+            json_kn(out, "e2e_ratio", ge, 0);
+            fputc('}', out);
+        }
+}
+
+void sd_print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
+    json_document_begin(out, "compare");
+    fputs(", \"mode\":\"slowdown\",\"baseline\":{", out);
+    json_series(d, out, d->base);
+    fputs("},\n\"left_out_of_means\":[", out);
+    json_left_out(d, out);
+    fputs("],\n\"lines\":[", out);
+    json_lines(d, out);
+    fputs("],\n\"geomean\":[", out);
+    json_geomeans(d, out);
+    fputs("],\n\"pairs\":[", out);
+    json_pairs(d, out);
+    fputs("],\n\"crossover\":[", out);
+    json_crossovers(d, x, nx, out);
+    fputs("]}\n", out);
+}

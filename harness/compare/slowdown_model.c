@@ -1,0 +1,283 @@
+/* slowdown_model.c — the lines of the slowdown report and their means: one line per (workload,
+ * shape, dtype, impl) found in any file, each device's row on it, the baseline row each line is
+ * measured against, and the geometric means of the ratios. A line is measured against the
+ * baseline's row of the same precision tier. */
+#include <stdlib.h>
+
+#include "harness/compare/rankstats.h"
+#include "harness/compare/slowdown.h"
+#include "harness/core/device.h"
+#include "harness/core/dtype.h"
+
+/* A row of a one-time cost: the `startup` workload (bench/startup.c: a CUDA context, a library
+ * handle, a PTX JIT, the CPU's first OpenBLAS call, each paid once per process; no FLOPs or
+ * bytes, only a time). Its ratio says what starting costs, not how fast a device works, so no
+ * geometric mean counts it. By name: a zero in the flops and bytes columns is also what a
+ * failed or hand-made row may carry. */
+static int one_time_row(const struct run_row *r) {
+    return !strcmp(r->workload, "startup");
+}
+
+static int combo_cmp(const void *pa, const void *pb) {
+    const struct combo *a = pa, *b = pb;
+    if (a->wl_order != b->wl_order)
+        return a->wl_order - b->wl_order;
+    if (a->tier != b->tier)
+        return a->tier - b->tier;
+    if (a->size != b->size)
+        return (a->size > b->size) - (a->size < b->size);
+    if (a->shape_order != b->shape_order)
+        return a->shape_order - b->shape_order;
+    return a->order - b->order;
+}
+
+
+/* The line of `row` (same point and implementation) among d->combo[0, ncombo), or -1; *pt is the
+ * first line of the same point, or -1. */
+static int find_combo(const struct sd *d, const struct run_row *row, int *pt) {
+    *pt = -1;
+    for (int c = 0; c < d->ncombo; c++) {
+        if (!same_point(&d->combo[c], row))
+            continue;
+        if (*pt < 0)
+            *pt = c;
+        if (!strcmp(d->combo[c].impl, row->impl))
+            return c;
+    }
+    return -1;
+}
+
+/* The lines of the report: one per (point, implementation) of every file, in the order of
+ * combo_cmp. wls has room for one workload per row. */
+static void collect_combos(struct sd *d, const char **wls) {
+    const struct cmp_input *in = d->in;
+    int nwl = 0;
+    for (int f = 0; f < in->nfiles; f++)
+        for (size_t r = 0; r < in->runs[f].nrows; r++) {
+            const struct run_row *row = &in->runs[f].run[r];
+            int c = d->ncombo, pt;
+            if (find_combo(d, row, &pt) >= 0)
+                continue;
+            int w = 0;
+            while (w < nwl && strcmp(wls[w], row->workload))
+                w++;
+            if (w == nwl)
+                wls[nwl++] = row->workload;
+            double size = row->flops > 0 ? row->flops : row->bytes;
+            /* every implementation of one point sorts with the point's first appearance */
+            struct combo cb = {row->workload,
+                               row->shape,
+                               row->dtype,
+                               row->impl,
+                               isfinite(size) ? size : 0,
+                               c,
+                               w,
+                               c,
+                               99,
+                               0};
+            enum dtype t;
+            if (dtype_parse(row->dtype, &t) == 0)
+                cb.tier = (int)t;
+            cb.one_time = one_time_row(row);
+            if (pt >= 0) {
+                cb.size = d->combo[pt].size;
+                cb.shape_order = d->combo[pt].shape_order;
+            }
+            d->combo[d->ncombo++] = cb;
+        }
+    qsort(d->combo, (size_t)d->ncombo, sizeof *d->combo, combo_cmp);
+}
+
+/* d->cell: each series' row of each line. */
+static void fill_cells(struct sd *d) {
+    const struct cmp_input *in = d->in;
+    for (int f = 0; f < in->nfiles; f++)
+        for (size_t r = 0; r < in->runs[f].nrows; r++) {
+            const struct run_row *row = &in->runs[f].run[r];
+            int s = cmp_series_of(in, f, row);
+            for (int c = 0; c < d->ncombo; c++)
+                if (same_point(&d->combo[c], row) && !strcmp(d->combo[c].impl, row->impl))
+                    d->cell[(size_t)c * (size_t)in->nseries + (size_t)s] = row;
+        }
+}
+
+/* d->ref: the baseline of a line is the baseline device's same implementation, else its fastest
+ * at the same point (NULL when it has none). */
+static void choose_refs(struct sd *d) {
+    for (int c = 0; c < d->ncombo; c++) {
+        const struct run_row *own = at(d, c, d->base), *best = NULL;
+        if (usable(own)) {
+            d->ref[c] = own;
+            continue;
+        }
+        for (int k = 0; k < d->ncombo; k++) {
+            const struct run_row *r = at(d, k, d->base);
+            if (usable(r) && same_point(&d->combo[c], r) &&
+                (!best || r->median_ms < best->median_ms))
+                best = r;
+        }
+        d->ref[c] = best;
+    }
+}
+
+int sd_build(struct sd *d, char *err, size_t errlen) {
+    const struct cmp_input *in = d->in;
+    size_t total = 0;
+    for (int f = 0; f < in->nfiles; f++)
+        total += in->runs[f].nrows;
+    d->combo = calloc(total, sizeof *d->combo);
+    const char **wls = calloc(total, sizeof *wls);
+    if (!d->combo || !wls) {
+        free(wls);
+        snprintf(err, errlen, "compare: out of memory");
+        return -1;
+    }
+    collect_combos(d, wls);
+    free(wls);
+    d->cell = calloc((size_t)d->ncombo * (size_t)in->nseries + 1, sizeof *d->cell);
+    d->ref = calloc((size_t)d->ncombo + 1, sizeof *d->ref);
+    if (!d->cell || !d->ref) {
+        snprintf(err, errlen, "compare: out of memory");
+        return -1;
+    }
+    fill_cells(d);
+    choose_refs(d);
+    return 0;
+}
+
+void sd_free(struct sd *d) {
+    free(d->combo);
+    free(d->cell);
+    free(d->ref);
+}
+
+int sd_has_rows(const struct sd *d, int s, int c0, int c1) {
+    for (int c = c0; c < c1; c++)
+        if (at(d, c, s))
+            return 1;
+    return 0;
+}
+
+int sd_wl_end(const struct sd *d, int c0) {
+    int c1 = c0;
+    while (c1 < d->ncombo && d->combo[c1].wl_order == d->combo[c0].wl_order &&
+           !strcmp(d->combo[c1].dtype, d->combo[c0].dtype))
+        c1++;
+    return c1;
+}
+
+int sd_tier_count(const struct sd *d) {
+    int n = 0;
+    for (int c = 0; c < d->ncombo; c++) {
+        int seen = 0;
+        for (int e = 0; e < c && !seen; e++)
+            seen = !strcmp(d->combo[e].dtype, d->combo[c].dtype);
+        n += !seen;
+    }
+    return n;
+}
+
+int sd_has_one_time(const struct sd *d) {
+    for (int c = 0; c < d->ncombo; c++)
+        if (d->combo[c].one_time)
+            return 1;
+    return 0;
+}
+
+/* Geometric means of series s's kernel and e2e ratios over lines [c0, c1), one-time costs left
+ * out: a CUDA context against an OpenBLAS first call is not workload speed. */
+int sd_geomeans(const struct sd *d, int s, int c0, int c1, double *gk, double *ge) {
+    size_t n = 0;
+    double *k = malloc(sizeof(double) * (size_t)(c1 - c0 + 1));
+    double *e = malloc(sizeof(double) * (size_t)(c1 - c0 + 1));
+    if (!k || !e) {
+        free(k);
+        free(e);
+        *gk = *ge = NAN;
+        return 0;
+    }
+    for (int c = c0; c < c1; c++) {
+        const struct run_row *r = at(d, c, s), *b = d->ref[c];
+        if (!usable(r) || !b || d->combo[c].one_time ||
+            (d->only_dtype && strcmp(d->combo[c].dtype, d->only_dtype)))
+            continue;
+        k[n] = r->median_ms / b->median_ms;
+        e[n] = e2e_ms(r) / e2e_ms(b);
+        n++;
+    }
+    *gk = rank_geomean(k, n);
+    *ge = rank_geomean(e, n);
+    free(k);
+    free(e);
+    return (int)n;
+}
+
+/* Is line c the first line of its point (workload, shape, dtype)? */
+int sd_point_first(const struct sd *d, int c) {
+    for (int k = 0; k < c; k++)
+        if (!strcmp(d->combo[k].workload, d->combo[c].workload) &&
+            !strcmp(d->combo[k].shape, d->combo[c].shape) &&
+            !strcmp(d->combo[k].dtype, d->combo[c].dtype))
+            return 0;
+    return 1;
+}
+
+/* Series s's fastest usable kernel and end-to-end times at the point of line c; 0 when none. */
+int sd_point_best(const struct sd *d, int s, int c, double *k, double *e) {
+    *k = *e = INFINITY;
+    for (int i = 0; i < d->ncombo; i++) {
+        const struct run_row *r = at(d, i, s);
+        if (!usable(r) || !same_point(&d->combo[c], r))
+            continue;
+        *k = fmin(*k, r->median_ms);
+        *e = fmin(*e, e2e_ms(r));
+    }
+    return isfinite(*k);
+}
+
+/* Devices a and b side by side over the points (workload, shape, dtype) both ran, each at its
+ * fastest implementation there; one-time costs left out: geometric means of a's time / b's time.
+ * It needs no baseline, so the order of two devices cannot flip with --baseline, and a device's
+ * mean is not flattered by points the other lacks (cuDNN, tensor cores on an old card). *left:
+ * the points only one of the two ran. Returns the count of shared points. */
+int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, int *left) {
+    size_t n = 0;
+    *left = 0;
+    double *k = malloc(sizeof(double) * (size_t)(d->ncombo + 1));
+    double *e = malloc(sizeof(double) * (size_t)(d->ncombo + 1));
+    if (!k || !e) {
+        free(k);
+        free(e);
+        *gk = *ge = NAN;
+        return 0;
+    }
+    for (int c = 0; c < d->ncombo; c++) {
+        double ka, ea, kb, eb;
+        if (d->combo[c].one_time || !sd_point_first(d, c))
+            continue;
+        int ha = sd_point_best(d, a, c, &ka, &ea), hb = sd_point_best(d, b, c, &kb, &eb);
+        if (!ha || !hb) {
+            *left += ha || hb;
+            continue;
+        }
+        k[n] = ka / kb;
+        e[n] = ea / eb;
+        n++;
+    }
+    *gk = rank_geomean(k, n);
+    *ge = rank_geomean(e, n);
+    free(k);
+    free(e);
+    return (int)n;
+}
+
+int sd_simulated(const struct sd *d, int s) {
+    return device_is_simulated(d->in->series[s].first->device_name);
+}
+
+int sd_any_simulated(const struct sd *d) {
+    for (int s = 0; s < d->in->nseries; s++)
+        if (sd_simulated(d, s))
+            return 1;
+    return 0;
+}

@@ -1,0 +1,375 @@
+/* slowdown_text.c — the slowdown report for people: an aligned terminal table or GitHub
+ * Markdown, one table per workload and tier, the overall and per-tier means, the crossovers. */
+#include <math.h>
+
+#include "harness/compare/shared.h"
+#include "harness/compare/slowdown.h"
+#include "harness/core/dtype.h"
+
+/* A CPU baseline whose float32 GEMM ran at a small share of its peak (at best under 25%: an
+ * OpenBLAS core older than the CPU, e.g. Prescott on a Sapphire Rapids VM) makes every speedup
+ * against it look larger than the card earns: name it, with the core from blas_lib's
+ * "core=NAME" (the name ends at a space, a comma or a bracket). */
+static void overstating_baseline(const struct sd *d, FILE *out, int md) {
+    const struct run_row *best = NULL;
+    if (!d->in->series[d->base].is_cpu)
+        return;
+    for (int c = 0; c < d->ncombo; c++) {
+        const struct run_row *r = at(d, c, d->base);
+        if (usable(r) && !strcmp(r->workload, "gemm") && !strcmp(r->dtype, "float32") &&
+            r->peak_pct >= 0 && isfinite(r->peak_pct) && (!best || r->peak_pct > best->peak_pct))
+            best = r;
+    }
+    if (!best || best->peak_pct >= 25)
+        return;
+    const char *core = best->blas_lib ? strstr(best->blas_lib, "core=") : NULL;
+    int len = core ? (int)strcspn(core + 5, " ,;()") : 0;
+    if (core && len > 0)
+        fprintf(out,
+                "%sthe CPU baseline's GEMM ran at %.0f%% of its FP32 peak on OpenBLAS's %.*s "
+                "kernels: speedups against it are overstated\n",
+                md ? "- " : "", best->peak_pct, len, core + 5);
+    else
+        fprintf(out,
+                "%sthe CPU baseline's GEMM ran at %.0f%% of its FP32 peak: speedups against it "
+                "are overstated\n",
+                md ? "- " : "", best->peak_pct);
+}
+
+static void print_intro(const struct sd *d, FILE *out, int md) {
+    const struct cmp_series *b = &d->in->series[d->base];
+    const struct run_row *r = b->first;
+    fprintf(out, "%sgpubench compare: slowdown against %s\n\n", md ? "## " : "", b->label);
+    fprintf(out, "%sbaseline: device %s of run %s (%s, host %s, %s)\n", md ? "- " : "", b->device,
+            b->run_id, d->in->runs[b->file].name, r->host[0] ? r->host : "?",
+            r->utc[0] ? r->utc : "?");
+    fprintf(out,
+            "%scells: median time / baseline median time, \"2.00× slower\" = twice as long; "
+            "kernel = compute only, e2e = with host<->device copies (CPU rows: the same); "
+            "\"baseline ms\" shows both times the ratios divide by\n",
+            md ? "- " : "");
+    fprintf(out,
+            "%sa line whose implementation the baseline device lacks is measured against "
+            "its fastest one, named in brackets\n",
+            md ? "- " : "");
+    overstating_baseline(d, out, md);
+    if (sd_any_simulated(d))
+        fprintf(out, "%s%s\n", md ? "- **" : "", md ? SD_EMULATION_NOTE "**" : SD_EMULATION_NOTE);
+    if (d->in->nseries == 1)
+        fprintf(out,
+                "%sthe files hold no other device: the tables list the baseline's own "
+                "times (add a run with a GPU, or another machine's run, to compare)\n",
+                md ? "- " : "");
+    for (int s = 0; s < d->in->nseries; s++) {
+        const struct cmp_series *se = &d->in->series[s];
+        char what[128];
+        snprintf(what, sizeof what, "%s of", se->device);
+        cmp_shared_line(d->in, se->file, se->run_id, se->device, md ? "- " : "", what, out);
+    }
+    fputc('\n', out);
+}
+
+static void ratio_cells(struct cmp_grid *g, int row, int col, const struct run_row *r,
+                        const struct run_row *b) {
+    char k[64], e[64];
+    if (!r)
+        return;
+    if (r->status != ST_OK) {
+        grid_set(g, row, col, "%s", status_name(r->status));
+        return;
+    }
+    if (!b || !usable(r)) {
+        grid_set(g, row, col, "no baseline");
+        return;
+    }
+    fmt_ratio(k, sizeof k, r->median_ms / b->median_ms);
+    fmt_ratio(e, sizeof e, e2e_ms(r) / e2e_ms(b));
+    grid_set(g, row, col, "%s", k);
+    grid_set(g, row, col + 1, "%s", e);
+}
+
+static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md) {
+    const struct cmp_input *in = d->in;
+    int cols[64], ncol = 0;
+    for (int s = 0; s < in->nseries && ncol < 64; s++)
+        if (s != d->base && sd_has_rows(d, s, c0, c1))
+            cols[ncol++] = s;
+    /* The baseline's kernel and end-to-end times: every time a ratio of the line divides by. */
+    struct cmp_grid g;
+    if (grid_init(&g, 4 + 2 * ncol))
+        return -1;
+    grid_head(&g, 0, "shape", 0);
+    grid_head(&g, 1, "impl", 0);
+    grid_head(&g, 2, "kernel", 1);
+    grid_head(&g, 3, "e2e", 1);
+    grid_group(&g, 2, 2, "baseline ms");
+    for (int i = 0; i < ncol; i++) {
+        grid_head(&g, 4 + 2 * i, "kernel", 1);
+        grid_head(&g, 5 + 2 * i, "e2e", 1);
+        grid_group(&g, 4 + 2 * i, 2, in->series[cols[i]].label);
+    }
+    char ms[64], ems[64];
+    for (int c = c0; c < c1; c++) {
+        const struct combo *cb = &d->combo[c];
+        int row = grid_row(&g, 0);
+        if (row < 0)
+            break;
+        if (c == c0 || strcmp(cb->shape, d->combo[c - 1].shape) ||
+            strcmp(cb->dtype, d->combo[c - 1].dtype)) {
+            char sh[256]; /* the table's title names its tier */
+            grid_set(&g, row, 0, "%s", SHORT(cb->shape, sh));
+        }
+        grid_set(&g, row, 1, "%s", cb->impl);
+        const struct run_row *b = d->ref[c];
+        if (b) {
+            fmt_ms(ms, sizeof ms, b->median_ms);
+            fmt_ms(ems, sizeof ems, e2e_ms(b));
+            if (strcmp(b->impl, cb->impl))
+                grid_set(&g, row, 2, "%s [%s]", ms, b->impl);
+            else
+                grid_set(&g, row, 2, "%s", ms);
+            grid_set(&g, row, 3, "%s", ems);
+        } else {
+            const struct run_row *own = at(d, c, d->base);
+            grid_set(&g, row, 2, "%s", own ? status_name(own->status) : "-");
+        }
+        for (int i = 0; i < ncol; i++)
+            ratio_cells(&g, row, 4 + 2 * i, at(d, c, cols[i]), b);
+    }
+    /* no other device, or start-up costs only: no ratios to average */
+    int row = ncol && !d->combo[c0].one_time ? grid_row(&g, 1) : -1;
+    if (row >= 0) {
+        grid_set(&g, row, 0, "geomean");
+        for (int i = 0; i < ncol; i++) {
+            double gk, ge;
+            if (!sd_geomeans(d, cols[i], c0, c1, &gk, &ge))
+                continue;
+            char k[64], e[64];
+            fmt_ratio(k, sizeof k, gk);
+            fmt_ratio(e, sizeof e, ge);
+            grid_set(&g, row, 4 + 2 * i, "%s", k);
+            grid_set(&g, row, 5 + 2 * i, "%s", e);
+        }
+    }
+    if (strcmp(d->combo[c0].dtype, "float32")) /* float32 tables keep their plain title */
+        fprintf(out, md ? "### %s, %s\n\n" : "%s, %s\n", d->combo[c0].workload,
+                d->combo[c0].dtype);
+    else
+        fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
+    grid_print(&g, md, out);
+    if (d->combo[c0].one_time)
+        fprintf(out,
+                "%sone-time costs, paid once per process (the first call of a library or a "
+                "device, a context, a JIT), not workload speed: in no geometric mean\n",
+                md ? "\n" : "");
+    fputc('\n', out);
+    grid_free(&g);
+    return 0;
+}
+
+static void print_overall(const struct sd *d, FILE *out, int md) {
+    const struct cmp_input *in = d->in;
+    struct cmp_grid g;
+    if (grid_init(&g, 4))
+        return;
+    grid_head(&g, 0, "device", 0);
+    grid_head(&g, 1, "lines", 1);
+    grid_head(&g, 2, "kernel", 1);
+    grid_head(&g, 3, "e2e", 1);
+    for (int s = 0; s < in->nseries; s++) {
+        if (s == d->base)
+            continue;
+        double gk, ge;
+        int n = sd_geomeans(d, s, 0, d->ncombo, &gk, &ge);
+        int row = grid_row(&g, 0);
+        if (row < 0)
+            break;
+        char k[64], e[64];
+        fmt_ratio(k, sizeof k, gk);
+        fmt_ratio(e, sizeof e, ge);
+        grid_set(&g, row, 0, "%s", in->series[s].label);
+        grid_set(&g, row, 1, "%d", n);
+        grid_set(&g, row, 2, "%s", n ? k : "-");
+        grid_set(&g, row, 3, "%s", n ? e : "-");
+    }
+    const char *left = sd_has_one_time(d) ? " (start-up costs left out: not workload speed)" : "";
+    fprintf(out, md ? "### geometric mean over all workloads%s\n\n"
+                    : "geometric mean over all workloads%s\n",
+            left);
+    grid_print(&g, md, out);
+    if (in->nseries > 2) /* each mean covers other lines: not a ranking of the devices */
+        fprintf(out,
+                "%seach mean covers the lines that device and the baseline both ran; to rank "
+                "two devices read the side-by-side table below\n",
+                md ? "\n" : "");
+    fputc('\n', out);
+    grid_free(&g);
+}
+
+/* With several tiers: every device's geometric mean per tier, over all workloads. */
+static void print_tiers(struct sd *d, FILE *out, int md) {
+    const struct cmp_input *in = d->in;
+    const char *tiers[DT_COUNT + 8];
+    int nt = 0;
+    for (int c = 0; c < d->ncombo && nt < DT_COUNT + 8; c++)
+        if (nt == 0 || strcmp(tiers[nt - 1], d->combo[c].dtype)) {
+            int seen = 0;
+            for (int t = 0; t < nt; t++)
+                seen |= !strcmp(tiers[t], d->combo[c].dtype);
+            if (!seen)
+                tiers[nt++] = d->combo[c].dtype;
+        }
+    struct cmp_grid g;
+    if (nt < 2 || grid_init(&g, 1 + 2 * nt))
+        return;
+    grid_head(&g, 0, "device", 0);
+    for (int t = 0; t < nt; t++) {
+        grid_head(&g, 1 + 2 * t, "kernel", 1);
+        grid_head(&g, 2 + 2 * t, "e2e", 1);
+        grid_group(&g, 1 + 2 * t, 2, tiers[t]);
+    }
+    for (int s = 0; s < in->nseries; s++) {
+        int row = s == d->base ? -1 : grid_row(&g, 0);
+        if (row < 0)
+            continue;
+        grid_set(&g, row, 0, "%s", in->series[s].label);
+        for (int t = 0; t < nt; t++) {
+            double gk, ge;
+            char k[64], e[64];
+            d->only_dtype = tiers[t];
+            int n = sd_geomeans(d, s, 0, d->ncombo, &gk, &ge);
+            fmt_ratio(k, sizeof k, gk);
+            fmt_ratio(e, sizeof e, ge);
+            grid_set(&g, row, 1 + 2 * t, "%s", n ? k : "-");
+            grid_set(&g, row, 2 + 2 * t, "%s", n ? e : "-");
+        }
+        d->only_dtype = NULL;
+    }
+    fprintf(out,
+            md ? "### geometric mean per precision tier%s\n\n"
+               : "geometric mean per precision tier (each tier against the baseline's rows "
+                 "of the same tier)%s\n",
+            sd_has_one_time(d) ? (md ? " (start-up costs left out)" : "; start-up costs left out")
+                            : "");
+    grid_print(&g, md, out);
+    fputc('\n', out);
+    grid_free(&g);
+}
+
+static void print_crossovers(const struct sd *d, const struct xover *x, int nx, FILE *out, int md) {
+    if (nx == 0)
+        return;
+    struct cmp_grid g;
+    if (grid_init(&g, 5))
+        return;
+    grid_head(&g, 0, "workload", 0);
+    grid_head(&g, 1, "device", 0);
+    grid_head(&g, 2, "impl", 0);
+    grid_head(&g, 3, "against", 0);
+    grid_head(&g, 4, "end to end", 0);
+    for (int i = 0; i < nx; i++) {
+        int row = grid_row(&g, 0);
+        if (row < 0)
+            break;
+        grid_set(&g, row, 0, "%s", x[i].workload);
+        grid_set(&g, row, 1, "%s", d->in->series[x[i].series].label);
+        if (strcmp(x[i].dtype, "float32"))
+            grid_set(&g, row, 2, "%s (%s)", x[i].impl, x[i].dtype);
+        else
+            grid_set(&g, row, 2, "%s", x[i].impl);
+        grid_set(&g, row, 3, "%s", d->in->series[x[i].cpu].label);
+        grid_set(&g, row, 4, "%s", x[i].text);
+    }
+    fprintf(out, md ? "### crossover: where the GPU starts to beat the CPU\n\n"
+                    : "crossover: where the GPU starts to beat the CPU (end to end, against the "
+                      "CPU's fastest implementation at each size)\n");
+    grid_print(&g, md, out);
+    fputc('\n', out);
+    grid_free(&g);
+}
+
+/* The points only one of devices a and b ran: "conv2d n=1 c=3 …, gemm m=512 n=512 k=512". */
+static void left_out_list(const struct sd *d, int a, int b, char *buf, size_t len) {
+    size_t used = 0;
+    int more = 0;
+    buf[0] = 0;
+    for (int c = 0; c < d->ncombo; c++) {
+        double k, e;
+        const struct combo *cb = &d->combo[c];
+        if (cb->one_time || !sd_point_first(d, c) ||
+            sd_point_best(d, a, c, &k, &e) == sd_point_best(d, b, c, &k, &e))
+            continue;
+        char sh[256], item[400];
+        snprintf(item, sizeof item, "%s%s %s%s%s", used ? ", " : "", cb->workload,
+                 SHORT(cb->shape, sh), strcmp(cb->dtype, "float32") ? " " : "",
+                 strcmp(cb->dtype, "float32") ? cb->dtype : "");
+        if (used + strlen(item) + 32 >= len) {
+            more++;
+            continue;
+        }
+        used += (size_t)snprintf(buf + used, len - used, "%s", item);
+    }
+    if (more)
+        snprintf(buf + used, len - used, " and %d more", more);
+}
+
+/* Every two devices side by side over the points both ran: the ranking, which no --baseline can
+ * flip; the lines each pair leaves out are named. */
+static void print_pairs(const struct sd *d, FILE *out, int md) {
+    const struct cmp_input *in = d->in;
+    struct cmp_grid g;
+    if (in->nseries < 3 || grid_init(&g, 5))
+        return;
+    grid_head(&g, 0, "device", 0);
+    grid_head(&g, 1, "against", 0);
+    grid_head(&g, 2, "points", 1);
+    grid_head(&g, 3, "kernel", 1);
+    grid_head(&g, 4, "e2e", 1);
+    char notes[4096] = "";
+    size_t used = 0;
+    for (int a = 0; a < in->nseries; a++)
+        for (int b = a + 1; b < in->nseries; b++) {
+            double gk, ge;
+            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
+            int row = grid_row(&g, 0);
+            if (row < 0)
+                break;
+            char k[64], e[64];
+            fmt_ratio(k, sizeof k, gk);
+            fmt_ratio(e, sizeof e, ge);
+            grid_set(&g, row, 0, "%s", in->series[b].label);
+            grid_set(&g, row, 1, "%s", in->series[a].label);
+            grid_set(&g, row, 2, left ? "%d (%d left out)" : "%d", n, left);
+            grid_set(&g, row, 3, "%s", n ? k : "-");
+            grid_set(&g, row, 4, "%s", n ? e : "-");
+            if (left && used < sizeof notes - 256) {
+                char list[1024];
+                left_out_list(d, a, b, list, sizeof list);
+                int w = snprintf(notes + used, sizeof notes - used,
+                                 "%sleft out of %s against %s (only one of them ran): %s\n",
+                                 md ? "- " : "", in->series[b].device, in->series[a].device, list);
+                if (w > 0)
+                    used += (size_t)w;
+            }
+        }
+    fprintf(out, md ? "### devices side by side, over the points both ran\n\n"
+                    : "devices side by side, over the points both ran (the same whatever the "
+                      "baseline; each at its fastest implementation; start-up costs left out)\n");
+    grid_print(&g, md, out);
+    if (notes[0])
+        fprintf(out, "%s%s", md ? "\n" : "", notes);
+    fputc('\n', out);
+    grid_free(&g);
+}
+
+void sd_print_text(struct sd *d, const struct xover *x, int nx, FILE *out, int md) {
+    print_intro(d, out, md);
+    for (int c0 = 0; c0 < d->ncombo; c0 = sd_wl_end(d, c0))
+        print_workload(d, c0, sd_wl_end(d, c0), out, md);
+    if (d->in->nseries > 1)
+        print_overall(d, out, md);
+    print_pairs(d, out, md);
+    if (d->in->nseries > 1 && sd_tier_count(d) > 1)
+        print_tiers(d, out, md);
+    print_crossovers(d, x, nx, out, md);
+}
