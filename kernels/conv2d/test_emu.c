@@ -8,11 +8,12 @@
  *
  * The FP16 tensor-core kernel (kernels/conv2d/tc.cuh, conv2d/cuda_tc) as its twin: first its
  * plain-C pieces against division (the tap walk, one tap and one slice on, for filters 1×1 to
- * 5×20; the pixel's window and image offset; its place in y; a lane's fragment column), then the
- * kernel on half inputs against a direct double convolution of the same halves, rounded to half
- * as cuDNN's f16 row is (FP32 accumulation): c and k not multiples of 16, c = 1, n·p·q not a
- * multiple of the 64-pixel tile, 1×1, 3×3, 5×5 and 5×20 filters, strides, paddings (wider than
- * the filter too), misaligned filters, every thread order; nothing written outside y.
+ * 5×20; the tap tables' entries, slice by slice, with the marker past c·r·s; the pixel's window
+ * and image offset; its place in y; a lane's fragment column), then the kernel on half inputs
+ * against a direct double convolution of the same halves, rounded to half as cuDNN's f16 row is
+ * (FP32 accumulation): c and k not multiples of 16, c = 1, n·p·q not a multiple of the 64-pixel
+ * tile, 1×1, 3×3, 5×5, 7×7 and 5×20 filters, strides, paddings (wider than the filter too),
+ * misaligned filters, every thread order; nothing written outside y.
  *
  * Built again with GB_TEST_DROP_BARRIER=1 or 2: then the cases where several threads share the
  * tiles must all come out wrong, in every order (the f32 kernel is double-buffered: barrier 2
@@ -308,6 +309,51 @@ static void tc_walk_checks(void) {
     }
 }
 
+/* The tap tables as the kernel's warp 0 writes them (lane's walk from tap 32 + lane, one slice
+ * on per table) against division, for c = 1, 3 and 9 channels: off, the filter row and column
+ * at the filter's edges, and the marker past c·r·s, which puts the tap outside every image that
+ * gb_ctc_fits admits, from any window origin (-pad_h … h - 1) — and a missing pixel's origin
+ * outside it with any entry. */
+static void tc_table_checks(void) {
+    static const int shapes[][4] = {{9, 11, 3, 3}, {12, 40, 5, 20}, {7, 7, 1, 1},  {13, 12, 5, 5},
+                                    {6, 33, 1, 7}, {3, 50, 3, 1},   {20, 20, 7, 7}};
+    static const int chans[] = {1, 3, 9};
+    int si, ci, lane, sl;
+    for (si = 0; si < (int)(sizeof shapes / sizeof shapes[0]); si++)
+        for (ci = 0; ci < 3; ci++) {
+            const int h = shapes[si][0], w = shapes[si][1], r = shapes[si][2], s = shapes[si][3];
+            const int c = chans[ci], crs = c * r * s;
+            struct gb_ctc_walk k;
+            gb_ctc_walk_init(h, w, r, s, &k);
+            for (lane = 0; lane < GB_WM_BK; lane++) {
+                struct gb_ctc_tap t;
+                gb_ctc_tap_at(GB_WM_BK + lane, h, w, r, s, &t);
+                for (sl = 1; sl * GB_WM_BK < crs + GB_WM_BK; sl++) {
+                    const int tap = sl * GB_WM_BK + lane;
+                    const int tc = tap / (r * s), ri = tap % (r * s) / s, sc = tap % s;
+                    const int want_dh = tap < crs ? ri : GB_CTC_NOWHERE;
+                    int off, dh, dw;
+                    gb_ctc_entry(&t, c, &off, &dh, &dw);
+                    EMU_CHECK(off == (tc * h + ri) * w + sc && dh == want_dh && dw == sc,
+                              "tc table %dx%dx%d filter on %dx%d, slice %d tap %d: (%d %d %d), "
+                              "want (%d %d %d)",
+                              c, r, s, h, w, sl, tap, off, dh, dw, (tc * h + ri) * w + sc, want_dh,
+                              sc);
+                    gb_ctc_advance(&k, &t);
+                }
+            }
+        }
+    /* the markers at gb_ctc_fits's bounds: h, padding and r just below 2^28 */
+    {
+        const int big = (1 << 28) - 1;
+        EMU_CHECK((unsigned)(-big + GB_CTC_NOWHERE) >= (unsigned)big &&
+                      (unsigned)(big - 1 + GB_CTC_NOWHERE) >= (unsigned)big &&
+                      (unsigned)(GB_CTC_NO_PIXEL + big - 1) >= (unsigned)big &&
+                      (unsigned)(GB_CTC_NO_PIXEL + GB_CTC_NOWHERE) >= (unsigned)big,
+                  "tc table markers: a place inside an image of %d rows", big);
+    }
+}
+
 /* A pixel's window origin, its input offset and its place in y against the direct formulas;
  * and a lane's column, the same in all its fragment elements (what the epilogue relies on). */
 static void tc_place_checks(void) {
@@ -427,6 +473,8 @@ static int tc_cases(int drop) {
         {4, 3, 10, 9, 9, 3, 2, 1, 2, 0, 1, 0, 0},   /* rectangular filter, strides 1, 2 */
         {1, 16, 8, 8, 64, 3, 3, 1, 1, 1, 1, 0, 0},  /* one full tile, 4.5 slices */
         {2, 33, 6, 5, 70, 1, 1, 1, 1, 0, 0, 0, 0},  /* 1×1, c·r·s = 33: a slice of one tap */
+        {2, 9, 11, 10, 20, 3, 3, 2, 2, 1, 1, 0, 0}, /* c = 9, 3×3 stride 2: 3 slice tables */
+        {1, 3, 20, 19, 8, 7, 7, 2, 2, 3, 3, 0, 0},  /* 7×7 stride 2 padding 3: 5 slices, 100 px */
     };
     const int ncases = (int)(sizeof cases / sizeof cases[0]);
     int ci, o, m, runs = 0;
@@ -489,6 +537,7 @@ int main(void) {
     runs += f64_cases(cases, ncases, drop);
     walk_checks();
     tc_walk_checks();
+    tc_table_checks();
     tc_place_checks();
     runs += tc_cases(drop);
     printf("%d emulated conv2d launches as for sm_%d (barrier removed: %d), %.0f ms, "
