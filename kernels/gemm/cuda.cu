@@ -439,6 +439,7 @@ int gb_hgemm_wgmma_kernels(const struct gb_kernel_ref **refs) {
 #if GB_HAVE_WGMMA
     static const struct gb_kernel_ref k[] = {
         {(const void *)gb_hgemm_wgmma_128x128, "gb_hgemm_wgmma_128x128"},
+        {(const void *)gb_hgemm_wgmma_persist_128x256, "gb_hgemm_wgmma_persist_128x256"},
     };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
@@ -452,6 +453,7 @@ int gb_bgemm_wgmma_kernels(const struct gb_kernel_ref **refs) {
 #if GB_HAVE_WGMMA
     static const struct gb_kernel_ref k[] = {
         {(const void *)gb_bgemm_wgmma_128x128, "gb_bgemm_wgmma_128x128"},
+        {(const void *)gb_bgemm_wgmma_persist_128x256, "gb_bgemm_wgmma_persist_128x256"},
     };
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
@@ -558,7 +560,13 @@ cudaError_t gb_wgmma_setup(int bf16) {
 #if GB_HAVE_WGMMA
     const void *k =
         bf16 ? (const void *)gb_bgemm_wgmma_128x128 : (const void *)gb_hgemm_wgmma_128x128;
-    return cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, GB_WG_SMEM);
+    const void *kp = bf16 ? (const void *)gb_bgemm_wgmma_persist_128x256
+                          : (const void *)gb_hgemm_wgmma_persist_128x256;
+    cudaError_t e =
+        cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, GB_WG_SMEM);
+    return e != cudaSuccess
+               ? e
+               : cudaFuncSetAttribute(kp, cudaFuncAttributeMaxDynamicSharedMemorySize, GB_WP_SMEM);
 #else
     (void)bf16;
     return cudaErrorInvalidValue;
@@ -587,6 +595,43 @@ cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int 
     else
         gb_hgemm_wgmma_128x128<<<grid, GB_WG_THREADS, GB_WG_SMEM, stream>>>(ma, mb, M, N, K, C,
                                                                             ldc);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)bf16, (void)maps, (void)M, (void)N, (void)K, (void)C, (void)ldc;
+    return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
+#endif
+}
+
+/* --- Hopper: the persistent 128×256 wgmma kernel (wgmma_persist.cuh), the same maps --------- */
+int gb_wgmma_persist_pick(int M, int N, int sms) {
+    return gb_wp_pick(M, N, sms);
+}
+
+cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,
+                                   const struct gb_wgmma_maps *maps, int M, int N, int K,
+                                   float *C, int ldc) {
+#if GB_HAVE_WGMMA
+    CUtensorMap ma, mb;
+    int pm, pn;
+    long pairs;
+    if (M < 0 || N < 0 || K < 0 || ldc < N)
+        return cudaErrorInvalidValue;
+    if (M == 0 || N == 0)
+        return cudaGetLastError();
+    if ((pairs = gb_wp_pairs(M, N, &pm, &pn)) < 0)
+        return cudaErrorInvalidConfiguration;
+    if (!gb_wgmma_runs(arch))
+        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch it */
+    memcpy(&ma, maps->a, sizeof ma);
+    memcpy(&mb, maps->b, sizeof mb);
+    /* one block a multiprocessor, whole clusters of 2 (the kernel's __cluster_dims__) */
+    const dim3 grid((unsigned)gb_wp_blocks(pairs, arch->sms), 1, 1);
+    if (bf16)
+        gb_bgemm_wgmma_persist_128x256<<<grid, GB_WG_THREADS, GB_WP_SMEM, stream>>>(ma, mb, M, N,
+                                                                                    K, C, ldc);
+    else
+        gb_hgemm_wgmma_persist_128x256<<<grid, GB_WG_THREADS, GB_WP_SMEM, stream>>>(ma, mb, M, N,
+                                                                                    K, C, ldc);
     return cudaGetLastError();
 #else
     (void)stream, (void)arch, (void)bf16, (void)maps, (void)M, (void)N, (void)K, (void)C, (void)ldc;
