@@ -73,6 +73,19 @@ static int gb_grid_wgmma(const struct gb_gemm_kernel *k, const struct gb_arch *a
     (void)k, (void)arch;
     return gb_wg_grid(M, N, &grid->x, &grid->y);
 }
+
+/* The persistent kernel: one block a multiprocessor, in whole clusters of 2 (its
+ * __cluster_dims__), each walking pairs of 128×256 tiles (wgmma_persist.cuh). */
+static int gb_grid_wgmma_persist(const struct gb_gemm_kernel *k, const struct gb_arch *arch,
+                                 int M, int N, dim3 *grid) {
+    int pm, pn;
+    long pairs = gb_wp_pairs(M, N, &pm, &pn);
+    (void)k;
+    if (pairs < 0)
+        return -1;
+    *grid = dim3((unsigned)gb_wp_blocks(pairs, arch->sms), 1, 1);
+    return 0;
+}
 #endif
 
 /* An entry: family, key, kernel, runs, grid rule, tile, esize, threads, shared memory. */
@@ -133,6 +146,10 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
          GB_WG_THREADS, GB_WG_SMEM),
     GB_K(GB_GF_BGEMM_WGMMA, 0, gb_bgemm_wgmma_128x128, gb_wgmma_runs, gb_grid_wgmma, 128, 0,
          GB_WG_THREADS, GB_WG_SMEM),
+    GB_K(GB_GF_HGEMM_WGMMA, 1, gb_hgemm_wgmma_persist_128x256, gb_wgmma_runs,
+         gb_grid_wgmma_persist, 256, 0, GB_WG_THREADS, GB_WP_SMEM),
+    GB_K(GB_GF_BGEMM_WGMMA, 1, gb_bgemm_wgmma_persist_128x256, gb_wgmma_runs,
+         gb_grid_wgmma_persist, 256, 0, GB_WG_THREADS, GB_WP_SMEM),
 #endif
 };
 
@@ -491,20 +508,31 @@ int gb_wgmma_encode(int bf16, int M, int N, int K, const void *A, int lda, const
 #endif
 }
 
+/* Both kernels of the family (128×128 and the persistent 128×256) take more than 48 KiB. */
 cudaError_t gb_wgmma_setup(int bf16) {
-    const struct gb_gemm_kernel *k = gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 0);
-    if (!k)
-        return cudaErrorInvalidValue;
-    return cudaFuncSetAttribute(k->ref.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)k->smem);
+    enum gb_gemm_family family = bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA;
+    int found = 0;
+    for (int i = 0; i < GB_GEMM_N; i++) {
+        const struct gb_gemm_kernel *k = &gb_gemm_table[i];
+        if (k->family != family)
+            continue;
+        cudaError_t e = cudaFuncSetAttribute(k->ref.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)k->smem);
+        if (e != cudaSuccess)
+            return e;
+        found = 1;
+    }
+    return found ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int bf16,
-                           const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
-                           int ldc) {
+/* Launch the wgmma family's kernel `key` (0: 128×128, 1: persistent 128×256) on the maps. */
+static cudaError_t gb_wgmma_launch(int key, cudaStream_t stream, const struct gb_arch *arch,
+                                   int bf16, const struct gb_wgmma_maps *maps, int M, int N, int K,
+                                   float *C, int ldc) {
 #if GB_HAVE_WGMMA
     typedef void (*fn_t)(const CUtensorMap, const CUtensorMap, int, int, int, float *, int);
-    const struct gb_gemm_kernel *k = gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 0);
+    const struct gb_gemm_kernel *k =
+        gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, key);
     dim3 grid;
     CUtensorMap ma, mb;
     fn_t fn;
@@ -518,7 +546,25 @@ cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int 
     fn<<<grid, k->threads, k->smem, stream>>>(ma, mb, M, N, K, C, ldc);
     return cudaGetLastError();
 #else
-    (void)stream, (void)arch, (void)bf16, (void)maps, (void)M, (void)N, (void)K, (void)C, (void)ldc;
+    (void)key, (void)stream, (void)arch, (void)bf16, (void)maps, (void)M, (void)N, (void)K;
+    (void)C, (void)ldc;
     return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
 #endif
+}
+
+cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int bf16,
+                           const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
+                           int ldc) {
+    return gb_wgmma_launch(0, stream, arch, bf16, maps, M, N, K, C, ldc);
+}
+
+/* --- Hopper: the persistent 128×256 wgmma kernel (wgmma_persist.cuh), the same maps --------- */
+int gb_wgmma_persist_pick(int M, int N, int sms) {
+    return gb_wp_pick(M, N, sms);
+}
+
+cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,
+                                   const struct gb_wgmma_maps *maps, int M, int N, int K,
+                                   float *C, int ldc) {
+    return gb_wgmma_launch(1, stream, arch, bf16, maps, M, N, K, C, ldc);
 }

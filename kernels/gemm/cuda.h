@@ -187,7 +187,7 @@ struct gb_wgmma_maps {
 int gb_wgmma_encode(int bf16, int M, int N, int K, const void *A, int lda, const void *B, int ldb,
                     struct gb_wgmma_maps *maps, char *why, size_t len);
 
-/* Let the kernel of the tier use its dynamic shared memory (above 48 KiB: cudaFuncSetAttribute).
+/* Let the kernels of the tier (128×128 and persistent 128×256) use their dynamic shared memory (above 48 KiB: cudaFuncSetAttribute).
  * Once, before the first launch. */
 cudaError_t gb_wgmma_setup(int bf16);
 
@@ -198,6 +198,14 @@ cudaError_t gb_wgmma_setup(int bf16);
 cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int bf16,
                            const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
                            int ldc);
+
+/* The persistent 128×256 kernel with 2-CTA clusters (wgmma_persist.cuh; the same maps, the same
+ * setup): does a product of M×N on a card of sms multiprocessors take it (gb_wp_pick: at least
+ * one 128×256 tile a multiprocessor), and its launcher, with gb_xgemm_wgmma's errors. */
+int gb_wgmma_persist_pick(int M, int N, int sms);
+cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,
+                                   const struct gb_wgmma_maps *maps, int M, int N, int K,
+                                   float *C, int ldc);
 
 /* gemm/cuda's and gemm/cuda_tc's prepare, their common part (kernels/gemm/cuda.c): the row's
  * buffers A, B and C in gb_dev_prepare's order (C FP32 in every tier but f64, where it is of the

@@ -16,7 +16,9 @@
  *   f16, bf16 on a compute capability 9.0 card (H100, H200) that runs this build's sm_90a code
  *         (CMAKE_CUDA_ARCHITECTURES with 90a, the CUDA 12.0+ default): wgmma m64n128k16 fed by
  *         TMA through an mbarrier pipeline, 128×128 tiles, one producer and two consumer
- *         warpgroups (wgmma.cuh; tc_hopper below). Where the card runs plain sm_90 code, or TMA
+ *         warpgroups (wgmma.cuh; tc_hopper below); from one 128×256 tile of C a multiprocessor,
+ *         the persistent 128×256 kernel with 2-CTA clusters and TMA multicast instead
+ *         (wgmma_persist.cuh; tc_wgmma_pick). Where the card runs plain sm_90 code, or TMA
  *         cannot read A and B (lda, ldb not multiples of 8), the sm_80 path below runs and the
  *         note says why not wgmma and how to get it.
  * The mma.sync kernels copy 16 bytes at a time: they run where the rows of A (k) and B (n) are
@@ -32,6 +34,7 @@
  * harness/gpuinfo/gpu_tier.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernels/common/cuda_check.h"
@@ -120,7 +123,8 @@ struct gemm_tc_state {
     int m, n, k;
     enum dtype dtype;
     int mma;   /* run the mma.sync kernel (tc_mma_pick) rather than the WMMA one */
-    int wgmma; /* 1: f16/bf16 on the Hopper kernel (tc_hopper) */
+    int wgmma; /* f16/bf16 on a Hopper kernel (tc_hopper): 1 the 128×128 one, 2 the persistent
+                  128×256 one */
     struct gb_wgmma_maps maps; /* its tensor maps of A and B */
 };
 
@@ -150,6 +154,33 @@ static int tc_mma_pick(struct impl_ctx *ctx, const struct tc_kernel *tc, const s
         return 0;
     }
     snprintf(ctx->note, sizeof ctx->note, "%s", mm->note);
+    return 1;
+}
+
+/* Which wgmma kernel (1: 128×128, 2: the persistent 128×256 one) and why, into why (the note's
+ * words): the persistent one where C has at least one 128×256 tile a multiprocessor
+ * (gb_wgmma_persist_pick), so that every block has a tile; fewer, and the 128×128 kernel's 4× more
+ * blocks fill the card better. GPUBENCH_WGMMA_KERNEL=128x128 or 128x256 forces one (the edge-shape
+ * runs of scripts/gpu-check and scripts/kernel-lease try both); another value: 0, the note says
+ * so. */
+static int tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s, char *why, size_t len) {
+    const char *force = getenv("GPUBENCH_WGMMA_KERNEL");
+    const long tiles = (((long)s->m + 127) / 128) * (((long)s->n + 255) / 256);
+    if (force && *force) {
+        if (strcmp(force, "128x128") != 0 && strcmp(force, "128x256") != 0) {
+            snprintf(ctx->note, sizeof ctx->note,
+                     "GPUBENCH_WGMMA_KERNEL='%.40s' is neither 128x128 nor 128x256", force);
+            return 0;
+        }
+        snprintf(why, len, "forced by GPUBENCH_WGMMA_KERNEL");
+        return strcmp(force, "128x256") == 0 ? 2 : 1;
+    }
+    if (gb_wgmma_persist_pick(s->m, s->n, s->arch.sms)) {
+        snprintf(why, len, "%ld 128x256 tiles >= %d SMs", tiles, s->arch.sms);
+        return 2;
+    }
+    snprintf(why, len, "%ld 128x256 tiles < %d SMs (the persistent 128x256 kernel from one a SM)",
+             tiles, s->arch.sms);
     return 1;
 }
 
@@ -195,11 +226,18 @@ static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
         return ST_ERROR;
     }
     CU_TRY(gb_wgmma_setup(bf16), ctx);
-    s->wgmma = 1;
-    snprintf(ctx->note, sizeof ctx->note,
-             "own wgmma %s 128x128 tiles (m64n128k16 from TMA through an mbarrier pipeline, "
-             "sm_90a), FP32 accumulation",
-             tier);
+    if ((s->wgmma = tc_wgmma_pick(ctx, s, why, sizeof why)) == 0)
+        return ST_ERROR;
+    if (s->wgmma == 2)
+        snprintf(ctx->note, sizeof ctx->note,
+                 "own wgmma %s persistent 128x256 tiles (m64n256k16, 2-CTA clusters with TMA "
+                 "multicast of B, setmaxnreg 40/232, sm_90a): %s; FP32 accumulation",
+                 tier, why);
+    else
+        snprintf(ctx->note, sizeof ctx->note,
+                 "own wgmma %s 128x128 tiles (m64n128k16 from TMA through an mbarrier pipeline, "
+                 "sm_90a): %s; FP32 accumulation",
+                 tier, why);
     return ST_OK;
 }
 
@@ -244,8 +282,9 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
     struct gemm_tc_state *s = ctx->state;
     void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
     if (s->wgmma) { /* Hopper (tc_hopper) */
-        CU_TRY(gb_xgemm_wgmma(gb_stream(), &s->arch, s->dtype == DT_BF16, &s->maps, s->m, s->n,
-                              s->k, (float *)c, s->n),
+        CU_TRY((s->wgmma == 2 ? gb_xgemm_wgmma_persist
+                              : gb_xgemm_wgmma)(gb_stream(), &s->arch, s->dtype == DT_BF16,
+                                                &s->maps, s->m, s->n, s->k, (float *)c, s->n),
                ctx);
         return ST_OK;
     }

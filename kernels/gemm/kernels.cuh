@@ -89,6 +89,8 @@
 #include "kernels/gemm/mma.cuh"
 /* the sm_90a wgmma kernels of gemm/cuda_tc (f16, bf16) */
 #include "kernels/gemm/wgmma.cuh"
+/* the persistent 128×256 wgmma kernels with a 2-CTA multicast cluster (f16, bf16) */
+#include "kernels/gemm/wgmma_persist.cuh"
 
 /* DGEMM (dgemm.cuh: double-buffered, double2 shared loads, one barrier a slice), its own tiles
  * per architecture, all 256 threads:

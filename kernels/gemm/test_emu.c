@@ -48,7 +48,9 @@
  * (the emulation has no mbarriers); on odd shapes (k = 1, k below one slice and below
  * stages·64, many slices, ragged edges, padded leading dimensions, K = 0) with every element
  * outside the operands NaN; its index arithmetic on its own (wgmma_index_checks: the swizzle,
- * the descriptor bits, layouts, D fragment, TMA box, phase parities, grid).
+ * the descriptor bits, layouts, D fragment, TMA box, phase parities, grid). The persistent
+ * 128×256 kernel with its 2-CTA multicast cluster (wgmma_persist.cuh): its twin and CPU models
+ * of its tile walk, multicast layout, n = 256 descriptors and budgets, in test_emu_persist.h.
  *
  * Emulation builds: arch 800 200; drop-barrier 1 2
  */
@@ -830,6 +832,9 @@ static int wg_cases(const struct gemm_case *cases, int ncases, int drop) {
     return runs;
 }
 
+/* the persistent 128×256 kernel's twin and models (wp_cases, wgmma_persist_checks) */
+#include "kernels/gemm/test_emu_persist.h"
+
 /* The index arithmetic of wgmma.cuh on its own: the swizzle (its known pattern, an involution
  * on each 1024-byte atom that keeps 16-byte chunks whole), the descriptor's fields (PTX ISA
  * "Matrix Descriptor Format": bit positions of a known value, and the decode of every
@@ -1081,9 +1086,11 @@ int main(void) {
             {129, 257, 300, 1, 0}, {200, 140, 100, 2, 0}, {3, 70, 0, 0, 0},
         };
         runs += wg_cases(gcases, (int)(sizeof gcases / sizeof gcases[0]), drop);
+        runs += wp_cases(drop);
     }
     wmma_index_checks();
     wgmma_index_checks();
+    wgmma_persist_checks();
     dmma_index_checks();
     tf32_round_checks();
     /* The tensor-core kernels' host refusals (gb_hgemm_wmma_runs, gb_dgemm_dmma_runs) follow

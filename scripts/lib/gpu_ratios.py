@@ -107,7 +107,9 @@ def section_ratios(peers, rows, link, any_shape=False):
         for spec in getattr(peer, "GPU_RATIOS", []):
             ours = [r for r in rows if r["workload"] == w and r["impl"] == spec["impl"]
                     and r["device"].startswith("cuda")
-                    and (not spec.get("dtypes") or r["dtype"] in spec["dtypes"])]
+                    and (not spec.get("dtypes") or r["dtype"] in spec["dtypes"])
+                    # a kernel the implementation chose, named by the row's note
+                    and (not spec.get("note") or re.search(spec["note"], r.get("note") or ""))]
             for r in ours:
                 if spec.get("shapes") and r["shape"] not in spec["shapes"] and not any_shape:
                     continue

@@ -14,7 +14,8 @@ code (plain sm_90, sm_100, sm_120: there the kernel is a trap); a build with no 
 plain 90, or CUDA 11.8, which has no such kernel at all) skips the claim with a note. sm_90a code counts as sm_90 for
 the plain claims (WMMA's HMMA must be in it too). For every such line, the kernel's SASS in the binary (`cuobjdump --dump-sass -fun
 <mangled name>`, the name from `nm`) is read per architecture the build embeds: from ARCH on it
-must hold at least one instruction whose opcode starts with OPCODE, and below ARCH none (there the kernel is a trap). A refactor that drops
+must hold at least one instruction whose opcode starts with OPCODE (its mnemonic, or with leading
+modifiers, `HGMMA.64x256x16`, that the opcode's own must equal: kernels/gemm/wgmma_persist.cuh), and below ARCH none (there the kernel is a trap). A refactor that drops
 the tensor-core path for some architecture — a guard that no longer matches, a fragment type
 that falls back — fails here, without a GPU. Exit 0 (every claim holds), 1 (one does not), 77
 (no cuobjdump for this toolkit: skipped, saying so).
@@ -25,7 +26,7 @@ import re
 import subprocess
 import sys
 
-CLAIM = re.compile(r"SASS check: (\w+) ([A-Z][A-Z0-9]*) from (\d+)(a?)\b")
+CLAIM = re.compile(r"SASS check: (\w+) ([A-Z][A-Z0-9]*(?:\.[A-Za-z0-9]+)*) from (\d+)(a?)\b")
 
 
 def claims(root):
@@ -72,10 +73,16 @@ def opcodes_per_arch(cuobjdump, binary, name):
             if inside:
                 out.setdefault(arch, [])
             continue
-        m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+        m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)", line)
         if inside and m:
             out[arch].append(m.group(1))
     return out
+
+
+def opcode_is(opcode, claim):
+    """Does a SASS opcode (HGMMA.64x256x16.F32.BF16) match a claim: its mnemonic (HGMMA), or a
+    claim with modifiers (HGMMA.64x256x16) that the opcode's leading modifiers equal?"""
+    return opcode == claim or opcode.startswith(claim + ".")
 
 
 def embedded_archs(cuobjdump, binary):
@@ -124,7 +131,7 @@ def main():
             print(f"note: {kernel}: this build has no sm_{since[0] // 10}{since[1]} code, so its "
                   f"{op} claim ({src}) is not checked here")
         for arch in sorted(per_arch):
-            n = sum(1 for o in per_arch[arch] if o.split(".")[0] == op)
+            n = sum(1 for o in per_arch[arch] if opcode_is(o, op))
             want_some = arch == since if since[1] else arch[0] >= since[0]
             ok = n > 0 if want_some else n == 0
             failed += not ok

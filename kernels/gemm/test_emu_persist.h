@@ -1,0 +1,234 @@
+/* test_emu_persist.h — the persistent 128×256 Hopper kernel (wgmma_persist.cuh) in the
+ * emulation test of gemm (included once by kernels/gemm/test_emu.c, after its wgmma section,
+ * whose operand fill wg_fill, reference ref_nn, count_bad and pad_written it uses):
+ * - its twin on odd shapes, with 1, 2 and 3 clusters (a cluster walking several tiles, odd pair
+ *   counts, the second block of a pair wholly below M, ragged edges, odd ldc: no paired store);
+ * - CPU models, each seen failing when broken on purpose: the grouped tile walk visits every
+ *   pair tile exactly once over the clusters, for odd counts; the multicast delivers each
+ *   block each of B's four boxes once, and its "full" barrier's expected bytes are what the
+ *   copies deliver; the descriptors at n = 256 read each element of a stage once; the register
+ *   and shared-memory budgets; the choice between the two kernels.
+ */
+
+struct wp_args {
+    int bf16, M, N, K, ldc;
+    struct gb_wg_tmap ta, tb;
+    float *C;
+};
+
+static void wp_body(void *p) {
+    const struct wp_args *a = p;
+    if (a->bf16)
+        gb_bgemm_wgmma_persist_128x256(a->ta, a->tb, a->M, a->N, a->K, a->C, a->ldc);
+    else
+        gb_hgemm_wgmma_persist_128x256(a->ta, a->tb, a->M, a->N, a->K, a->C, a->ldc);
+}
+
+/* One case of a tier's twin on a card of `sms` multiprocessors (the persistent grid's size);
+ * returns the wrong elements (or -1). */
+static long run_wpcase(int bf16, const struct gemm_case *c, int sms, enum emu_order order) {
+    const int M = c->M, N = c->N, K = c->K;
+    const int lda = (K + 7) / 8 * 8 + 8 * c->pad, ldb = (N + 7) / 8 * 8 + 8 * c->pad;
+    const int ldc = N + c->pad;
+    const size_t na = (size_t)M * lda + 8, nb = (size_t)K * ldb + 8;
+    uint16_t *a16 = emu_alloc(na * 2 + 16), *b16 = emu_alloc(nb * 2 + 16);
+    float *af = emu_alloc(na * sizeof(float)), *bf = emu_alloc(nb * sizeof(float));
+    float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
+    double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
+    struct wp_args args;
+    struct tol tol = verify_tol(bf16 ? DT_BF16 : DT_F16, K, 1.0, 0);
+    int pm, pn;
+    long bad;
+    wg_fill(a16, af, na, M, K, lda, bf16, 61);
+    wg_fill(b16, bf, nb, K, N, ldb, bf16, 62);
+    args.bf16 = bf16, args.M = M, args.N = N, args.K = K, args.ldc = ldc, args.C = C;
+    gb_wg_tmap_a(&args.ta, a16, M, K, lda);
+    gb_wg_tmap_b(&args.tb, b16, K, N, ldb);
+    emu_poison(C, (size_t)M * ldc + 1);
+    ref_nn(af, lda, bf, ldb, M, N, K, ref);
+    if (emu_launch(emu_dim3((unsigned)gb_wp_blocks(gb_wp_pairs(M, N, &pm, &pn), sms), 1, 1),
+                   emu_dim3(GB_WG_THREADS, 1, 1), GB_WP_SMEM, order, 98, wp_body, &args))
+        bad = -1;
+    else {
+        bad = count_bad(C, ldc, ref, M, N, tol, 1);
+        if (bad == 0)
+            bad = pad_written(C, M, N, ldc) + !isnan(C[(size_t)M * ldc]);
+    }
+    free(a16), free(b16), free(af), free(bf), free(C), free(ref);
+    return bad;
+}
+
+/* Both tiers' twins on odd shapes, each at 1, 2 and 3 clusters (sms 2, 4, 6). Returns the
+ * launches. The twin's barriers are not numbered: nothing to drop. */
+static int wp_cases(int drop) {
+    /* 1×1×1; one pair with its second block partial and two columns of tiles; three row tiles
+     * (the second pair's second block wholly below M: A's box wholly outside, zeros) with K over
+     * two slices; exact 256 columns; odd ldc (single stores) and k = 1; K = 0 */
+    static const struct gemm_case cases[] = {
+        {1, 1, 1, 0, 0},     {129, 257, 65, 0, 0}, {300, 70, 130, 2, 0},
+        {64, 256, 64, 0, 0}, {131, 65, 1, 1, 0},   {3, 70, 0, 0, 0},
+    };
+    static const int sms[] = {2, 4, 6};
+    int bf16, ci, si, runs = 0;
+    if (drop)
+        return 0;
+    for (bf16 = 0; bf16 < 2; bf16++)
+        for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++)
+            for (si = 0; si < 3; si++) {
+                const struct gemm_case *c = &cases[ci];
+                const enum emu_order o = (enum emu_order)((ci + si) % EMU_ORDERS);
+                long bad = run_wpcase(bf16, c, sms[si], o);
+                runs++;
+                EMU_CHECK(bad == 0, "%s (twin) %dx%dx%d pad %d on %d SMs %s: %ld wrong",
+                          bf16 ? "gb_bgemm_wgmma_persist_128x256"
+                               : "gb_hgemm_wgmma_persist_128x256",
+                          c->M, c->N, c->K, c->pad, sms[si], emu_order_name(o), bad);
+            }
+    return runs;
+}
+
+/* The tile walk: over the clusters of gb_wp_blocks (cluster q takes t = q, q + Q, …, as the
+ * kernel), every pair tile of a pm×pn grid once, for every grid up to 13×11 (odd counts,
+ * groups cut short) and card sizes 2, 7 (odd: 3 clusters), 132. */
+static void wp_walk_checks(void) {
+    static const int sms[] = {2, 7, 132};
+    int pm, pn, si, bad = 0;
+    static int seen[13 * 11];
+    for (pm = 1; pm <= 13; pm++)
+        for (pn = 1; pn <= 11; pn++)
+            for (si = 0; si < 3; si++) {
+                const int pairs = pm * pn;
+                const int blocks = gb_wp_blocks(pairs, sms[si]), Q = blocks / GB_WP_CLUSTER;
+                int q, t, i;
+                bad += blocks % GB_WP_CLUSTER != 0 || Q < 1 || Q > pairs ||
+                       (blocks > sms[si] && sms[si] >= GB_WP_CLUSTER);
+                memset(seen, 0, sizeof seen);
+                for (q = 0; q < Q; q++)
+                    for (t = q; t < pairs; t += Q) {
+                        int cm, cn;
+                        gb_wp_tile(t, pm, pn, &cm, &cn);
+                        if (cm < 0 || cm >= pm || cn < 0 || cn >= pn)
+                            bad++;
+                        else
+                            seen[cm * pn + cn]++;
+                    }
+                for (i = 0; i < pairs; i++)
+                    bad += seen[i] != 1;
+            }
+    EMU_CHECK(bad == 0, "wgmma_persist: the tile walk misses or repeats pair tiles (%d)", bad);
+    {
+        /* grouped: with 16 pair-rows, the first 8 tiles are column 0 of rows 0–7 */
+        int cm, cn, t;
+        bad = 0;
+        for (t = 0; t < GB_WP_GROUP; t++) {
+            gb_wp_tile(t, 16, 5, &cm, &cn);
+            bad += cm != t || cn != 0;
+        }
+        gb_wp_tile(GB_WP_GROUP * 5, 16, 5, &cm, &cn);
+        bad += cm != GB_WP_GROUP || cn != 0;
+        EMU_CHECK(bad == 0, "wgmma_persist: the walk is not grouped column by column (%d)", bad);
+    }
+    {
+        int pm2, pn2;
+        EMU_CHECK(gb_wp_pairs(300, 70, &pm2, &pn2) == 2 && pm2 == 2 && pn2 == 1 &&
+                      gb_wp_pairs(4096, 4096, &pm2, &pn2) == 256 && pm2 == 16 && pn2 == 16,
+                  "wgmma_persist: pair tile counts");
+    }
+}
+
+/* The multicast layout: each block receives, over both ranks' copies, each of B's boxes once,
+ * at its own offset in the stage; the bytes the copies deliver to one block (its A box and
+ * the four B boxes, the sizes of the tensor maps' boxes) are the expect_tx of its "full"
+ * barrier; the "empty" barrier counts every consumer warpgroup of the cluster. */
+static void wp_multicast_checks(void) {
+    struct gb_wg_tmap ta, tb;
+    int got[GB_WP_B_BOXES] = {0}, src, i, bad = 0;
+    unsigned bytes;
+    gb_wg_tmap_a(&ta, (void *)(size_t)256, 1000, 1000, 1000);
+    gb_wg_tmap_b(&tb, (void *)(size_t)256, 1000, 1000, 1000);
+    bytes = ta.box[0] * ta.box[1] * ta.elem_bytes;
+    for (src = 0; src < GB_WP_CLUSTER; src++)
+        for (i = 0; i < GB_WP_B_BOXES / GB_WP_CLUSTER; i++) {
+            const int j = gb_wp_b_box(src, i);
+            if (j < 0 || j >= GB_WP_B_BOXES)
+                bad++;
+            else
+                got[j]++;
+            bytes += tb.box[0] * tb.box[1] * tb.elem_bytes;
+        }
+    for (i = 0; i < GB_WP_B_BOXES; i++)
+        bad += got[i] != 1;
+    EMU_CHECK(bad == 0, "wgmma_persist: multicast does not deliver each B box once (%d)", bad);
+    EMU_CHECK(bytes == GB_WP_STAGE_BYTES && GB_WP_STAGE_BYTES == 49152,
+              "wgmma_persist: a block's full barrier expects %d bytes, its copies deliver %u",
+              (int)GB_WP_STAGE_BYTES, bytes);
+    EMU_CHECK(GB_WP_EMPTY_ARRIVALS == GB_WG_CONSUMERS * GB_WP_CLUSTER,
+              "wgmma_persist: empty barrier arrivals");
+}
+
+/* The descriptors at n = 256: over every stage and step, A's (both consumers) and B's read
+ * each byte of the stages once, at the element TMA wrote there. */
+static void wp_desc_checks(void) {
+    static unsigned char hit[GB_WG_STAGES * GB_WP_STAGE_BYTES];
+    int s, kk, c, r, k, n, bad = 0;
+    memset(hit, 0, sizeof hit);
+    for (s = 0; s < GB_WG_STAGES; s++)
+        for (kk = 0; kk < GB_WG_BK / GB_WG_MK; kk++) {
+            const struct gb_wg_desc_fields fb = gb_wg_desc_decode(gb_wp_desc_b(s, kk));
+            const unsigned st = (unsigned)(s * GB_WP_STAGE_BYTES);
+            for (c = 0; c < GB_WG_CONSUMERS; c++) {
+                const struct gb_wg_desc_fields fa = gb_wg_desc_decode(gb_wp_desc_a(s, c, kk));
+                for (r = 0; r < 64; r++)
+                    for (k = 0; k < GB_WG_MK; k++) {
+                        const unsigned off = gb_wg_swizzle128(gb_wg_kmajor_offset(fa, r, k));
+                        /* TMA's A box: row 64c + r, column 16kk + k */
+                        bad += off != st + gb_wg_swizzle128(
+                                               (unsigned)((64 * c + r) * 128 + (16 * kk + k) * 2));
+                        if (off + 1 < sizeof hit)
+                            hit[off]++, hit[off + 1]++;
+                    }
+            }
+            for (k = 0; k < GB_WG_MK; k++)
+                for (n = 0; n < GB_WP_BN; n++) {
+                    const unsigned off = gb_wg_swizzle128(gb_wg_mnmajor_offset(fb, k, n));
+                    /* B's box n / 64 at its offset: k-row 16kk + k, column n % 64 */
+                    bad +=
+                        off != st + GB_WG_A_BYTES + (unsigned)(n / 64) * GB_WG_B_BOX_BYTES +
+                                   gb_wg_swizzle128((unsigned)((16 * kk + k) * 128 + (n % 64) * 2));
+                    if (off + 1 < sizeof hit)
+                        hit[off]++, hit[off + 1]++;
+                }
+        }
+    for (s = 0; s < (int)sizeof hit; s++)
+        bad += hit[s] != 1;
+    EMU_CHECK(bad == 0, "wgmma_persist: the n = 256 descriptors do not read each stage once (%d)",
+              bad);
+}
+
+/* Registers (setmaxnreg: multiples of 8 in 24–256; the block's 384 threads within 64 K after
+ * the moves; the consumers hold 128 accumulators), shared memory (227 KiB a block on 9.0), and
+ * the choice between the kernels. */
+static void wp_budget_checks(void) {
+    EMU_CHECK(GB_WP_REGS_PRODUCER % 8 == 0 && GB_WP_REGS_CONSUMER % 8 == 0 &&
+                  GB_WP_REGS_PRODUCER >= 24 && GB_WP_REGS_CONSUMER <= 256 &&
+                  128 * GB_WP_REGS_PRODUCER + 128 * GB_WG_CONSUMERS * GB_WP_REGS_CONSUMER <=
+                      65536 &&
+                  GB_WP_REGS_CONSUMER >= GB_WP_ACC + 64,
+              "wgmma_persist: setmaxnreg budget");
+    EMU_CHECK(GB_WP_SMEM <= 232448, "wgmma_persist: %d bytes of shared memory a block",
+              (int)GB_WP_SMEM);
+    EMU_CHECK(gb_wp_pick(4096, 4096, 132) && gb_wp_pick(2048, 2048, 132) == 0 &&
+                  gb_wp_pick(4096, 4096, 0) == 0 && gb_wp_pick(1024, 4096, 132) == 0 &&
+                  gb_wp_pick(2304, 4096, 132),
+              "wgmma_persist: gb_wp_pick");
+    EMU_CHECK(gb_wp_pairs_ok((float *)(size_t)64, 10) && !gb_wp_pairs_ok((float *)(size_t)68, 10) &&
+                  !gb_wp_pairs_ok((float *)(size_t)64, 9),
+              "wgmma_persist: gb_wp_pairs_ok");
+}
+
+static void wgmma_persist_checks(void) {
+    wp_walk_checks();
+    wp_multicast_checks();
+    wp_desc_checks();
+    wp_budget_checks();
+}

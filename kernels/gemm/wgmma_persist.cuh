@@ -1,0 +1,217 @@
+/* wgmma_persist.cuh — the large Hopper GEMM (issue 39, item 1): C (M×N, ldc, FP32) = A (M×K,
+ * lda) · B (K×N, ldb), row-major, f16 and bf16 operands, FP32 accumulation, on sm_90a code.
+ * Read kernels/gemm/wgmma.cuh first: this kernel reuses its swizzle, descriptors, D layout, TMA
+ * maps of A and B (the same boxes: A 128×64, B 64×64) and its operand rules, and changes the
+ * structure around them:
+ *   gb_hgemm_wgmma_persist_128x256  f16:  wgmma m64n256k16.f32.f16.f16;
+ *   gb_bgemm_wgmma_persist_128x256  bf16: wgmma m64n256k16.f32.bf16.bf16.
+ *
+ * SASS check: gb_hgemm_wgmma_persist_128x256 HGMMA.64x256x16 from 900a
+ * SASS check: gb_bgemm_wgmma_persist_128x256 HGMMA.64x256x16 from 900a
+ * (tests/gpuinfo/sass_check.py: n = 256 in the instruction; the 128×128 kernel's HGMMA.64x128x16
+ * would fail it.)
+ *
+ * Structure:
+ * - 128×256 tiles of C. A block of 384 threads: warpgroup 0 the producer, warpgroups 1 and 2
+ *   consumers of 64 rows × 256 columns each (m64n256k16, 128 FP32 accumulators a thread).
+ *   __launch_bounds__(384, 1) caps a thread at 168 registers at entry; then `setmaxnreg` gives
+ *   the producer 40 and the consumers 232: 128·40 + 256·232 = 64,512 ≤ 65,536 (GB_WP_REGS_*).
+ * - Persistent: the host launches one block per multiprocessor (an even number: clusters of 2,
+ *   at most as many as there are tile pairs); cluster q of Q walks the pair tiles q, q + Q, …
+ *   in the grouped order of gb_wp_tile (GB_WP_GROUP pair-rows of tiles, column by column within
+ *   the group, so the blocks running at once share A panels and B panels in L2). The stages and
+ *   their mbarrier phases run on across tiles (a block-wide slice counter), so the producer
+ *   loads the next tile's first slices while the consumers store the last tile: the epilogue
+ *   overlaps the next tile's loads with no extra code.
+ * - A 2-CTA cluster (__cluster_dims__(2, 1, 1)) on two vertically adjacent tiles (rows 256·p
+ *   and 256·p + 128 of pair tile p, the same 256 columns): each block loads its own A box
+ *   and two of B's four 64-column boxes, multicast to both blocks (gb_wp_b_box: rank r sends
+ *   boxes 2r and 2r + 1). So each block's "full" barrier receives its whole stage,
+ *   GB_WP_STAGE_BYTES = 16 KiB of A + 4 × 8 KiB of B, half of B from its peer (expect_tx of the
+ *   whole stage); B leaves L2 once for two tiles. A stage may be refilled only when both blocks'
+ *   consumers are done with it (the peer writes into it too), so each "empty" barrier counts
+ *   GB_WP_EMPTY_ARRIVALS = 4 arrivals: the 2 local consumer warpgroups and the peer's 2 (a
+ *   remote mbarrier arrive through mapa). A cluster barrier after the barriers' initialisation
+ *   (no multicast lands before the peer's barriers exist) and one before exit (no remote arrive
+ *   or multicast reaches a block that has exited).
+ * - The epilogue stores pairs of adjacent columns (d[4j], d[4j + 1]: columns 8j + 2t, + 1) as
+ *   one 8-byte store where C and ldc allow it (gb_wp_pairs_ok), single floats at the edges.
+ *
+ * When it is chosen over the 128×128 kernel (gb_wp_pick, kernels/gemm/cuda_tc.c's note): when
+ * C has at least as many 128×256 tiles as the card has multiprocessors, so that every block
+ * has a tile; smaller products keep the 128×128 kernel, whose 4× more blocks fill the card.
+ *
+ * The twin (GPUBENCH_EMU) is the same persistent walk made synchronous, as wgmma.cuh's twin:
+ * thread 0 copies the block's A box and, for each rank of the cluster, that rank's B boxes
+ * (gb_wp_b_box: what multicast delivers to every block), a barrier, the consumers' FMAs through
+ * the descriptors, a barrier, the paired epilogue. It proves the tile walk, the multicast
+ * layout, the descriptors at n = 256 and the epilogue; the mbarrier protocol across the
+ * cluster and setmaxnreg are the PTX ISA's, checked only on a card.
+ */
+#ifndef GPUBENCH_GEMM_WGMMA_PERSIST_CUH
+#define GPUBENCH_GEMM_WGMMA_PERSIST_CUH
+
+#include "kernels/gemm/wgmma.cuh"
+
+enum {
+    GB_WP_BM = 128,
+    GB_WP_BN = 256,
+    GB_WP_CLUSTER = 2,                      /* blocks a cluster, stacked along M */
+    GB_WP_B_BOXES = GB_WP_BN / GB_WG_BOX_N, /* 4 */
+    GB_WP_ACC = GB_WP_BN / 2,               /* 128 accumulators a consumer thread */
+    GB_WP_GROUP = 8,                        /* pair-rows of tiles a group of the walk */
+    GB_WP_STAGE_BYTES = GB_WG_A_BYTES + GB_WP_B_BOXES * GB_WG_B_BOX_BYTES, /* 49152 */
+    GB_WP_SMEM = GB_WG_ATOM + GB_WG_STAGES * GB_WP_STAGE_BYTES + 2 * GB_WG_STAGES * 8,
+    GB_WP_EMPTY_ARRIVALS = GB_WG_CONSUMERS * GB_WP_CLUSTER
+};
+/* setmaxnreg's registers a thread (macros: the PTX takes them as literals, GB_WP_STR) */
+#define GB_WP_REGS_PRODUCER 40
+#define GB_WP_REGS_CONSUMER 232
+#define GB_WP_STR2(x) #x
+#define GB_WP_STR(x) GB_WP_STR2(x)
+
+/* Pair tiles (a cluster's 256×256 of C) of an M×N product: *pm pair-rows, *pn columns of tiles;
+ * their count, or -1 beyond int. */
+GB_WG_HD long gb_wp_pairs(int M, int N, int *pm, int *pn) {
+    const long tm = ((long)M + GB_WP_BM - 1) / GB_WP_BM;
+    *pm = (int)((tm + GB_WP_CLUSTER - 1) / GB_WP_CLUSTER);
+    *pn = (int)(((long)N + GB_WP_BN - 1) / GB_WP_BN);
+    return (long)*pm * *pn > 2147483647L ? -1 : (long)*pm * *pn;
+}
+
+/* Pair tile t (0 ≤ t < pm·pn) of the grouped walk: groups of GB_WP_GROUP pair-rows (the last
+ * one shorter), column by column within a group, so consecutive t share B's column panel and
+ * the blocks running at once touch few A panels. */
+GB_WG_HD void gb_wp_tile(int t, int pm, int pn, int *cm, int *cn) {
+    const int per_group = GB_WP_GROUP * pn, g = t / per_group, first = g * GB_WP_GROUP;
+    const int rows = pm - first < GB_WP_GROUP ? pm - first : GB_WP_GROUP, in = t % per_group;
+    *cm = first + in % rows;
+    *cn = in / rows;
+}
+
+/* The B box (0–3, 64 columns each) that rank r's i-th copy (0, 1) multicasts to the cluster. */
+GB_WG_HD int gb_wp_b_box(int r, int i) {
+    return r * (GB_WP_B_BOXES / GB_WP_CLUSTER) + i;
+}
+
+/* Blocks of the persistent grid for `pairs` pair tiles on a card of `sms` multiprocessors: one
+ * a multiprocessor, even (whole clusters), no more clusters than pairs, at least one cluster. */
+GB_WG_HD int gb_wp_blocks(long pairs, int sms) {
+    long c = sms / GB_WP_CLUSTER;
+    if (c > pairs)
+        c = pairs;
+    return (int)(c < 1 ? (long)GB_WP_CLUSTER : c * GB_WP_CLUSTER);
+}
+
+/* Take the persistent 128×256 kernel (1) or the 128×128 one (0): 128×256 tiles at least one a
+ * multiprocessor. */
+GB_WG_HD int gb_wp_pick(int M, int N, int sms) {
+    const long tiles =
+        (((long)M + GB_WP_BM - 1) / GB_WP_BM) * (((long)N + GB_WP_BN - 1) / GB_WP_BN);
+    return sms > 0 && tiles >= sms;
+}
+
+/* The B descriptor of step kk of the slice in stage s (256 columns: LBO steps over 4 boxes). */
+GB_WG_HD unsigned long long gb_wp_desc_b(int s, int kk) {
+    return gb_wg_desc(
+        (unsigned)(s * GB_WP_STAGE_BYTES + GB_WG_A_BYTES + kk * GB_WG_MK * GB_WG_ROW_BYTES),
+        GB_WG_B_BOX_BYTES, GB_WG_ATOM);
+}
+GB_WG_HD unsigned long long gb_wp_desc_a(int s, int c, int kk) {
+    return gb_wg_desc((unsigned)(s * GB_WP_STAGE_BYTES + c * 64 * GB_WG_ROW_BYTES + kk * 32), 16,
+                      GB_WG_ATOM);
+}
+
+/* May the epilogue store a pair of floats at once: C 8-byte aligned and ldc even. */
+GB_WG_HD int gb_wp_pairs_ok(const float *C, int ldc) {
+    return ((size_t)C & 7u) == 0 && ldc % 2 == 0;
+}
+
+/* The epilogue's store of accumulators (v0, v1) at (r, c), (r, c + 1) of C where inside it: one
+ * 8-byte store where pairs_ok (gb_wp_pairs_ok: c is even, so the pair is aligned) and both are
+ * inside, single floats otherwise. */
+GB_WG_HD void gb_wp_store2(float *C, int ldc, int M, int N, int r, int c, float v0, float v1,
+                           int pairs_ok) {
+    float *p;
+    if (r >= M)
+        return;
+    p = C + (size_t)r * ldc + c;
+    if (pairs_ok && c + 1 < N) {
+        float2 v;
+        v.x = v0;
+        v.y = v1;
+        *(float2 *)p = v;
+        return;
+    }
+    if (c < N)
+        p[0] = v0;
+    if (c + 1 < N)
+        p[1] = v1;
+}
+
+/* The cluster: sm_90 code has clusters; the attribute is refused for older code, where the
+ * kernel is a trap anyway. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(GPUBENCH_EMU)
+#define GB_WP_CLUSTER_DIMS __cluster_dims__(GB_WP_CLUSTER, 1, 1)
+#else
+#define GB_WP_CLUSTER_DIMS
+#endif
+
+#if GB_WG_NATIVE
+/* --- sm_90a: the cluster's PTX (the rest is wgmma.cuh's) ---------------------------------- */
+static __device__ __forceinline__ unsigned gb_wp_rank(void) {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+/* every thread of both blocks; releases this block's shared writes (barrier init) to the peer */
+static __device__ __forceinline__ void gb_wp_cluster_sync(void) {
+    asm volatile("barrier.cluster.arrive.release;\n"
+                 "barrier.cluster.wait.acquire;" ::
+                     : "memory");
+}
+/* the box of map at (x, y) into offset dst of every block of the cluster in mask, completing
+ * its bytes on each one's barrier at offset bar */
+static __device__ __forceinline__ void gb_wp_tma_mc(unsigned dst, const void *map, int x, int y,
+                                                    unsigned bar, unsigned short mask) {
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(dst),
+                 "l"((unsigned long long)map), "r"(x), "r"(y), "r"(bar), "h"(mask)
+                 : "memory");
+}
+/* arrive on the barrier at local offset bar of cluster block `rank` (itself or the peer) */
+static __device__ __forceinline__ void gb_wp_arrive_at(unsigned bar, unsigned rank) {
+    asm volatile("{\n.reg .b32 ra;\n"
+                 "mapa.shared::cluster.u32 ra, %0, %1;\n"
+                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}" ::"r"(bar),
+                 "r"(rank)
+                 : "memory");
+}
+/* the producer's wait on "empty": the peer's consumers arrive with cluster-scope release */
+static __device__ __forceinline__ void gb_wp_wait_cluster(unsigned bar, int parity) {
+    asm volatile("{\n"
+                 ".reg .pred done;\n"
+                 "wait:\n"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+                 "@!done bra.uni wait;\n"
+                 "}" ::"r"(bar),
+                 "r"(parity)
+                 : "memory");
+}
+#endif
+
+#if GB_HAVE_WGMMA
+#define GB_WPT_NAME gb_hgemm_wgmma_persist_128x256
+#define GB_WPT_IN __half
+#define GB_WPT_FLOAT(x) __half2float(x)
+#define GB_WPT_PTX "f16"
+#include "kernels/gemm/wgmma_persist_tile.cuh"
+
+#define GB_WPT_NAME gb_bgemm_wgmma_persist_128x256
+#define GB_WPT_IN __nv_bfloat16
+#define GB_WPT_FLOAT(x) __bfloat162float(x)
+#define GB_WPT_PTX "bf16"
+#include "kernels/gemm/wgmma_persist_tile.cuh"
+#endif
+
+#endif
