@@ -199,9 +199,8 @@ static void print_overall(const struct sd *d, FILE *out, int md) {
     grid_print(&g, md, out);
     if (in->nseries > 2) /* each mean covers other lines: not a ranking of the devices */
         fprintf(out,
-                "%seach mean covers the lines that device and the baseline both ran; to rank "
-                "two devices read the side-by-side table below\n",
-                md ? "\n" : "");
+                "\neach mean covers the lines that device and the baseline both ran; to rank "
+                "two devices read the side-by-side table below\n");
     fputc('\n', out);
     grid_free(&g);
 }
@@ -347,7 +346,7 @@ static void print_pairs(const struct sd *d, FILE *out, int md) {
                 left_out_list(d, a, b, list, sizeof list);
                 int w = snprintf(notes + used, sizeof notes - used,
                                  "%sleft out of %s against %s (only one of them ran): %s\n",
-                                 md ? "- " : "", in->series[b].device, in->series[a].device, list);
+                                 md ? "- " : "", in->series[b].label, in->series[a].label, list);
                 if (w > 0)
                     used += (size_t)w;
             }
@@ -357,7 +356,7 @@ static void print_pairs(const struct sd *d, FILE *out, int md) {
                       "baseline; each at its fastest implementation; start-up costs left out)\n");
     grid_print(&g, md, out);
     if (notes[0])
-        fprintf(out, "%s%s", md ? "\n" : "", notes);
+        fprintf(out, "\n%s", notes); /* after a blank line: prose, not a row of the table */
     fputc('\n', out);
     grid_free(&g);
 }
