@@ -47,13 +47,14 @@ def mma_note(dtype):
 def check_tier_row(card, row, shape, check):
     """gemm/cuda_tc's f16, bf16 and tf32 rows (ok): on sm_80 code the mma.sync kernel where the
     rows of A (k) and B (n) are multiples of 16 bytes (the sim's buffers are aligned), else the
-    WMMA kernel with the reason; below sm_80 code the WMMA kernel. And every ok row of a tier
-    (float64 on a GTX 1080 at 1/32 of FP32 as well) has its % of peak: judged by its own tier's
-    balance, a GEMM is compute-bound, and the card's peak table has every tier it runs
-    (harness/gpuinfo/gpu_peak.c); never '-' as an FP32 balance once made it."""
+    WMMA kernel with the reason; below sm_80 code the WMMA kernel. And no ok row of any tier has
+    a % of peak: its time is CPU emulation, and a real card's peak says nothing of it (issue 38
+    item 3; harness/run/runner.c derive_rates). The tier's own balance (a GEMM is compute-bound
+    in every tier, float64 on a GTX 1080 at 1/32 of FP32 too) is checked by test_runner_notes."""
     dtype = row["dtype"]
-    check(row["peak_pct"] != "", f"{card.spec} {row['impl']} {row['shape']} {dtype}: no peak "
-          f"({row['note'][:200]})")
+    check(row["peak_pct"] == "" and "simulated device" in row["note"],
+          f"{card.spec} {row['impl']} {row['shape']} {dtype}: a peak for emulated time "
+          f"({row['peak_pct']}; {row['note'][:200]})")
     if row["impl"] != "cuda_tc" or dtype not in MMA:
         return
     if card.sm == 90 and card.arch_specific() and dtype in WGMMA and shape["k"] % 8 == 0 and \
