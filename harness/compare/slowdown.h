@@ -24,6 +24,10 @@ struct combo {
     int shape_order; /* first appearance of the (workload, shape, dtype) */
     int tier;        /* the dtype's place in tier order (float32 first), 99 when unknown */
     int one_time;    /* a start-up cost (workload `startup`): a time with no work in it */
+    /* Set: the baseline ran this workload and tier at this other shape only, the other devices
+     * at this line's shape only (the CPU's arrays sized past its last-level cache, the GPUs' at
+     * the common default): the line is measured against that row by bandwidth (time per byte). */
+    const char *bw_shape;
 };
 
 struct sd {
@@ -76,6 +80,10 @@ int sd_wl_end(const struct sd *d, int c0);
 int sd_tier_count(const struct sd *d);
 /* Does the report hold lines of one-time costs (left out of every geometric mean)? */
 int sd_has_one_time(const struct sd *d);
+/* Line c's kernel and e2e ratios of row r against baseline row b: time over time, or time per
+ * byte over time per byte (baseline GB/s / r's GB/s) on a line measured by bandwidth. 0: none. */
+int sd_ratios(const struct sd *d, int c, const struct run_row *r, const struct run_row *b,
+              double *k, double *e);
 /* Geometric means of series s's kernel and e2e ratios over lines [c0, c1); returns the count. */
 int sd_geomeans(const struct sd *d, int s, int c0, int c1, double *gk, double *ge);
 
@@ -85,6 +93,9 @@ int sd_point_best(const struct sd *d, int s, int c, double *k, double *e);
 /* Devices a and b over the points both ran (each at its fastest implementation), no baseline
  * involved: a's time / b's time, *left the points only one of them ran. Returns the count. */
 int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, int *left);
+/* Does line c's point pair devices a and b by bandwidth (each ran its workload and tier at one
+ * shape only, and the two shapes differ)? The first line of the other one's point, or -1. */
+int sd_pair_by_bytes(const struct sd *d, int a, int b, int c);
 
 /* Is series s a simulated device (gpubench-sim: its times are CPU emulation)? Is any? */
 int sd_simulated(const struct sd *d, int s);

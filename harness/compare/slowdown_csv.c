@@ -80,10 +80,13 @@ void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) 
             const struct run_row *r = at(d, c, s), *b = d->ref[c];
             if (!r)
                 continue;
-            int ok = usable(r) && b;
-            csv_line(d, out, "line", &d->combo[c], d->combo[c].workload, s, d->base, r, b,
-                     ok ? r->median_ms / b->median_ms : NAN, ok ? e2e_ms(r) / e2e_ms(b) : NAN,
-                     r->status == ST_OK ? "" : r->note);
+            double kr, er;
+            sd_ratios(d, c, r, b, &kr, &er);
+            char bw[320] = "";
+            if (d->combo[c].bw_shape && b)
+                snprintf(bw, sizeof bw, "by GB/s against the baseline's %s", d->combo[c].bw_shape);
+            csv_line(d, out, "line", &d->combo[c], d->combo[c].workload, s, d->base, r, b, kr, er,
+                     r->status == ST_OK ? bw : r->note);
         }
     for (int c0 = 0; c0 < d->ncombo; c0 = sd_wl_end(d, c0))
         for (int s = 0; s < in->nseries; s++) {
@@ -93,7 +96,8 @@ void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) 
                 continue;
             char note[64];
             snprintf(note, sizeof note, "geometric mean of %d lines", n);
-            struct combo tier = {d->combo[c0].workload, "", d->combo[c0].dtype, "", 0, 0, 0, 0, 0, 0};
+            struct combo tier = {
+                d->combo[c0].workload, "", d->combo[c0].dtype, "", 0, 0, 0, 0, 0, 0, NULL};
             csv_line(d, out, "geomean", sd_tier_count(d) > 1 ? &tier : NULL, d->combo[c0].workload,
                      s, d->base, NULL, NULL, gk, ge, note);
         }
@@ -118,8 +122,9 @@ void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) 
             csv_line(d, out, "pair", NULL, "", b, a, NULL, NULL, gk, ge, note);
         }
     for (int i = 0; i < nx; i++) {
-        struct combo cb = {x[i].workload, x[i].shape ? x[i].shape : "", x[i].dtype, x[i].impl, 0, 0,
-                           0, 0, 0, 0};
+        struct combo cb = {
+            x[i].workload, x[i].shape ? x[i].shape : "", x[i].dtype, x[i].impl, 0, 0, 0, 0, 0, 0,
+            NULL};
         char note[480];
         snprintf(note, sizeof note, "%s: %s", x[i].kind, x[i].text);
         csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, d->base, NULL, NULL, NAN, NAN, note);

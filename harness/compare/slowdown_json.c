@@ -80,7 +80,8 @@ static void json_lines(const struct sd *d, FILE *out) {
             const struct run_row *r = at(d, c, s), *b = d->ref[c];
             if (!r)
                 continue;
-            int ok = usable(r) && b;
+            double kr, er;
+            sd_ratios(d, c, r, b, &kr, &er);
             fputs(first ? "\n{" : ",\n{", out);
             first = 0;
             json_kv(out, "workload", d->combo[c].workload, 1);
@@ -97,8 +98,8 @@ static void json_lines(const struct sd *d, FILE *out) {
             json_kv(out, "baseline_impl", b ? b->impl : NULL, 1);
             json_kn(out, "baseline_ms", b ? b->median_ms : NAN, 1);
             json_kn(out, "baseline_e2e_ms", b ? e2e_ms(b) : NAN, 1);
-            json_kn(out, "kernel_ratio", ok ? r->median_ms / b->median_ms : NAN, 1);
-            json_kn(out, "e2e_ratio", ok ? e2e_ms(r) / e2e_ms(b) : NAN, 0);
+            json_kn(out, "kernel_ratio", kr, 1);
+            json_kn(out, "e2e_ratio", er, 0);
             fputc('}', out);
         }
 }

@@ -74,7 +74,8 @@ static void collect_combos(struct sd *d, const char **wls) {
                                w,
                                c,
                                99,
-                               0};
+                               0,
+                               NULL};
             enum dtype t;
             if (dtype_parse(row->dtype, &t) == 0)
                 cb.tier = (int)t;
@@ -101,23 +102,86 @@ static void fill_cells(struct sd *d) {
         }
 }
 
-/* d->ref: the baseline of a line is the baseline device's same implementation, else its fastest
- * at the same point (NULL when it has none). */
+/* The one shape at which series s (s < 0: every series but the baseline) has rows of line c's
+ * workload and tier; NULL when it has none or several (a sweep ladder pairs only exact shapes). */
+static const char *lone_shape(const struct sd *d, int s, int c) {
+    const char *shape = NULL;
+    for (int k = 0; k < d->ncombo; k++) {
+        const struct combo *cb = &d->combo[k];
+        if (strcmp(cb->workload, d->combo[c].workload) || strcmp(cb->dtype, d->combo[c].dtype))
+            continue;
+        for (int t = 0; t < d->in->nseries; t++) {
+            if ((s >= 0 ? t != s : t == d->base) || !at(d, k, t))
+                continue;
+            if (shape && strcmp(shape, cb->shape))
+                return NULL;
+            shape = cb->shape;
+        }
+    }
+    return shape;
+}
+
+/* Series s's bytes moved at line c's point (its first usable row's), 0 when none. */
+static double point_bytes(const struct sd *d, int s, int c) {
+    for (int k = 0; k < d->ncombo; k++) {
+        const struct run_row *r = at(d, k, s);
+        if (usable(r) && same_point(&d->combo[c], r) && r->bytes > 0)
+            return r->bytes;
+    }
+    return 0;
+}
+
+/* The baseline device's row at line c's point: its same implementation, else its fastest; NULL
+ * when it has none. With shape set, at that shape instead of the line's. */
+static const struct run_row *baseline_row(const struct sd *d, int c, const char *shape) {
+    const struct run_row *best = NULL;
+    for (int k = 0; k < d->ncombo; k++) {
+        const struct run_row *r = at(d, k, d->base);
+        if (!usable(r) || strcmp(r->workload, d->combo[c].workload) ||
+            strcmp(r->dtype, d->combo[c].dtype) ||
+            strcmp(r->shape, shape ? shape : d->combo[c].shape))
+            continue;
+        if (!strcmp(r->impl, d->combo[c].impl))
+            return r;
+        if (!best || r->median_ms < best->median_ms)
+            best = r;
+    }
+    return best;
+}
+
+/* d->ref: the baseline of a line is the baseline device's row at the same point. A memory-bound
+ * workload whose default shape differs between the baseline and the others (vecadd: a CPU's arrays
+ * at 4x its last-level cache, the GPUs' at 2^24), one shape each side, is set side by side by
+ * bandwidth: the headline memory comparison, which no exact shape would give. */
 static void choose_refs(struct sd *d) {
     for (int c = 0; c < d->ncombo; c++) {
-        const struct run_row *own = at(d, c, d->base), *best = NULL;
-        if (usable(own)) {
-            d->ref[c] = own;
+        d->ref[c] = baseline_row(d, c, NULL);
+        if (d->ref[c] || d->combo[c].one_time)
             continue;
+        const char *bs = lone_shape(d, d->base, c), *os = lone_shape(d, -1, c);
+        const struct run_row *b =
+            bs && os && !strcmp(os, d->combo[c].shape) ? baseline_row(d, c, bs) : NULL;
+        if (b && b->bytes > 0) {
+            d->ref[c] = b;
+            d->combo[c].bw_shape = bs;
         }
-        for (int k = 0; k < d->ncombo; k++) {
-            const struct run_row *r = at(d, k, d->base);
-            if (usable(r) && same_point(&d->combo[c], r) &&
-                (!best || r->median_ms < best->median_ms))
-                best = r;
-        }
-        d->ref[c] = best;
     }
+}
+
+int sd_ratios(const struct sd *d, int c, const struct run_row *r, const struct run_row *b,
+              double *k, double *e) {
+    *k = *e = NAN;
+    if (!usable(r) || !b)
+        return 0;
+    double scale = 1; /* time per byte: the baseline's bytes over r's */
+    if (d->combo[c].bw_shape) {
+        if (!(r->bytes > 0) || !(b->bytes > 0))
+            return 0;
+        scale = b->bytes / r->bytes;
+    }
+    *k = r->median_ms / b->median_ms * scale;
+    *e = e2e_ms(r) / e2e_ms(b) * scale;
+    return 1;
 }
 
 int sd_build(struct sd *d, char *err, size_t errlen) {
@@ -197,13 +261,9 @@ int sd_geomeans(const struct sd *d, int s, int c0, int c1, double *gk, double *g
         return 0;
     }
     for (int c = c0; c < c1; c++) {
-        const struct run_row *r = at(d, c, s), *b = d->ref[c];
-        if (!usable(r) || !b || d->combo[c].one_time ||
-            (d->only_dtype && strcmp(d->combo[c].dtype, d->only_dtype)))
+        if (d->combo[c].one_time || (d->only_dtype && strcmp(d->combo[c].dtype, d->only_dtype)))
             continue;
-        k[n] = r->median_ms / b->median_ms;
-        e[n] = e2e_ms(r) / e2e_ms(b);
-        n++;
+        n += (size_t)sd_ratios(d, c, at(d, c, s), d->ref[c], &k[n], &e[n]);
     }
     *gk = rank_geomean(k, n);
     *ge = rank_geomean(e, n);
@@ -256,12 +316,20 @@ int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, i
         if (d->combo[c].one_time || !sd_point_first(d, c))
             continue;
         int ha = sd_point_best(d, a, c, &ka, &ea), hb = sd_point_best(d, b, c, &kb, &eb);
+        int o = ha && hb ? -1 : sd_pair_by_bytes(d, a, b, c);
+        double scale = 1; /* by bandwidth: b's bytes over a's */
+        if (o >= 0 && !hb) { /* counted here, at a's point; at b's, skipped */
+            double ba = point_bytes(d, a, c), bb = point_bytes(d, b, o);
+            hb = ba > 0 && bb > 0 && sd_point_best(d, b, o, &kb, &eb);
+            scale = hb ? bb / ba : 1;
+        } else if (o >= 0)
+            continue;
         if (!ha || !hb) {
             *left += ha || hb;
             continue;
         }
-        k[n] = ka / kb;
-        e[n] = ea / eb;
+        k[n] = ka / kb * scale;
+        e[n] = ea / eb * scale;
         n++;
     }
     *gk = rank_geomean(k, n);
@@ -269,6 +337,19 @@ int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, i
     free(k);
     free(e);
     return (int)n;
+}
+
+int sd_pair_by_bytes(const struct sd *d, int a, int b, int c) {
+    const char *sa = lone_shape(d, a, c), *sb = lone_shape(d, b, c);
+    if (d->combo[c].one_time || !sa || !sb || !strcmp(sa, sb) ||
+        (strcmp(sa, d->combo[c].shape) && strcmp(sb, d->combo[c].shape)))
+        return -1;
+    const char *other = strcmp(sa, d->combo[c].shape) ? sa : sb;
+    for (int k = 0; k < d->ncombo; k++)
+        if (!strcmp(d->combo[k].workload, d->combo[c].workload) &&
+            !strcmp(d->combo[k].dtype, d->combo[c].dtype) && !strcmp(d->combo[k].shape, other))
+            return k;
+    return -1;
 }
 
 int sd_simulated(const struct sd *d, int s) {

@@ -69,8 +69,9 @@ static void print_intro(const struct sd *d, FILE *out, int md) {
     fputc('\n', out);
 }
 
-static void ratio_cells(struct cmp_grid *g, int row, int col, const struct run_row *r,
-                        const struct run_row *b) {
+static void ratio_cells(const struct sd *d, int c, struct cmp_grid *g, int row, int col,
+                        const struct run_row *r, const struct run_row *b) {
+    double kr, er;
     char k[64], e[64];
     if (!r)
         return;
@@ -78,12 +79,12 @@ static void ratio_cells(struct cmp_grid *g, int row, int col, const struct run_r
         grid_set(g, row, col, "%s", status_name(r->status));
         return;
     }
-    if (!b || !usable(r)) {
+    if (!sd_ratios(d, c, r, b, &kr, &er)) {
         grid_set(g, row, col, "no baseline");
         return;
     }
-    fmt_ratio(k, sizeof k, r->median_ms / b->median_ms);
-    fmt_ratio(e, sizeof e, e2e_ms(r) / e2e_ms(b));
+    fmt_ratio(k, sizeof k, kr);
+    fmt_ratio(e, sizeof e, er);
     grid_set(g, row, col, "%s", k);
     grid_set(g, row, col + 1, "%s", e);
 }
@@ -116,8 +117,12 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
             break;
         if (c == c0 || strcmp(cb->shape, d->combo[c - 1].shape) ||
             strcmp(cb->dtype, d->combo[c - 1].dtype)) {
-            char sh[256]; /* the table's title names its tier */
-            grid_set(&g, row, 0, "%s", SHORT(cb->shape, sh));
+            char sh[256], bsh[256]; /* the table's title names its tier */
+            if (cb->bw_shape)
+                grid_set(&g, row, 0, "%s vs %s, by GB/s", SHORT(cb->shape, sh),
+                         SHORT(cb->bw_shape, bsh));
+            else
+                grid_set(&g, row, 0, "%s", SHORT(cb->shape, sh));
         }
         grid_set(&g, row, 1, "%s", cb->impl);
         const struct run_row *b = d->ref[c];
@@ -134,7 +139,7 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
             grid_set(&g, row, 2, "%s", own ? status_name(own->status) : "-");
         }
         for (int i = 0; i < ncol; i++)
-            ratio_cells(&g, row, 4 + 2 * i, at(d, c, cols[i]), b);
+            ratio_cells(d, c, &g, row, 4 + 2 * i, at(d, c, cols[i]), b);
     }
     /* no other device, or start-up costs only: no ratios to average */
     int row = ncol && !d->combo[c0].one_time ? grid_row(&g, 1) : -1;
@@ -157,6 +162,17 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
     else
         fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
     grid_print(&g, md, out);
+    for (int c = c0; c < c1; c++) /* prose after a blank line, not a row of the table */
+        if (d->combo[c].bw_shape && (c == c0 || !d->combo[c - 1].bw_shape)) {
+            char sh[256], bsh[256];
+            fprintf(out,
+                    "\n%s: %s's %s set beside the others' %s by bandwidth (GB/s), the shapes "
+                    "differ: each device ran its own default (a CPU's arrays are sized past its "
+                    "last-level cache)\n",
+                    d->combo[c].workload, d->in->series[d->base].label,
+                    SHORT(d->combo[c].bw_shape, bsh), SHORT(d->combo[c].shape, sh));
+            break;
+        }
     if (d->combo[c0].one_time)
         fprintf(out,
                 "%sone-time costs, paid once per process (the first call of a library or a "
@@ -295,7 +311,7 @@ static void left_out_list(const struct sd *d, int a, int b, char *buf, size_t le
     for (int c = 0; c < d->ncombo; c++) {
         double k, e;
         const struct combo *cb = &d->combo[c];
-        if (cb->one_time || !sd_point_first(d, c) ||
+        if (cb->one_time || !sd_point_first(d, c) || sd_pair_by_bytes(d, a, b, c) >= 0 ||
             sd_point_best(d, a, c, &k, &e) == sd_point_best(d, b, c, &k, &e))
             continue;
         char sh[256], item[400];

@@ -1027,6 +1027,61 @@ static void test_bad_options(void) {
 #undef W
 }
 
+/* sd_llc.csv: the CPU ran its memory-bound workload at its own default n=2^27 (arrays past its
+ * last-level cache), both GPUs at the common n=2^24, each one shape: the GPUs' lines are measured
+ * against the CPU's row by bandwidth (CPU GB/s / GPU GB/s: 25.2 / 1611 = 1/64), counted in the
+ * means and the side-by-side pairs, and said so (issue 37 item 4). */
+static void test_pair_by_bandwidth(void) {
+    static const struct {
+        const char *device;
+        double k, e; /* time per byte over the CPU's */
+    } want[] = {{"cuda:0", 1.0 / 64, 0.5}, {"cuda:1", 1.0 / 32, 1}};
+    const char *f = D("sd_llc.csv");
+    struct result r = CMP(f, "--baseline", "cpu", "--format", "csv");
+    struct tab t;
+    CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        check_ratio(&t, f, want[i].device, "cuda", "n=16777216", want[i].k, want[i].e);
+        int row = FIND(&t, "kind", "line", "device", want[i].device, "shape", "n=16777216");
+        CHECK_MSG(row >= 0 && !strcmp(tab_get(&t, row, "note"),
+                                      "by GB/s against the baseline's n=134217728"),
+                  "%s: %s", want[i].device, row >= 0 ? tab_get(&t, row, "note") : "no line");
+        row = FIND(&t, "kind", "geomean", "workload", "", "device", want[i].device);
+        CHECK_MSG(row >= 0 && !strcmp(tab_get(&t, row, "note"), "geometric mean of 2 lines"),
+                  "%s: %s", want[i].device, row >= 0 ? tab_get(&t, row, "note") : "no mean");
+        row = FIND(&t, "kind", "pair", "device", want[i].device, "baseline_device", "cpu");
+        CHECK_MSG(row >= 0 && strstr(tab_get(&t, row, "note"), "2 points both ran; 0 left out"),
+                  "%s: %s", want[i].device, row >= 0 ? tab_get(&t, row, "note") : "no pair");
+    }
+    tab_free(&t);
+    result_free(&r);
+    /* a second CPU shape makes its side a ladder: only exact shapes pair, nothing by GB/s */
+    FILE *in = fopen(f, "r"), *ladder = fopen(T("sd_llc_ladder.csv"), "w");
+    CHECK(in && ladder);
+    char line[1024];
+    while (in && ladder && fgets(line, sizeof line, in))
+        fputs(line, ladder);
+    if (ladder)
+        fputs("gpubench-1,20250104T000000Z-hostd-1,2025-01-04T00:00:00Z,hostd,cpu,Test CPU D,,,,,,,"
+              "vecadd,cpu,float32,n=1048576,1048576.0,12582912.0,20,0.5,0.5,0.5,,0.495,0.505,,,,,,"
+              "ok,,,\n",
+              ladder);
+    if (in)
+        fclose(in);
+    if (ladder)
+        fclose(ladder);
+    r = CMP(T("sd_llc_ladder.csv"), "--baseline", "cpu");
+    CHECK_MSG(r.rc == 0 && !strstr(r.out, "by GB/s") && strstr(r.out, "no baseline"), "%s", r.out);
+    result_free(&r);
+    r = CMP(f, "--baseline", "cpu");
+    CHECK_MSG(strstr(r.out, "n=16777216 vs n=134217728, by GB/s") &&
+                  strstr(r.out, "64.0× faster") &&
+                  strstr(r.out, "vecadd: Test CPU D (cpu)'s n=134217728 set beside the others' "
+                                "n=16777216 by bandwidth (GB/s)"),
+              "%s", r.out);
+    result_free(&r);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: %s DATA_DIR\n", argv[0]);
@@ -1050,6 +1105,7 @@ int main(int argc, char **argv) {
     test_slowdown_exact();
     test_crossover_per_tier();
     test_pairs_ignore_baseline();
+    test_pair_by_bandwidth();
     test_emulation_named();
     test_crossover_uncertain();
     test_overstating_baseline();
