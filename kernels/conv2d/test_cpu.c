@@ -99,19 +99,19 @@ static void test_shape_rules(void) {
     char err[256];
     CHECK(shape_parse(w, "n=1,c=2,h=5,w=6,k=3,r=3,s=3", &s, err, sizeof err) == 0);
     CHECK(s.v[CONV2D_KEY_STRIDE_H] == 1 && s.v[CONV2D_KEY_STRIDE_W] == 1); /* defaults */
-    CHECK(s.v[CONV2D_KEY_PAD_H] == 0 && s.v[CONV2D_KEY_PAD_W] == 0);
+    CHECK(s.v[CONV2D_KEY_PAD_H] == 1 && s.v[CONV2D_KEY_PAD_W] == 1); /* the default shape's */
     CHECK(shape_parse(w, "n=1,c=2,h=31,w=101,k=3,r=5,s=20,stride_h=2,stride_w=8", &s, err,
                       sizeof err) == 0);
     CHECK(s.v[CONV2D_KEY_STRIDE_H] == 2 && s.v[CONV2D_KEY_STRIDE_W] == 8);
     CHECK(shape_parse(w, "n=1,c=2,h=5,w=6,k=3,r=3,s=3,stride=2,pad=1", &s, err, sizeof err) == 0);
     CHECK(s.v[CONV2D_KEY_STRIDE_W] == 2 && s.v[CONV2D_KEY_PAD_H] == 1);
-    CHECK(shape_parse(w, "n=1,c=2,h=5,w=6,r=3,s=3", &s, err, sizeof err) != 0 &&
-          strstr(err, "'k'"));
+    CHECK(shape_parse(w, "n=1,c=2,h=5,w=6,r=3,s=3", &s, err, sizeof err) == 0 &&
+          s.v[CONV2D_KEY_K] == 64); /* a key left out: the default shape's */
     CHECK(shape_parse(w, "n=1,c=2,h=5,w=6,k=3,r=3,s=3,stride=0", &s, err, sizeof err) != 0 &&
           strstr(err, "stride_h=0"));
-    CHECK(shape_parse(w, "n=1,c=1,h=3,w=3,k=1,r=5,s=1", &s, err, sizeof err) != 0 &&
+    CHECK(shape_parse(w, "n=1,c=1,h=3,w=3,k=1,r=5,s=1,pad=0", &s, err, sizeof err) != 0 &&
           strstr(err, "does not fit") && !strchr(err, '\n'));
-    CHECK(shape_parse(w, "n=1,c=1,h=3,w=3,k=1,r=1,s=4", &s, err, sizeof err) != 0 &&
+    CHECK(shape_parse(w, "n=1,c=1,h=3,w=3,k=1,r=1,s=4,pad=0", &s, err, sizeof err) != 0 &&
           strstr(err, "w=3"));
     CHECK(shape_parse(w, "n=0,c=1,h=3,w=3,k=1,r=1,s=1", &s, err, sizeof err) != 0);
     /* The default layer: 2·n·k·p·q·c·r·s = 7.4 GFLOP. */
