@@ -37,7 +37,7 @@ ldd "$g" | grep -q "libscipy_openblas.so => $blas_dir/lib/" ||
     { ldd "$g"; fail "not loaded from $blas_dir/lib"; }
 echo "ok   run time: libscipy_openblas.so loads from $blas_dir/lib (RPATH)"
 "$g" -V | grep -q "OpenBLAS 0\.3\.[0-9]* (PyPI scipy-openblas32 " || { "$g" -V; fail "-V"; }
-"$g" doctor | grep -q "OpenBLAS .*PyPI scipy-openblas32 .*, core [A-Za-z0-9]*, [0-9]* threads" ||
+"$g" doctor | grep -qE "OpenBLAS .*PyPI scipy-openblas32 .*, core [A-Za-z0-9]*( \([^)]*\))?, [0-9]* threads" ||
     { "$g" doctor; fail "doctor does not name it"; }
 echo "ok   -V and doctor name PyPI scipy-openblas32"
 
