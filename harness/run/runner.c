@@ -413,20 +413,25 @@ static void memory_above_peak(const struct device *dev, const struct impl *im, s
     append_note(r, msg);
 }
 
-/* A row above 100% of the FP32 peak measured at start-up: measure it again and say so. */
-static void peak_recheck(const struct device *dev, struct result *r) {
-    char how[200] = "", msg[400];
+/* A row above 100% of its tier's compute peak (tier: that peak, GFLOP/s): measure the FP32 peak
+ * again and say so. Every tier's peak is a fixed multiple of the FP32 one (the same clock), so the
+ * note names the row's own tier and scales the new FP32 figure by that multiple: an f64 row is
+ * never told about an FP32 number it was not divided by. */
+static void peak_recheck(const struct device *dev, struct result *r, double tier) {
+    char how[200] = "", msg[400], was[32], now_s[32];
     double now = dev->be->peak_now ? dev->be->peak_now(dev, how, sizeof how) : 0;
-    if (now > 0)
+    const char *dt = dtype_name(r->dtype);
+    num_sig4(tier, was, sizeof was);
+    if (now > 0 && dev->peak_gflops > 0)
         snprintf(msg, sizeof msg,
-                 "peak above 100%%: the clock changed during the run (peak %.4g GFLOP/s from the "
-                 "start-up calibration; after this row %s, %.4g GFLOP/s)",
-                 dev->peak_gflops, how, now);
+                 "peak above 100%%: the clock changed during the run (peak %s %s GFLOP/s from the "
+                 "start-up calibration; after this row %s, %s GFLOP/s)",
+                 dt, was, how, num_sig4(tier * now / dev->peak_gflops, now_s, sizeof now_s));
     else
         snprintf(msg, sizeof msg,
-                 "peak above 100%%: the clock changed during the run, or the peak of %.4g GFLOP/s "
+                 "peak above 100%%: the clock changed during the run, or the peak %s %s GFLOP/s "
                  "(a property of the device, not measured) is too low",
-                 dev->peak_gflops);
+                 dt, was);
     append_note(r, msg);
 }
 
@@ -543,7 +548,7 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     if (r->peak_pct < 0 && peak <= 0 && dev->peak_tier_why[r->dtype]) /* say why there is none */
         append_note(r, dev->peak_tier_why[r->dtype]);
     if (pf > 1.0 && pf >= pb) /* every tier's peak follows the FP32 peak and its clock */
-        peak_recheck(dev, r);
+        peak_recheck(dev, r, peak);
     else if (pb > 1.0 && im->host_transfer)
         append_note(r, "peak above 100%: faster than the PCIe link NVML reported at the row's end");
     else if (pb > 1.0)

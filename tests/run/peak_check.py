@@ -9,7 +9,8 @@ then says (issue 18).
      and holds none of the machine facts; its peak_pct is its GFLOP/s over that peak, and no row
      reads above 100% without saying the clock changed.
   2. Mocked at 1 kHz at start-up and 5 GHz after: every row reads above 100% of the start-up
-     peak, and each says the clock changed, with the clock measured after it.
+     peak, and each says the clock changed, with the clock measured after it, naming the peak of
+     its own tier (a float64 row's, not the FP32 one) before and after.
   3. Not mocked: the clock is measured (an FMA or add loop, in the machine facts), and W's rows
      stay at or below 100% or say the clock changed.
 
@@ -121,6 +122,18 @@ def main():
               f"1 kHz at start-up: {r['shape']} reads above 100% ({r['peak_pct']})")
         check("clock changed during the run" in r["note"] and "after this row" in r["note"]
               and "5 GHz" in r["note"], f"the note says the clock changed: {r['note'][:400]}")
+        # it names the row's own tier's peak (float64: half the FP32 one), before and after
+        said = re.search(r"clock changed during the run \(peak (\w+) ([0-9.e+-]+) GFLOP/s from "
+                         r"the start-up calibration; after this row [^,]*, ([0-9.e+-]+) GFLOP/s",
+                         r["note"])
+        check(said is not None and said.group(1) == r["dtype"],
+              f"{r['dtype']} row: the clock note names its own tier: {r['note'][:400]}")
+        if said and float(r["gflops"] or 0) > 0:
+            check(float(said.group(3)) > float(said.group(2)),
+                  f"{r['dtype']} row: the peak after the row ({said.group(3)}) is above the "
+                  f"start-up one ({said.group(2)})")
+    dtypes = {r["dtype"] for r in rows}
+    check("float64" in dtypes, f"the 1 kHz run has a float64 row to check: {sorted(dtypes)}")
 
     # 3. measured
     shape = shapes[min(2, len(shapes) - 1)]
