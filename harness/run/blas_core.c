@@ -198,25 +198,58 @@ static void cache_key(char *out, size_t len, unsigned f, const char *own) {
             brand[0] = '\0';
     brand[48] = '\0';
 #endif
-    char *cfg = openblas_get_config();
-    snprintf(out, len, "%s|%#x|%s|%s", brand, f, cfg ? cfg : "", own);
+    /* A DYNAMIC_ARCH OpenBLAS's config names the core it runs ("… NO_AFFINITY Haswell
+     * MAX_THREADS=64"): left out, so the key is the same before the re-execution that changes
+     * the core and after it (blas_core_distrust writes from there). */
+    char cfg[256];
+    const char *c = openblas_get_config(), *run = openblas_get_corename();
+    snprintf(cfg, sizeof cfg, "%s", c ? c : "");
+    size_t rl = run ? strlen(run) : 0;
+    for (char *p = cfg; rl && *p; p++)
+        if (strncasecmp(p, run, rl) == 0 && (p == cfg || p[-1] == ' ') &&
+            (p[rl] == ' ' || p[rl] == '\0')) {
+            memmove(p, p + rl, strlen(p + rl) + 1);
+            break;
+        }
+    snprintf(out, len, "%s|%#x|%s|%s", brand, f, cfg, own);
     for (char *p = out; *p; p++)
         if (*p == '\t' || *p == '\n')
             *p = ' ';
 }
 
+/* Cores a gemm row proved wrong on this machine (lines "KEY\t-CORE", blas_core_distrust): never
+ * taken from the cache nor tried again. */
+static char struck[8][32];
+static int nstruck;
+
+static int is_struck(const char *core) {
+    for (int i = 0; i < nstruck; i++)
+        if (strcasecmp(struck[i], core) == 0)
+            return 1;
+    return 0;
+}
+
+/* The remembered core for KEY (the last line wins, unless a later "-CORE" line struck it), and
+ * the struck cores into struck[]. */
 static int cache_read(const char *key, char *core, size_t len) {
     char path[512], line[768];
     cache_path(path, sizeof path);
     FILE *fp = path[0] ? fopen(path, "r") : NULL;
     int found = 0;
+    nstruck = 0;
     while (fp && fgets(line, sizeof line, fp)) {
         char *tab = strchr(line, '\t');
         if (!tab || (size_t)(tab - line) != strlen(key) || strncmp(line, key, strlen(key)) != 0)
             continue;
-        tab[1 + strcspn(tab + 1, "\n")] = '\0';
-        if (blas_core_rank(tab + 1) > 0) {
-            snprintf(core, len, "%s", tab + 1);
+        char *v = tab + 1;
+        v[strcspn(v, "\n")] = '\0';
+        if (v[0] == '-' && blas_core_rank(v + 1) > 0) {
+            if (!is_struck(v + 1) && nstruck < (int)(sizeof struck / sizeof struck[0]))
+                snprintf(struck[nstruck++], sizeof struck[0], "%s", v + 1);
+            if (found && strcasecmp(core, v + 1) == 0)
+                found = 0;
+        } else if (blas_core_rank(v) > 0) {
+            snprintf(core, len, "%s", v);
             found = 1;
         }
     }
@@ -330,9 +363,25 @@ void blas_core_choose(const char *opt) {
         state.how = h;
         return;
     }
+    /* a core a gemm row proved wrong here is not tried again (OpenBLAS's own pick always is) */
+    char log[512], gone[128] = "";
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        if (strcasecmp(cand[i], own) != 0 && is_struck(cand[i])) {
+            size_t g = strlen(gone);
+            snprintf(gone + g, sizeof gone - g, "%s%s", g ? ", " : "", cand[i]);
+        } else {
+            cand[kept++] = cand[i];
+        }
+    }
+    n = kept;
     struct blas_trial t[8];
-    char log[512];
     blas_trials_run(cand, n, t, log, sizeof log);
+    if (gone[0]) {
+        size_t l = strlen(log);
+        snprintf(log + l, sizeof log - l, "; not tried: %s (a gemm row verified wrong on it here)",
+                 gone);
+    }
     int best = blas_core_pick(t, n);
     const char *win = best >= 0 ? t[best].core : own;
     enum blas_how h = strcasecmp(win, own) == 0 ? BLAS_ALL_FAILED : BLAS_TRIAL;
@@ -345,6 +394,24 @@ void blas_core_choose(const char *opt) {
     state.how = h;
     if (strcasecmp(win, real) != 0)
         reexec(saved_argv, win, own, h);
+}
+
+int blas_core_distrust(char *msg, size_t len) {
+    if (state.how != BLAS_TRIAL && state.how != BLAS_CACHED)
+        return 0;
+    char key[512];
+    cache_key(key, sizeof key, cpu_features(), state.own);
+    char struck_line[40];
+    snprintf(struck_line, sizeof struck_line, "-%s", state.used);
+    const char *path = cache_write(key, struck_line);
+    snprintf(msg, len,
+             "OpenBLAS core %s was chosen by gpubench's trial (OpenBLAS picked %s): %s, so no "
+             "later run chooses it; --blas-core own runs OpenBLAS's pick",
+             state.used, state.own,
+             path[0] ? "struck from the remembered choices" : "could not strike it from the "
+                                                              "remembered choices (cache not "
+                                                              "writable)");
+    return 1;
 }
 
 void blas_core_how_text(char *out, size_t len) {

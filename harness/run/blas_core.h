@@ -13,7 +13,8 @@
  * Tests inject what the machine would say: GPUBENCH_TEST_BLAS_OWN_CORE (OpenBLAS's pick; kept
  * for real by forcing it), GPUBENCH_TEST_CPU_FEATURES ("avx512f,avx512bf16,avx2,fma,avx,amd"),
  * GPUBENCH_TEST_BLAS_TRIAL_FAULT ("SkylakeX:crash,Haswell:wrong": a candidate's trial dies or
- * verifies wrong).
+ * verifies wrong), GPUBENCH_TEST_BLAS_ROW_WRONG=1 (an openblas row's output is poisoned after its
+ * verified run, harness/run/runner.c, so its verification really fails).
  */
 #ifndef GPUBENCH_BLAS_CORE_H
 #define GPUBENCH_BLAS_CORE_H
@@ -100,6 +101,11 @@ struct blas_core_state {
     int cpu_level;  /* blas_cpu_level of this CPU */
 };
 const struct blas_core_state *blas_core_state(void);
+
+/* A gemm row on OpenBLAS verified wrong. Where gpubench chose the core (a trial, or remembered),
+ * strike it from the remembered choices (a later trial skips it too) and say so in msg;
+ * returns 1 then, 0 where the core was OpenBLAS's or the user's (nothing to undo). */
+int blas_core_distrust(char *msg, size_t len);
 
 /* " (chosen by gpubench; OpenBLAS picked Prescott)" style: how the core was decided. */
 void blas_core_how_text(char *out, size_t len);

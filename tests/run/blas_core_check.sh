@@ -51,6 +51,21 @@ check_not cached_no_trial doc2.txt "trial \\(SGEMM"
 check cached_doctor doc2.txt "core Haswell \\(chosen by gpubench, remembered; OpenBLAS picked Prescott\\)"
 check chosen_verdict doc2.txt "BLAS verdict +slow: OpenBLAS's Haswell \\(AVX2\\) kernels on an AVX-512 CPU"
 
+# A gemm row that verifies wrong on the remembered core strikes it (the hook poisons the
+# openblas row's output after its run, so the real verification fails): the row says so, and
+# the next run tries again without it.
+XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_ROW_WRONG=1 "$G" $T --out r2.csv >run2.txt 2>&1
+check wrong_row r2.csv ",wrong,"
+check struck_note r2.csv "OpenBLAS core Haswell was chosen by gpubench's trial \\(OpenBLAS picked Prescott\\): struck from the remembered choices"
+XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash \
+    "$G" doctor >doc3.txt 2>&1
+check struck_retrial doc3.txt "trial \\(SGEMM.*SkylakeX died .*not tried: Haswell \\(a gemm row verified wrong on it here\\); running Prescott"
+# OpenBLAS's own pick is never struck: nothing of gpubench's to undo.
+XDG_CACHE_HOME=$dir/c3 GPUBENCH_TEST_BLAS_ROW_WRONG=1 "$G" $T --blas-core own --out r3.csv \
+    >run3.txt 2>&1
+check own_wrong_row r3.csv ",wrong,"
+check_not own_not_struck r3.csv "struck"
+
 # --blas-core own: OpenBLAS's pick, no trial, and doctor says what to do.
 XDG_CACHE_HOME=$dir/c3 "$G" doctor --blas-core own >own.txt 2>&1
 check_not own_no_trial own.txt "trial \\(SGEMM"
