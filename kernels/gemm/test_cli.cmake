@@ -8,5 +8,5 @@ cli_case(gemm_shape_too_big 2 "needs [0-9.]+ GiB of host memory" ${G} -w gemm --
 if(SYSTEM_PYTHON3)
   add_test(NAME gemm_sweep_peak
            COMMAND ${SYSTEM_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/run/peak_check.py ${G} gemm)
-  set_tests_properties(gemm_sweep_peak PROPERTIES LABELS cli TIMEOUT 300)
+  set_tests_properties(gemm_sweep_peak PROPERTIES LABELS "cli;host" TIMEOUT 300)
 endif()

@@ -10,7 +10,7 @@ cli_case(vecadd_too_long 2 "n=4294967296 must be in 1..2147483647" ${G} -w vecad
 if(SYSTEM_PYTHON3)
   add_test(NAME vecadd_memory_peak
            COMMAND ${SYSTEM_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/run/mem_peak_check.py ${G} vecadd)
-  set_tests_properties(vecadd_memory_peak PROPERTIES LABELS cli TIMEOUT 300)
+  set_tests_properties(vecadd_memory_peak PROPERTIES LABELS "cli;host" TIMEOUT 300)
 endif()
 # --sweep with -s vecadd:...: the ladder and the shape given both run (it once dropped the
 # ladder silently; harness/run/plan.c).

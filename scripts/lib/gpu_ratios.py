@@ -72,9 +72,21 @@ def rate(rows, device, workload, impl, shape, metric):
     return None
 
 
-def verdict(value, target, lower_is_better=False):
+# Said once above figures that hold a simulated device's rows (gpubench-sim): their times are CPU
+# emulation, so no ratio of them is judged against a target meant for the card.
+EMULATION_NOTE = ("**Simulated device: every time below is CPU emulation (gpubench-sim), not a "
+                  "measurement of the card; no ratio is judged against its target.**")
+
+
+def emulated(rows):
+    return any(r.get("device_name", "").startswith("simulated ") for r in rows)
+
+
+def verdict(value, target, lower_is_better=False, emulation=False):
     if target is None or value is None:
         return ""
+    if emulation:
+        return f"not judged: emulation ({'≤' if lower_is_better else '≥'} {target} on a card)"
     ok = value <= target if lower_is_better else value >= target
     return f"{'meets' if ok else 'MISSES'} ({'≤' if lower_is_better else '≥'} {target})"
 
@@ -103,6 +115,7 @@ def section_ratios(peers, rows, link, any_shape=False):
              "(a row of another workload, the copy, in any: bytes are bytes); a time ratio "
              "(lower is better) says so in its target.", "",
              "| ratio | device | dtype | shape | value | target |", "|---|---|---|---|--:|---|"]
+    emulation = emulated(rows)
     for w, peer in peers.items():
         for spec in getattr(peer, "GPU_RATIOS", []):
             ours = [r for r in rows if r["workload"] == w and r["impl"] == spec["impl"]
@@ -143,11 +156,11 @@ def section_ratios(peers, rows, link, any_shape=False):
                 value = num / den if num and den else None
                 lines.append(f"| {label} | {r['device']} | {r['dtype']} | {r['shape']} | "
                              f"{'%.3f' % value if value else 'n/a'} | "
-                             f"{verdict(value, spec_target(spec, r), spec.get('lower_is_better'))} |")
+                             f"{verdict(value, spec_target(spec, r), spec.get('lower_is_better'), emulation)} |")
     return lines + [""]
 
 
-def section_peers(peers, out_dir):
+def section_peers(peers, out_dir, emulation=False):
     path = os.path.join(out_dir, "peers.csv")
     if not os.path.isfile(path):
         return ["## PyTorch peers", "", "not measured (no PyTorch with CUDA, or skipped)", ""]
@@ -162,7 +175,7 @@ def section_peers(peers, out_dir):
         target = getattr(peers.get(key[0]), "TORCH_GPU_TARGET", None)
         med = statistics.median(rs)
         lines.append(f"| {' | '.join(key)} | {med:.3f} | {min(rs):.3f}–{max(rs):.3f}"
-                     f" | {verdict(med, target, lower_is_better=True)} |")
+                     f" | {verdict(med, target, True, emulation)} |")
     return lines + [""]
 
 
@@ -215,7 +228,9 @@ def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__.split("\n\n")[-1])
     if sys.argv[1] == "--print":
-        print("\n".join(section_ratios(load_peers(), read_rows(run_csvs(sys.argv[2])), {})))
+        rows = read_rows(run_csvs(sys.argv[2]))
+        print("\n".join(([EMULATION_NOTE, ""] if emulated(rows) else []) +
+                        section_ratios(load_peers(), rows, {})))
         return
     out_dir, gb = sys.argv[1], sys.argv[2]
     peers = load_peers()
@@ -224,8 +239,10 @@ def main():
                                if os.path.basename(p).startswith("sweep-"))
     smi = os.path.join(out_dir, "nvidia-smi.txt")
     link = pcie_gbps(open(smi).read()) if os.path.isfile(smi) else {}
-    text = (["# Figures of this run", ""] + section_ratios(peers, rows, link) +
-            section_peers(peers, out_dir) + section_e2e(default) + section_crossover(out_dir, gb))
+    sim = emulated(rows)
+    text = (["# Figures of this run", ""] + ([EMULATION_NOTE, ""] if sim else []) +
+            section_ratios(peers, rows, link) + section_peers(peers, out_dir, sim) +
+            section_e2e(default) + section_crossover(out_dir, gb))
     with open(os.path.join(out_dir, "ratios.md"), "w") as f:
         f.write("\n".join(text) + "\n")
 

@@ -7,14 +7,16 @@
 # build's gpubench-sim as --binary); --quick keeps the shapes small and only memcpy is swept (the
 # other ladders reach sizes the CPU emulation needs minutes for).
 #
-# usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE [--shared] [--no-sanitizer] [--no-peer]
+# usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE [--shared] [--no-sanitizer]
+#            [--sanitizers memcheck] [--no-sweep] [--no-peer]
 #        e.g. PROFILE h100, k40m:built-for-card; the options go to gpu-check (a shorter run),
 #        but --shared: another process holds the card (GPUBENCH_SIM_FOREIGN_PROCESS=4242)
 # Checks: exit 0; every step of summary.md passed (build skipped: --no-build, and the steps the
 # options skip); every file docs/gpu-check.md lists exists, CSVs parse with a status column and
 # only ok/unsupported rows (the sanitizer's CUDA rows timed without the queue hold:
 # GPUBENCH_NO_HOLD), doctor.json parses; ratios.md has all four sections; summary.md says whether
-# the card was shared ("Shared GPU: no", or with --shared "Shared GPU: yes" naming process 4242).
+# the card was shared ("Shared GPU: no", or with --shared "Shared GPU: yes" naming process 4242);
+# ratios.md says the times are emulation and judges none against a card's target.
 set -u
 src=$(cd "${1:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
 build=$(cd "${2:?usage: gpu_check_sim.sh SOURCE_DIR BUILD_DIR PROFILE}" && pwd)
@@ -32,8 +34,14 @@ files="env.txt nvidia-smi.txt doctor.json run.csv run.samples.csv sweep-memcpy.c
 skipped="build"
 case " $* " in
 *" --no-sanitizer "*) skipped="$skipped sanitizer" ;;
+*" --sanitizers memcheck "*) steps="$steps sanitizer-memcheck" files="$files sanitizer-memcheck.csv" ;;
 *) steps="$steps sanitizer-memcheck sanitizer-racecheck sanitizer-synccheck sanitizer-initcheck"
    files="$files sanitizer-memcheck.csv" ;;
+esac
+case " $* " in
+*" --no-sweep "*)
+    skipped="$skipped sweep" steps=${steps/ sweep-memcpy/}
+    files=${files/sweep-memcpy.csv/} files=${files/sweep-memcpy.samples.csv/} ;;
 esac
 case " $* " in
 *" --no-peer "*) skipped="$skipped peer" ;;
@@ -142,4 +150,8 @@ for section in "## Ratios between implementations" "## PyTorch peers" \
     "## Kernel-only against end to end" "## Crossover"; do
     grep -q "^$section" "$out/ratios.md" || fail "ratios.md lacks '$section'"
 done
+# the simulated card's times are emulation: ratios.md says so once, and judges no ratio
+grep -q "^\*\*Simulated device: every time below is CPU emulation" "$out/ratios.md" ||
+    fail "ratios.md does not say that the simulated card's times are emulation"
+! grep -q "MISSES\|meets" "$out/ratios.md" || fail "ratios.md judges an emulated ratio: $(grep -m1 "MISSES\|meets" "$out/ratios.md")"
 [ $fails = 0 ] && echo "ok   every step, file and section" || exit 1
