@@ -208,49 +208,6 @@ static void print_method(const struct rg_report *r, int md, FILE *out) {
     fputc('\n', out);
 }
 
-/* The widest line of grid g as the terminal table, in display columns (-1: no memory). */
-static int grid_width(const struct cmp_grid *g) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m)
-        return -1;
-    grid_print(g, 0, m);
-    fclose(m);
-    int widest = 0;
-    for (char *line = buf, *end; line && *line; line = end ? end + 1 : NULL) {
-        end = strchr(line, '\n');
-        if (end)
-            *end = '\0';
-        widest = term_cols(line) > widest ? term_cols(line) : widest;
-    }
-    free(buf);
-    return widest;
-}
-
-/* g without the columns whose keep[c] is 0, into *out. Returns 0 or -1 (no memory). */
-static int grid_keep(const struct cmp_grid *g, const int *keep, struct cmp_grid *out) {
-    int n = 0, k = 0;
-    for (int c = 0; c < g->ncols; c++)
-        n += keep[c];
-    if (grid_init(out, n))
-        return -1;
-    for (int c = 0; c < g->ncols; c++)
-        if (keep[c])
-            grid_head(out, k++, g->head[c], g->right[c]);
-    for (int r = 0; r < g->nrows; r++) {
-        int row = grid_row(out, g->rule[r]);
-        if (row < 0)
-            return -1;
-        for (int c = 0, j = 0; c < g->ncols; c++) {
-            const char *cell = g->cells[(size_t)r * (size_t)g->ncols + (size_t)c];
-            if (keep[c] && grid_set(out, row, j++, "%s", cell ? cell : ""))
-                return -1;
-        }
-    }
-    return 0;
-}
-
 /* The table; returns 0, or -1 (nothing printed) when it cannot be allocated. Where the width is
  * known (> 0: term_width) and the table is wider, the columns MDC, CI and runs are left out in
  * that order until it fits, and named under it. */
