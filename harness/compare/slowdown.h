@@ -97,6 +97,16 @@ int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, i
  * shape only, and the two shapes differ)? The first line of the other one's point, or -1. */
 int sd_pair_by_bytes(const struct sd *d, int a, int b, int c);
 
+/* Every line and device that has a row, in the report's order: fn gets line c, series s, its row
+ * r, the baseline row b it is measured against (NULL: none) and the ratios (NaN: none). */
+typedef void sd_line_fn(const struct sd *d, int c, int s, const struct run_row *r,
+                        const struct run_row *b, double kr, double er, void *ctx);
+void sd_each_line(const struct sd *d, sd_line_fn *fn, void *ctx);
+/* Every two devices, a before b in the files' order: fn gets b against a (sd_pair_geomeans). */
+typedef void sd_pair_fn(const struct sd *d, int b, int a, int n, int left, double gk, double ge,
+                        void *ctx);
+void sd_each_pair(const struct sd *d, sd_pair_fn *fn, void *ctx);
+
 /* Is series s a simulated device (gpubench-sim: its times are CPU emulation)? Is any? */
 int sd_simulated(const struct sd *d, int s);
 int sd_any_simulated(const struct sd *d);

@@ -367,48 +367,61 @@ static void left_out_list(const struct sd *d, int a, int b, char *buf, size_t le
         snprintf(buf + used, len - used, " and %d more", more);
 }
 
+/* The side-by-side table being built, and the notes that name each pair's left-out points. */
+struct pairs_ctx {
+    struct cmp_grid g;
+    int md;
+    char notes[4096];
+    size_t used;
+};
+
+static void pair_row(const struct sd *d, int b, int a, int n, int left, double gk, double ge,
+                     void *ctx) {
+    struct pairs_ctx *p = ctx;
+    const struct cmp_series *sb = &d->in->series[b], *sa = &d->in->series[a];
+    int row = grid_row(&p->g, 0);
+    if (row < 0)
+        return;
+    grid_set(&p->g, row, 0, "%s", sb->label);
+    grid_set(&p->g, row, 1, "%s", sa->label);
+    grid_set(&p->g, row, 2, left ? "%d (%d left out)" : "%d", n, left);
+    mean_cells(&p->g, row, 3, n, gk, ge);
+    if (left && p->used < sizeof p->notes - 256) {
+        char list[1024];
+        left_out_list(d, a, b, list, sizeof list);
+        int w = snprintf(p->notes + p->used, sizeof p->notes - p->used,
+                         "%sleft out of %s against %s (only one of them ran): %s\n",
+                         p->md ? "- " : "", sb->label, sa->label, list);
+        if (w > 0)
+            p->used += (size_t)w;
+    }
+}
+
 /* Every two devices side by side over the points both ran: the ranking, which no --baseline can
  * flip; the lines each pair leaves out are named. */
 static void print_pairs(const struct sd *d, FILE *out, int md, int width) {
-    const struct cmp_input *in = d->in;
-    struct cmp_grid g;
-    if (in->nseries < 3 || grid_init(&g, 5))
+    struct pairs_ctx *p = d->in->nseries < 3 ? NULL : calloc(1, sizeof *p); /* 4 KiB of notes */
+    if (!p || grid_init(&p->g, 5)) {
+        if (p)
+            grid_free(&p->g);
+        free(p);
         return;
-    grid_head(&g, 0, "device", 0);
-    grid_head(&g, 1, "against", 0);
-    grid_head(&g, 2, "points", 1);
-    head_pair(&g, 3, NULL);
-    char notes[4096] = "";
-    size_t used = 0;
-    for (int a = 0; a < in->nseries; a++)
-        for (int b = a + 1; b < in->nseries; b++) {
-            double gk, ge;
-            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
-            int row = grid_row(&g, 0);
-            if (row < 0)
-                break;
-            grid_set(&g, row, 0, "%s", in->series[b].label);
-            grid_set(&g, row, 1, "%s", in->series[a].label);
-            grid_set(&g, row, 2, left ? "%d (%d left out)" : "%d", n, left);
-            mean_cells(&g, row, 3, n, gk, ge);
-            if (left && used < sizeof notes - 256) {
-                char list[1024];
-                left_out_list(d, a, b, list, sizeof list);
-                int w = snprintf(notes + used, sizeof notes - used,
-                                 "%sleft out of %s against %s (only one of them ran): %s\n",
-                                 md ? "- " : "", in->series[b].label, in->series[a].label, list);
-                if (w > 0)
-                    used += (size_t)w;
-            }
-        }
+    }
+    p->md = md;
+    grid_head(&p->g, 0, "device", 0);
+    grid_head(&p->g, 1, "against", 0);
+    grid_head(&p->g, 2, "points", 1);
+    head_pair(&p->g, 3, NULL);
+    sd_each_pair(d, pair_row, p);
     fprintf(out, md ? "### devices side by side, over the points both ran\n\n"
                     : "devices side by side, over the points both ran (the same whatever the "
                       "baseline; each at its fastest implementation; start-up costs left out)\n");
-    show(&g, 2, width, md, "\"-\": no point that both devices ran", out);
-    if (notes[0])
-        fprintf(out, "\n%s", notes); /* after a blank line: prose, not a row of the table */
+    show(&p->g, 2, width, md, "\"-\": no point that both devices ran", out);
+    if (p->notes[0])
+        fprintf(out, "\n%s", p->notes); /* after a blank line: prose, not a row of the table */
     fputc('\n', out);
-    grid_free(&g);
+    grid_free(&p->g);
+    free(p);
 }
 
 static void print_all(struct sd *d, const struct xover *x, int nx, FILE *out, int md, int width) {
