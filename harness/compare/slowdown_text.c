@@ -1,5 +1,6 @@
 /* slowdown_text.c — the slowdown report for people: an aligned terminal table or GitHub
- * Markdown, one table per workload and tier, the overall and per-tier means, the crossovers. */
+ * Markdown, one table per workload and tier, the overall and per-tier means; the tables that set
+ * devices against each other (side by side, crossovers) are slowdown_side.c's. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -8,16 +9,14 @@
 #include "harness/core/dtype.h"
 #include "harness/io/termcols.h"
 
-/* Columns c and c + 1: a kernel and an e2e ratio, under `group` (NULL: none). */
-static void head_pair(struct cmp_grid *g, int c, const char *group) {
+void sd_head_pair(struct cmp_grid *g, int c, const char *group) {
     grid_head(g, c, "kernel", 1);
     grid_head(g, c + 1, "e2e", 1);
     if (group)
         grid_group(g, c, 2, group);
 }
 
-/* A mean's two cells: "-" where it counts no line (n == 0), which dash_legend then explains. */
-static void mean_cells(struct cmp_grid *g, int row, int c, int n, double gk, double ge) {
+void sd_mean_cells(struct cmp_grid *g, int row, int c, int n, double gk, double ge) {
     char k[64], e[64];
     fmt_ratio(k, sizeof k, gk);
     fmt_ratio(e, sizeof e, ge);
@@ -25,10 +24,7 @@ static void mean_cells(struct cmp_grid *g, int row, int c, int n, double gk, dou
     grid_set(g, row, c + 1, "%s", n ? e : "-");
 }
 
-/* The table, fitted to `width` (0: the wide form; Markdown is never fitted) with its first nkey
- * columns repeated in every part (grid_print_fit); then, where a cell of it reads "-", the line
- * `dash` that says why. */
-static void show(const struct cmp_grid *g, int nkey, int width, int md, const char *dash,
+void sd_show(const struct cmp_grid *g, int nkey, int width, int md, const char *dash,
                  FILE *out) {
     if (md)
         grid_print(g, 1, out);
@@ -136,9 +132,9 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md,
         return -1;
     grid_head(&g, 0, "shape", 0);
     grid_head(&g, 1, "impl", 0);
-    head_pair(&g, 2, "baseline ms");
+    sd_head_pair(&g, 2, "baseline ms");
     for (int i = 0; i < ncol; i++)
-        head_pair(&g, 4 + 2 * i, in->series[cols[i]].label);
+        sd_head_pair(&g, 4 + 2 * i, in->series[cols[i]].label);
     char ms[64], ems[64];
     for (int c = c0; c < c1; c++) {
         const struct combo *cb = &d->combo[c];
@@ -179,7 +175,7 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md,
             double gk, ge;
             int n = sd_geomeans(d, cols[i], c0, c1, &gk, &ge);
             if (n) /* none: blank, as the device's cells above are */
-                mean_cells(&g, row, 4 + 2 * i, n, gk, ge);
+                sd_mean_cells(&g, row, 4 + 2 * i, n, gk, ge);
         }
     }
     if (strcmp(d->combo[c0].dtype, "float32")) /* float32 tables keep their plain title */
@@ -187,7 +183,7 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md,
                 d->combo[c0].dtype);
     else
         fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
-    show(&g, 2, width, md,
+    sd_show(&g, 2, width, md,
          "\"-\" in baseline ms: the baseline device has no row of this implementation, and none "
          "of its rows at this point ran ok to stand in for it",
          out);
@@ -219,7 +215,7 @@ static void print_overall(const struct sd *d, FILE *out, int md, int width) {
         return;
     grid_head(&g, 0, "device", 0);
     grid_head(&g, 1, "lines", 1);
-    head_pair(&g, 2, NULL);
+    sd_head_pair(&g, 2, NULL);
     for (int s = 0; s < in->nseries; s++) {
         if (s == d->base)
             continue;
@@ -230,13 +226,13 @@ static void print_overall(const struct sd *d, FILE *out, int md, int width) {
             break;
         grid_set(&g, row, 0, "%s", in->series[s].label);
         grid_set(&g, row, 1, "%d", n);
-        mean_cells(&g, row, 2, n, gk, ge);
+        sd_mean_cells(&g, row, 2, n, gk, ge);
     }
     const char *left = sd_has_one_time(d) ? " (start-up costs left out: not workload speed)" : "";
     fprintf(out, md ? "### geometric mean over all workloads%s\n\n"
                     : "geometric mean over all workloads%s\n",
             left);
-    show(&g, 1, width, md, "\"-\": no line that this device and the baseline both ran", out);
+    sd_show(&g, 1, width, md, "\"-\": no line that this device and the baseline both ran", out);
     if (in->nseries > 2) /* each mean covers other lines: not a ranking of the devices */
         fprintf(out,
                 "\neach mean covers the lines that device and the baseline both ran; to rank "
@@ -263,7 +259,7 @@ static void print_tiers(struct sd *d, FILE *out, int md, int width) {
         return;
     grid_head(&g, 0, "device", 0);
     for (int t = 0; t < nt; t++)
-        head_pair(&g, 1 + 2 * t, tiers[t]);
+        sd_head_pair(&g, 1 + 2 * t, tiers[t]);
     for (int s = 0; s < in->nseries; s++) {
         int row = s == d->base ? -1 : grid_row(&g, 0);
         if (row < 0)
@@ -273,7 +269,7 @@ static void print_tiers(struct sd *d, FILE *out, int md, int width) {
             double gk, ge;
             d->only_dtype = tiers[t];
             int n = sd_geomeans(d, s, 0, d->ncombo, &gk, &ge); /* before gk, ge are read */
-            mean_cells(&g, row, 1 + 2 * t, n, gk, ge);
+            sd_mean_cells(&g, row, 1 + 2 * t, n, gk, ge);
         }
         d->only_dtype = NULL;
     }
@@ -283,145 +279,10 @@ static void print_tiers(struct sd *d, FILE *out, int md, int width) {
                  "of the same tier)%s\n",
             sd_has_one_time(d) ? (md ? " (start-up costs left out)" : "; start-up costs left out")
                             : "");
-    show(&g, 1, width, md, "\"-\": no line of this tier that this device and the baseline both ran",
+    sd_show(&g, 1, width, md, "\"-\": no line of this tier that this device and the baseline both ran",
          out);
     fputc('\n', out);
     grid_free(&g);
-}
-
-/* The crossover table into g; `narrow`: each row's comparison on a line of its own under it
- * ("against CPU: faster from n=… on (…)"), the sentence too long for a column of a terminal. */
-static int crossover_grid(const struct sd *d, const struct xover *x, int nx, int narrow,
-                          struct cmp_grid *g) {
-    static const char *const heads[] = {"workload", "device", "impl", "against", "end to end"};
-    if (grid_init(g, narrow ? 3 : 5))
-        return -1;
-    for (int c = 0; c < g->ncols; c++)
-        grid_head(g, c, heads[c], 0);
-    for (int i = 0; i < nx; i++) {
-        int row = grid_row(g, 0);
-        if (row < 0)
-            return -1;
-        const char *cpu = d->in->series[x[i].cpu].label;
-        grid_set(g, row, 0, "%s", x[i].workload);
-        grid_set(g, row, 1, "%s", d->in->series[x[i].series].label);
-        if (strcmp(x[i].dtype, "float32"))
-            grid_set(g, row, 2, "%s (%s)", x[i].impl, x[i].dtype);
-        else
-            grid_set(g, row, 2, "%s", x[i].impl);
-        if (narrow && grid_line(g, 0, "    against %s: %s", cpu, x[i].text) < 0)
-            return -1;
-        if (!narrow) {
-            grid_set(g, row, 3, "%s", cpu);
-            grid_set(g, row, 4, "%s", x[i].text);
-        }
-    }
-    return 0;
-}
-
-static void print_crossovers(const struct sd *d, const struct xover *x, int nx, FILE *out, int md,
-                             int width) {
-    struct cmp_grid g;
-    if (nx == 0 || crossover_grid(d, x, nx, 0, &g)) {
-        if (nx)
-            grid_free(&g);
-        return;
-    }
-    if (!md && width > 0 && grid_width(&g) > width) {
-        grid_free(&g);
-        if (crossover_grid(d, x, nx, 1, &g)) {
-            grid_free(&g);
-            return;
-        }
-    }
-    fprintf(out, md ? "### crossover: where the GPU starts to beat the CPU\n\n"
-                    : "crossover: where the GPU starts to beat the CPU (end to end, against the "
-                      "CPU's fastest implementation at each size)\n");
-    grid_print(&g, md, out);
-    fputc('\n', out);
-    grid_free(&g);
-}
-
-/* The points only one of devices a and b ran: "conv2d n=1 c=3 …, gemm m=512 n=512 k=512". */
-static void left_out_list(const struct sd *d, int a, int b, char *buf, size_t len) {
-    size_t used = 0;
-    int more = 0;
-    buf[0] = 0;
-    for (int c = 0; c < d->ncombo; c++) {
-        double k, e;
-        const struct combo *cb = &d->combo[c];
-        if (cb->one_time || !sd_point_first(d, c) || sd_pair_by_bytes(d, a, b, c) >= 0 ||
-            sd_point_best(d, a, c, &k, &e) == sd_point_best(d, b, c, &k, &e))
-            continue;
-        char sh[256], item[400];
-        snprintf(item, sizeof item, "%s%s %s%s%s", used ? ", " : "", cb->workload,
-                 SHORT(cb->shape, sh), strcmp(cb->dtype, "float32") ? " " : "",
-                 strcmp(cb->dtype, "float32") ? cb->dtype : "");
-        if (used + strlen(item) + 32 >= len) {
-            more++;
-            continue;
-        }
-        used += (size_t)snprintf(buf + used, len - used, "%s", item);
-    }
-    if (more)
-        snprintf(buf + used, len - used, " and %d more", more);
-}
-
-/* The side-by-side table being built, and the notes that name each pair's left-out points. */
-struct pairs_ctx {
-    struct cmp_grid g;
-    int md;
-    char notes[4096];
-    size_t used;
-};
-
-static void pair_row(const struct sd *d, int b, int a, int n, int left, double gk, double ge,
-                     void *ctx) {
-    struct pairs_ctx *p = ctx;
-    const struct cmp_series *sb = &d->in->series[b], *sa = &d->in->series[a];
-    int row = grid_row(&p->g, 0);
-    if (row < 0)
-        return;
-    grid_set(&p->g, row, 0, "%s", sb->label);
-    grid_set(&p->g, row, 1, "%s", sa->label);
-    grid_set(&p->g, row, 2, left ? "%d (%d left out)" : "%d", n, left);
-    mean_cells(&p->g, row, 3, n, gk, ge);
-    if (left && p->used < sizeof p->notes - 256) {
-        char list[1024];
-        left_out_list(d, a, b, list, sizeof list);
-        int w = snprintf(p->notes + p->used, sizeof p->notes - p->used,
-                         "%sleft out of %s against %s (only one of them ran): %s\n",
-                         p->md ? "- " : "", sb->label, sa->label, list);
-        if (w > 0)
-            p->used += (size_t)w;
-    }
-}
-
-/* Every two devices side by side over the points both ran: the ranking, which no --baseline can
- * flip; the lines each pair leaves out are named. */
-static void print_pairs(const struct sd *d, FILE *out, int md, int width) {
-    struct pairs_ctx *p = d->in->nseries < 3 ? NULL : calloc(1, sizeof *p); /* 4 KiB of notes */
-    if (!p || grid_init(&p->g, 5)) {
-        if (p)
-            grid_free(&p->g);
-        free(p);
-        return;
-    }
-    p->md = md;
-    grid_head(&p->g, 0, "device", 0);
-    grid_head(&p->g, 1, "against", 0);
-    grid_head(&p->g, 2, "points", 1);
-    head_pair(&p->g, 3, NULL);
-    sd_each_pair(d, pair_row, p);
-    fprintf(out, md ? "### devices side by side, over the points both ran\n\n"
-                    : "devices side by side, over the points both ran (the same whatever the "
-                      "baseline; each at its fastest implementation; start-up costs left out)\n");
-    show(&p->g, 2, width, md, "\"-\": no point that both devices ran", out);
-    if (p->notes[0])
-        fprintf(out, "\n%s", p->notes); /* after a blank line: prose, not a row of the table */
-    fputc('\n', out);
-    grid_free(&p->g);
-    free(p);
 }
 
 static void print_all(struct sd *d, const struct xover *x, int nx, FILE *out, int md, int width) {
@@ -430,10 +291,10 @@ static void print_all(struct sd *d, const struct xover *x, int nx, FILE *out, in
         print_workload(d, c0, sd_wl_end(d, c0), out, md, width);
     if (d->in->nseries > 1)
         print_overall(d, out, md, width);
-    print_pairs(d, out, md, width);
+    sd_print_pairs(d, out, md, width);
     if (d->in->nseries > 1 && sd_tier_count(d) > 1)
         print_tiers(d, out, md, width);
-    print_crossovers(d, x, nx, out, md, width);
+    sd_print_crossovers(d, x, nx, out, md, width);
 }
 
 /* Where the width of `out` is known (term_width: COLUMNS, or a terminal), the report fits it:
