@@ -41,7 +41,7 @@ int grid_keep(const struct cmp_grid *g, const int *keep, struct cmp_grid *out) {
     for (int c = 0; c < g->ncols; c++) {
         if (!keep[c])
             continue;
-        int whole = g->group[c] != NULL; /* a group label only over all its columns */
+        int whole = g->group_span[c] > 0; /* a group only of all its columns */
         for (int j = c; whole && j < c + g->group_span[c] && j < g->ncols; j++)
             whole = keep[j];
         if (grid_head(out, k, g->head[c], g->right[c]) ||
@@ -71,7 +71,7 @@ static int first_to_own_lines(const struct cmp_grid *g, int nkey, struct cmp_gri
     out->indent = 2; /* the rows under their own line */
     for (int c = 1; c < g->ncols; c++)
         if (grid_head(out, c - 1, g->head[c], g->right[c]) ||
-            (g->group[c] && grid_group(out, c - 1, g->group_span[c], g->group[c])))
+            (g->group_span[c] > 0 && grid_group(out, c - 1, g->group_span[c], g->group[c])))
             return -1;
     for (int r = 0; r < g->nrows; r++) {
         const char *first = cell(g, r, 0);
@@ -110,7 +110,7 @@ static int next_part(const struct cmp_grid *g, int nkey, int from, int width, st
     int end = from, rc = -1;
     memset(part, 0, sizeof *part);
     while (end < g->ncols) {
-        int span = g->group[end] && g->group_span[end] > 0 ? g->group_span[end] : 1;
+        int span = g->group_span[end] > 0 ? g->group_span[end] : 1;
         int stop = end + span < g->ncols ? end + span : g->ncols;
         for (int c = end; c < stop; c++)
             keep[c] = 1;

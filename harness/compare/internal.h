@@ -94,7 +94,8 @@ struct cmp_grid {
 };
 
 int grid_init(struct cmp_grid *g, int ncols);
-/* Set column c's head and alignment; group labels with grid_group. */
+/* Set column c's head and alignment; group labels with grid_group (a NULL label: no label, the
+ * columns only stay together when grid_print_fit splits the table). */
 int grid_head(struct cmp_grid *g, int c, const char *head, int right);
 int grid_group(struct cmp_grid *g, int c, int span, const char *label);
 /* Append a row; returns its index or -1 when out of memory. Cells start empty. */

@@ -29,9 +29,9 @@ int grid_head(struct cmp_grid *g, int c, const char *head, int right) {
 
 int grid_group(struct cmp_grid *g, int c, int span, const char *label) {
     free(g->group[c]);
-    g->group[c] = strdup(label);
+    g->group[c] = label ? strdup(label) : NULL;
     g->group_span[c] = span;
-    return g->group[c] ? 0 : -1;
+    return !label || g->group[c] ? 0 : -1;
 }
 
 int grid_row(struct cmp_grid *g, int rule) {

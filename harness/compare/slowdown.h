@@ -121,7 +121,7 @@ int sd_crossovers(const struct sd *d, int c0, int c1, struct xover *x);
     "cards: no ratio, ranking or crossover with them says how fast a card is"
 
 /* The text and Markdown tables' parts (slowdown_text.c): columns c and c + 1 as a kernel and an
- * e2e ratio under `group` (NULL: none); a mean's two cells, "-" where it counts no line (n == 0);
+ * e2e ratio under `group` (NULL: no label), kept together when a narrow table splits; a mean's two cells, "-" where it counts no line (n == 0);
  * the table fitted to `width` (0: the wide form; Markdown is never fitted) with its first nkey
  * columns repeated in every part (grid_print_fit), then, where a cell reads "-", the line `dash`
  * that says why. */
