@@ -92,7 +92,9 @@ static int first_to_own_lines(const struct cmp_grid *g, int nkey, struct cmp_gri
             return -1;
         for (int c = 1; c < g->ncols; c++)
             if (grid_set(out, row, c - 1, "%s",
-                         c == 1 && into_key ? first : cell(g, r, c) ? cell(g, r, c) : ""))
+                         c == 1 && into_key ? first
+                         : cell(g, r, c)    ? cell(g, r, c)
+                                            : ""))
                 return -1;
     }
     return 0;
@@ -119,7 +121,8 @@ static int next_part(const struct cmp_grid *g, int nkey, int from, int width, st
             grid_free(&trial);
             goto done;
         }
-        if (end > from && grid_width(&trial) > width) { /* the part so far is the widest that fits */
+        if (end > from &&
+            grid_width(&trial) > width) { /* the part so far is the widest that fits */
             grid_free(&trial);
             break;
         }

@@ -90,7 +90,7 @@ struct cmp_grid {
     char **cells;        /* nrows × ncols */
     unsigned char *rule; /* nrows: a rule before the row */
     unsigned char *own;  /* nrows: a line of its own, cell 0 alone, in no column (grid_line) */
-    int indent;          /* terminal: spaces before the head, the rules and each row but own lines */
+    int indent; /* terminal: spaces before the head, the rules and each row but own lines */
 };
 
 int grid_init(struct cmp_grid *g, int ncols);

@@ -36,7 +36,7 @@ static int crossover_grid(const struct sd *d, const struct xover *x, int nx, int
 }
 
 void sd_print_crossovers(const struct sd *d, const struct xover *x, int nx, FILE *out, int md,
-                             int width) {
+                         int width) {
     struct cmp_grid g;
     if (nx == 0 || crossover_grid(d, x, nx, 0, &g)) {
         if (nx)

@@ -23,8 +23,7 @@ void sd_mean_cells(struct cmp_grid *g, int row, int c, int n, double gk, double 
     grid_set(g, row, c + 1, "%s", n ? e : "-");
 }
 
-void sd_show(const struct cmp_grid *g, int nkey, int width, int md, const char *dash,
-                 FILE *out) {
+void sd_show(const struct cmp_grid *g, int nkey, int width, int md, const char *dash, FILE *out) {
     if (md)
         grid_print(g, 1, out);
     else
@@ -178,14 +177,13 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md,
         }
     }
     if (strcmp(d->combo[c0].dtype, "float32")) /* float32 tables keep their plain title */
-        fprintf(out, md ? "### %s, %s\n\n" : "%s, %s\n", d->combo[c0].workload,
-                d->combo[c0].dtype);
+        fprintf(out, md ? "### %s, %s\n\n" : "%s, %s\n", d->combo[c0].workload, d->combo[c0].dtype);
     else
         fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
     sd_show(&g, 2, width, md,
-         "\"-\" in baseline ms: the baseline device has no row of this implementation, and none "
-         "of its rows at this point ran ok to stand in for it",
-         out);
+            "\"-\" in baseline ms: the baseline device has no row of this implementation, and none "
+            "of its rows at this point ran ok to stand in for it",
+            out);
     for (int c = c0; c < c1; c++) /* prose after a blank line, not a row of the table */
         if (d->combo[c].bw_shape && (c == c0 || !d->combo[c - 1].bw_shape)) {
             char sh[256], bsh[256];
@@ -228,14 +226,14 @@ static void print_overall(const struct sd *d, FILE *out, int md, int width) {
         sd_mean_cells(&g, row, 2, n, gk, ge);
     }
     const char *left = sd_has_one_time(d) ? " (start-up costs left out: not workload speed)" : "";
-    fprintf(out, md ? "### geometric mean over all workloads%s\n\n"
-                    : "geometric mean over all workloads%s\n",
+    fprintf(out,
+            md ? "### geometric mean over all workloads%s\n\n"
+               : "geometric mean over all workloads%s\n",
             left);
     sd_show(&g, 1, width, md, "\"-\": no line that this device and the baseline both ran", out);
     if (in->nseries > 2) /* each mean covers other lines: not a ranking of the devices */
-        fprintf(out,
-                "\neach mean covers the lines that device and the baseline both ran; to rank "
-                "two devices read the side-by-side table below\n");
+        fprintf(out, "\neach mean covers the lines that device and the baseline both ran; to rank "
+                     "two devices read the side-by-side table below\n");
     fputc('\n', out);
     grid_free(&g);
 }
@@ -277,9 +275,9 @@ static void print_tiers(struct sd *d, FILE *out, int md, int width) {
                : "geometric mean per precision tier (each tier against the baseline's rows "
                  "of the same tier)%s\n",
             sd_has_one_time(d) ? (md ? " (start-up costs left out)" : "; start-up costs left out")
-                            : "");
-    sd_show(&g, 1, width, md, "\"-\": no line of this tier that this device and the baseline both ran",
-         out);
+                               : "");
+    sd_show(&g, 1, width, md,
+            "\"-\": no line of this tier that this device and the baseline both ran", out);
     fputc('\n', out);
     grid_free(&g);
 }
