@@ -89,20 +89,40 @@ struct cmp_grid {
     int nrows, cap;
     char **cells;        /* nrows × ncols */
     unsigned char *rule; /* nrows: a rule before the row */
+    unsigned char *own;  /* nrows: a line of its own, cell 0 alone, in no column (grid_line) */
+    int indent; /* terminal: spaces before the head, the rules and each row but own lines */
 };
 
 int grid_init(struct cmp_grid *g, int ncols);
-/* Set column c's head and alignment; group labels with grid_group. */
+/* Set column c's head and alignment; group labels with grid_group (a NULL label: no label, the
+ * columns only stay together when grid_print_fit splits the table). */
 int grid_head(struct cmp_grid *g, int c, const char *head, int right);
 int grid_group(struct cmp_grid *g, int c, int span, const char *label);
 /* Append a row; returns its index or -1 when out of memory. Cells start empty. */
 int grid_row(struct cmp_grid *g, int rule);
+/* Append a line of its own: printf text on the terminal table's full width, outside the columns
+ * (a long fact under or over a row of a narrow table; Markdown: the row's first cell). */
+int grid_line(struct cmp_grid *g, int rule, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Set a cell from a printf format. */
 int grid_set(struct cmp_grid *g, int row, int c, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* Print as an aligned terminal table (markdown = 0) or a GitHub markdown table. */
 void grid_print(const struct cmp_grid *g, int markdown, FILE *out);
 void grid_free(struct cmp_grid *g);
+/* The widest line of g as a terminal table, in display columns (-1: no memory). */
+int grid_width(const struct cmp_grid *g);
+/* g without the columns whose keep[c] is 0, into *out (rows, rules, own lines, indent and the
+ * groups kept whole). Returns 0, or -1 (no memory: free *out all the same). */
+int grid_keep(const struct cmp_grid *g, const int *keep, struct cmp_grid *out);
+/* Print g as a terminal table no wider than `width` display columns where it can be (0: the wide
+ * form, grid_print's). Columns [0, nkey) are keys that every part repeats; the other columns go
+ * by their groups (grid_group; an ungrouped column is a group of its own). A table that is too
+ * wide has its groups split over several tables, one under another, as many to a table as fit;
+ * where that takes fewer tables, first column 0 moves to lines of its own over the rows that set
+ * it (a long shape or device name), the rows indented under them. A part that still does not
+ * fit (one group wider than the width) is printed as it is, for term_fit to wrap. */
+void grid_print_fit(const struct cmp_grid *g, int nkey, int width, FILE *out);
 
 /* Number formats for humans: milliseconds with about 4 significant digits, a ratio as
  * "2.10× slower" / "4.80× faster", a change as "+7.9%". */

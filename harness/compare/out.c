@@ -29,9 +29,9 @@ int grid_head(struct cmp_grid *g, int c, const char *head, int right) {
 
 int grid_group(struct cmp_grid *g, int c, int span, const char *label) {
     free(g->group[c]);
-    g->group[c] = strdup(label);
+    g->group[c] = label ? strdup(label) : NULL;
     g->group_span[c] = span;
-    return g->group[c] ? 0 : -1;
+    return !label || g->group[c] ? 0 : -1;
 }
 
 int grid_row(struct cmp_grid *g, int rule) {
@@ -45,12 +45,30 @@ int grid_row(struct cmp_grid *g, int rule) {
         if (!r)
             return -1;
         g->rule = r;
+        r = realloc(g->own, (size_t)cap);
+        if (!r)
+            return -1;
+        g->own = r;
         g->cap = cap;
     }
     for (int c = 0; c < g->ncols; c++)
         g->cells[(size_t)g->nrows * (size_t)g->ncols + (size_t)c] = NULL;
     g->rule[g->nrows] = (unsigned char)rule;
+    g->own[g->nrows] = 0;
     return g->nrows++;
+}
+
+int grid_line(struct cmp_grid *g, int rule, const char *fmt, ...) {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    int row = grid_row(g, rule);
+    if (row < 0 || grid_set(g, row, 0, "%s", buf))
+        return -1;
+    g->own[row] = 1;
+    return row;
 }
 
 int grid_set(struct cmp_grid *g, int row, int c, const char *fmt, ...) {
@@ -80,11 +98,19 @@ void grid_free(struct cmp_grid *g) {
     free(g->right);
     free(g->cells);
     free(g->rule);
+    free(g->own);
     memset(g, 0, sizeof *g);
 }
 
 static const char *cell(const struct cmp_grid *g, int r, int c) {
     return g->cells[(size_t)r * (size_t)g->ncols + (size_t)c];
+}
+
+static void print_rule(FILE *out, int indent, int len) {
+    fprintf(out, "%*s", indent, "");
+    for (int i = 0; i < len; i++)
+        fputc('-', out);
+    fputc('\n', out);
 }
 
 static void print_terminal(const struct cmp_grid *g, FILE *out) {
@@ -95,7 +121,7 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
     for (int c = 0; c < g->ncols; c++) {
         w[c] = term_cols(g->head[c]);
         for (int r = 0; r < g->nrows; r++)
-            if (term_cols(cell(g, r, c)) > w[c])
+            if (!g->own[r] && term_cols(cell(g, r, c)) > w[c])
                 w[c] = term_cols(cell(g, r, c));
     }
     /* a group label wider than its columns widens them, evenly */
@@ -119,6 +145,7 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
     for (int c = 0; c < g->ncols; c++)
         total += w[c] + (c ? 2 : 0);
     if (any_group) {
+        fprintf(out, "%*s", g->indent, "");
         for (int c = 0; c < g->ncols;) {
             if (c)
                 fputs("  ", out);
@@ -135,21 +162,22 @@ static void print_terminal(const struct cmp_grid *g, FILE *out) {
         }
         fputc('\n', out);
     }
+    fprintf(out, "%*s", g->indent, "");
     for (int c = 0; c < g->ncols; c++) {
         if (c)
             fputs("  ", out);
         term_cell(out, g->head[c], w[c], g->right[c]);
     }
     fputc('\n', out);
-    for (int i = 0; i < total; i++)
-        fputc('-', out);
-    fputc('\n', out);
+    print_rule(out, g->indent, total);
     for (int r = 0; r < g->nrows; r++) {
-        if (g->rule[r]) {
-            for (int i = 0; i < total; i++)
-                fputc('-', out);
-            fputc('\n', out);
+        if (g->rule[r])
+            print_rule(out, g->indent, total);
+        if (g->own[r]) { /* its own line, in no column */
+            fprintf(out, "%s\n", cell(g, r, 0) ? cell(g, r, 0) : "");
+            continue;
         }
+        fprintf(out, "%*s", g->indent, "");
         for (int c = 0; c < g->ncols; c++) {
             if (c)
                 fputs("  ", out);

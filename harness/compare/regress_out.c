@@ -7,6 +7,7 @@
 
 #include "harness/compare/regress.h"
 #include "harness/compare/shared.h"
+#include "harness/core/device.h"
 #include "harness/core/shape.h"
 #include "harness/io/termcols.h"
 
@@ -138,6 +139,15 @@ static void print_side(const struct rg_report *r, int side, const char *li, FILE
 }
 
 /* The mode and why, the sides, and what differs; `li` starts each line (markdown: "- "). */
+/* Does any row of the files come from a simulated device (gpubench-sim: CPU-emulation times)? */
+static int any_simulated(const struct cmp_input *in) {
+    for (int f = 0; f < in->nfiles; f++)
+        for (size_t i = 0; i < in->runs[f].nrows; i++)
+            if (device_is_simulated(in->runs[f].run[i].device_name))
+                return 1;
+    return 0;
+}
+
 static void print_head(const struct rg_report *r, int md, FILE *out) {
     const char *li = md ? "- " : "";
     fprintf(out, "%sgpubench compare: regression check (%s)\n\n", md ? "## " : "",
@@ -154,6 +164,11 @@ static void print_head(const struct rg_report *r, int md, FILE *out) {
         fprintf(out, "%sdiffers: %s%s%s: %s -> %s\n", li, r->d[i].device,
                 r->d[i].device[0] ? " " : "", rg_field_title(r->d[i].field),
                 r->d[i].was[0] ? r->d[i].was : "(empty)", r->d[i].now[0] ? r->d[i].now : "(empty)");
+    if (any_simulated(r->in)) /* said once, as the slowdown report says it (issue 38 item 3) */
+        fprintf(out,
+                "%sthe simulated devices' times are CPU emulation (gpubench-sim), not "
+                "measurements of the cards: a verdict on their rows is about the emulation\n",
+                li);
     for (int side = 0; side < RG_SIDES; side++)
         for (int i = 0; i < r->s[side].nruns; i++)
             if (r->s[side].runs[i].shared > 0)
@@ -206,49 +221,6 @@ static void print_method(const struct rg_report *r, int md, FILE *out) {
                 cont);
     }
     fputc('\n', out);
-}
-
-/* The widest line of grid g as the terminal table, in display columns (-1: no memory). */
-static int grid_width(const struct cmp_grid *g) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m)
-        return -1;
-    grid_print(g, 0, m);
-    fclose(m);
-    int widest = 0;
-    for (char *line = buf, *end; line && *line; line = end ? end + 1 : NULL) {
-        end = strchr(line, '\n');
-        if (end)
-            *end = '\0';
-        widest = term_cols(line) > widest ? term_cols(line) : widest;
-    }
-    free(buf);
-    return widest;
-}
-
-/* g without the columns whose keep[c] is 0, into *out. Returns 0 or -1 (no memory). */
-static int grid_keep(const struct cmp_grid *g, const int *keep, struct cmp_grid *out) {
-    int n = 0, k = 0;
-    for (int c = 0; c < g->ncols; c++)
-        n += keep[c];
-    if (grid_init(out, n))
-        return -1;
-    for (int c = 0; c < g->ncols; c++)
-        if (keep[c])
-            grid_head(out, k++, g->head[c], g->right[c]);
-    for (int r = 0; r < g->nrows; r++) {
-        int row = grid_row(out, g->rule[r]);
-        if (row < 0)
-            return -1;
-        for (int c = 0, j = 0; c < g->ncols; c++) {
-            const char *cell = g->cells[(size_t)r * (size_t)g->ncols + (size_t)c];
-            if (keep[c] && grid_set(out, row, j++, "%s", cell ? cell : ""))
-                return -1;
-        }
-    }
-    return 0;
 }
 
 /* The table; returns 0, or -1 (nothing printed) when it cannot be allocated. Where the width is

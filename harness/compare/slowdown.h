@@ -1,7 +1,8 @@
 /* slowdown.h — the model of `gpubench compare`'s slowdown mode, shared by its parts:
  * slowdown_model.c builds the lines and computes the geometric means, slowdown_cross.c finds the
- * crossovers, slowdown_text.c prints the tables (text, Markdown), slowdown_csv.c and
- * slowdown_json.c the machine forms; slowdown.c is the entry point. Internal to harness/compare. */
+ * crossovers, slowdown_text.c prints the tables (text, Markdown; slowdown_side.c the side-by-side
+ * and crossover ones), slowdown_csv.c and slowdown_json.c the machine forms; slowdown.c is the
+ * entry point. Internal to harness/compare. */
 #ifndef GPUBENCH_COMPARE_SLOWDOWN_H
 #define GPUBENCH_COMPARE_SLOWDOWN_H
 
@@ -97,6 +98,16 @@ int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, i
  * shape only, and the two shapes differ)? The first line of the other one's point, or -1. */
 int sd_pair_by_bytes(const struct sd *d, int a, int b, int c);
 
+/* Every line and device that has a row, in the report's order: fn gets line c, series s, its row
+ * r, the baseline row b it is measured against (NULL: none) and the ratios (NaN: none). */
+typedef void sd_line_fn(const struct sd *d, int c, int s, const struct run_row *r,
+                        const struct run_row *b, double kr, double er, void *ctx);
+void sd_each_line(const struct sd *d, sd_line_fn *fn, void *ctx);
+/* Every two devices, a before b in the files' order: fn gets b against a (sd_pair_geomeans). */
+typedef void sd_pair_fn(const struct sd *d, int b, int a, int n, int left, double gk, double ge,
+                        void *ctx);
+void sd_each_pair(const struct sd *d, sd_pair_fn *fn, void *ctx);
+
 /* Is series s a simulated device (gpubench-sim: its times are CPU emulation)? Is any? */
 int sd_simulated(const struct sd *d, int s);
 int sd_any_simulated(const struct sd *d);
@@ -108,6 +119,19 @@ int sd_crossovers(const struct sd *d, int c0, int c1, struct xover *x);
 #define SD_EMULATION_NOTE                                                                        \
     "the simulated devices' times are CPU emulation (gpubench-sim), not measurements of the "    \
     "cards: no ratio, ranking or crossover with them says how fast a card is"
+
+/* The text and Markdown tables' parts (slowdown_text.c): columns c and c + 1 as a kernel and an
+ * e2e ratio under `group` (NULL: no label), kept together when a narrow table splits; a mean's two cells, "-" where it counts no line (n == 0);
+ * the table fitted to `width` (0: the wide form; Markdown is never fitted) with its first nkey
+ * columns repeated in every part (grid_print_fit), then, where a cell reads "-", the line `dash`
+ * that says why. */
+void sd_head_pair(struct cmp_grid *g, int c, const char *group);
+void sd_mean_cells(struct cmp_grid *g, int row, int c, int n, double gk, double ge);
+void sd_show(const struct cmp_grid *g, int nkey, int width, int md, const char *dash, FILE *out);
+/* The side-by-side and crossover tables (slowdown_side.c). */
+void sd_print_pairs(const struct sd *d, FILE *out, int md, int width);
+void sd_print_crossovers(const struct sd *d, const struct xover *x, int nx, FILE *out, int md,
+                         int width);
 
 /* The report for people (md: GitHub Markdown), and the machine forms. */
 void sd_print_text(struct sd *d, const struct xover *x, int nx, FILE *out, int md);

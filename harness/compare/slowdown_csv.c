@@ -1,5 +1,8 @@
 /* slowdown_csv.c — the slowdown report as CSV: one record per line and device, per geometric
- * mean and per crossover, told apart by the `kind` column. */
+ * mean, per two devices and per crossover, told apart by the `kind` column. Each record names
+ * the device it divides by whole (baseline_device, baseline_file, baseline_run_id: one id is
+ * ambiguous across files), and `emulated` says when a time it shows or divides by is CPU
+ * emulation (a simulated device, gpubench-sim), as the other forms say in words. */
 #include "harness/compare/slowdown.h"
 
 static const char *const csv_head[] = {"kind",
@@ -16,12 +19,15 @@ static const char *const csv_head[] = {"kind",
                                        "ms",
                                        "e2e_ms",
                                        "baseline_device",
+                                       "baseline_file",
+                                       "baseline_run_id",
                                        "baseline_impl",
                                        "baseline_ms",
                                        "baseline_e2e_ms",
                                        "kernel_ratio",
                                        "e2e_ratio",
                                        "note",
+                                       "emulated",
                                        NULL};
 
 static void csv_num(FILE *out, double v) {
@@ -29,10 +35,11 @@ static void csv_num(FILE *out, double v) {
         fprintf(out, "%.10g", v);
 }
 
-/* One record; bsi: the series in baseline_device (the baseline; for a pair, the other device). */
+/* One record; bsi: the series in baseline_device (the baseline; for a pair the other device, for
+ * a crossover the CPU). */
 static void csv_line(const struct sd *d, FILE *out, const char *kind, const struct combo *cb,
-                     const char *workload, int s, int bsi, const struct run_row *r, const struct run_row *b,
-                     double kr, double er, const char *note) {
+                     const char *workload, int s, int bsi, const struct run_row *r,
+                     const struct run_row *b, double kr, double er, const char *note) {
     const struct cmp_series *se = s >= 0 ? &d->in->series[s] : NULL;
     const struct cmp_series *bs = &d->in->series[bsi];
     const char *f[] = {kind,
@@ -56,6 +63,10 @@ static void csv_line(const struct sd *d, FILE *out, const char *kind, const stru
     fputc(',', out);
     csv_field(out, bs->device);
     fputc(',', out);
+    csv_field(out, d->in->runs[bs->file].name);
+    fputc(',', out);
+    csv_field(out, bs->run_id);
+    fputc(',', out);
     csv_field(out, b ? b->impl : "");
     fputc(',', out);
     csv_num(out, b ? b->median_ms : NAN);
@@ -67,7 +78,24 @@ static void csv_line(const struct sd *d, FILE *out, const char *kind, const stru
     csv_num(out, er);
     fputc(',', out);
     csv_field(out, note);
-    fputc('\n', out);
+    fprintf(out, ",%d\n", (s >= 0 && sd_simulated(d, s)) || sd_simulated(d, bsi));
+}
+
+static void line_record(const struct sd *d, int c, int s, const struct run_row *r,
+                        const struct run_row *b, double kr, double er, void *out) {
+    char bw[320] = "";
+    if (d->combo[c].bw_shape && b)
+        snprintf(bw, sizeof bw, "by GB/s against the baseline's %s", d->combo[c].bw_shape);
+    csv_line(d, out, "line", &d->combo[c], d->combo[c].workload, s, d->base, r, b, kr, er,
+             r->status == ST_OK ? bw : r->note);
+}
+
+/* Every two devices over the points both ran: the ranking no baseline can flip. */
+static void pair_record(const struct sd *d, int b, int a, int n, int left, double gk, double ge,
+                        void *out) {
+    char note[128];
+    snprintf(note, sizeof note, "geometric mean of %d points both ran; %d left out", n, left);
+    csv_line(d, out, "pair", NULL, "", b, a, NULL, NULL, gk, ge, note);
 }
 
 void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) {
@@ -75,19 +103,7 @@ void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) 
     for (int i = 0; csv_head[i]; i++)
         fprintf(out, "%s%s", i ? "," : "", csv_head[i]);
     fputc('\n', out);
-    for (int c = 0; c < d->ncombo; c++)
-        for (int s = 0; s < in->nseries; s++) {
-            const struct run_row *r = at(d, c, s), *b = d->ref[c];
-            if (!r)
-                continue;
-            double kr, er;
-            sd_ratios(d, c, r, b, &kr, &er);
-            char bw[320] = "";
-            if (d->combo[c].bw_shape && b)
-                snprintf(bw, sizeof bw, "by GB/s against the baseline's %s", d->combo[c].bw_shape);
-            csv_line(d, out, "line", &d->combo[c], d->combo[c].workload, s, d->base, r, b, kr, er,
-                     r->status == ST_OK ? bw : r->note);
-        }
+    sd_each_line(d, line_record, out);
     for (int c0 = 0; c0 < d->ncombo; c0 = sd_wl_end(d, c0))
         for (int s = 0; s < in->nseries; s++) {
             double gk, ge;
@@ -111,22 +127,14 @@ void sd_print_csv(const struct sd *d, const struct xover *x, int nx, FILE *out) 
                  sd_has_one_time(d) ? " (start-up costs left out)" : "");
         csv_line(d, out, "geomean", NULL, "", s, d->base, NULL, NULL, gk, ge, note);
     }
-    /* every two devices over the points both ran: the ranking no baseline can flip */
-    for (int a = 0; a < in->nseries; a++)
-        for (int b = a + 1; b < in->nseries; b++) {
-            double gk, ge;
-            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
-            char note[128];
-            snprintf(note, sizeof note, "geometric mean of %d points both ran; %d left out", n,
-                     left);
-            csv_line(d, out, "pair", NULL, "", b, a, NULL, NULL, gk, ge, note);
-        }
+    sd_each_pair(d, pair_record, out);
     for (int i = 0; i < nx; i++) {
         struct combo cb = {
             x[i].workload, x[i].shape ? x[i].shape : "", x[i].dtype, x[i].impl, 0, 0, 0, 0, 0, 0,
             NULL};
         char note[480];
         snprintf(note, sizeof note, "%s: %s", x[i].kind, x[i].text);
-        csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, d->base, NULL, NULL, NAN, NAN, note);
+        csv_line(d, out, "crossover", &cb, x[i].workload, x[i].series, x[i].cpu, NULL, NULL, NAN,
+                 NAN, note);
     }
 }

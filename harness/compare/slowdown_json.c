@@ -32,6 +32,21 @@ static void json_series(const struct sd *d, FILE *out, int s) {
     fprintf(out, "\"shared_gpu\":%s", !sh.known ? "null" : sh.yes ? "true" : "false");
 }
 
+/* One geomean entry, opened by `open`; with_dtype: it has a dtype member (several tiers). */
+static void json_mean(const struct sd *d, FILE *out, const char *open, const char *workload,
+                      int with_dtype, const char *dtype, int s, int n, double gk, double ge) {
+    fputs(open, out);
+    json_kv(out, "workload", workload, 1);
+    if (with_dtype)
+        json_kv(out, "dtype", dtype, 1);
+    json_series(d, out, s);
+    fputc(',', out);
+    json_kn(out, "lines", n, 1);
+    json_kn(out, "kernel_ratio", gk, 1);
+    json_kn(out, "e2e_ratio", ge, 0);
+    fputc('}', out);
+}
+
 /* With several tiers, the geomean entries of each tier over all workloads (workload null). */
 static void json_tier_geomeans(struct sd *d, FILE *out) {
     for (int c = 0; c < d->ncombo && sd_tier_count(d) > 1; c++) {
@@ -43,17 +58,8 @@ static void json_tier_geomeans(struct sd *d, FILE *out) {
             d->only_dtype = d->combo[c].dtype;
             int n = sd_geomeans(d, s, 0, d->ncombo, &gk, &ge);
             d->only_dtype = NULL;
-            if (s == d->base || !n)
-                continue;
-            fputs(",\n{", out);
-            json_kv(out, "workload", NULL, 1);
-            json_kv(out, "dtype", d->combo[c].dtype, 1);
-            json_series(d, out, s);
-            fputc(',', out);
-            json_kn(out, "lines", n, 1);
-            json_kn(out, "kernel_ratio", gk, 1);
-            json_kn(out, "e2e_ratio", ge, 0);
-            fputc('}', out);
+            if (s != d->base && n)
+                json_mean(d, out, ",\n{", NULL, 1, d->combo[c].dtype, s, n, gk, ge);
         }
     }
 }
@@ -71,37 +77,35 @@ static void json_left_out(const struct sd *d, FILE *out) {
         }
 }
 
-/* One entry per line and device: its times, the baseline's, the ratios. */
-static void json_lines(const struct sd *d, FILE *out) {
-    const struct cmp_input *in = d->in;
-    int first = 1;
-    for (int c = 0; c < d->ncombo; c++)
-        for (int s = 0; s < in->nseries; s++) {
-            const struct run_row *r = at(d, c, s), *b = d->ref[c];
-            if (!r)
-                continue;
-            double kr, er;
-            sd_ratios(d, c, r, b, &kr, &er);
-            fputs(first ? "\n{" : ",\n{", out);
-            first = 0;
-            json_kv(out, "workload", d->combo[c].workload, 1);
-            json_kv(out, "shape", d->combo[c].shape, 1);
-            json_kv(out, "dtype", d->combo[c].dtype, 1);
-            json_kv(out, "impl", d->combo[c].impl, 1);
-            json_series(d, out, s);
-            fputc(',', out);
-            json_kv(out, "status", status_name(r->status), 1);
-            json_kn(out, "flops", r->flops, 1);
-            json_kn(out, "bytes", r->bytes, 1);
-            json_kn(out, "ms", r->median_ms, 1);
-            json_kn(out, "e2e_ms", r->e2e_median_ms, 1);
-            json_kv(out, "baseline_impl", b ? b->impl : NULL, 1);
-            json_kn(out, "baseline_ms", b ? b->median_ms : NAN, 1);
-            json_kn(out, "baseline_e2e_ms", b ? e2e_ms(b) : NAN, 1);
-            json_kn(out, "kernel_ratio", kr, 1);
-            json_kn(out, "e2e_ratio", er, 0);
-            fputc('}', out);
-        }
+/* One entry per line and device: its times, the baseline's, the ratios (sd_each_line). */
+struct json_ctx {
+    FILE *out;
+    int first;
+};
+
+static void json_line(const struct sd *d, int c, int s, const struct run_row *r,
+                      const struct run_row *b, double kr, double er, void *ctx) {
+    struct json_ctx *j = ctx;
+    FILE *out = j->out;
+    fputs(j->first ? "\n{" : ",\n{", out);
+    j->first = 0;
+    json_kv(out, "workload", d->combo[c].workload, 1);
+    json_kv(out, "shape", d->combo[c].shape, 1);
+    json_kv(out, "dtype", d->combo[c].dtype, 1);
+    json_kv(out, "impl", d->combo[c].impl, 1);
+    json_series(d, out, s);
+    fputc(',', out);
+    json_kv(out, "status", status_name(r->status), 1);
+    json_kn(out, "flops", r->flops, 1);
+    json_kn(out, "bytes", r->bytes, 1);
+    json_kn(out, "ms", r->median_ms, 1);
+    json_kn(out, "e2e_ms", r->e2e_median_ms, 1);
+    json_kv(out, "baseline_impl", b ? b->impl : NULL, 1);
+    json_kn(out, "baseline_ms", b ? b->median_ms : NAN, 1);
+    json_kn(out, "baseline_e2e_ms", b ? e2e_ms(b) : NAN, 1);
+    json_kn(out, "kernel_ratio", kr, 1);
+    json_kn(out, "e2e_ratio", er, 0);
+    fputc('}', out);
 }
 
 /* The geometric means per workload table and over all workloads (workload null), then per tier. */
@@ -115,17 +119,10 @@ static void json_geomeans(struct sd *d, FILE *out) {
             int n = sd_geomeans(d, s, all ? 0 : c0, all ? d->ncombo : sd_wl_end(d, c0), &gk, &ge);
             if (s == d->base || !n)
                 continue;
-            fputs(first ? "\n{" : ",\n{", out);
+            /* the tier of a workload's table; null: all tiers */
+            json_mean(d, out, first ? "\n{" : ",\n{", all ? NULL : d->combo[c0].workload,
+                      sd_tier_count(d) > 1, all ? NULL : d->combo[c0].dtype, s, n, gk, ge);
             first = 0;
-            json_kv(out, "workload", all ? NULL : d->combo[c0].workload, 1);
-            if (sd_tier_count(d) > 1) /* the tier of a workload's table; null: all tiers */
-                json_kv(out, "dtype", all ? NULL : d->combo[c0].dtype, 1);
-            json_series(d, out, s);
-            fputc(',', out);
-            json_kn(out, "lines", n, 1);
-            json_kn(out, "kernel_ratio", gk, 1);
-            json_kn(out, "e2e_ratio", ge, 0);
-            fputc('}', out);
         }
     json_tier_geomeans(d, out);
 }
@@ -147,24 +144,21 @@ static void json_crossovers(const struct sd *d, const struct xover *x, int nx, F
 }
 
 /* Every two devices over the points both ran (device against "against"): baseline-free. */
-static void json_pairs(const struct sd *d, FILE *out) {
-    int first = 1;
-    for (int a = 0; a < d->in->nseries; a++)
-        for (int b = a + 1; b < d->in->nseries; b++) {
-            double gk, ge;
-            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
-            fputs(first ? "\n{" : ",\n{", out);
-            first = 0;
-            json_series(d, out, b);
-            fputc(',', out);
-            json_kv(out, "against", d->in->series[a].device, 1);
-            json_kv(out, "against_label", d->in->series[a].label, 1);
-            json_kn(out, "points", n, 1);
-            json_kn(out, "left_out", left, 1);
-            json_kn(out, "kernel_ratio", gk, 1);
-            json_kn(out, "e2e_ratio", ge, 0);
-            fputc('}', out);
-        }
+static void json_pair(const struct sd *d, int b, int a, int n, int left, double gk, double ge,
+                      void *ctx) {
+    struct json_ctx *j = ctx;
+    FILE *out = j->out;
+    fputs(j->first ? "\n{" : ",\n{", out);
+    j->first = 0;
+    json_series(d, out, b);
+    fputc(',', out);
+    json_kv(out, "against", d->in->series[a].device, 1);
+    json_kv(out, "against_label", d->in->series[a].label, 1);
+    json_kn(out, "points", n, 1);
+    json_kn(out, "left_out", left, 1);
+    json_kn(out, "kernel_ratio", gk, 1);
+    json_kn(out, "e2e_ratio", ge, 0);
+    fputc('}', out);
 }
 
 void sd_print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
@@ -174,11 +168,12 @@ void sd_print_json(struct sd *d, const struct xover *x, int nx, FILE *out) {
     fputs("},\n\"left_out_of_means\":[", out);
     json_left_out(d, out);
     fputs("],\n\"lines\":[", out);
-    json_lines(d, out);
+    struct json_ctx lines = {out, 1}, pairs = {out, 1};
+    sd_each_line(d, json_line, &lines);
     fputs("],\n\"geomean\":[", out);
     json_geomeans(d, out);
     fputs("],\n\"pairs\":[", out);
-    json_pairs(d, out);
+    sd_each_pair(d, json_pair, &pairs);
     fputs("],\n\"crossover\":[", out);
     json_crossovers(d, x, nx, out);
     fputs("]}\n", out);

@@ -362,3 +362,24 @@ int sd_any_simulated(const struct sd *d) {
             return 1;
     return 0;
 }
+
+void sd_each_line(const struct sd *d, sd_line_fn *fn, void *ctx) {
+    for (int c = 0; c < d->ncombo; c++)
+        for (int s = 0; s < d->in->nseries; s++) {
+            const struct run_row *r = at(d, c, s), *b = d->ref[c];
+            double kr, er;
+            if (!r)
+                continue;
+            sd_ratios(d, c, r, b, &kr, &er);
+            fn(d, c, s, r, b, kr, er, ctx);
+        }
+}
+
+void sd_each_pair(const struct sd *d, sd_pair_fn *fn, void *ctx) {
+    for (int a = 0; a < d->in->nseries; a++)
+        for (int b = a + 1; b < d->in->nseries; b++) {
+            double gk, ge;
+            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
+            fn(d, b, a, n, left, gk, ge, ctx);
+        }
+}

@@ -1,10 +1,39 @@
 /* slowdown_text.c — the slowdown report for people: an aligned terminal table or GitHub
- * Markdown, one table per workload and tier, the overall and per-tier means, the crossovers. */
+ * Markdown, one table per workload and tier, the overall and per-tier means; the tables that set
+ * devices against each other (side by side, crossovers) are slowdown_side.c's. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "harness/compare/shared.h"
 #include "harness/compare/slowdown.h"
 #include "harness/core/dtype.h"
+#include "harness/io/termcols.h"
+
+void sd_head_pair(struct cmp_grid *g, int c, const char *group) {
+    grid_head(g, c, "kernel", 1);
+    grid_head(g, c + 1, "e2e", 1);
+    grid_group(g, c, 2, group); /* NULL: no label, but the two stay together in a split table */
+}
+
+void sd_mean_cells(struct cmp_grid *g, int row, int c, int n, double gk, double ge) {
+    char k[64], e[64];
+    fmt_ratio(k, sizeof k, gk);
+    fmt_ratio(e, sizeof e, ge);
+    grid_set(g, row, c, "%s", n ? k : "-");
+    grid_set(g, row, c + 1, "%s", n ? e : "-");
+}
+
+void sd_show(const struct cmp_grid *g, int nkey, int width, int md, const char *dash, FILE *out) {
+    if (md)
+        grid_print(g, 1, out);
+    else
+        grid_print_fit(g, nkey, width, out);
+    int any = 0;
+    for (size_t i = 0; i < (size_t)g->nrows * (size_t)g->ncols && !any; i++)
+        any = g->cells[i] && !strcmp(g->cells[i], "-");
+    if (any && dash) /* after a blank line: prose, not a row of the table */
+        fprintf(out, "\n%s\n", dash);
+}
 
 /* A CPU baseline whose float32 GEMM ran at a small share of its peak (at best under 25%: an
  * OpenBLAS core older than the CPU, e.g. Prescott on a Sapphire Rapids VM) makes every speedup
@@ -89,7 +118,7 @@ static void ratio_cells(const struct sd *d, int c, struct cmp_grid *g, int row, 
     grid_set(g, row, col + 1, "%s", e);
 }
 
-static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md) {
+static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md, int width) {
     const struct cmp_input *in = d->in;
     int cols[64], ncol = 0;
     for (int s = 0; s < in->nseries && ncol < 64; s++)
@@ -101,14 +130,9 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
         return -1;
     grid_head(&g, 0, "shape", 0);
     grid_head(&g, 1, "impl", 0);
-    grid_head(&g, 2, "kernel", 1);
-    grid_head(&g, 3, "e2e", 1);
-    grid_group(&g, 2, 2, "baseline ms");
-    for (int i = 0; i < ncol; i++) {
-        grid_head(&g, 4 + 2 * i, "kernel", 1);
-        grid_head(&g, 5 + 2 * i, "e2e", 1);
-        grid_group(&g, 4 + 2 * i, 2, in->series[cols[i]].label);
-    }
+    sd_head_pair(&g, 2, "baseline ms");
+    for (int i = 0; i < ncol; i++)
+        sd_head_pair(&g, 4 + 2 * i, in->series[cols[i]].label);
     char ms[64], ems[64];
     for (int c = c0; c < c1; c++) {
         const struct combo *cb = &d->combo[c];
@@ -147,21 +171,19 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
         grid_set(&g, row, 0, "geomean");
         for (int i = 0; i < ncol; i++) {
             double gk, ge;
-            if (!sd_geomeans(d, cols[i], c0, c1, &gk, &ge))
-                continue;
-            char k[64], e[64];
-            fmt_ratio(k, sizeof k, gk);
-            fmt_ratio(e, sizeof e, ge);
-            grid_set(&g, row, 4 + 2 * i, "%s", k);
-            grid_set(&g, row, 5 + 2 * i, "%s", e);
+            int n = sd_geomeans(d, cols[i], c0, c1, &gk, &ge);
+            if (n) /* none: blank, as the device's cells above are */
+                sd_mean_cells(&g, row, 4 + 2 * i, n, gk, ge);
         }
     }
     if (strcmp(d->combo[c0].dtype, "float32")) /* float32 tables keep their plain title */
-        fprintf(out, md ? "### %s, %s\n\n" : "%s, %s\n", d->combo[c0].workload,
-                d->combo[c0].dtype);
+        fprintf(out, md ? "### %s, %s\n\n" : "%s, %s\n", d->combo[c0].workload, d->combo[c0].dtype);
     else
         fprintf(out, md ? "### %s\n\n" : "%s\n", d->combo[c0].workload);
-    grid_print(&g, md, out);
+    sd_show(&g, 2, width, md,
+            "\"-\" in baseline ms: the baseline device has no row of this implementation, and none "
+            "of its rows at this point ran ok to stand in for it",
+            out);
     for (int c = c0; c < c1; c++) /* prose after a blank line, not a row of the table */
         if (d->combo[c].bw_shape && (c == c0 || !d->combo[c - 1].bw_shape)) {
             char sh[256], bsh[256];
@@ -183,15 +205,14 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md)
     return 0;
 }
 
-static void print_overall(const struct sd *d, FILE *out, int md) {
+static void print_overall(const struct sd *d, FILE *out, int md, int width) {
     const struct cmp_input *in = d->in;
     struct cmp_grid g;
     if (grid_init(&g, 4))
         return;
     grid_head(&g, 0, "device", 0);
     grid_head(&g, 1, "lines", 1);
-    grid_head(&g, 2, "kernel", 1);
-    grid_head(&g, 3, "e2e", 1);
+    sd_head_pair(&g, 2, NULL);
     for (int s = 0; s < in->nseries; s++) {
         if (s == d->base)
             continue;
@@ -200,29 +221,25 @@ static void print_overall(const struct sd *d, FILE *out, int md) {
         int row = grid_row(&g, 0);
         if (row < 0)
             break;
-        char k[64], e[64];
-        fmt_ratio(k, sizeof k, gk);
-        fmt_ratio(e, sizeof e, ge);
         grid_set(&g, row, 0, "%s", in->series[s].label);
         grid_set(&g, row, 1, "%d", n);
-        grid_set(&g, row, 2, "%s", n ? k : "-");
-        grid_set(&g, row, 3, "%s", n ? e : "-");
+        sd_mean_cells(&g, row, 2, n, gk, ge);
     }
     const char *left = sd_has_one_time(d) ? " (start-up costs left out: not workload speed)" : "";
-    fprintf(out, md ? "### geometric mean over all workloads%s\n\n"
-                    : "geometric mean over all workloads%s\n",
+    fprintf(out,
+            md ? "### geometric mean over all workloads%s\n\n"
+               : "geometric mean over all workloads%s\n",
             left);
-    grid_print(&g, md, out);
+    sd_show(&g, 1, width, md, "\"-\": no line that this device and the baseline both ran", out);
     if (in->nseries > 2) /* each mean covers other lines: not a ranking of the devices */
-        fprintf(out,
-                "\neach mean covers the lines that device and the baseline both ran; to rank "
-                "two devices read the side-by-side table below\n");
+        fprintf(out, "\neach mean covers the lines that device and the baseline both ran; to rank "
+                     "two devices read the side-by-side table below\n");
     fputc('\n', out);
     grid_free(&g);
 }
 
 /* With several tiers: every device's geometric mean per tier, over all workloads. */
-static void print_tiers(struct sd *d, FILE *out, int md) {
+static void print_tiers(struct sd *d, FILE *out, int md, int width) {
     const struct cmp_input *in = d->in;
     const char *tiers[DT_COUNT + 8];
     int nt = 0;
@@ -238,11 +255,8 @@ static void print_tiers(struct sd *d, FILE *out, int md) {
     if (nt < 2 || grid_init(&g, 1 + 2 * nt))
         return;
     grid_head(&g, 0, "device", 0);
-    for (int t = 0; t < nt; t++) {
-        grid_head(&g, 1 + 2 * t, "kernel", 1);
-        grid_head(&g, 2 + 2 * t, "e2e", 1);
-        grid_group(&g, 1 + 2 * t, 2, tiers[t]);
-    }
+    for (int t = 0; t < nt; t++)
+        sd_head_pair(&g, 1 + 2 * t, tiers[t]);
     for (int s = 0; s < in->nseries; s++) {
         int row = s == d->base ? -1 : grid_row(&g, 0);
         if (row < 0)
@@ -250,13 +264,9 @@ static void print_tiers(struct sd *d, FILE *out, int md) {
         grid_set(&g, row, 0, "%s", in->series[s].label);
         for (int t = 0; t < nt; t++) {
             double gk, ge;
-            char k[64], e[64];
             d->only_dtype = tiers[t];
-            int n = sd_geomeans(d, s, 0, d->ncombo, &gk, &ge);
-            fmt_ratio(k, sizeof k, gk);
-            fmt_ratio(e, sizeof e, ge);
-            grid_set(&g, row, 1 + 2 * t, "%s", n ? k : "-");
-            grid_set(&g, row, 2 + 2 * t, "%s", n ? e : "-");
+            int n = sd_geomeans(d, s, 0, d->ncombo, &gk, &ge); /* before gk, ge are read */
+            sd_mean_cells(&g, row, 1 + 2 * t, n, gk, ge);
         }
         d->only_dtype = NULL;
     }
@@ -265,126 +275,38 @@ static void print_tiers(struct sd *d, FILE *out, int md) {
                : "geometric mean per precision tier (each tier against the baseline's rows "
                  "of the same tier)%s\n",
             sd_has_one_time(d) ? (md ? " (start-up costs left out)" : "; start-up costs left out")
-                            : "");
-    grid_print(&g, md, out);
+                               : "");
+    sd_show(&g, 1, width, md,
+            "\"-\": no line of this tier that this device and the baseline both ran", out);
     fputc('\n', out);
     grid_free(&g);
 }
 
-static void print_crossovers(const struct sd *d, const struct xover *x, int nx, FILE *out, int md) {
-    if (nx == 0)
-        return;
-    struct cmp_grid g;
-    if (grid_init(&g, 5))
-        return;
-    grid_head(&g, 0, "workload", 0);
-    grid_head(&g, 1, "device", 0);
-    grid_head(&g, 2, "impl", 0);
-    grid_head(&g, 3, "against", 0);
-    grid_head(&g, 4, "end to end", 0);
-    for (int i = 0; i < nx; i++) {
-        int row = grid_row(&g, 0);
-        if (row < 0)
-            break;
-        grid_set(&g, row, 0, "%s", x[i].workload);
-        grid_set(&g, row, 1, "%s", d->in->series[x[i].series].label);
-        if (strcmp(x[i].dtype, "float32"))
-            grid_set(&g, row, 2, "%s (%s)", x[i].impl, x[i].dtype);
-        else
-            grid_set(&g, row, 2, "%s", x[i].impl);
-        grid_set(&g, row, 3, "%s", d->in->series[x[i].cpu].label);
-        grid_set(&g, row, 4, "%s", x[i].text);
-    }
-    fprintf(out, md ? "### crossover: where the GPU starts to beat the CPU\n\n"
-                    : "crossover: where the GPU starts to beat the CPU (end to end, against the "
-                      "CPU's fastest implementation at each size)\n");
-    grid_print(&g, md, out);
-    fputc('\n', out);
-    grid_free(&g);
-}
-
-/* The points only one of devices a and b ran: "conv2d n=1 c=3 …, gemm m=512 n=512 k=512". */
-static void left_out_list(const struct sd *d, int a, int b, char *buf, size_t len) {
-    size_t used = 0;
-    int more = 0;
-    buf[0] = 0;
-    for (int c = 0; c < d->ncombo; c++) {
-        double k, e;
-        const struct combo *cb = &d->combo[c];
-        if (cb->one_time || !sd_point_first(d, c) || sd_pair_by_bytes(d, a, b, c) >= 0 ||
-            sd_point_best(d, a, c, &k, &e) == sd_point_best(d, b, c, &k, &e))
-            continue;
-        char sh[256], item[400];
-        snprintf(item, sizeof item, "%s%s %s%s%s", used ? ", " : "", cb->workload,
-                 SHORT(cb->shape, sh), strcmp(cb->dtype, "float32") ? " " : "",
-                 strcmp(cb->dtype, "float32") ? cb->dtype : "");
-        if (used + strlen(item) + 32 >= len) {
-            more++;
-            continue;
-        }
-        used += (size_t)snprintf(buf + used, len - used, "%s", item);
-    }
-    if (more)
-        snprintf(buf + used, len - used, " and %d more", more);
-}
-
-/* Every two devices side by side over the points both ran: the ranking, which no --baseline can
- * flip; the lines each pair leaves out are named. */
-static void print_pairs(const struct sd *d, FILE *out, int md) {
-    const struct cmp_input *in = d->in;
-    struct cmp_grid g;
-    if (in->nseries < 3 || grid_init(&g, 5))
-        return;
-    grid_head(&g, 0, "device", 0);
-    grid_head(&g, 1, "against", 0);
-    grid_head(&g, 2, "points", 1);
-    grid_head(&g, 3, "kernel", 1);
-    grid_head(&g, 4, "e2e", 1);
-    char notes[4096] = "";
-    size_t used = 0;
-    for (int a = 0; a < in->nseries; a++)
-        for (int b = a + 1; b < in->nseries; b++) {
-            double gk, ge;
-            int left, n = sd_pair_geomeans(d, b, a, &gk, &ge, &left);
-            int row = grid_row(&g, 0);
-            if (row < 0)
-                break;
-            char k[64], e[64];
-            fmt_ratio(k, sizeof k, gk);
-            fmt_ratio(e, sizeof e, ge);
-            grid_set(&g, row, 0, "%s", in->series[b].label);
-            grid_set(&g, row, 1, "%s", in->series[a].label);
-            grid_set(&g, row, 2, left ? "%d (%d left out)" : "%d", n, left);
-            grid_set(&g, row, 3, "%s", n ? k : "-");
-            grid_set(&g, row, 4, "%s", n ? e : "-");
-            if (left && used < sizeof notes - 256) {
-                char list[1024];
-                left_out_list(d, a, b, list, sizeof list);
-                int w = snprintf(notes + used, sizeof notes - used,
-                                 "%sleft out of %s against %s (only one of them ran): %s\n",
-                                 md ? "- " : "", in->series[b].label, in->series[a].label, list);
-                if (w > 0)
-                    used += (size_t)w;
-            }
-        }
-    fprintf(out, md ? "### devices side by side, over the points both ran\n\n"
-                    : "devices side by side, over the points both ran (the same whatever the "
-                      "baseline; each at its fastest implementation; start-up costs left out)\n");
-    grid_print(&g, md, out);
-    if (notes[0])
-        fprintf(out, "\n%s", notes); /* after a blank line: prose, not a row of the table */
-    fputc('\n', out);
-    grid_free(&g);
-}
-
-void sd_print_text(struct sd *d, const struct xover *x, int nx, FILE *out, int md) {
+static void print_all(struct sd *d, const struct xover *x, int nx, FILE *out, int md, int width) {
     print_intro(d, out, md);
     for (int c0 = 0; c0 < d->ncombo; c0 = sd_wl_end(d, c0))
-        print_workload(d, c0, sd_wl_end(d, c0), out, md);
+        print_workload(d, c0, sd_wl_end(d, c0), out, md, width);
     if (d->in->nseries > 1)
-        print_overall(d, out, md);
-    print_pairs(d, out, md);
+        print_overall(d, out, md, width);
+    sd_print_pairs(d, out, md, width);
     if (d->in->nseries > 1 && sd_tier_count(d) > 1)
-        print_tiers(d, out, md);
-    print_crossovers(d, x, nx, out, md);
+        print_tiers(d, out, md, width);
+    sd_print_crossovers(d, x, nx, out, md, width);
+}
+
+/* Where the width of `out` is known (term_width: COLUMNS, or a terminal), the report fits it:
+ * each table by grid_print_fit (or the crossovers' own narrow form), printed whole into memory,
+ * then every other long line (the notes) wrapped under its value by term_fit. Markdown, files and
+ * pipes get the wide form. */
+void sd_print_text(struct sd *d, const struct xover *x, int nx, FILE *out, int md) {
+    int width = md ? 0 : term_width(out);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = width > 0 ? open_memstream(&buf, &len) : NULL;
+    print_all(d, x, nx, m ? m : out, md, m ? width : 0);
+    if (m) {
+        fclose(m);
+        term_fit(out, buf, len, width);
+        free(buf);
+    }
 }

@@ -829,6 +829,69 @@ static void test_emulation_named(void) {
     r = CMP(D("sd_flip.csv"));
     CHECK_MSG(!strstr(r.out, "emulation"), "%s", r.out);
     result_free(&r);
+    /* regression mode says it once too: sd_sim.csv against another run of its machine */
+    FILE *in = fopen(D("sd_sim.csv"), "r"), *again = fopen(T("sd_sim_again.csv"), "w");
+    char line[4096];
+    while (in && again && fgets(line, sizeof line, in)) {
+        char *id = strstr(line, "-hostc-1,");
+        if (id)
+            id[7] = '2';
+        fputs(line, again);
+    }
+    if (in)
+        fclose(in);
+    if (again)
+        fclose(again);
+    r = CMP(D("sd_sim.csv"), T("sd_sim_again.csv"));
+    const char *at = strstr(r.out, "CPU emulation (gpubench-sim), not measurements");
+    CHECK_MSG(r.rc == 0 && at && !strstr(at + 1, "CPU emulation (gpubench-sim)"), "rc %d\n%s%s",
+              r.rc, r.out, r.err);
+    result_free(&r);
+    r = CMP(D("reg_base.csv"), D("reg_new.csv"));
+    CHECK_MSG(!strstr(r.out, "emulation"), "%s", r.out);
+    result_free(&r);
+    /* the CSV form too, the tidy way: a column `emulated`, 1 on every record whose device or
+     * baseline device is simulated (sd_sim.csv: cuda:0 and cuda:1; the CPU is real) */
+    for (int sim = 1; sim >= 0; sim--) {
+        struct tab t;
+        r = CMP(D(sim ? "sd_sim.csv" : "sd_flip.csv"), "--format", "csv");
+        CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+        int cpu = FIND(&t, "kind", "line", "device", "cpu", "emulated", "0");
+        int gpu = FIND(&t, "kind", "line", "device", "cuda:0", "emulated", sim ? "1" : "0");
+        int pair = FIND(&t, "kind", "pair", "device", "cuda:1", "baseline_device", "cuda:0",
+                        "emulated", sim ? "1" : "0");
+        int wrong = FIND(&t, "device", "cuda:0", "emulated", sim ? "0" : "1");
+        CHECK_MSG(cpu >= 0 && gpu >= 0 && pair >= 0 && wrong < 0, "%s: %s",
+                  sim ? "sd_sim.csv" : "sd_flip.csv", r.out);
+        tab_free(&t);
+        result_free(&r);
+    }
+}
+
+/* Two files that hold the same device ids (sd_a.csv and sd_b.csv: cpu and cuda:0 each): a pair
+ * record names the device it is set against by its file and run too, so the two records of
+ * sd_b's cpu against a cuda:0 say which cuda:0 (issue 38: the id alone was ambiguous). */
+static void test_pair_names_its_file(void) {
+    const char *a = D("sd_a.csv"), *b = D("sd_b.csv");
+    struct result r = CMP("--baseline", "cpu", a, b, "--format", "csv");
+    struct tab t;
+    CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+    for (int i = 0; i < 2; i++) {
+        const char *against = i ? b : a;
+        int p = FIND(&t, "kind", "pair", "device", "cpu", "file", b, "baseline_device", "cuda:0",
+                     "baseline_file", against);
+        CHECK_MSG(p >= 0 && tab_get(&t, p, "baseline_run_id")[0] &&
+                      strstr(against, i ? "sd_b" : "sd_a"),
+                  "pair cpu of sd_b.csv against the cuda:0 of %s: %s", against, r.out);
+        /* and the baseline's run: the run of that file's rows */
+        int line = FIND(&t, "kind", "line", "device", "cuda:0", "file", against);
+        CHECK(p >= 0 && line >= 0 &&
+              !strcmp(tab_get(&t, p, "baseline_run_id"), tab_get(&t, line, "run_id")));
+    }
+    /* a line record names the baseline's file too (the baseline is sd_a.csv's cpu) */
+    CHECK(FIND(&t, "kind", "line", "file", b, "baseline_file", a) >= 0);
+    tab_free(&t);
+    result_free(&r);
 }
 
 /* Two machines, rows of the second in reverse order; the baseline is the first's GPU. */
@@ -1107,6 +1170,7 @@ int main(int argc, char **argv) {
     test_pairs_ignore_baseline();
     test_pair_by_bandwidth();
     test_emulation_named();
+    test_pair_names_its_file();
     test_crossover_uncertain();
     test_overstating_baseline();
     test_slowdown_join();
