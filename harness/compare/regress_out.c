@@ -138,16 +138,24 @@ static void print_side(const struct rg_report *r, int side, const char *li, FILE
         fprintf(out, " (host %s, %s .. %s)\n", s->runs[0].first->host, lo, hi);
 }
 
-/* The mode and why, the sides, and what differs; `li` starts each line (markdown: "- "). */
-/* Does any row of the files come from a simulated device (gpubench-sim: CPU-emulation times)? */
-static int any_simulated(const struct cmp_input *in) {
-    for (int f = 0; f < in->nfiles; f++)
-        for (size_t i = 0; i < in->runs[f].nrows; i++)
-            if (device_is_simulated(in->runs[f].run[i].device_name))
+/* Are a row's times CPU emulation: is any of its runs, on either side, of a simulated device
+ * (gpubench-sim)? The text form says so once for the report, CSV and JSON on each row. */
+static int row_emulated(const struct rg_row *w) {
+    for (int side = 0; side < RG_SIDES; side++)
+        for (int i = 0; i < w->n[side]; i++)
+            if (device_is_simulated(w->side[side][i]->device_name))
                 return 1;
     return 0;
 }
 
+static int any_emulated(const struct rg_report *r) {
+    for (size_t i = 0; i < r->nrows; i++)
+        if (row_emulated(&r->rows[i]))
+            return 1;
+    return 0;
+}
+
+/* The mode and why, the sides, and what differs; `li` starts each line (markdown: "- "). */
 static void print_head(const struct rg_report *r, int md, FILE *out) {
     const char *li = md ? "- " : "";
     fprintf(out, "%sgpubench compare: regression check (%s)\n\n", md ? "## " : "",
@@ -164,7 +172,7 @@ static void print_head(const struct rg_report *r, int md, FILE *out) {
         fprintf(out, "%sdiffers: %s%s%s: %s -> %s\n", li, r->d[i].device,
                 r->d[i].device[0] ? " " : "", rg_field_title(r->d[i].field),
                 r->d[i].was[0] ? r->d[i].was : "(empty)", r->d[i].now[0] ? r->d[i].now : "(empty)");
-    if (any_simulated(r->in)) /* said once, as the slowdown report says it (issue 38 item 3) */
+    if (any_emulated(r)) /* said once, as the slowdown report says it (issue 38 item 3) */
         fprintf(out,
                 "%sthe simulated devices' times are CPU emulation (gpubench-sim), not "
                 "measurements of the cards: a verdict on their rows is about the emulation\n",
@@ -354,7 +362,7 @@ static struct pct row_pct(const struct rg_row *w) {
 static void print_csv(const struct rg_report *r, FILE *out) {
     fputs("device,workload,impl,shape,dtype,base_status,new_status,base_runs,new_runs,base_ms,"
           "new_ms,change_pct,ci_lo_pct,ci_hi_pct,ci_level_pct,mdc_pct,p,p_perm,test,verdict,"
-          "runs_needed,regression,cycles\n",
+          "runs_needed,regression,cycles,emulated\n",
           out);
     for (size_t i = 0; i < r->nrows; i++) {
         const struct rg_row *w = &r->rows[i];
@@ -380,7 +388,7 @@ static void print_csv(const struct rg_report *r, FILE *out) {
             fprintf(out, "%d", x.needed);
         fprintf(out, ",%d,", w->regression);
         csv_field(out, w->cycles);
-        fputc('\n', out);
+        fprintf(out, ",%d\n", row_emulated(w));
     }
 }
 
@@ -437,6 +445,7 @@ static void json_row(FILE *out, const struct rg_row *w) {
     json_member_number(out, ",", "runs_needed", x.needed >= 0 ? x.needed : NAN);
     fprintf(out, ",\"regression\": %s", w->regression ? "true" : "false");
     json_member_string(out, ",", "cycles", w->cycles[0] ? w->cycles : NULL);
+    fprintf(out, ",\"simulated\": %s", row_emulated(w) ? "true" : "false");
 }
 
 static void print_json(const struct rg_report *r, FILE *out) {

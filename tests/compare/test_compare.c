@@ -810,27 +810,11 @@ static void test_overstating_baseline(void) {
     result_free(&r);
 }
 
-/* Simulated devices' times are CPU emulation: every form says so, the text form once (issue 38
- * item 3). */
-static void test_emulation_named(void) {
-    const char *fmts[] = {"table", "markdown"};
-    for (int i = 0; i < 2; i++) {
-        struct result r = CMP(D("sd_sim.csv"), "--format", fmts[i]);
-        const char *at = strstr(r.out, "CPU emulation (gpubench-sim), not measurements");
-        CHECK_MSG(r.rc == 0 && at && !strstr(at + 1, "CPU emulation (gpubench-sim)"),
-                  "%s: %s", fmts[i], r.out);
-        result_free(&r);
-    }
-    struct result r = CMP(D("sd_sim.csv"), "--format", "json");
-    CHECK_MSG(strstr(r.out, "\"device\":\"cuda:1\"") && strstr(r.out, "\"simulated\":true") &&
-                  strstr(r.out, "\"simulated\":false"),
-              "%s", r.out);
-    result_free(&r);
-    r = CMP(D("sd_flip.csv"));
-    CHECK_MSG(!strstr(r.out, "emulation"), "%s", r.out);
-    result_free(&r);
-    /* regression mode says it once too: sd_sim.csv against another run of its machine */
-    FILE *in = fopen(D("sd_sim.csv"), "r"), *again = fopen(T("sd_sim_again.csv"), "w");
+/* sd_sim.csv again as another run of its machine (run id ...-hostc-2): a regression pair of
+ * simulated rows. Returns the copy's path. */
+static const char *sim_again(void) {
+    const char *path = T("sd_sim_again.csv");
+    FILE *in = fopen(D("sd_sim.csv"), "r"), *again = fopen(path, "w");
     char line[4096];
     while (in && again && fgets(line, sizeof line, in)) {
         char *id = strstr(line, "-hostc-1,");
@@ -842,7 +826,30 @@ static void test_emulation_named(void) {
         fclose(in);
     if (again)
         fclose(again);
-    r = CMP(D("sd_sim.csv"), T("sd_sim_again.csv"));
+    return path;
+}
+
+/* Simulated devices' times are CPU emulation: every form says so, the text form once (issue 38
+ * item 3). */
+static void test_emulation_named(void) {
+    const char *fmts[] = {"table", "markdown"};
+    for (int i = 0; i < 2; i++) {
+        struct result r = CMP(D("sd_sim.csv"), "--format", fmts[i]);
+        const char *at = strstr(r.out, "CPU emulation (gpubench-sim), not measurements");
+        CHECK_MSG(r.rc == 0 && at && !strstr(at + 1, "CPU emulation (gpubench-sim)"), "%s: %s",
+                  fmts[i], r.out);
+        result_free(&r);
+    }
+    struct result r = CMP(D("sd_sim.csv"), "--format", "json");
+    CHECK_MSG(strstr(r.out, "\"device\":\"cuda:1\"") && strstr(r.out, "\"simulated\":true") &&
+                  strstr(r.out, "\"simulated\":false"),
+              "%s", r.out);
+    result_free(&r);
+    r = CMP(D("sd_flip.csv"));
+    CHECK_MSG(!strstr(r.out, "emulation"), "%s", r.out);
+    result_free(&r);
+    /* regression mode says it once too: sd_sim.csv against another run of its machine */
+    r = CMP(D("sd_sim.csv"), sim_again());
     const char *at = strstr(r.out, "CPU emulation (gpubench-sim), not measurements");
     CHECK_MSG(r.rc == 0 && at && !strstr(at + 1, "CPU emulation (gpubench-sim)"), "rc %d\n%s%s",
               r.rc, r.out, r.err);
@@ -864,6 +871,43 @@ static void test_emulation_named(void) {
         CHECK_MSG(cpu >= 0 && gpu >= 0 && pair >= 0 && wrong < 0, "%s: %s",
                   sim ? "sd_sim.csv" : "sd_flip.csv", r.out);
         tab_free(&t);
+        result_free(&r);
+    }
+}
+
+/* Regression mode's CSV and JSON mark each row whose times are emulation, as slowdown's do: a
+ * column `emulated` 0/1, a member "simulated" true/false (sd_sim.csv: cuda:0 and cuda:1 are
+ * simulated, the CPU is real; reg_base.csv against reg_new.csv: nothing is). */
+static void test_regression_emulation_marked(void) {
+    for (int sim = 1; sim >= 0; sim--) {
+        const char *base = sim ? D("sd_sim.csv") : D("reg_base.csv");
+        const char *new = sim ? sim_again() : D("reg_new.csv");
+        struct tab t;
+        struct result r = CMP(base, new, "--format", "csv");
+        int right = 0;
+        CHECK_MSG(tab_parse(r.out, &t) == 0 && t.nrows > 0, "rc %d %s", r.rc, r.err);
+        for (int i = 0; i < t.nrows; i++) {
+            int emulated = sim && !strncmp(tab_get(&t, i, "device"), "cuda:", 5);
+            right += !strcmp(tab_get(&t, i, "emulated"), emulated ? "1" : "0");
+        }
+        CHECK_MSG(right == t.nrows, "%s csv: %d of %d rows marked right: %s", sim ? "sim" : "reg",
+                  right, t.nrows, r.out);
+        tab_free(&t);
+        result_free(&r);
+        /* JSON: one row a line, each with its "simulated" */
+        r = CMP(base, new, "--format", "json");
+        int rows = 0;
+        right = 0;
+        for (const char *at = strstr(r.out, "\n{\"device\": "); at;
+             at = strstr(at + 1, "\n{\"device\": ")) {
+            const char *end = strchr(at + 1, '\n');
+            int emulated = sim && !strncmp(at + strlen("\n{\"device\": "), "\"cuda:", 6);
+            const char *m = strstr(at, emulated ? "\"simulated\": true" : "\"simulated\": false");
+            rows++;
+            right += m && (!end || m < end);
+        }
+        CHECK_MSG(rows > 0 && right == rows, "%s json: %d of %d rows marked right: %s",
+                  sim ? "sim" : "reg", right, rows, r.out);
         result_free(&r);
     }
 }
@@ -1170,6 +1214,7 @@ int main(int argc, char **argv) {
     test_pairs_ignore_baseline();
     test_pair_by_bandwidth();
     test_emulation_named();
+    test_regression_emulation_marked();
     test_pair_names_its_file();
     test_crossover_uncertain();
     test_overstating_baseline();
