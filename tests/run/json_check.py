@@ -12,8 +12,9 @@ against SCHEMA (python3-jsonschema):
            CSV's format turns into exactly the CSV cell, null where the cell is empty), every
            number written with the fewest digits that read back as the same double; then
            `--out FILE.json` (the document instead of the CSV)
-  compare  `-f json` in regression mode (two real runs with their samples; the hand-made files)
-           and in slowdown mode (a real run; the hand-made files against a baseline)
+  compare  `-f json` in regression mode (two real runs with their samples; the hand-made files,
+           simulated rows among them) and in slowdown mode (a real run; the hand-made files
+           against a baseline)
   doctor   `--format json` and `-f json` of this machine and of assumed cards and builds
 No workload is named: the run takes what `gpubench list` has.
 """
@@ -170,7 +171,13 @@ def main():
                               capture_output=True, text=True, timeout=240)
         check(proc.returncode == 0, f"second run: exit {proc.returncode}: {proc.stderr}")
 
+        # simulated rows (sd_sim.csv) against another run of their machine: "simulated": true
+        sim, sim_again = os.path.join(data, "sd_sim.csv"), os.path.join(tmp, "sd_sim_again.csv")
+        with open(sim) as f, open(sim_again, "w") as g:
+            g.write(f.read().replace("-hostc-1,", "-hostc-2,"))
         compares = [
+            (["compare", sim, sim_again], "regression", (0,)),
+            (["compare", sim], "slowdown", (0,)),
             (["compare", a, b, "--samples", a[:-4] + ".samples.csv", "--samples", b + ".samples"],
              "regression", (0, 1)),
             (["compare", os.path.join(data, "reg_base.csv"), os.path.join(data, "reg_new.csv")],
