@@ -195,11 +195,9 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md,
                     SHORT(d->combo[c].bw_shape, bsh), SHORT(d->combo[c].shape, sh));
             break;
         }
-    if (d->combo[c0].one_time)
-        fprintf(out,
-                "%sone-time costs, paid once per process (the first call of a library or a "
-                "device, a context, a JIT), not workload speed: in no geometric mean\n",
-                md ? "\n" : "");
+    if (d->combo[c0].one_time) /* prose after a blank line, as above */
+        fprintf(out, "\none-time costs, paid once per process (the first call of a library or a "
+                     "device, a context, a JIT), not workload speed: in no geometric mean\n");
     fputc('\n', out);
     grid_free(&g);
     return 0;

@@ -912,6 +912,33 @@ static void test_regression_emulation_marked(void) {
     }
 }
 
+/* The startup table's line ("one-time costs ...") is prose after a blank line, as every line
+ * under a table is, in the text form and in Markdown (sd_a.csv, its conv2d rows renamed
+ * startup). */
+static void test_startup_line_apart(void) {
+    FILE *in = fopen(D("sd_a.csv"), "r"), *out = fopen(T("sd_startup.csv"), "w");
+    char line[4096];
+    while (in && out && fgets(line, sizeof line, in)) {
+        char *w = strstr(line, ",conv2d,");
+        if (w) /* ",startup," is one longer than ",conv2d," */
+            fprintf(out, "%.*s,startup,%s", (int)(w - line), line, w + strlen(",conv2d,"));
+        else
+            fputs(line, out);
+    }
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    const char *fmts[] = {"table", "markdown"};
+    for (int i = 0; i < 2; i++) {
+        struct result r = CMP(T("sd_startup.csv"), "--format", fmts[i]);
+        const char *at = strstr(r.out, "one-time costs, paid once per process");
+        CHECK_MSG(r.rc == 0 && at && at - r.out >= 2 && !strncmp(at - 2, "\n\n", 2), "%s: %s",
+                  fmts[i], r.out);
+        result_free(&r);
+    }
+}
+
 /* Two files that hold the same device ids (sd_a.csv and sd_b.csv: cpu and cuda:0 each): a pair
  * record names the device it is set against by its file and run too, so the two records of
  * sd_b's cpu against a cuda:0 say which cuda:0 (issue 38: the id alone was ambiguous). */
@@ -1215,6 +1242,7 @@ int main(int argc, char **argv) {
     test_pair_by_bandwidth();
     test_emulation_named();
     test_regression_emulation_marked();
+    test_startup_line_apart();
     test_pair_names_its_file();
     test_crossover_uncertain();
     test_overstating_baseline();
