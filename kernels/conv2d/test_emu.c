@@ -22,7 +22,11 @@
  * than one 32-tap slice). The f32 kernel's walk of the reduction (channels inside filter
  * positions, gb_conv2d_walk) is checked on its own (walk_checks).
  *
- * Emulation builds: arch 750; drop-barrier 1 2
+ * The arch-800 builds run only the sm_80+ mma.sync kernel's checks (tc_mma.cuh; the cases and
+ * CPU models of the layouts, the gather and the B fragments: test_emu_mma.h), with the barrier
+ * drops each expects; the arch-750 builds all the rest.
+ *
+ * Emulation builds: arch 750 800; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
 
@@ -497,6 +501,27 @@ static int tc_cases(int drop) {
     return runs;
 }
 
+#if GB_EMU_ARCH >= 800
+#include "kernels/conv2d/test_emu_mma.h"
+
+int main(void) {
+    const int drop = GB_TEST_DROP_BARRIER;
+    int runs;
+    clock_t t0 = clock();
+    /* the arch-750 build's checks: compiled here too, run there */
+    (void)run_case, (void)f64_cases, (void)walk_checks, (void)tc_walk_checks;
+    (void)tc_table_checks, (void)tc_place_checks, (void)tc_cases;
+    cmm_layout_checks();
+    cmm_gather_checks();
+    cmm_ldsm_checks();
+    runs = cmm_cases(drop);
+    printf("%d emulated conv2d mma.sync launches as for sm_%d (barrier removed: %d), %.0f ms, "
+           "%d failures\n",
+           runs, GB_EMU_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,
+           emu_failures);
+    return emu_failures ? 1 : 0;
+}
+#else
 int main(void) {
     /* n c h w  k r s  stride_h stride_w pad_h pad_w (p, q filled in) */
     static const struct conv2d_dims cases[] = {
@@ -546,3 +571,4 @@ int main(void) {
            emu_failures);
     return emu_failures ? 1 : 0;
 }
+#endif
