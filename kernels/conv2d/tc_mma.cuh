@@ -10,9 +10,9 @@
  *
  * SASS check: gb_conv2d_mma_f16 HMMA.16816 from 800
  * SASS check: gb_conv2d_mma_f16 LDSM from 800
- * SASS check: gb_conv2d_mma_f16 LDGSTS from 800
+ * SASS check: gb_conv2d_mma_f16 LDGSTS.E.BYPASS.128 from 800
  * (tests/gpuinfo/sass_check.py: from sm_80 the kernel holds the m16n8k16 mma, ldmatrix and the
- * 16-byte cp.async gathers; below, none)
+ * 16-byte cp.async gathers — the claims' modifiers must lead the opcode's; below, none)
  *
  * Layouts: the kernel reads x as NHWC with the channels padded with zeros to cp, a multiple of 8
  * (gb_cmm_x_place), and the filters as k rows of r·s·cp (filter, row, column, channel: KRSC,
@@ -158,16 +158,18 @@ GB_MM_HD void gb_cmm_ldsm_b(int lane, int wc, int jj, int ks, int *r, int *c) {
     *c = 2 * ks + ((lane >> 3) & 1);
 }
 
-/* Byte offsets in a stage of lane's ldmatrix addresses for k step ks: A's fragment 0
- * (gb_mm_ldsm_a) and B's pair 0 (gb_cmm_ldsm_b); fragment i, resp. pair jj, is GB_CMM_ROW16
- * bytes on per step (16 rows: the swizzle, (row / 2) % 4, is the same), so the loop adds
- * constants only. */
-enum { GB_CMM_ROW16 = 16 * GB_MM_AC * GB_MM_CH };
-GB_MM_HD void gb_cmm_lane_offsets(int lane, int wr, int wc, int ks, unsigned *la, unsigned *lb) {
+/* Byte offsets in a stage of lane's ldmatrix addresses for k step 0: A's fragment 0
+ * (gb_mm_ldsm_a) and B's pair 0 (gb_cmm_ldsm_b). Fragment i, resp. pair jj, is GB_CMM_ROW16
+ * bytes on per step (16 rows: the swizzle, (row / 2) % 4, is the same), and k step 1 is the
+ * offset XOR GB_CMM_KS1 (its chunk 2 + c instead of c, and XOR commutes with the swizzle's), so
+ * the loop adds constants and XORs one bit: two registers a lane, where the addresses computed
+ * anew would cost some 30 instructions a slice (ptxas rematerialises them, not keeping 4). */
+enum { GB_CMM_ROW16 = 16 * GB_MM_AC * GB_MM_CH, GB_CMM_KS1 = 2 * GB_MM_CH };
+GB_MM_HD void gb_cmm_lane_offsets(int lane, int wr, int wc, unsigned *la, unsigned *lb) {
     int r, c;
-    gb_mm_ldsm_a(lane, wr, 0, ks, &r, &c);
+    gb_mm_ldsm_a(lane, wr, 0, 0, &r, &c);
     *la = (unsigned)(gb_mm_swz(r, c, GB_MM_AC) * GB_MM_CH);
-    gb_cmm_ldsm_b(lane, wc, 0, ks, &r, &c);
+    gb_cmm_ldsm_b(lane, wc, 0, 0, &r, &c);
     *lb = (unsigned)((GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * GB_MM_CH);
 }
 
@@ -222,8 +224,7 @@ gb_cmm_load_slice(const __half *__restrict__ x, const __half *__restrict__ wt,
 #if GB_MM_NATIVE
 /* acc += the warp's 64×32 share of stage st: two k16 steps of 4 A fragments (ldmatrix.x4) and 4
  * B fragments (2 ldmatrix.x4 over pixel rows), 16 mma each; la, lb: gb_cmm_lane_offsets. */
-static __device__ __forceinline__ void gb_cmm_mma_slice(const __half *st, const unsigned *la,
-                                                        const unsigned *lb,
+static __device__ __forceinline__ void gb_cmm_mma_slice(const __half *st, unsigned la, unsigned lb,
                                                         float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
     const unsigned sa = (unsigned)__cvta_generic_to_shared(st);
     int ks, i, j;
@@ -232,10 +233,10 @@ static __device__ __forceinline__ void gb_cmm_mma_slice(const __half *st, const 
         unsigned a[GB_MM_FM][4], b[GB_MM_FN][2];
         GB_UNROLL
         for (i = 0; i < GB_MM_FM; i++)
-            gb_mm_ldsm_x4(sa + la[ks] + i * GB_CMM_ROW16, a[i]);
+            gb_mm_ldsm_x4(sa + (la ^ ks * GB_CMM_KS1) + i * GB_CMM_ROW16, a[i]);
         GB_UNROLL
         for (j = 0; j < GB_MM_FN / 2; j++)
-            gb_mm_ldsm_x4(sa + lb[ks] + j * GB_CMM_ROW16, b[2 * j]); /* b[2j], b[2j + 1] */
+            gb_mm_ldsm_x4(sa + (lb ^ ks * GB_CMM_KS1) + j * GB_CMM_ROW16, b[2 * j]); /* 2j, 2j+1 */
         GB_UNROLL
         for (i = 0; i < GB_MM_FM; i++)
             GB_UNROLL
@@ -283,9 +284,8 @@ __global__ void gb_conv2d_mma_f16(struct conv2d_dims d, struct gb_cmm_geom g,
     int wr, wc, s, i, j, v, r, c, wk;
     gb_mm_warp_origin(w, &wr, &wc);
 #if GB_MM_NATIVE
-    unsigned la[2], lb[2]; /* the lane's ldmatrix offsets, once */
-    gb_cmm_lane_offsets(lane, wr, wc, 0, &la[0], &lb[0]);
-    gb_cmm_lane_offsets(lane, wr, wc, 1, &la[1], &lb[1]);
+    unsigned la, lb; /* the lane's ldmatrix offsets, once */
+    gb_cmm_lane_offsets(lane, wr, wc, &la, &lb);
 #endif
     GB_UNROLL
     for (i = 0; i < GB_MM_FM; i++)

@@ -409,10 +409,33 @@ static void tc_fill(__half *h, float *f, size_t n, uint64_t seed) {
     }
 }
 
+/* The wrong outputs of a tensor-core kernel's half y (ny elements, y[ny] a NaN it must not
+ * write): right within its half rounding (2^-11 of it, 2^-10 here), the FP32 sums' error (1e-5
+ * of Σ|x·w|) and a half subnormal; a lost or doubled product is far outside that. */
+static long tc_bad(const __half *yh, const double *ref, const double *scale, size_t ny,
+                   int report) {
+    size_t i;
+    long bad = 0;
+    for (i = 0; i < ny; i++) {
+        const double got = (double)__half2float(yh[i]);
+        const double tol = fabs(ref[i]) * 0x1p-10 + 1e-5 * scale[i] + 0x1p-24;
+        if (!(fabs(got - ref[i]) <= tol)) {
+            if (report && bad < 3)
+                fprintf(stderr, "  y[%zu] = %.8g, want %.8g\n", i, got, ref[i]);
+            bad++;
+        }
+    }
+    if (bad == 0 && !isnan(__half2float(yh[ny]))) {
+        if (report)
+            fprintf(stderr, "  wrote outside y\n");
+        bad = 1;
+    }
+    return bad;
+}
+
 /* One case of the tensor-core kernel: the wrong outputs (-1: the emulation failed). misalign:
- * x and the filters one half past an aligned address (the filter pairs' single-half path). An
- * output is right within its half rounding (2^-11 of it, 2^-10 here), the FP32 sums' error
- * (1e-5 of Σ|x·w|) and a half subnormal: a lost or doubled product is far outside that. */
+ * x and the filters one half past an aligned address (the filter pairs' single-half path); the
+ * tolerance: tc_bad. */
 static long run_tc_case(const struct conv2d_dims *d0, int misalign, enum emu_order order,
                         int report) {
     struct conv2d_dims d = *d0;
@@ -443,20 +466,7 @@ static long run_tc_case(const struct conv2d_dims *d0, int misalign, enum emu_ord
         emu_launch(grid, emu_dim3(GB_WM_THREADS, 1, 1), 0, order, 77, tc_body, &a) != 0) {
         bad = -1;
     } else {
-        for (i = 0; i < ny; i++) {
-            const double got = (double)__half2float(yh[i]);
-            const double tol = fabs(ref[i]) * 0x1p-10 + 1e-5 * scale[i] + 0x1p-24;
-            if (!(fabs(got - ref[i]) <= tol)) {
-                if (report && bad < 3)
-                    fprintf(stderr, "  y[%zu] = %.8g, want %.8g\n", i, got, ref[i]);
-                bad++;
-            }
-        }
-        if (bad == 0 && !isnan(__half2float(yh[ny]))) {
-            if (report)
-                fprintf(stderr, "  wrote outside y\n");
-            bad = 1;
-        }
+        bad = tc_bad(yh, ref, scale, ny, report);
     }
     free(xh), free(wh), free(yh), free(xf), free(wf), free(ref), free(scale);
     return bad;
@@ -510,7 +520,7 @@ int main(void) {
     clock_t t0 = clock();
     /* the arch-750 build's checks: compiled here too, run there */
     (void)run_case, (void)f64_cases, (void)walk_checks, (void)tc_walk_checks;
-    (void)tc_table_checks, (void)tc_place_checks, (void)tc_cases;
+    (void)tc_table_checks, (void)tc_place_checks, (void)tc_cases, (void)run_tc_case;
     cmm_layout_checks();
     cmm_gather_checks();
     cmm_ldsm_checks();

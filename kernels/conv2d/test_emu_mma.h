@@ -1,6 +1,6 @@
 /* test_emu_mma.h — kernels/conv2d/test_emu.c's checks of conv2d/cuda_tc's sm_80+ kernel
  * (tc_mma.cuh), in a file of their own; included by test_emu.c after its helpers (ref_conv2d,
- * tc_fill), run in its arch-800 builds. Test-only.
+ * tc_fill, tc_bad), run in its arch-800 builds. Test-only.
  *
  * cmm_layout_checks: the host's placements (x NCHW → NHWC, filters KCRS → KRSC, channels padded
  * to 8) against the direct formulas, for channel counts 1, 3, 8, 9, 17: every element at its
@@ -172,7 +172,8 @@ static long cmm_offset_bad(void) {
         for (lane = 0; lane < 32; lane++)
             for (ks = 0; ks < 2; ks++) {
                 unsigned la, lb;
-                gb_cmm_lane_offsets(lane, wr, wc, ks, &la, &lb);
+                gb_cmm_lane_offsets(lane, wr, wc, &la, &lb);
+                la ^= (unsigned)(ks * GB_CMM_KS1), lb ^= (unsigned)(ks * GB_CMM_KS1);
                 for (i = 0; i < GB_MM_FM; i++) {
                     gb_mm_ldsm_a(lane, wr, i, ks, &r, &c);
                     bad += la + (unsigned)(i * GB_CMM_ROW16) !=
@@ -247,20 +248,7 @@ static long run_cmm_case(const struct conv2d_dims *d0, enum emu_order order, int
         emu_launch(grid, emu_dim3(GB_MM_THREADS, 1, 1), 0, order, 78, cmm_body, &a) != 0) {
         bad = -1;
     } else {
-        for (i = 0; i < ny; i++) {
-            const double got = (double)__half2float(yh[i]);
-            const double tol = fabs(ref[i]) * 0x1p-10 + 1e-5 * scale[i] + 0x1p-24;
-            if (!(fabs(got - ref[i]) <= tol)) {
-                if (report && bad < 3)
-                    fprintf(stderr, "  y[%zu] = %.8g, want %.8g\n", i, got, ref[i]);
-                bad++;
-            }
-        }
-        if (bad == 0 && !isnan(__half2float(yh[ny]))) {
-            if (report)
-                fprintf(stderr, "  wrote outside y\n");
-            bad = 1;
-        }
+        bad = tc_bad(yh, ref, scale, ny, report);
     }
     free(xh), free(wh), free(xp), free(wp), free(yh), free(xf), free(wf), free(ref), free(scale);
     return bad;
