@@ -47,6 +47,14 @@
  *
  * The twin (GPUBENCH_EMU) copies the inside chunks and zeroes the rest, and each lane computes its
  * fragment elements with FP32 FMAs over the shared slices read through the swizzle, as mma.cuh's.
+ *
+ * What the SASS says (no GPU measured it): the main loop issues 143-161 instructions per 32
+ * HMMA.16816 (scripts/sass-loop-mix; sm_80 149, sm_90 161; tc.cuh's WMMA loop 472-526 per 16
+ * HMMA), with 12 LDGSTS.E.BYPASS.128 and 12 LDSM a slice. ptxas gives it 125-128 registers, no
+ * spills, in CUDA 13 (sm_80 to sm_120) and 11.8 (sm_80 to sm_90): two 256-thread blocks an SM,
+ * 16 warps — as many as four of tc.cuh's 128-thread blocks, where that kernel fits three — and
+ * 2 × 48 KiB of shared memory. A third block would need 85 registers a thread: not with 64
+ * accumulators a lane.
  */
 #ifndef GPUBENCH_CONV2D_TC_MMA_CUH
 #define GPUBENCH_CONV2D_TC_MMA_CUH
