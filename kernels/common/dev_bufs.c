@@ -36,9 +36,10 @@ static int make_halves(struct gb_dev_buf *d, enum dtype t) {
         return -1;
     if (sp->in && sp->place) {
         /* +1: malloc(0) may be NULL, and a zero-element buffer is no failure */
-        if (!(d->half_up = malloc(d->n * sizeof *d->half_up + 1)))
+        /* zeroed: a padded layout's places that no element maps to (spec.n > in->n) */
+        if (!(d->half_up = calloc(d->n + 1, sizeof *d->half_up)))
             return -1;
-        for (size_t i = 0; i < d->n; i++)
+        for (size_t i = 0; i < sp->in->n; i++)
             d->half_up[sp->place(i, sp->place_arg)] = t == DT_F16
                                                           ? dtype_f32_to_f16(sp->in->data[i])
                                                           : dtype_f32_to_bf16(sp->in->data[i]);
@@ -55,6 +56,8 @@ static enum status record(struct impl_ctx *ctx, struct gb_dev_buf *d, const stru
                           enum dtype t) {
     d->spec = *sp;
     d->n = sp->in ? sp->in->n : sp->out ? sp->out->n : sp->n;
+    if (sp->in && !sp->out && sp->place && sp->n > d->n && is16(t) && sp->store == GB_DEV_TIER)
+        d->n = sp->n; /* a padded placed layout (16-bit storage only: make_halves) */
     d->size = elem_size(sp->store, t);
     if (sp->in && sp->out && sp->in->n != sp->out->n) {
         snprintf(ctx->note, sizeof ctx->note,

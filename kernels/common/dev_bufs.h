@@ -67,7 +67,9 @@ struct gb_dev_spec {
                            * One buffer may have both (an in-place result); then in->n must
                            * equal out->n. */
     size_t n;             /* elements of a buffer with neither in nor out (device-only scratch,
-                           * of the spec's storage type); ignored otherwise */
+                           * of the spec's storage type); for a placed 16-bit input, the device
+                           * buffer's elements where they are more than in's (a padded layout:
+                           * the places no element maps to are zero); ignored otherwise */
     enum gb_dev_store store;
     gb_dev_place_fn place; /* NULL: element i at i */
     const void *place_arg; /* passed to place; must stay valid until gb_dev_release */

@@ -1,5 +1,5 @@
 /* cuda.cu — launchers of the implicit-GEMM convolution kernels (kernels.cuh): float32, float64,
- * and conv2d/cuda_tc's FP16 tensor-core kernel (tc.cuh). */
+ * and conv2d/cuda_tc's FP16 tensor-core kernels (tc.cuh: WMMA; tc_mma.cuh: mma.sync). */
 #include "kernels/conv2d/cuda.h"
 #include "kernels/conv2d/kernels.cuh"
 
@@ -89,5 +89,65 @@ cudaError_t gb_conv2d_wmma(cudaStream_t stream, const struct gb_arch *arch,
 #else
     (void)stream, (void)arch, (void)d, (void)x, (void)wt, (void)y;
     return cudaErrorInvalidValue; /* no WMMA in this toolkit: conv2d/cuda_tc refuses first */
+#endif
+}
+
+/* --- tensor cores from sm_80: mma.sync ----------------------------------------------------- */
+
+int gb_conv2d_mma_kernels(const struct gb_kernel_ref **refs) {
+#if GB_HAVE_MMA
+    static const struct gb_kernel_ref k[] = {{(const void *)gb_conv2d_mma_f16, "gb_conv2d_mma_f16"}};
+    *refs = k;
+    return (int)(sizeof k / sizeof k[0]);
+#else
+    *refs = NULL;
+    return 0;
+#endif
+}
+
+int gb_conv2d_mma_runs(const struct gb_arch *arch) {
+    return gb_mm_body_at(arch->sm);
+}
+
+int gb_conv2d_mma_fits(const struct conv2d_dims *d) {
+    return gb_cmm_fits(d);
+}
+
+size_t gb_conv2d_mma_x_elems(const struct conv2d_dims *d) {
+    return (size_t)d->n * d->h * d->w * gb_cmm_pad8(d->c);
+}
+
+size_t gb_conv2d_mma_w_elems(const struct conv2d_dims *d) {
+    return (size_t)d->k * d->r * d->s * gb_cmm_pad8(d->c);
+}
+
+size_t gb_conv2d_mma_x_place(size_t i, const void *dims) {
+    const struct conv2d_dims *d = (const struct conv2d_dims *)dims;
+    return gb_cmm_x_place(i, d->c, d->h, d->w);
+}
+
+size_t gb_conv2d_mma_w_place(size_t i, const void *dims) {
+    const struct conv2d_dims *d = (const struct conv2d_dims *)dims;
+    return gb_cmm_w_place(i, d->c, d->r, d->s);
+}
+
+cudaError_t gb_conv2d_mma(cudaStream_t stream, const struct gb_arch *arch,
+                          const struct conv2d_dims *d, const void *x, const void *wt, void *y) {
+#if GB_HAVE_MMA
+    dim3 grid(1, 1, 1);
+    struct gb_cmm_geom g;
+    if (!conv2d_dims_valid(d) || !gb_cmm_fits(d) || (size_t)x % 16 != 0 || (size_t)wt % 16 != 0)
+        return cudaErrorInvalidValue;
+    if (gb_mm_grid(d->k, d->n * d->p * d->q, &grid.x, &grid.y) != 0)
+        return cudaErrorInvalidConfiguration;
+    if (!gb_conv2d_mma_runs(arch))
+        return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
+    gb_cmm_geom_init(d, &g); /* the walk's constants, a parameter */
+    gb_conv2d_mma_f16<<<grid, GB_MM_THREADS, 0, stream>>>(*d, g, (const __half *)x,
+                                                          (const __half *)wt, (__half *)y);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)arch, (void)d, (void)x, (void)wt, (void)y;
+    return cudaErrorInvalidValue; /* no mma.sync in this toolkit: conv2d/cuda_tc uses WMMA */
 #endif
 }

@@ -54,6 +54,34 @@ int gb_conv2d_wmma_fits(const struct conv2d_dims *d);
 cudaError_t gb_conv2d_wmma(cudaStream_t stream, const struct gb_arch *arch,
                            const struct conv2d_dims *d, const void *x, const void *wt, void *y);
 
+/* --- tensor cores from sm_80 (kernels/conv2d/tc_mma.cuh) ----------------------------------- */
+
+/* The kernel gb_conv2d_mma launches; 0 in a build whose CUDA has no mma.sync (before 11.0). */
+int gb_conv2d_mma_kernels(const struct gb_kernel_ref **refs);
+
+/* Does the device, at arch's code level, run gb_conv2d_mma's real body: from sm_80, in a build
+ * with CUDA 11.0 or newer? */
+int gb_conv2d_mma_runs(const struct gb_arch *arch);
+
+/* 1 when the kernel's int arithmetic reaches every index of d in the padded layouts below. */
+int gb_conv2d_mma_fits(const struct conv2d_dims *d);
+
+/* Elements of the padded layouts the kernel reads: x as n × h × w × cp (NHWC), the filters as
+ * k × r × s × cp (KRSC), cp = c rounded up to a multiple of 8, the padding zero; and where
+ * element i of the problem's NCHW x, resp. KCRS filters, sits in them (a gb_dev_place_fn's
+ * shape; arg: the struct conv2d_dims). */
+size_t gb_conv2d_mma_x_elems(const struct conv2d_dims *d);
+size_t gb_conv2d_mma_w_elems(const struct conv2d_dims *d);
+size_t gb_conv2d_mma_x_place(size_t i, const void *dims);
+size_t gb_conv2d_mma_w_place(size_t i, const void *dims);
+
+/* y (n×k×p×q, NCHW) = conv(x, wt), x and wt __half in the padded layouts above (16-byte
+ * aligned), y __half, FP32 accumulation, on mma.sync (tc_mma.cuh). cudaErrorInvalidValue for a d
+ * not completed by conv2d_dims_finish or beyond gb_conv2d_mma_fits (or a build without it),
+ * cudaErrorNoKernelImageForDevice where gb_conv2d_mma_runs is 0 (nothing launched). */
+cudaError_t gb_conv2d_mma(cudaStream_t stream, const struct gb_arch *arch,
+                          const struct conv2d_dims *d, const void *x, const void *wt, void *y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,18 +1,25 @@
-/* cuda_tc.c — conv2d/cuda_tc: NCHW forward convolution with our tensor-core kernel
- * (kernels/conv2d/tc.cuh, launched by kernels/conv2d/cuda.cu), the best own code per card beside
- * conv2d/cuda's SIMT kernels, as gemm/cuda_tc is beside gemm/cuda:
- *   f16   FP16 x and filters, FP32 accumulation, FP16 y: an implicit GEMM on nvcuda::wmma
- *         16×16×16 fragments, 64×64 tiles, compute capability 7.0, CUDA 9. The tier of
+/* cuda_tc.c — conv2d/cuda_tc: forward convolution with our tensor-core kernels
+ * (kernels/conv2d/tc.cuh and tc_mma.cuh, launched by kernels/conv2d/cuda.cu), the best own code
+ * per card beside conv2d/cuda's SIMT kernels, as gemm/cuda_tc is beside gemm/cuda:
+ *   f16   FP16 x and filters, FP32 accumulation, FP16 y, as an implicit GEMM. The tier of
  *         conv2d/cudnn's and conv2d/cudnn_gemm's f16 rows (half tensors, FP32 compute), so the
- *         rows verify against the same reference and compare like with like; the layout stays
- *         the problem's NCHW (cuDNN takes NHWC from 7.0).
+ *         rows verify against the same reference and compare like with like.
+ *         - sm_80 code (CUDA 11.0+): PTX mma.sync m16n8k16, ldmatrix, 3-stage cp.async, 128×128
+ *           tiles (tc_mma.cuh), reading x as NHWC and the filters as KRSC, channels padded with
+ *           zeros to a multiple of 8 so that a gather is one 16-byte copy. The host places them
+ *           so when it converts them to half in prepare (kernels/common/dev_bufs.h's place,
+ *           gb_conv2d_mma_x_place), never timed — left out of the timing as conv2d/cudnn's f16
+ *           row's NHWC placement is, so that the two rows compare the convolutions alone; the
+ *           row's note says so. y stays NCHW.
+ *         - sm_70/75 code (CUDA 9+): nvcuda::wmma 16×16×16 fragments, 64×64 tiles (tc.cuh), on
+ *           the problem's NCHW tensors.
  * Problem layout (bench/conv2d.h): x (n×c×h×w), filters (k×c×r×s), y (n×k×p×q); the halves are
  * kernels/common/dev_bufs.h's (converted on the host in prepare, y back to float in finish after
  * the verified run: never timed). FP32 and FP64 are not declared, so the runner reports them
  * `unsupported` ("conv2d/cuda_tc has no FP32 version"). A card below 7.0, or one that runs this
  * build's code for an older architecture (where the kernel is a trap), is refused before anything
  * is allocated or launched (gb_tc_body, kernels/common/cuda_impl.h); so is a shape beyond the
- * kernel's int indexing.
+ * kernels' int indexing.
  */
 #include <stdio.h>
 
@@ -32,6 +39,7 @@ struct conv2d_tc_state {
     struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     struct gb_arch arch;
     struct conv2d_dims d;
+    int mma; /* 1: the sm_80+ mma.sync kernel on padded NHWC/KRSC; 0: WMMA on NCHW */
 };
 
 static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
@@ -60,33 +68,66 @@ static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
         (st = gb_tc_body(ctx, "conv2d/cuda_tc", CONV2D_TC_WHAT, 70, gb_conv2d_wmma_runs(&s->arch),
                          &s->arch)) != ST_OK)
         return st;
+    /* sm_80 code with mma.sync in the build: its kernel, where its int indexing reaches the
+     * padded layouts (else WMMA, which reaches the problem's own, and says why) */
+    s->mma = gb_conv2d_mma_kernels(&refs) > 0 && gb_conv2d_mma_runs(&s->arch) &&
+             gb_conv2d_mma_fits(&s->d);
+    if (s->mma && (st = gb_check_kernels(ctx, gb_conv2d_mma_kernels)) != ST_OK)
+        return st;
     const struct gb_dev_spec spec[] = {
         [DEV_X] = {.name = "x", .in = &p->in[IN_X]},
         [DEV_WT] = {.name = "filters", .in = &p->in[IN_WT]},
         [DEV_Y] = {.name = "y", .out = &p->out[OUT_Y]},
     };
-    if ((st = gb_dev_prepare(ctx, spec, (int)(sizeof spec / sizeof *spec), 0, "x, filters, y")) !=
-        ST_OK)
+    const struct gb_dev_spec spec_mma[] = {
+        [DEV_X] = {.name = "x (NHWC, channels padded to 8)",
+                   .in = &p->in[IN_X],
+                   .n = gb_conv2d_mma_x_elems(&s->d),
+                   .place = gb_conv2d_mma_x_place,
+                   .place_arg = &s->d},
+        [DEV_WT] = {.name = "filters (KRSC, channels padded to 8)",
+                    .in = &p->in[IN_WT],
+                    .n = gb_conv2d_mma_w_elems(&s->d),
+                    .place = gb_conv2d_mma_w_place,
+                    .place_arg = &s->d},
+        [DEV_Y] = {.name = "y", .out = &p->out[OUT_Y]},
+    };
+    if ((st = gb_dev_prepare(ctx, s->mma ? spec_mma : spec, (int)(sizeof spec / sizeof *spec), 0,
+                             "x, filters, y")) != ST_OK)
         return st;
-    snprintf(ctx->note, sizeof ctx->note,
-             "own WMMA f16 implicit GEMM, 64x64 tiles (16x16x16 fragments), FP32 accumulation, "
-             "NCHW");
+    if (s->mma)
+        snprintf(ctx->note, sizeof ctx->note,
+                 "own mma.sync f16 implicit GEMM, 128x128 tiles (m16n8k16, ldmatrix, cp.async), "
+                 "FP32 accumulation; x NHWC and filters KRSC, channels padded to 8, placed on "
+                 "the host untimed as cudnn's NHWC");
+    else
+        snprintf(ctx->note, sizeof ctx->note,
+                 "own WMMA f16 implicit GEMM, 64x64 tiles (16x16x16 fragments), FP32 "
+                 "accumulation, NCHW%s",
+                 gb_conv2d_mma_runs(&s->arch) ? " (the mma.sync kernel's padded layouts exceed "
+                                                "its int indexing)"
+                                              : "");
     return ST_OK;
 }
 
 static enum status conv2d_tc_run(struct impl_ctx *ctx) {
     struct conv2d_tc_state *s = ctx->state;
-    CU_TRY(gb_conv2d_wmma(gb_stream(), &s->arch, &s->d, s->dev.ptr[DEV_X], s->dev.ptr[DEV_WT],
-                          s->dev.ptr[DEV_Y]),
-           ctx);
+    if (s->mma)
+        CU_TRY(gb_conv2d_mma(gb_stream(), &s->arch, &s->d, s->dev.ptr[DEV_X], s->dev.ptr[DEV_WT],
+                             s->dev.ptr[DEV_Y]),
+               ctx);
+    else
+        CU_TRY(gb_conv2d_wmma(gb_stream(), &s->arch, &s->d, s->dev.ptr[DEV_X],
+                              s->dev.ptr[DEV_WT], s->dev.ptr[DEV_Y]),
+               ctx);
     return ST_OK;
 }
 
 const struct impl conv2d_cuda_tc_impl = {
     .name = "cuda_tc",
     .kind = DEV_CUDA,
-    .summary = "own tensor-core implicit GEMM: FP16 x and filters on WMMA 16x16x16 fragments with "
-               "FP32 accumulation (cc 7.0+), 64x64 tiles",
+    .summary = "own tensor-core implicit GEMM: FP16 x and filters, FP32 accumulation; mma.sync "
+               "m16n8k16 128x128 tiles on sm_80+ code, WMMA 16x16x16 64x64 tiles on cc 7.0/7.5",
     .prepare = conv2d_tc_prepare,
     .upload = gb_dev_upload,
     .run = conv2d_tc_run,

@@ -375,8 +375,10 @@ static inline int gb_conv2d_grid(const struct conv2d_dims *d, int sm, dim3 *grid
     return 0;
 }
 
-/* conv2d/cuda_tc's tensor-core kernel: its own file, included here so that the builds of this
- * header (cuda.cu's launchers, the emulation tests, the simulated device) have it too */
+/* conv2d/cuda_tc's tensor-core kernels (WMMA from sm_70, mma.sync from sm_80): their own files,
+ * included here so that the builds of this header (cuda.cu's launchers, the emulation tests, the
+ * simulated device) have them too */
 #include "kernels/conv2d/tc.cuh"
+#include "kernels/conv2d/tc_mma.cuh"
 
 #endif

@@ -25,10 +25,10 @@ def expect_tier(card, impl, dtype):
     """A row of another tier where the float32 row is ok: f64 runs everywhere (own kernel and
     cuDNN); f16 from compute capability 5.3 (the tier's gate) on cuDNN's rows (cudnn and
     cudnn_gemm), on tensor cores in NHWC from 7.0 (kernels/conv2d/cudnn.c, the sim's cuDNN
-    reports them for half data), and on conv2d/cuda_tc (the kernel's emulated twin,
-    kernels/conv2d/tc.cuh) from 7.0 where the card runs code for sm_70 or newer, refused below
-    with the compute capability or the build's code level (kernels/conv2d/cuda_tc.c); conv2d/cuda
-    has no f16 version."""
+    reports them for half data), and on conv2d/cuda_tc (the kernels' emulated twins) from 7.0
+    where the card runs code for sm_70 or newer — the mma.sync kernel (tc_mma.cuh) on sm_80 code,
+    the WMMA one (tc.cuh) below — refused below with the compute capability or the build's code
+    level (kernels/conv2d/cuda_tc.c); conv2d/cuda has no f16 version."""
     if dtype == "float64":
         return "ok", ""
     if dtype == "float16":
@@ -42,6 +42,8 @@ def expect_tier(card, impl, dtype):
                                        "capability 7.0")
             if card.code() < 70:  # the card runs an older architecture's code: a trap there
                 return "unsupported", f"runs this build's code for sm_{card.code()}"
+            if card.code() >= 80:
+                return "ok", "own mma.sync f16 implicit GEMM"
             return "ok", "own WMMA f16 implicit GEMM"
         return "ok", "NHWC, tensor ops" if card.sm >= 70 else "NCHW"
     return None

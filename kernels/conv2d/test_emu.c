@@ -22,7 +22,11 @@
  * than one 32-tap slice). The f32 kernel's walk of the reduction (channels inside filter
  * positions, gb_conv2d_walk) is checked on its own (walk_checks).
  *
- * Emulation builds: arch 750; drop-barrier 1 2
+ * The arch-800 builds run only the sm_80+ mma.sync kernel's checks (tc_mma.cuh; the cases and
+ * CPU models of the layouts, the gather and the B fragments: test_emu_mma.h), with the barrier
+ * drops each expects; the arch-750 builds all the rest.
+ *
+ * Emulation builds: arch 750 800; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
 
@@ -405,10 +409,33 @@ static void tc_fill(__half *h, float *f, size_t n, uint64_t seed) {
     }
 }
 
+/* The wrong outputs of a tensor-core kernel's half y (ny elements, y[ny] a NaN it must not
+ * write): right within its half rounding (2^-11 of it, 2^-10 here), the FP32 sums' error (1e-5
+ * of Σ|x·w|) and a half subnormal; a lost or doubled product is far outside that. */
+static long tc_bad(const __half *yh, const double *ref, const double *scale, size_t ny,
+                   int report) {
+    size_t i;
+    long bad = 0;
+    for (i = 0; i < ny; i++) {
+        const double got = (double)__half2float(yh[i]);
+        const double tol = fabs(ref[i]) * 0x1p-10 + 1e-5 * scale[i] + 0x1p-24;
+        if (!(fabs(got - ref[i]) <= tol)) {
+            if (report && bad < 3)
+                fprintf(stderr, "  y[%zu] = %.8g, want %.8g\n", i, got, ref[i]);
+            bad++;
+        }
+    }
+    if (bad == 0 && !isnan(__half2float(yh[ny]))) {
+        if (report)
+            fprintf(stderr, "  wrote outside y\n");
+        bad = 1;
+    }
+    return bad;
+}
+
 /* One case of the tensor-core kernel: the wrong outputs (-1: the emulation failed). misalign:
- * x and the filters one half past an aligned address (the filter pairs' single-half path). An
- * output is right within its half rounding (2^-11 of it, 2^-10 here), the FP32 sums' error
- * (1e-5 of Σ|x·w|) and a half subnormal: a lost or doubled product is far outside that. */
+ * x and the filters one half past an aligned address (the filter pairs' single-half path); the
+ * tolerance: tc_bad. */
 static long run_tc_case(const struct conv2d_dims *d0, int misalign, enum emu_order order,
                         int report) {
     struct conv2d_dims d = *d0;
@@ -439,20 +466,7 @@ static long run_tc_case(const struct conv2d_dims *d0, int misalign, enum emu_ord
         emu_launch(grid, emu_dim3(GB_WM_THREADS, 1, 1), 0, order, 77, tc_body, &a) != 0) {
         bad = -1;
     } else {
-        for (i = 0; i < ny; i++) {
-            const double got = (double)__half2float(yh[i]);
-            const double tol = fabs(ref[i]) * 0x1p-10 + 1e-5 * scale[i] + 0x1p-24;
-            if (!(fabs(got - ref[i]) <= tol)) {
-                if (report && bad < 3)
-                    fprintf(stderr, "  y[%zu] = %.8g, want %.8g\n", i, got, ref[i]);
-                bad++;
-            }
-        }
-        if (bad == 0 && !isnan(__half2float(yh[ny]))) {
-            if (report)
-                fprintf(stderr, "  wrote outside y\n");
-            bad = 1;
-        }
+        bad = tc_bad(yh, ref, scale, ny, report);
     }
     free(xh), free(wh), free(yh), free(xf), free(wf), free(ref), free(scale);
     return bad;
@@ -497,6 +511,27 @@ static int tc_cases(int drop) {
     return runs;
 }
 
+#if GB_EMU_ARCH >= 800
+#include "kernels/conv2d/test_emu_mma.h"
+
+int main(void) {
+    const int drop = GB_TEST_DROP_BARRIER;
+    int runs;
+    clock_t t0 = clock();
+    /* the arch-750 build's checks: compiled here too, run there */
+    (void)run_case, (void)f64_cases, (void)walk_checks, (void)tc_walk_checks;
+    (void)tc_table_checks, (void)tc_place_checks, (void)tc_cases, (void)run_tc_case;
+    cmm_layout_checks();
+    cmm_gather_checks();
+    cmm_ldsm_checks();
+    runs = cmm_cases(drop);
+    printf("%d emulated conv2d mma.sync launches as for sm_%d (barrier removed: %d), %.0f ms, "
+           "%d failures\n",
+           runs, GB_EMU_ARCH / 10, drop, 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC,
+           emu_failures);
+    return emu_failures ? 1 : 0;
+}
+#else
 int main(void) {
     /* n c h w  k r s  stride_h stride_w pad_h pad_w (p, q filled in) */
     static const struct conv2d_dims cases[] = {
@@ -546,3 +581,4 @@ int main(void) {
            emu_failures);
     return emu_failures ? 1 : 0;
 }
+#endif

@@ -1,7 +1,8 @@
 /* test_dev_bufs.c — kernels/common/dev_bufs.h on cuda:0 (CTest label `gpu`; tests/sim runs it on
  * a simulated H100 as sim_dev_bufs): in every tier, each storage's element size, a round trip
  * through the device (upload, download, finish) that gives back the problem's values — in place,
- * FP32 in a 16-bit tier, FP32 always, and with a placement applied to the 16-bit copies — the
+ * FP32 in a 16-bit tier, FP32 always, and with a placement applied to the 16-bit copies, one of
+ * them padded (more device elements than the problem's, the rest zero: 16-bit tiers only) — the
  * device holding what the tier stores, the note left alone; a footprint that can never fit, an
  * in-place buffer of two sizes, a buffer without host data of its storage and more buffers than
  * there is room for refused; release after each (the teardown hook called once) and on a NULL
@@ -32,6 +33,12 @@ static void teardown(struct impl_ctx *ctx) {
 /* gb_dev_place_fn: element i of n (arg) at n − 1 − i. */
 static size_t reverse(size_t i, const void *arg) {
     return *(const size_t *)arg - 1 - i;
+}
+
+/* gb_dev_place_fn: element i at 2i (a padded layout: the odd places are padding). */
+static size_t spread(size_t i, const void *arg) {
+    (void)arg;
+    return 2 * i;
 }
 
 /* A fresh row on dev: the state, with the teardown counter. */
@@ -84,16 +91,25 @@ static void round_trip(const struct device *dev, enum dtype t) {
         {.name = "labels", .in = &p.in[3], .store = GB_DEV_FP32},
         {.name = "a, placed", .in = &p.in[0], .out = &p.out[2], .place = reverse, .place_arg = &n},
         {.name = "scratch", .n = 3},
+        {.name = "a, padded", .in = &p.in[0], .n = 2 * N, .place = spread},
     };
     struct state *s = ctx.state;
-    enum status st = gb_dev_prepare(&ctx, spec, 6, 0, "test buffers");
-    CHECK_MSG(st == ST_OK && s->dev.nbufs == 6, "%s %s: %s", dtype_flag(t), status_name(st),
+    enum status st = gb_dev_prepare(&ctx, spec, 7, 0, "test buffers");
+    CHECK_MSG(st == ST_OK && s->dev.nbufs == 7, "%s %s: %s", dtype_flag(t), status_name(st),
               ctx.note);
     if (st == ST_OK) {
         size_t el = (size_t)dtype_bytes(t);
         CHECK(s->dev.buf[0].size == el && s->dev.buf[1].size == el && s->dev.buf[4].size == el);
         CHECK(s->dev.buf[2].size == (h16 ? 4 : el) && s->dev.buf[3].size == 4);
         CHECK(s->dev.buf[5].n == 3 && s->dev.buf[5].size == el && s->dev.ptr[5] != NULL);
+        /* a padded placement (16-bit storage only): 2N device elements, a[i] at 2i, zero
+         * between; other tiers keep the problem's N */
+        CHECK_MSG(s->dev.buf[6].n == (h16 ? 2 * N : N), "%s padded: %zu elements",
+                  dtype_flag(t), s->dev.buf[6].n);
+        for (i = 0; h16 && i < N; i++)
+            CHECK(s->dev.buf[6].half_up[2 * i] ==
+                      (t == DT_F16 ? dtype_f32_to_f16(a[i]) : dtype_f32_to_bf16(a[i])) &&
+                  s->dev.buf[6].half_up[2 * i + 1] == 0);
         /* the 16-bit copy of the placed buffer holds a[i] at n − 1 − i */
         for (i = 0; h16 && i < N; i++)
             CHECK(s->dev.buf[4].half_up[N - 1 - i] ==
@@ -118,6 +134,12 @@ static void round_trip(const struct device *dev, enum dtype t) {
                      : a,
                N * el);
         CHECK(memcmp(da, want, N * el) == 0);
+        if (h16) { /* the padded buffer's upload: all 2N halves, padding included */
+            uint16_t dp[2 * N];
+            CHECK(cudaMemcpy(dp, s->dev.ptr[6], sizeof dp, cudaMemcpyDeviceToHost) ==
+                  cudaSuccess);
+            CHECK(memcmp(dp, s->dev.buf[6].half_up, sizeof dp) == 0);
+        }
         CHECK_MSG(ctx.note[0] == '\0', "note written on success: %s", ctx.note);
     }
     gb_dev_release(&ctx);

@@ -1,0 +1,373 @@
+/* tc_mma.cuh — conv2d/cuda_tc's kernel for sm_80 and newer (kernels/conv2d/cuda_tc.c; tc.cuh's
+ * WMMA kernel stays the one for sm_70/75): forward convolution on the FP16 tensor cores through
+ * PTX mma.sync m16n8k16 with ldmatrix and a 3-stage cp.async pipeline, as an implicit GEMM on the
+ * tile of gemm/cuda_tc's mma.sync kernel (kernels/common/mma.cuh: 128×128 block tiles of 8 warps
+ * of 64×32, 32-deep slices of 16-byte chunks, XOR-swizzled; kernels/gemm/mma.cuh's file comment
+ * has the scheme). FP32 accumulation, y rounded to half once, as tc.cuh's and conv2d/cudnn's f16.
+ *
+ *   gb_conv2d_mma_f16  compute capability 8.0, CUDA 11.0; below sm_80 a trap the host never
+ *                      launches (gb_conv2d_mma_runs, kernels/conv2d/cuda.cu)
+ *
+ * SASS check: gb_conv2d_mma_f16 HMMA.16816 from 800
+ * SASS check: gb_conv2d_mma_f16 LDSM from 800
+ * SASS check: gb_conv2d_mma_f16 LDGSTS.E.BYPASS.128 from 800
+ * (tests/gpuinfo/sass_check.py: from sm_80 the kernel holds the m16n8k16 mma, ldmatrix and the
+ * 16-byte cp.async gathers — the claims' modifiers must lead the opcode's; below, none)
+ *
+ * Layouts: the kernel reads x as NHWC with the channels padded with zeros to cp, a multiple of 8
+ * (gb_cmm_x_place), and the filters as k rows of r·s·cp (filter, row, column, channel: KRSC,
+ * padded likewise, gb_cmm_w_place); y stays the problem's NCHW. The host places both when it
+ * converts them to half in prepare (kernels/common/dev_bufs.h's place), never timed, as it places
+ * conv2d/cudnn's f16 NHWC tensors: the two rows compare like with like. A chunk of 8 channels of
+ * one filter tap at one input place is then 16 contiguous, 16-byte aligned bytes, so the im2col
+ * gather is one 16-byte cp.async a chunk, zero-filled (src-size 0) where the place is padding.
+ *
+ * The GEMM: Y (k × n·p·q) = W (k × r·s·cp) · X̂ (r·s·cp × n·p·q). A slice of W is mma.cuh's A
+ * (filters × taps); a slice of X̂ is stored as its transpose, pixels × taps — a pixel's taps are
+ * contiguous in NHWC — in the same 128 rows × 4 chunks as A (gb_mm_swz width 4), and read with
+ * the non-transposed ldmatrix.x4, whose four matrices are (pixels 0-7: taps 0-7, 8-15), then
+ * (pixels 8-15: taps 0-7, 8-15), so that its registers are the col operands b0b1, b2b3 of two n8
+ * fragments in turn (gb_cmm_ldsm_b; the CPU model of kernels/conv2d/test_emu_mma.h checks them
+ * against the PTX ISA's layout). Each lane's ldmatrix offsets are computed once
+ * (gb_cmm_lane_offsets): the loop adds constants.
+ *
+ * The gather: thread t copies chunk column t % 4 of every slice for the pixels (t / 4) and
+ * (t / 4) + 64 of the tile (mma.cuh's copy order, gb_mm_copy), so it keeps, for the whole loop,
+ * two pixels (window origin h0, w0 and the NHWC offset of that origin, gb_cmm_pixel) and one walk
+ * over the filter (gb_cmm_tap: filter row ri, column si, channel chunk cc and the offset of that
+ * tap from the origin), stepped 4 chunks a slice with adds and compares (gb_cmm_step). In NHWC a
+ * step across a filter column adds nothing beyond the 8 channels (the next column's channel 0
+ * follows channel cp − 1); only a filter row adds (w − s)·cp. A chunk is inside where ri < r,
+ * h0 + ri < h and w0 + si < w (unsigned compares: the padding is negative), which also zeroes
+ * the taps past r·s·cp of the last slice; a pixel past n·p·q has h0 = GB_CMM_NO_PIXEL.
+ *
+ * Epilogue: from the accumulators (mma.cuh's gb_mm_frag_c) into NCHW y as halves, each element
+ * where its filter is below k and its pixel exists; a lane's 8 pixels' places in y are computed
+ * once (gb_cmm_y_at).
+ *
+ * The twin (GPUBENCH_EMU) copies the inside chunks and zeroes the rest, and each lane computes its
+ * fragment elements with FP32 FMAs over the shared slices read through the swizzle, as mma.cuh's.
+ *
+ * What the SASS says (no GPU measured it): the main loop issues 143-161 instructions per 32
+ * HMMA.16816 (scripts/sass-loop-mix; sm_80 149, sm_90 161; tc.cuh's WMMA loop 472-526 per 16
+ * HMMA), with 12 LDGSTS.E.BYPASS.128 and 12 LDSM a slice. ptxas gives it 125-128 registers, no
+ * spills, in CUDA 13 (sm_80 to sm_120) and 11.8 (sm_80 to sm_90): two 256-thread blocks an SM,
+ * 16 warps — as many as four of tc.cuh's 128-thread blocks, where that kernel fits three — and
+ * 2 × 48 KiB of shared memory. A third block would need 85 registers a thread: not with 64
+ * accumulators a lane.
+ */
+#ifndef GPUBENCH_CONV2D_TC_MMA_CUH
+#define GPUBENCH_CONV2D_TC_MMA_CUH
+
+#include "bench/conv2d.h"
+#include "kernels/common/mma.cuh"
+
+/* the walk's constants for a shape (gb_cmm_geom_init, made by the launcher: a kernel parameter,
+ * read from the constant bank) */
+struct gb_cmm_geom {
+    int cp;      /* channels padded to a multiple of 8 */
+    int c8;      /* chunks of 8 channels a filter tap: cp / 8 */
+    int K;       /* the GEMM's depth, r·s·cp */
+    int rowwrap; /* (w − s)·cp: from filter column s − 1 to column 0 of the next row */
+};
+
+/* The window origin of a pixel past n·p·q: h0 + ri lies outside every image for any ri < 2^28. */
+enum { GB_CMM_NO_PIXEL = -(1 << 29) };
+
+/* One thread's walk over the filter: chunk (ri, si, cc) and its offset from a pixel's origin in
+ * NHWC, off = (ri·w + si)·cp + 8·cc. */
+struct gb_cmm_tap {
+    int ri, si, cc, off;
+};
+
+GB_MM_HD int gb_cmm_pad8(int c) {
+    return (c + 7) / 8 * 8;
+}
+
+GB_MM_HD void gb_cmm_geom_init(const struct conv2d_dims *d, struct gb_cmm_geom *g) {
+    g->cp = gb_cmm_pad8(d->c);
+    g->c8 = g->cp / 8;
+    g->K = d->r * d->s * g->cp;
+    g->rowwrap = (d->w - d->s) * g->cp;
+}
+
+/* Where element i of the problem's NCHW x sits in the padded NHWC one (n × h × w × cp). */
+GB_MM_HD size_t gb_cmm_x_place(size_t i, int c, int h, int w) {
+    const size_t hw = (size_t)h * w, img = i / (c * hw), ch = i / hw % c, pos = i % hw;
+    return (img * hw + pos) * gb_cmm_pad8(c) + ch;
+}
+
+/* Where element i of the problem's k × c × r × s filters sits in the padded k × r × s × cp ones. */
+GB_MM_HD size_t gb_cmm_w_place(size_t i, int c, int r, int s) {
+    const size_t rs = (size_t)r * s, f = i / (c * rs), ch = i / rs % c, pos = i % rs;
+    return (f * rs + pos) * gb_cmm_pad8(c) + ch;
+}
+
+/* Chunk q of the GEMM's depth (taps 8q … 8q + 7) as the walk holds it (two divisions). */
+GB_MM_HD void gb_cmm_tap_at(int q, const struct conv2d_dims *d, const struct gb_cmm_geom *g,
+                            struct gb_cmm_tap *t) {
+    const int rs = q / g->c8;
+    t->cc = q - rs * g->c8;
+    t->ri = rs / d->s;
+    t->si = rs - t->ri * d->s;
+    t->off = (t->ri * d->w + t->si) * g->cp + 8 * t->cc;
+}
+
+/* *t GB_MM_AC chunks (one slice) on: a carry into the filter column per c8 chunks, and into the
+ * row per s columns; past the last tap ri only grows (≥ r: outside). */
+GB_MM_HD void gb_cmm_step(const struct conv2d_dims *d, const struct gb_cmm_geom *g,
+                          struct gb_cmm_tap *t) {
+    t->cc += GB_MM_AC;
+    t->off += GB_MM_AC * 8;
+    while (t->cc >= g->c8) {
+        t->cc -= g->c8;
+        if (++t->si == d->s) {
+            t->si = 0;
+            t->ri++;
+            t->off += g->rowwrap;
+        }
+    }
+}
+
+/* Output pixel pix of the batch: its window origin (h0, w0), negative in the padding, and xoff,
+ * the NHWC offset of that origin ((img·h + h0)·w + w0)·cp; a pixel past n·p·q gets the marker. */
+GB_MM_HD void gb_cmm_pixel(const struct conv2d_dims *d, const struct gb_cmm_geom *g, int pix,
+                           int *xoff, int *h0, int *w0) {
+    const int pq = d->p * d->q, img = pix / pq, rem = pix - img * pq;
+    const int oh = rem / d->q, ow = rem - oh * d->q;
+    if (pix >= d->n * pq) {
+        *xoff = 0, *h0 = GB_CMM_NO_PIXEL, *w0 = 0;
+        return;
+    }
+    *h0 = oh * d->stride_h - d->pad_h;
+    *w0 = ow * d->stride_w - d->pad_w;
+    *xoff = ((img * d->h + *h0) * d->w + *w0) * g->cp;
+}
+
+/* Is the walk's chunk inside the image for the pixel at origin (h0, w0)? (0: zero-filled) */
+GB_MM_HD int gb_cmm_inside(const struct conv2d_dims *d, const struct gb_cmm_tap *t, int h0,
+                           int w0) {
+    return t->ri < d->r && (unsigned)(h0 + t->ri) < (unsigned)d->h &&
+           (unsigned)(w0 + t->si) < (unsigned)d->w;
+}
+
+/* Where output pixel pix of filter 0 sits in NCHW y (filter f: + f·p·q), or -1 past n·p·q. */
+GB_MM_HD int gb_cmm_y_at(const struct conv2d_dims *d, int pix) {
+    const int pq = d->p * d->q, img = pix / pq;
+    return pix < d->n * pq ? img * d->k * pq + (pix - img * pq) : -1;
+}
+
+/* The row (pixel) and logical chunk of the pixel slice whose address lane gives to ldmatrix.x4
+ * for the n16 pair jj (n8 fragments 2jj, 2jj+1) of a warp at column wc, k16 step ks: matrix j
+ * is pixels wc + 16jj + 8(j/2) … +7, chunk 2ks + j%2, so that the registers come out as the col
+ * operands b0b1, b2b3 of fragment 2jj, then of 2jj + 1 — adjacent, as mma.sync takes them. */
+GB_MM_HD void gb_cmm_ldsm_b(int lane, int wc, int jj, int ks, int *r, int *c) {
+    *r = wc + 16 * jj + (lane & 7) + ((lane >> 4) & 1) * 8;
+    *c = 2 * ks + ((lane >> 3) & 1);
+}
+
+/* Byte offsets in a stage of lane's ldmatrix addresses for k step 0: A's fragment 0
+ * (gb_mm_ldsm_a) and B's pair 0 (gb_cmm_ldsm_b). Fragment i, resp. pair jj, is GB_CMM_ROW16
+ * bytes on per step (16 rows: the swizzle, (row / 2) % 4, is the same), and k step 1 is the
+ * offset XOR GB_CMM_KS1 (its chunk 2 + c instead of c, and XOR commutes with the swizzle's), so
+ * the loop adds constants and XORs one bit: two registers a lane, where the addresses computed
+ * anew would cost some 30 instructions a slice (ptxas rematerialises them, not keeping 4). */
+enum { GB_CMM_ROW16 = 16 * GB_MM_AC * GB_MM_CH, GB_CMM_KS1 = 2 * GB_MM_CH };
+GB_MM_HD void gb_cmm_lane_offsets(int lane, int wr, int wc, unsigned *la, unsigned *lb) {
+    int r, c;
+    gb_mm_ldsm_a(lane, wr, 0, 0, &r, &c);
+    *la = (unsigned)(gb_mm_swz(r, c, GB_MM_AC) * GB_MM_CH);
+    gb_cmm_ldsm_b(lane, wc, 0, 0, &r, &c);
+    *lb = (unsigned)((GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * GB_MM_CH);
+}
+
+/* Does the kernel's int arithmetic reach every index of d? conv2d_dims_int_indexed; the padded
+ * NHWC x with the walk's offsets up to a slice past its last tap (a row: (r + 1)·w·cp, beyond the
+ * image's h·w·cp); the padded filters; the marker (h, r below 2^28). */
+static inline int gb_cmm_fits(const struct conv2d_dims *d) {
+    const long long cp = gb_cmm_pad8(d->c);
+    return conv2d_dims_int_indexed(d) && d->h < (1 << 28) && d->r < (1 << 28) &&
+           ((long long)d->n * d->h + d->r + 1) * d->w * cp <= 2147483647LL &&
+           (long long)d->k * d->r * d->s * cp <= 2147483647LL;
+}
+
+#if GB_HAVE_MMA
+#if GB_MM_BODY
+/* One 16-byte chunk from global src to shared dst, or 16 zero bytes (inside 0: src not read). */
+static __device__ __forceinline__ void gb_cmm_copy(__half *dst, const __half *src, int inside) {
+#if GB_MM_NATIVE
+    gb_mm_cp16((unsigned)__cvta_generic_to_shared(dst), src, inside ? GB_MM_CH : 0);
+#else
+    int e;
+    for (e = 0; e < 8; e++)
+        dst[e] = inside ? src[e] : __float2half_rn(0.0f);
+#endif
+}
+
+/* This thread's chunks of the slice its walk is at into stage st — filters (A: rows m0 + r of
+ * W, chunk column tc) and the gathered pixels (B: its pixels ph[], same chunk column) — then the
+ * walk one slice on; one commit group. */
+static __device__ __forceinline__ void
+gb_cmm_load_slice(const __half *__restrict__ x, const __half *__restrict__ wt,
+                  const struct conv2d_dims *d, const struct gb_cmm_geom *g, int m0, int tid,
+                  const int *xoff, const int *h0, const int *w0, struct gb_cmm_tap *t, int *wk,
+                  __half *st) {
+    int q, r, c, in;
+    GB_UNROLL
+    for (q = 0; q < GB_MM_COPIES; q++) {
+        gb_mm_copy(tid + q * GB_MM_THREADS, GB_MM_AC, &r, &c);
+        in = m0 + r < d->k && *wk < g->K; /* outside: the base, never read (src-size 0) */
+        gb_cmm_copy(st + gb_mm_swz(r, c, GB_MM_AC) * 8, in ? wt + ((m0 + r) * g->K + *wk) : wt, in);
+        in = gb_cmm_inside(d, t, h0[q], w0[q]);
+        gb_cmm_copy(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * 8,
+                    in ? x + (xoff[q] + t->off) : x, in);
+    }
+    *wk += GB_MM_AC * 8;
+    gb_cmm_step(d, g, t);
+#if GB_MM_NATIVE
+    gb_mm_commit();
+#endif
+}
+
+#if GB_MM_NATIVE
+/* acc += the warp's 64×32 share of stage st: two k16 steps of 4 A fragments (ldmatrix.x4) and 4
+ * B fragments (2 ldmatrix.x4 over pixel rows), 16 mma each; la, lb: gb_cmm_lane_offsets. */
+static __device__ __forceinline__ void gb_cmm_mma_slice(const __half *st, unsigned la, unsigned lb,
+                                                        float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(st);
+    int ks, i, j;
+    GB_UNROLL
+    for (ks = 0; ks < 2; ks++) {
+        unsigned a[GB_MM_FM][4], b[GB_MM_FN][2];
+        GB_UNROLL
+        for (i = 0; i < GB_MM_FM; i++)
+            gb_mm_ldsm_x4(sa + (la ^ ks * GB_CMM_KS1) + i * GB_CMM_ROW16, a[i]);
+        GB_UNROLL
+        for (j = 0; j < GB_MM_FN / 2; j++)
+            gb_mm_ldsm_x4(sa + (lb ^ ks * GB_CMM_KS1) + j * GB_CMM_ROW16, b[2 * j]); /* 2j, 2j+1 */
+        GB_UNROLL
+        for (i = 0; i < GB_MM_FM; i++)
+            GB_UNROLL
+            for (j = 0; j < GB_MM_FN; j++)
+                gb_mm_f16(acc[i][j], a[i], b[j]);
+    }
+}
+#else
+/* The twin: each lane's own fragment elements, FP32 FMAs over the slice through the swizzle. */
+static __device__ __forceinline__ void gb_cmm_mma_slice_twin(const __half *st, int wr, int wc,
+                                                             int lane,
+                                                             float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
+    const __half *bs = st + GB_MM_A_CHUNKS * 8;
+    int i, j, v, k, r, c;
+    for (i = 0; i < GB_MM_FM; i++)
+        for (j = 0; j < GB_MM_FN; j++)
+            for (v = 0; v < GB_MM_PER_FRAG; v++) {
+                gb_mm_frag_c(lane, v, &r, &c);
+                r += wr + 16 * i;
+                c += wc + 8 * j;
+                for (k = 0; k < GB_MM_AC * 8; k++)
+                    acc[i][j][v] += __half2float(st[gb_mm_at(r, k, GB_MM_AC, 8)]) *
+                                    __half2float(bs[gb_mm_at(c, k, GB_MM_AC, 8)]);
+            }
+}
+#endif
+#endif /* GB_MM_BODY */
+
+/* y = conv(x, wt) (see the file comment). Grid: gb_mm_grid(k, n·p·q) — x over 128-pixel tiles,
+ * y over 128-filter tiles; GB_MM_THREADS threads; d as filled by conv2d_dims_finish and within
+ * gb_cmm_fits; g = gb_cmm_geom_init(d); x and wt in the padded NHWC and KRSC layouts, 16-byte
+ * aligned. Two blocks an SM, as the mma.sync GEMM's (up to 128 registers, 2 × 48 KiB). */
+GB_LAUNCH_BOUNDS_MIN(GB_MM_THREADS, 2)
+__global__ void gb_conv2d_mma_f16(struct conv2d_dims d, struct gb_cmm_geom g,
+                                  const __half *__restrict__ x, const __half *__restrict__ wt,
+                                  __half *__restrict__ y) {
+#if GB_MM_BODY
+    __shared__ __align__(128) __half S[GB_MM_STAGES][GB_MM_STAGE_CHUNKS * 8];
+    const int tid = (int)threadIdx.x, w = tid / 32, lane = tid % 32;
+    const int m0 = (int)blockIdx.y * GB_MM_BM, n0 = (int)blockIdx.x * GB_MM_BN;
+    const int ns = (g.K + GB_MM_AC * 8 - 1) / (GB_MM_AC * 8), pq = d.p * d.q;
+    float acc[GB_MM_FM][GB_MM_FN][GB_MM_PER_FRAG];
+    int xoff[GB_MM_COPIES], h0[GB_MM_COPIES], w0[GB_MM_COPIES], yo[GB_MM_FN][2];
+    struct gb_cmm_tap t;
+    int wr, wc, s, i, j, v, r, c, wk;
+    gb_mm_warp_origin(w, &wr, &wc);
+#if GB_MM_NATIVE
+    unsigned la, lb; /* the lane's ldmatrix offsets, once */
+    gb_cmm_lane_offsets(lane, wr, wc, &la, &lb);
+#endif
+    GB_UNROLL
+    for (i = 0; i < GB_MM_FM; i++)
+        GB_UNROLL
+        for (j = 0; j < GB_MM_FN; j++)
+            GB_UNROLL
+            for (v = 0; v < GB_MM_PER_FRAG; v++)
+                acc[i][j][v] = 0.0f;
+    /* this thread's gather: its pixels (rows of its copies) and its chunk column's walk */
+    GB_UNROLL
+    for (i = 0; i < GB_MM_COPIES; i++) {
+        gb_mm_copy(tid + i * GB_MM_THREADS, GB_MM_AC, &r, &c);
+        gb_cmm_pixel(&d, &g, n0 + r, &xoff[i], &h0[i], &w0[i]);
+    }
+    gb_cmm_tap_at(tid % GB_MM_AC, &d, &g, &t);
+    wk = (tid % GB_MM_AC) * 8; /* this thread's column of W's slice */
+    /* slices 0 .. STAGES−2 in flight (a group each, empty past the last slice) */
+    GB_UNROLL
+    for (s = 0; s < GB_MM_STAGES - 1; s++) {
+        if (s < ns)
+            gb_cmm_load_slice(x, wt, &d, &g, m0, tid, xoff, h0, w0, &t, &wk, S[s]);
+#if GB_MM_NATIVE
+        else
+            gb_mm_commit();
+#endif
+    }
+    for (s = 0; s < ns; s++) {
+        const int nx = s + GB_MM_STAGES - 1;
+#if GB_MM_NATIVE
+        gb_mm_wait(); /* this thread's copies of slice s have landed */
+#endif
+        /* everyone's copies of slice s are visible, and every warp is done with slice s − 1,
+         * whose stage the next copies overwrite */
+        GB_BARRIER(1);
+        if (nx < ns)
+            gb_cmm_load_slice(x, wt, &d, &g, m0, tid, xoff, h0, w0, &t, &wk,
+                              S[nx % GB_MM_STAGES]);
+#if GB_MM_NATIVE
+        else
+            gb_mm_commit(); /* an empty group: the wait's count stays one slice behind */
+#endif
+#if GB_MM_NATIVE
+        gb_cmm_mma_slice(S[s % GB_MM_STAGES], la, lb, acc);
+#else
+        gb_cmm_mma_slice_twin(S[s % GB_MM_STAGES], wr, wc, lane, acc);
+#endif
+    }
+    /* the places in y of the lane's 8 pixels (column 2·(lane % 4) + e of fragment j) */
+    GB_UNROLL
+    for (j = 0; j < GB_MM_FN; j++)
+        GB_UNROLL
+        for (v = 0; v < 2; v++) {
+            gb_mm_frag_c(lane, v, &r, &c);
+            yo[j][v] = gb_cmm_y_at(&d, n0 + wc + 8 * j + c);
+        }
+    /* unrolled: the accumulators are registers, indexed by constants only */
+    GB_UNROLL
+    for (i = 0; i < GB_MM_FM; i++)
+        GB_UNROLL
+        for (j = 0; j < GB_MM_FN; j++)
+            GB_UNROLL
+            for (v = 0; v < GB_MM_PER_FRAG; v++) {
+                gb_mm_frag_c(lane, v, &r, &c);
+                r += m0 + wr + 16 * i;
+                if (r < d.k && yo[j][v & 1] >= 0)
+                    y[yo[j][v & 1] + r * pq] = __float2half_rn(acc[i][j][v]);
+            }
+#else
+    (void)d, (void)g, (void)x, (void)wt, (void)y;
+    __trap(); /* no mma.sync, ldmatrix or cp.async below sm_80: never launched here */
+#endif
+}
+GB_SIM_KERNEL(gb_conv2d_mma_f16, struct conv2d_dims, struct gb_cmm_geom, const __half *,
+              const __half *, __half *)
+#endif /* GB_HAVE_MMA */
+
+#endif
