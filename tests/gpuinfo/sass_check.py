@@ -12,8 +12,8 @@ sm_80). ARCH may end in "a" (`HGMMA from 900a`, kernels/gemm/wgmma.cuh): the ins
 arch-specific code alone, so the kernel must hold it in the build's sm_90a code and in no other
 code (plain sm_90, sm_100, sm_120: there the kernel is a trap); a build with no sm_90a code (a
 plain 90, or CUDA 11.8, which has no such kernel at all) skips the claim with a note. sm_90a code counts as sm_90 for
-the plain claims (WMMA's HMMA must be in it too). For every such line, the kernel's SASS in the binary (`cuobjdump --dump-sass -fun
-<mangled name>`, the name from `nm`) is read per architecture the build embeds: from ARCH on it
+the plain claims (WMMA's HMMA must be in it too). For every such line, the kernel's SASS (one `cuobjdump --dump-sass` of the binary, the
+kernel found by its mangled name from `nm`) is read per architecture the build embeds: from ARCH on it
 must hold at least one instruction whose opcode starts with OPCODE (its mnemonic, or with leading
 modifiers, `HGMMA.64x256x16`, that the opcode's own must equal: kernels/gemm/wgmma_persist.cuh), and below ARCH none (there the kernel is a trap). A refactor that drops
 the tensor-core path for some architecture — a guard that no longer matches, a fragment type
@@ -51,31 +51,31 @@ def mangled(binary, kernel):
     return None
 
 
-def opcodes_per_arch(cuobjdump, binary, name):
-    """{(arch, suffix) (e.g. (800, ""), (900, "a")): [opcodes]} of the function's SASS in each
-    architecture's code."""
+def opcodes_by_function(cuobjdump, binary):
+    """{mangled name: {(arch, suffix) (e.g. (800, ""), (900, "a")): [opcodes]}} of every
+    function's SASS in each architecture's code: one dump of the whole binary (about 30 s of CPU
+    for every kernel of every architecture), where one `-fun NAME` call per claim took about 6 s
+    each and grew with the claims."""
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(os.path.abspath(cuobjdump)) + os.pathsep + env.get("PATH", "")
-    p = subprocess.run([cuobjdump, "--dump-sass", "-fun", name, binary], capture_output=True,
-                       text=True, env=env)
+    p = subprocess.run([cuobjdump, "--dump-sass", binary], capture_output=True, text=True,
+                       env=env)
     if p.returncode != 0:
         sys.exit(f"sass_check: {cuobjdump} --dump-sass failed ({p.returncode}): "
                  f"{p.stderr.strip()[-400:]}")
-    out, arch, inside = {}, None, False
+    out, arch, ops = {}, None, None
     for line in p.stdout.splitlines():
         m = re.search(r"arch = sm_(\d+)(a?)", line)
         if m:
-            arch, inside = (int(m.group(1)) * 10, m.group(2)), False
+            arch, ops = (int(m.group(1)) * 10, m.group(2)), None
             continue
         m = re.search(r"Function : (\S+)", line)
         if m:
-            inside = m.group(1) == name
-            if inside:
-                out.setdefault(arch, [])
+            ops = out.setdefault(m.group(1), {}).setdefault(arch, [])
             continue
         m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)", line)
-        if inside and m:
-            out[arch].append(m.group(1))
+        if ops is not None and m:
+            ops.append(m.group(1))
     return out
 
 
@@ -108,6 +108,7 @@ def main():
     failed = 0
     print(f"{'kernel':<24} {'arch':>6} {'want':>10} {'found':>6}  verdict")
     embedded = embedded_archs(cuobjdump, binary)
+    sass = opcodes_by_function(cuobjdump, binary)
     for kernel, op, since, src in todo:
         name = mangled(binary, kernel)
         if name is None and since[1] and since not in embedded:
@@ -120,7 +121,7 @@ def main():
             print(f"FAIL: {kernel} ({src}) is not in {binary}")
             failed += 1
             continue
-        per_arch = opcodes_per_arch(cuobjdump, binary, name)
+        per_arch = sass.get(name, {})
         if not per_arch:
             print(f"FAIL: {kernel}: no SASS of it in {binary}")
             failed += 1
