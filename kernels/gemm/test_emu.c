@@ -257,10 +257,11 @@ static int dgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
 }
 
 /* --- FP64 tensor cores (dmma.cuh: the twin) --------------------------------------------- */
-/* The DMMA twin on every case in every order, from sm_80: right, and wrong with barrier 1 (its
- * only one) removed wherever several warps share the tiles; removing barrier 2 changes nothing.
- * Returns the number of launches. */
-static int dmma_cases(const struct gemm_case *cases, int ncases, int drop) {
+/* A DMMA twin (fn, `name`, with its threads, dynamic shared memory and tile edge) on every case
+ * in every order, from sm_80: right, and wrong with barrier 1 (its only one) removed wherever
+ * several warps share the tiles; removing barrier 2 changes nothing. Returns the launches. */
+static int dmma_cases_of(dgemm_kernel fn, const char *name, unsigned threads, unsigned smem,
+                         int tile, const struct gemm_case *cases, int ncases, int drop) {
     int ci, o, runs = 0;
     if (GB_ARCH < GB_DMMA_MIN_ARCH)
         return 0;
@@ -269,19 +270,24 @@ static int dmma_cases(const struct gemm_case *cases, int ncases, int drop) {
         if (c->misalign || (drop == 1 && (c->M < 32 || c->N < 32 || c->K == 0)))
             continue;
         for (o = 0; o < EMU_ORDERS; o++) {
-            long bad = run_dcase_of(gb_dgemm_dmma_64x64, GB_DM_THREADS, 0, GB_DM_BM, c,
-                                    (enum emu_order)o, drop != 1);
+            long bad = run_dcase_of(fn, threads, smem, tile, c, (enum emu_order)o, drop != 1);
             runs++;
             EMU_CHECK(bad >= 0, "emulation failed");
             if (drop != 1)
-                EMU_CHECK(bad == 0, "gb_dgemm_dmma_64x64 (twin) %dx%dx%d pad %d %s: %ld wrong",
-                          c->M, c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
+                EMU_CHECK(bad == 0, "%s (twin) %dx%dx%d pad %d %s: %ld wrong", name, c->M, c->N,
+                          c->K, c->pad, emu_order_name((enum emu_order)o), bad);
             else
-                EMU_CHECK(bad > 0, "gb_dgemm_dmma_64x64 (twin) %dx%dx%d %s: barrier 1 removed, yet "
-                          "right", c->M, c->N, c->K, emu_order_name((enum emu_order)o));
+                EMU_CHECK(bad > 0, "%s (twin) %dx%dx%d %s: barrier 1 removed, yet right", name,
+                          c->M, c->N, c->K, emu_order_name((enum emu_order)o));
         }
     }
     return runs;
+}
+
+/* The 64×64 DMMA.8x8x4 twin (dmma.cuh). */
+static int dmma_cases(const struct gemm_case *cases, int ncases, int drop) {
+    return dmma_cases_of(gb_dgemm_dmma_64x64, "gb_dgemm_dmma_64x64", GB_DM_THREADS, 0, GB_DM_BM,
+                         cases, ncases, drop);
 }
 
 /* The DMMA kernel's index arithmetic: the 4 warps' 4×4 fragments tile the 64×64 block once; the

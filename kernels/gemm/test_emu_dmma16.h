@@ -24,32 +24,11 @@
 #include <string.h>
 
 /* --- the twin on the emulation ------------------------------------------------------------- */
-/* Every case in every order, from sm_80 emulation (the twin reuses dmma.cuh's copies): right,
- * and wrong with barrier 1 removed wherever several warps share a stage. Returns the launches. */
+/* Every case in every order (test_emu.c's dmma_cases_of): right, and wrong with barrier 1
+ * removed wherever several warps share a stage. Returns the launches. */
 static int dmma16_cases(const struct gemm_case *cases, int ncases, int drop) {
-    int ci, o, runs = 0;
-    if (GB_ARCH < GB_DMMA_MIN_ARCH)
-        return 0;
-    for (ci = 0; ci < ncases; ci++) {
-        const struct gemm_case *c = &cases[ci];
-        if (c->misalign || (drop == 1 && (c->M < 32 || c->N < 32 || c->K == 0)))
-            continue;
-        for (o = 0; o < EMU_ORDERS; o++) {
-            long bad = run_dcase_of(gb_dgemm_dmma16_128x128, GB_D16_THREADS, GB_D16_SMEM,
-                                    GB_D16_BM, c, (enum emu_order)o, drop != 1);
-            runs++;
-            EMU_CHECK(bad >= 0, "emulation failed");
-            if (drop != 1)
-                EMU_CHECK(bad == 0, "gb_dgemm_dmma16_128x128 (twin) %dx%dx%d pad %d %s: %ld wrong",
-                          c->M, c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
-            else
-                EMU_CHECK(bad > 0,
-                          "gb_dgemm_dmma16_128x128 (twin) %dx%dx%d %s: barrier 1 removed, yet "
-                          "right",
-                          c->M, c->N, c->K, emu_order_name((enum emu_order)o));
-        }
-    }
-    return runs;
+    return dmma_cases_of(gb_dgemm_dmma16_128x128, "gb_dgemm_dmma16_128x128", GB_D16_THREADS,
+                         GB_D16_SMEM, GB_D16_BM, cases, ncases, drop);
 }
 
 /* --- the PTX ISA's m16n8k16 .f64 fragments, written from its text --------------------------- */

@@ -17,9 +17,9 @@ Prints one line per kernel and M, and the failures; exit 0 when every row is ok 
 unsupported, with its note), 1 otherwise. Writes OUTDIR/dmma-edges-<kernel>-m<M>.csv and .log.
 """
 import os
-import subprocess
 import sys
 
+import wgmma_edges
 from wgmma_edges import bad_rows, shape
 
 KERNELS = ["16x8x16", "8x8x4"]
@@ -32,20 +32,8 @@ LIMIT = 60
 def run(gb, kernel, shapes, csv_path, log_path, limit):
     """One gpubench run of gemm/cuda_tc f64 at shapes on the DMMA kernel `kernel`; the exit
     status, or None when it ran past `limit` seconds (then killed)."""
-    cmd = [gb, "run", "-d", "cuda:0", "-w", "gemm", "-i", "cuda_tc", "-D", "f64",
-           "--reps", "1", "--warmup", "0", "--min-time", "0", "-o", csv_path]
-    for s in shapes:
-        cmd += ["-s", s]
-    env = dict(os.environ, GPUBENCH_DMMA_KERNEL=kernel)
-    with open(log_path, "a") as log:
-        log.write("$ GPUBENCH_DMMA_KERNEL=" + kernel + " " + " ".join(cmd) + "\n")
-        log.flush()
-        try:
-            return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                  timeout=limit).returncode
-        except subprocess.TimeoutExpired:
-            log.write(f"timeout after {limit} s\n")
-            return None
+    return wgmma_edges.run(gb, kernel, shapes, csv_path, log_path, limit,
+                           var="GPUBENCH_DMMA_KERNEL", dtypes="f64")
 
 
 def main(argv):
