@@ -53,10 +53,10 @@
  * dmma16_fragment_model), and a wrong layout must fail it.
  *
  * The twin (GPUBENCH_EMU: the emulation tests and the simulated device, for any emulated
- * architecture from sm_80: the host launches it only where gb_d16_body_at says sm_90 code): the same copies (plain
- * assignments), stages, waits and barrier; each lane computes the 4 elements of each of its 16
- * fragments (gb_d16_frag_c) with FP64 FMAs over the shared tiles, and the same epilogue.
- * C++-free: the PTX (cp.async through dmma.cuh's gb_dm_copy, mma.sync) is inline asm.
+ * architecture from sm_80: the host launches it only where gb_d16_body_at says sm_90 code): the
+ * same copies (plain assignments), stages, waits and barrier; each lane computes the 4 elements of
+ * each of its 16 fragments (gb_d16_frag_c) with FP64 FMAs over the shared tiles, and the same
+ * epilogue. C++-free: the PTX (cp.async through dmma.cuh's gb_dm_copy, mma.sync) is inline asm.
  */
 #ifndef GPUBENCH_GEMM_DMMA16_CUH
 #define GPUBENCH_GEMM_DMMA16_CUH
@@ -73,7 +73,7 @@
 #define GB_HAVE_DMMA16 0
 #endif
 /* the PTX itself: nvcc compiling for sm_90 or sm_90a (ptxas refuses the shape below sm_90) */
-#if GB_HAVE_DMMA16 && defined(__CUDA_ARCH__) && GB_ARCH >= GB_DMMA16_MIN_ARCH &&                 \
+#if GB_HAVE_DMMA16 && defined(__CUDA_ARCH__) && GB_ARCH >= GB_DMMA16_MIN_ARCH &&                   \
     GB_ARCH < GB_DMMA16_END_ARCH
 #define GB_D16_NATIVE 1
 #else
@@ -191,12 +191,10 @@ static __device__ __forceinline__ void gb_d16_load(const double *__restrict__ A,
         for (q = 0; q < GB_D16_COPIES; q++) {
             gb_dm_elem(tid + q * GB_D16_THREADS, GB_D16_BK, &r, &c);
             in = m0 + r < M && k0 + c < K;
-            gb_dm_copy(st + gb_d16_a_place(r, c), in ? A + (size_t)(m0 + r) * lda + k0 + c : A,
-                       in);
+            gb_dm_copy(st + gb_d16_a_place(r, c), in ? A + (size_t)(m0 + r) * lda + k0 + c : A, in);
             gb_dm_elem(tid + q * GB_D16_THREADS, GB_D16_BN, &r, &c);
             in = k0 + r < K && n0 + c < N;
-            gb_dm_copy(st + gb_d16_b_place(r, c), in ? B + (size_t)(k0 + r) * ldb + n0 + c : B,
-                       in);
+            gb_dm_copy(st + gb_d16_b_place(r, c), in ? B + (size_t)(k0 + r) * ldb + n0 + c : B, in);
         }
     }
     gb_dm_commit();

@@ -215,8 +215,9 @@ static void dmma16_index_checks(void) {
     EMU_CHECK(bad == 0, "dmma16: fragment loads with bank conflicts (%d lanes)", bad);
     /* the model: right with the kernel's layouts, wrong with either mutation */
     miss = d16_model_misses(gb_d16_a_at, gb_d16_b_at, gb_d16_frag_c);
-    EMU_CHECK(miss == 0, "dmma16: the mma.m16n8k16 .f64 model over the kernel's loads and stores "
-                         "gives %ld wrong elements",
+    EMU_CHECK(miss == 0,
+              "dmma16: the mma.m16n8k16 .f64 model over the kernel's loads and stores "
+              "gives %ld wrong elements",
               miss);
     miss = d16_model_misses(d16_a_at_wrong_k, gb_d16_b_at, gb_d16_frag_c);
     EMU_CHECK(miss > 0, "dmma16: the model accepts A with its k split the other way");
