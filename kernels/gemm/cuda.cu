@@ -133,6 +133,10 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
     GB_K(GB_GF_DGEMM_DMMA, 0, gb_dgemm_dmma_64x64, gb_dgemm_dmma_runs, gb_grid_dgemm, GB_DM_BM, 0,
          GB_DM_THREADS, 0),
 #endif
+#if GB_HAVE_DMMA16
+    GB_K(GB_GF_DGEMM_DMMA, 1, gb_dgemm_dmma16_128x128, gb_dgemm_dmma16_runs, gb_grid_dgemm,
+         GB_D16_BM, 0, GB_D16_THREADS, GB_D16_SMEM),
+#endif
 #if GB_HAVE_MMA
     GB_K(GB_GF_HGEMM_MMA, 0, gb_hgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 2, GB_MM_THREADS,
          0),
@@ -341,6 +345,9 @@ int gb_wmma80_runs(const struct gb_arch *arch) {
 int gb_dgemm_dmma_runs(const struct gb_arch *arch) {
     return gb_dgemm_dmma_body_at(arch->sm);
 }
+int gb_dgemm_dmma16_runs(const struct gb_arch *arch) {
+    return gb_dgemm_dmma16_body_at(arch->sm);
+}
 int gb_mma_runs(const struct gb_arch *arch) {
     return gb_mm_body_at(arch->sm);
 }
@@ -393,6 +400,22 @@ cudaError_t gb_tgemm_wmma(cudaStream_t stream, const struct gb_arch *arch, int M
 cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const double *A, int lda, const double *B, int ldb, double *C, int ldc) {
     return gb_gemm_run<double, double>(GB_GF_DGEMM_DMMA, 0, stream, arch, M, N, K, A, lda, B, ldb,
+                                       C, ldc);
+}
+
+/* The m16n8k16 .f64 kernel: key 1 of gb_dgemm_dmma's family, 148 KiB of dynamic shared memory. */
+cudaError_t gb_dgemm_dmma16_setup(void) {
+    const struct gb_gemm_kernel *k = gb_gemm_find(GB_GF_DGEMM_DMMA, 1);
+    if (!k)
+        return cudaErrorInvalidValue; /* a toolkit before CUDA 11.8: gemm/cuda_tc never asks */
+    return cudaFuncSetAttribute(k->ref.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)k->smem);
+}
+
+cudaError_t gb_dgemm_dmma16(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                            const double *A, int lda, const double *B, int ldb, double *C,
+                            int ldc) {
+    return gb_gemm_run<double, double>(GB_GF_DGEMM_DMMA, 1, stream, arch, M, N, K, A, lda, B, ldb,
                                        C, ldc);
 }
 

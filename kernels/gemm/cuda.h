@@ -128,6 +128,21 @@ int gb_dgemm_dmma_runs(const struct gb_arch *arch);
 cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                           const double *A, int lda, const double *B, int ldb, double *C, int ldc);
 
+/* Does the m16n8k16 .f64 kernel (dmma16.cuh, the same family as gb_dgemm_dmma's) have its real
+ * body in the code the device runs: sm_90 code of a CUDA 11.8+ build (gb_dgemm_dmma16_body_at)? */
+int gb_dgemm_dmma16_runs(const struct gb_arch *arch);
+
+/* Lets that kernel take its 148 KiB of dynamic shared memory (cudaFuncSetAttribute), once before
+ * gb_dgemm_dmma16; cudaErrorInvalidValue in a build without it (before CUDA 11.8). */
+cudaError_t gb_dgemm_dmma16_setup(void);
+
+/* gb_dgemm_dmma's product on mma.sync m16n8k16 .f64 (SASS DMMA.16x8x16): 128×128 tiles, a
+ * 4-stage cp.async pipeline (dmma16.cuh); cudaErrorNoKernelImageForDevice without launching
+ * where gb_dgemm_dmma16_runs is 0, otherwise errors as gb_dgemm_dmma's. */
+cudaError_t gb_dgemm_dmma16(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
+                            const double *A, int lda, const double *B, int ldb, double *C,
+                            int ldc);
+
 /* --- the sm_80+ mma.sync kernels (mma.cuh; gemm/cuda_tc's f16, bf16, tf32 from 8.0) -------- */
 
 /* The kernels gb_hgemm_mma, gb_bgemm_mma and gb_tgemm_mma launch; none in a build whose toolkit

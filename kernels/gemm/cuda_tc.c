@@ -12,7 +12,9 @@
  *         nearest, ties away), FP32 C and accumulation: mma.sync m16n8k8 .tf32, or WMMA 16×16×8
  *         wmma::precision::tf32 fragments, 8.0, CUDA 11.0;
  *   f64   on the FP64 tensor cores (DMMA): nvcuda::wmma 8×8×4 double fragments, cp.async double
- *         buffering on 64×64 tiles (dmma.cuh), compute capability 8.0, CUDA 11.0.
+ *         buffering on 64×64 tiles (dmma.cuh), compute capability 8.0, CUDA 11.0; where the card
+ *         runs this build's sm_90 code (H100, H200), mma.sync m16n8k16 .f64 (DMMA.16x8x16) on
+ *         128×128 tiles with a 4-stage cp.async pipeline instead (dmma16.cuh; tc_dmma16_pick).
  *   f16, bf16 on a compute capability 9.0 card (H100, H200) that runs this build's sm_90a code
  *         (CMAKE_CUDA_ARCHITECTURES with 90a, the CUDA 12.0+ default): wgmma m64n128k16 fed by
  *         TMA through an mbarrier pipeline, 128×128 tiles, one producer and two consumer
@@ -123,6 +125,7 @@ struct gemm_tc_state {
     int m, n, k;
     enum dtype dtype;
     int mma;   /* run the mma.sync kernel (tc_mma_pick) rather than the WMMA one */
+    int dmma16; /* f64 on the m16n8k16 kernel (tc_dmma16_pick) rather than the 8x8x4 one */
     int wgmma; /* f16/bf16 on a Hopper kernel (tc_hopper): 1 the 128×128 one, 2 the persistent
                   128×256 one */
     struct gb_wgmma_maps maps; /* its tensor maps of A and B */
@@ -154,6 +157,52 @@ static int tc_mma_pick(struct impl_ctx *ctx, const struct tc_kernel *tc, const s
         return 0;
     }
     snprintf(ctx->note, sizeof ctx->note, "%s", mm->note);
+    return 1;
+}
+
+/* f64: the m16n8k16 .f64 kernel (1) or the 64×64 DMMA.8x8x4 one (0), or -1 (a bad
+ * GPUBENCH_DMMA_KERNEL); ctx->note becomes the row note, saying which ran and why. The rule: the
+ * m16n8k16 kernel wherever it has its body, sm_90 code (gb_dgemm_dmma16_runs: its 128×128 tiles
+ * halve the 64×64 kernel's L2 traffic an FMA, and DMMA.16x8x16 is Hopper's own shape); the
+ * 8x8x4 kernel on sm_80 to sm_89 code, on sm_100 and newer code (no DMMA.16x8x16 there: ptxas
+ * splits m16n8k16 .f64 into eight DMMA.8x8x4), and on a 9.0 card running older code.
+ * GPUBENCH_DMMA_KERNEL=8x8x4 or 16x8x16 forces one where both run (scripts/lib/dmma_edges.py, for
+ * scripts/gpu-check and scripts/kernel-lease, runs each); elsewhere the 8x8x4 kernel runs and the
+ * note says why. */
+static int tc_dmma16_pick(struct impl_ctx *ctx, const struct gemm_tc_state *s) {
+    const char *force = getenv("GPUBENCH_DMMA_KERNEL");
+    struct gb_arch dev;
+    size_t len;
+    if (force && *force && strcmp(force, "8x8x4") != 0 && strcmp(force, "16x8x16") != 0) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "GPUBENCH_DMMA_KERNEL='%.40s' is neither 8x8x4 nor 16x8x16", force);
+        return -1;
+    }
+    len = strlen(ctx->note);
+    if (!gb_dgemm_dmma16_runs(&s->arch)) {
+        if (s->arch.sm >= 100)
+            snprintf(ctx->note + len, sizeof ctx->note - len,
+                     "; not the m16n8k16 kernel: sm_%d code has no DMMA.16x8x16 (ptxas splits "
+                     "m16n8k16 .f64 into eight DMMA.8x8x4)",
+                     s->arch.sm);
+        else if (gb_arch_query(&dev) == cudaSuccess && dev.sm == 90)
+            snprintf(ctx->note + len, sizeof ctx->note - len,
+                     "; not the m16n8k16 kernel: this sm_90 device runs this build's code for "
+                     "sm_%d (DMMA.16x8x16 needs sm_90 code: rebuild with "
+                     "-DCMAKE_CUDA_ARCHITECTURES=90)",
+                     s->arch.sm);
+        return 0;
+    }
+    if (force && strcmp(force, "8x8x4") == 0) {
+        snprintf(ctx->note + len, sizeof ctx->note - len,
+                 "; not the m16n8k16 kernel: forced by GPUBENCH_DMMA_KERNEL");
+        return 0;
+    }
+    snprintf(ctx->note, sizeof ctx->note,
+             "own DMMA f64 128x128 tiles (mma.sync m16n8k16, DMMA.16x8x16, 4-stage cp.async): "
+             "%s",
+             force && *force ? "forced by GPUBENCH_DMMA_KERNEL"
+                             : "this sm_90 code has Hopper's m16n8k16 .f64 shape");
     return 1;
 }
 
@@ -275,6 +324,12 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     if ((st = gemm_dev_prepare(ctx, &s->m, &s->n, &s->k)) != ST_OK)
         return st;
     s->mma = tc_mma_pick(ctx, tc, mm, s);
+    if (s->dtype == DT_F64) {
+        if ((s->dmma16 = tc_dmma16_pick(ctx, s)) < 0)
+            return ST_ERROR;
+        if (s->dmma16)
+            CU_TRY(gb_dgemm_dmma16_setup(), ctx);
+    }
     return tc_hopper(ctx, s);
 }
 
@@ -290,8 +345,10 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
     }
     switch (s->dtype) {
     case DT_F64:
-        CU_TRY(gb_dgemm_dmma(gb_stream(), &s->arch, s->m, s->n, s->k, (const double *)a, s->k,
-                             (const double *)b, s->n, (double *)c, s->n),
+        CU_TRY((s->dmma16 ? gb_dgemm_dmma16 : gb_dgemm_dmma)(gb_stream(), &s->arch, s->m, s->n,
+                                                             s->k, (const double *)a, s->k,
+                                                             (const double *)b, s->n, (double *)c,
+                                                             s->n),
                ctx);
         break;
     case DT_BF16:
@@ -319,7 +376,8 @@ const struct impl gemm_cuda_tc_impl = {
     .summary = "own tensor-core GEMM, FP32 accumulation: FP16, BF16, TF32 on mma.sync 128x128 "
                "tiles (cc 8.0+; WMMA 64x64 for FP16 on cc 7.x and for rows not 16-byte "
                "multiples); FP16 and BF16 on wgmma with TMA on cc 9.0 (sm_90a code) / FP64 on "
-               "DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles",
+               "DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles; on mma.sync m16n8k16 (DMMA.16x8x16), "
+               "128x128 tiles, with sm_90 code",
     .prepare = gemm_tc_prepare,
     .upload = gb_dev_upload,
     .run = gemm_tc_run,

@@ -85,6 +85,8 @@
  * gb_dgemm_dmma_64x64. */
 #include "kernels/gemm/wmma.cuh"
 #include "kernels/gemm/dmma.cuh"
+/* FP64 on Hopper's m16n8k16 .f64 (DMMA.16x8x16), sm_90 code, CUDA 11.8: gb_dgemm_dmma16_128x128 */
+#include "kernels/gemm/dmma16.cuh"
 /* the sm_80+ mma.sync kernels of gemm/cuda_tc (f16, bf16, tf32) */
 #include "kernels/gemm/mma.cuh"
 /* the sm_90a wgmma kernels of gemm/cuda_tc (f16, bf16) */
@@ -174,6 +176,9 @@ static inline int gb_wmma80_body_at(int code_sm) {
 }
 static inline int gb_dgemm_dmma_body_at(int code_sm) {
     return GB_HAVE_DMMA && code_sm * 10 >= GB_DMMA_MIN_ARCH;
+}
+static inline int gb_dgemm_dmma16_body_at(int code_sm) {
+    return gb_d16_body_at(GB_HAVE_DMMA16, code_sm);
 }
 
 /* Tile configurations, as the launcher and the tests name them. */

@@ -30,6 +30,9 @@ TC = {"float16": (70, "FP16 tensor cores (WMMA)", "own WMMA f16 64x64 tiles"),
       "bfloat16": (80, "BF16 tensor cores (WMMA)", "own WMMA bf16 64x64 tiles"),
       "tfloat32": (80, "TF32 tensor cores (WMMA)", "own WMMA tf32 64x64 tiles"),
       "float64": (80, "FP64 tensor cores (DMMA)", "own DMMA f64 64x64 tiles")}
+# f64 where the card runs this build's sm_90 code: the m16n8k16 kernel (kernels/gemm/dmma16.cuh;
+# cuda_tc.c's tc_dmma16_pick), not the 64x64 DMMA.8x8x4 one
+DMMA16 = "own DMMA f64 128x128 tiles (mma.sync m16n8k16, DMMA.16x8x16"
 # tiers whose own gate (harness/gpuinfo/gpu_tier.c) refuses a card below this first
 TIER_GATE = {"float16": 53, "bfloat16": 80, "tfloat32": 80}
 
@@ -77,7 +80,8 @@ def expect_tier(card, impl, dtype):
     """gemm/cuda f16: the half2 SIMT kernel from 5.3 on every card. gemm/cuda_tc (the kernels'
     emulated twins): f16 from 7.0 (below 5.3 the tier's own gate refuses first), bf16, tf32 and
     f64 from 8.0, refused below with the compute capability they need (bf16 and tf32 by the
-    tier's gate, the general rule). Other rows and tiers: the general rule (None)."""
+    tier's gate, the general rule); f64 on sm_90 code the m16n8k16 kernel. Other rows and tiers:
+    the general rule (None)."""
     if impl == "cuda" and dtype == "float16" and card.sm >= 53:
         return "ok", "own half2 GEMM"
     if impl != "cuda_tc" or dtype not in TC or card.sm < TIER_GATE.get(dtype, 0):
@@ -90,6 +94,8 @@ def expect_tier(card, impl, dtype):
         return "unsupported", f"runs this build's code for sm_{code}"
     if card.arch_specific() and dtype in WGMMA:  # wgmma or WMMA by the shape: check_any_row
         return "ok", "FP32 accumulation"
+    if dtype == "float64" and code // 10 == 9:
+        return "ok", DMMA16
     return "ok", note if dtype not in MMA or code < 80 else ""  # check_tier_row: per shape
 
 

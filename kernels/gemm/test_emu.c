@@ -30,7 +30,8 @@
  * in place of the 8×8×4 fragments' mma, from sm_80: the 800 build), on the DGEMM's check and on
  * shapes of its own (k = 1, one and many slices, leading dimensions not multiples of 8, 1×1);
  * its index arithmetic on its own (dmma_index_checks). It has one barrier a slice: removing
- * barrier 1 must make it wrong, removing barrier 2 must leave it right.
+ * barrier 1 must make it wrong, removing barrier 2 must leave it right. Hopper's m16n8k16 .f64
+ * kernel (dmma16.cuh) likewise, and a CPU model of its fragments: test_emu_dmma16.h.
  *
  * The BF16 and TF32 tiers of the same WMMA source (gb_bgemm_wmma_64x64, gb_tgemm_wmma_64x64,
  * from sm_80: the 800 build) likewise as their twins, against a double reference of the tier's
@@ -180,11 +181,12 @@ static void dfill(double *x, size_t n, uint64_t seed) {
     free(hi), free(lo);
 }
 
-/* One DGEMM case with tile edge t; returns the wrong elements of C (or -1: emulation failed).
+/* One DGEMM case with tile edge t and `smem` bytes of dynamic shared memory; returns the wrong
+ * elements of C (or -1: emulation failed).
  * The error bound is 4·K·2^-53·Σ|a·b| + tiny: FMA-or-not and any summation order fit in it, a
  * missing term (≈ 0.25) or a stale tile does not. */
-static long run_dcase_of(dgemm_kernel fn, unsigned threads, int t, const struct gemm_case *c,
-                         enum emu_order order, int report) {
+static long run_dcase_of(dgemm_kernel fn, unsigned threads, unsigned smem, int t,
+                         const struct gemm_case *c, enum emu_order order, int report) {
     const int M = c->M, N = c->N, K = c->K;
     const int lda = K + c->pad, ldb = N + c->pad, ldc = N + c->pad;
     double *A = emu_alloc(((size_t)M * lda + 1) * sizeof(double));
@@ -199,7 +201,7 @@ static long run_dcase_of(dgemm_kernel fn, unsigned threads, int t, const struct 
     for (i = 0; i < M * ldc + 1; i++)
         C[i] = NAN;
     if (gb_dgemm_grid(t, 35, M, N, &grid) != 0 ||
-        emu_launch(grid, emu_dim3(threads, 1, 1), 0, order, 77, dgemm_body, &args))
+        emu_launch(grid, emu_dim3(threads, 1, 1), smem, order, 77, dgemm_body, &args))
         bad = -1;
     for (i = 0; i < M && bad >= 0; i++)
         for (j = 0; j < ldc; j++) {
@@ -225,7 +227,7 @@ static long run_dcase(int t, const struct gemm_case *c, enum emu_order order, in
     return run_dcase_of(t == 128  ? gb_dgemm_128x128
                         : t == 64 ? gb_dgemm_64x64
                                   : gb_dgemm_32x32,
-                        GB_GEMM_THREADS, t, c, order, report);
+                        GB_GEMM_THREADS, 0, t, c, order, report);
 }
 
 /* Every DGEMM tile on every case in every order; with a barrier dropped, every case that uses
@@ -255,10 +257,11 @@ static int dgemm_cases(const struct gemm_case *cases, int ncases, int drop) {
 }
 
 /* --- FP64 tensor cores (dmma.cuh: the twin) --------------------------------------------- */
-/* The DMMA twin on every case in every order, from sm_80: right, and wrong with barrier 1 (its
- * only one) removed wherever several warps share the tiles; removing barrier 2 changes nothing.
- * Returns the number of launches. */
-static int dmma_cases(const struct gemm_case *cases, int ncases, int drop) {
+/* A DMMA twin (fn, `name`, with its threads, dynamic shared memory and tile edge) on every case
+ * in every order, from sm_80: right, and wrong with barrier 1 (its only one) removed wherever
+ * several warps share the tiles; removing barrier 2 changes nothing. Returns the launches. */
+static int dmma_cases_of(dgemm_kernel fn, const char *name, unsigned threads, unsigned smem,
+                         int tile, const struct gemm_case *cases, int ncases, int drop) {
     int ci, o, runs = 0;
     if (GB_ARCH < GB_DMMA_MIN_ARCH)
         return 0;
@@ -267,19 +270,24 @@ static int dmma_cases(const struct gemm_case *cases, int ncases, int drop) {
         if (c->misalign || (drop == 1 && (c->M < 32 || c->N < 32 || c->K == 0)))
             continue;
         for (o = 0; o < EMU_ORDERS; o++) {
-            long bad = run_dcase_of(gb_dgemm_dmma_64x64, GB_DM_THREADS, GB_DM_BM, c,
-                                    (enum emu_order)o, drop != 1);
+            long bad = run_dcase_of(fn, threads, smem, tile, c, (enum emu_order)o, drop != 1);
             runs++;
             EMU_CHECK(bad >= 0, "emulation failed");
             if (drop != 1)
-                EMU_CHECK(bad == 0, "gb_dgemm_dmma_64x64 (twin) %dx%dx%d pad %d %s: %ld wrong",
-                          c->M, c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
+                EMU_CHECK(bad == 0, "%s (twin) %dx%dx%d pad %d %s: %ld wrong", name, c->M, c->N,
+                          c->K, c->pad, emu_order_name((enum emu_order)o), bad);
             else
-                EMU_CHECK(bad > 0, "gb_dgemm_dmma_64x64 (twin) %dx%dx%d %s: barrier 1 removed, yet "
-                          "right", c->M, c->N, c->K, emu_order_name((enum emu_order)o));
+                EMU_CHECK(bad > 0, "%s (twin) %dx%dx%d %s: barrier 1 removed, yet right", name,
+                          c->M, c->N, c->K, emu_order_name((enum emu_order)o));
         }
     }
     return runs;
+}
+
+/* The 64×64 DMMA.8x8x4 twin (dmma.cuh). */
+static int dmma_cases(const struct gemm_case *cases, int ncases, int drop) {
+    return dmma_cases_of(gb_dgemm_dmma_64x64, "gb_dgemm_dmma_64x64", GB_DM_THREADS, 0, GB_DM_BM,
+                         cases, ncases, drop);
 }
 
 /* The DMMA kernel's index arithmetic: the 4 warps' 4×4 fragments tile the 64×64 block once; the
@@ -348,6 +356,9 @@ static void dmma_index_checks(void) {
     bad = frag_cover_misses(gb_dm_frag_elem, GB_DM_PER_LANE, GB_DM_F);
     EMU_CHECK(bad == 0, "dmma: the lanes do not copy a fragment once (%d)", bad);
 }
+
+/* the m16n8k16 .f64 kernel (dmma16.cuh): its twin and a CPU model of its fragments */
+#include "kernels/gemm/test_emu_dmma16.h"
 
 /* --- FP16 GEMM --------------------------------------------------------------------------- */
 typedef void (*hgemm_kernel)(int M, int N, int K, const __half *A, int lda, const __half *B,
@@ -1045,6 +1056,17 @@ int main(void) {
         runs += dmma_cases(cases, ncases, drop);
     }
     {
+        /* the m16n8k16 .f64 twin: 1×1×1, k = 1 with ragged edges, K below one slice, one exact
+         * slice, 3 slices (those in flight) and 4 (the stages), many (stages reused) on 2×3
+         * ragged tiles, thin edges, K = 0; padded leading dimensions */
+        static const struct gemm_case d16cases[] = {
+            {1, 1, 1, 0, 0},      {129, 65, 1, 5, 0},    {130, 129, 15, 3, 0},
+            {128, 128, 16, 0, 0}, {70, 140, 48, 1, 0},   {129, 257, 64, 2, 0},
+            {40, 37, 100, 7, 0},  {1, 130, 33, 0, 0},    {3, 70, 0, 0, 0},
+        };
+        runs += dmma16_cases(d16cases, (int)(sizeof d16cases / sizeof d16cases[0]), drop);
+    }
+    {
         /* the BF16 and TF32 twins: 1×1×1, k = 1 with ld not a multiple of 8, ragged edges with
          * padded leading dimensions, misaligned bases (no paired loads), one and many slices,
          * exact tiles, K = 0 */
@@ -1092,6 +1114,7 @@ int main(void) {
     wgmma_index_checks();
     wgmma_persist_checks();
     dmma_index_checks();
+    dmma16_index_checks();
     tf32_round_checks();
     /* The tensor-core kernels' host refusals (gb_hgemm_wmma_runs, gb_dgemm_dmma_runs) follow
      * their guards: WMMA from sm_70, DMMA from sm_80 code. */

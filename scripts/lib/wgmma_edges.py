@@ -34,16 +34,18 @@ def shape(m, n, k):
     return f"gemm:m={m},n={n},k={k}"
 
 
-def run(gb, kernel, shapes, csv_path, log_path, limit):
-    """One gpubench run of gemm/cuda_tc f16,bf16 at shapes on the wgmma kernel `kernel`; the
-    exit status, or None when it ran past `limit` seconds (then killed)."""
-    cmd = [gb, "run", "-d", "cuda:0", "-w", "gemm", "-i", "cuda_tc", "-D", "f16,bf16",
+def run(gb, kernel, shapes, csv_path, log_path, limit, var="GPUBENCH_WGMMA_KERNEL",
+        dtypes="f16,bf16"):
+    """One gpubench run of gemm/cuda_tc at `dtypes` and shapes with kernel `kernel` forced by the
+    environment variable `var` (the wgmma kernel by default; scripts/lib/dmma_edges.py: f64's
+    DMMA kernel); the exit status, or None when it ran past `limit` seconds (then killed)."""
+    cmd = [gb, "run", "-d", "cuda:0", "-w", "gemm", "-i", "cuda_tc", "-D", dtypes,
            "--reps", "1", "--warmup", "0", "--min-time", "0", "-o", csv_path]
     for s in shapes:
         cmd += ["-s", s]
-    env = dict(os.environ, GPUBENCH_WGMMA_KERNEL=kernel)
+    env = dict(os.environ, **{var: kernel})
     with open(log_path, "a") as log:
-        log.write("$ GPUBENCH_WGMMA_KERNEL=" + kernel + " " + " ".join(cmd) + "\n")
+        log.write(f"$ {var}={kernel} " + " ".join(cmd) + "\n")
         log.flush()
         try:
             return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,

@@ -28,14 +28,16 @@ for a in "$@"; do
     if [ "$a" = --shared ]; then shared=1; else args+=("$a"); fi
 done
 set -- ${args[@]+"${args[@]}"}
-steps="ctest_gpu doctor default_suite sweep-memcpy ratios"
+steps="ctest_gpu doctor dmma_edges default_suite sweep-memcpy ratios"
 files="env.txt nvidia-smi.txt doctor.json run.csv run.samples.csv sweep-memcpy.csv
     sweep-memcpy.samples.csv ratios.md"
 skipped="build"
 case " $* " in
 *" --no-sanitizer "*) skipped="$skipped sanitizer" ;;
-*" --sanitizers memcheck "*) steps="$steps sanitizer-memcheck" files="$files sanitizer-memcheck.csv" ;;
-*) steps="$steps sanitizer-memcheck sanitizer-racecheck sanitizer-synccheck sanitizer-initcheck"
+*" --sanitizers memcheck "*)
+    steps="$steps sanitizer-memcheck sanitizer-dmma" files="$files sanitizer-memcheck.csv" ;;
+*) steps="$steps sanitizer-memcheck sanitizer-racecheck sanitizer-synccheck sanitizer-initcheck
+           sanitizer-dmma"
    files="$files sanitizer-memcheck.csv" ;;
 esac
 case " $* " in

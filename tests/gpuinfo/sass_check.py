@@ -15,7 +15,9 @@ plain 90, or CUDA 11.8, which has no such kernel at all) skips the claim with a 
 the plain claims (WMMA's HMMA must be in it too). For every such line, the kernel's SASS (one `cuobjdump --dump-sass` of the binary, the
 kernel found by its mangled name from `nm`) is read per architecture the build embeds: from ARCH on it
 must hold at least one instruction whose opcode starts with OPCODE (its mnemonic, or with leading
-modifiers, `HGMMA.64x256x16`, that the opcode's own must equal: kernels/gemm/wgmma_persist.cuh), and below ARCH none (there the kernel is a trap). A refactor that drops
+modifiers, `HGMMA.64x256x16`, that the opcode's own must equal: kernels/gemm/wgmma_persist.cuh), and below ARCH none (there the kernel is a trap).
+A plain claim may end in "below END" (`DMMA.16x8x16 from 900 below 1000`, kernels/gemm/dmma16.cuh:
+an instruction only one generation's code has): from END on none either. A refactor that drops
 the tensor-core path for some architecture — a guard that no longer matches, a fragment type
 that falls back — fails here, without a GPU. Exit 0 (every claim holds), 1 (one does not), 77
 (no cuobjdump for this toolkit: skipped, saying so).
@@ -26,17 +28,20 @@ import re
 import subprocess
 import sys
 
-CLAIM = re.compile(r"SASS check: (\w+) ([A-Z][A-Z0-9]*(?:\.[A-Za-z0-9]+)*) from (\d+)(a?)\b")
+CLAIM = re.compile(r"SASS check: (\w+) ([A-Z][A-Z0-9]*(?:\.[A-Za-z0-9]+)*) from (\d+)(a?)\b"
+                   r"(?: below (\d+)\b)?")
 
 
 def claims(root):
-    """[(kernel, opcode, arch, file)] of every kernel header under kernels/."""
+    """[(kernel, opcode, arch, file, below)] of every kernel header under kernels/ (below: the
+    first architecture past the claim's range, or None)."""
     out = []
     for path in sorted(glob.glob(os.path.join(root, "kernels", "**", "*.cuh"), recursive=True)):
         with open(path, encoding="utf-8") as f:
             for m in CLAIM.finditer(f.read()):
                 out.append((m.group(1), m.group(2), (int(m.group(3)), m.group(4)),
-                            os.path.relpath(path, root)))
+                            os.path.relpath(path, root),
+                            int(m.group(5)) if m.group(5) else None))
     return out
 
 
@@ -109,7 +114,7 @@ def main():
     print(f"{'kernel':<24} {'arch':>6} {'want':>10} {'found':>6}  verdict")
     embedded = embedded_archs(cuobjdump, binary)
     sass = opcodes_by_function(cuobjdump, binary)
-    for kernel, op, since, src in todo:
+    for kernel, op, since, src, below in todo:
         name = mangled(binary, kernel)
         if name is None and since[1] and since not in embedded:
             # an arch-specific kernel exists only where its toolkit does (wgmma: CUDA 12.0+); a
@@ -133,13 +138,16 @@ def main():
                   f"{op} claim ({src}) is not checked here")
         for arch in sorted(per_arch):
             n = sum(1 for o in per_arch[arch] if opcode_is(o, op))
-            want_some = arch == since if since[1] else arch[0] >= since[0]
+            want_some = arch == since if since[1] else \
+                arch[0] >= since[0] and (below is None or arch[0] < below)
             ok = n > 0 if want_some else n == 0
             failed += not ok
             name_arch = f"sm_{arch[0] // 10}{arch[1]}"
             print(f"{kernel:<24} {name_arch:<6} {(op if want_some else 'no ' + op):>10} "
                   f"{n:>6}  {'ok' if ok else 'FAIL'}"
-                  f"{'' if ok else f' ({src} claims {op} from sm_{since[0] // 10}{since[1]})'}")
+                  f"{'' if ok else f' ({src} claims {op} from sm_{since[0] // 10}{since[1]}'}"
+                  f"{'' if ok or below is None else f' below sm_{below // 10}'}"
+                  f"{'' if ok else ')'}")
     print(f"{len(todo)} claims, {failed} failures")
     return 1 if failed else 0
 
