@@ -91,21 +91,17 @@ static int gb_grid_wgmma_persist(const struct gb_gemm_kernel *k, const struct gb
 /* An entry: family, key, kernel, runs, grid rule, tile, esize, threads, shared memory. */
 #define GB_K(fam, key, fn, runs, grid, tile, esize, threads, smem)                                 \
     { fam, key, {(const void *)fn, #fn}, runs, grid, tile, esize, threads, smem }
+/* A SIMT configuration's three variants fn_nn, fn_tn, fn_nt (gb_sgemm_plan's), keys cfg × 3 + 0..2;
+ * the plan sets their grid. */
+#define GB_K_VARIANTS(fam, cfg, fn, tile)                                                          \
+    GB_K(fam, GB_KEY_CFG(cfg, GB_KEY_NN), fn##_nn, NULL, NULL, tile, 0, GB_GEMM_THREADS, 0),       \
+        GB_K(fam, GB_KEY_CFG(cfg, GB_KEY_TN), fn##_tn, NULL, NULL, tile, 0, GB_GEMM_THREADS, 0),   \
+        GB_K(fam, GB_KEY_CFG(cfg, GB_KEY_NT), fn##_nt, NULL, NULL, tile, 0, GB_GEMM_THREADS, 0)
 
 /* The table. A family's entries keep the order of its list; guards are the toolkit's. */
 static const struct gb_gemm_kernel gb_gemm_table[] = {
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NN), gb_sgemm_64x64_nn, NULL, NULL, 64, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_TN), gb_sgemm_64x64_tn, NULL, NULL, 64, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NT), gb_sgemm_64x64_nt, NULL, NULL, 64, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_NN), gb_sgemm_128x128_nn, NULL, NULL, 128, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_TN), gb_sgemm_128x128_tn, NULL, NULL, 128, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_NT), gb_sgemm_128x128_nt, NULL, NULL, 128, 0,
-         GB_GEMM_THREADS, 0),
+    GB_K_VARIANTS(GB_GF_SGEMM, GB_GEMM_64, gb_sgemm_64x64, 64),
+    GB_K_VARIANTS(GB_GF_SGEMM, GB_GEMM_128, gb_sgemm_128x128, 128),
     GB_K(GB_GF_DGEMM, 32, gb_dgemm_32x32, NULL, gb_grid_dgemm, 32, 0, GB_GEMM_THREADS, 0),
     GB_K(GB_GF_DGEMM, 64, gb_dgemm_64x64, NULL, gb_grid_dgemm, 64, 0, GB_GEMM_THREADS, 0),
     GB_K(GB_GF_DGEMM, 128, gb_dgemm_128x128, NULL, gb_grid_dgemm, 128, 0, GB_GEMM_THREADS, 0),
