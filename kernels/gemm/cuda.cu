@@ -136,6 +136,10 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
          0),
     GB_K(GB_GF_TGEMM_MMA, 0, gb_tgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 4, GB_MM_THREADS,
          0),
+    GB_K(GB_GF_HGEMM_MMA, 1, gb_hgemm_mma_128x128_w64, gb_mma_runs, gb_grid_mma, 128, 2,
+         GB_MM_THREADS64, 0),
+    GB_K(GB_GF_BGEMM_MMA, 1, gb_bgemm_mma_128x128_w64, gb_mma_runs, gb_grid_mma, 128, 2,
+         GB_MM_THREADS64, 0),
 #endif
 #if GB_HAVE_WGMMA
     GB_K(GB_GF_HGEMM_WGMMA, 0, gb_hgemm_wgmma_128x128, gb_wgmma_runs, gb_grid_wgmma, 128, 0,
@@ -392,16 +396,21 @@ cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M
                                        C, ldc);
 }
 
-cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
-                         const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-    return gb_gemm_run<__half, float>(GB_GF_HGEMM_MMA, 0, stream, arch, M, N, K, A, lda, B, ldb, C,
-                                      ldc);
+int gb_mma_pick(int M, int N, int sms) {
+    return gb_mm_pick(M, N, sms);
 }
 
-cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
-                         const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-    return gb_gemm_run<__nv_bfloat16, float>(GB_GF_BGEMM_MMA, 0, stream, arch, M, N, K, A, lda, B,
-                                             ldb, C, ldc);
+/* key 0: the 64×32-warp kernel, 1: the 64×64-warp one (the table's entries) */
+cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int w64, int M, int N,
+                         int K, const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
+    return gb_gemm_run<__half, float>(GB_GF_HGEMM_MMA, w64 != 0, stream, arch, M, N, K, A, lda, B,
+                                      ldb, C, ldc);
+}
+
+cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int w64, int M, int N,
+                         int K, const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
+    return gb_gemm_run<__nv_bfloat16, float>(GB_GF_BGEMM_MMA, w64 != 0, stream, arch, M, N, K, A,
+                                             lda, B, ldb, C, ldc);
 }
 
 cudaError_t gb_tgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,

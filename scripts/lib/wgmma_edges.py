@@ -2,7 +2,11 @@
 """wgmma_edges.py — gemm/cuda_tc's f16 and bf16 at the Hopper kernels' edge shapes (issue 39,
 item 6), for scripts/gpu-check and scripts/kernel-lease: M ∈ {1, 129}, N ∈ {1, 64, 65, 129},
 K ∈ {1, 63, 64, 65}, on each wgmma kernel in turn (GPUBENCH_WGMMA_KERNEL=128x128, 128x256:
-kernels/gemm/cuda_tc.c; a card without the wgmma path runs its own kernels, as it would anyway).
+kernels/gemm/cuda_tc.c; a card without the wgmma path runs its own kernels, as it would anyway),
+then on each mma.sync kernel of sm_80-89 and of Hopper without sm_90a code
+(GPUBENCH_MMA_KERNEL=64x32, 64x64: the warp tiles, kernels/gemm/mma.cuh; on a card with the wgmma
+path these two runs repeat its default choice). The mma.sync kernels have no TMA to hang, but the
+same shapes are their ragged edges: a partial last slice, rows and chunks outside A and B.
 
 Why each shape: N = 1 and K = 1 leave most of a TMA box outside the tensor (N = 1, 64, 65, 129:
 B's second 64-column box, and with the 128×256 kernel its third and fourth, lie wholly outside
@@ -23,7 +27,9 @@ import os
 import subprocess
 import sys
 
-KERNELS = ["128x128", "128x256"]
+# (the variable that forces a kernel, its value)
+KERNELS = [("GPUBENCH_WGMMA_KERNEL", "128x128"), ("GPUBENCH_WGMMA_KERNEL", "128x256"),
+           ("GPUBENCH_MMA_KERNEL", "64x32"), ("GPUBENCH_MMA_KERNEL", "64x64")]
 MS = [1, 129]
 NS = [1, 64, 65, 129]
 KS = [1, 63, 64, 65]
@@ -35,15 +41,16 @@ def shape(m, n, k):
 
 
 def run(gb, kernel, shapes, csv_path, log_path, limit):
-    """One gpubench run of gemm/cuda_tc f16,bf16 at shapes on the wgmma kernel `kernel`; the
-    exit status, or None when it ran past `limit` seconds (then killed)."""
+    """One gpubench run of gemm/cuda_tc f16,bf16 at shapes on the kernel `kernel` (a KERNELS
+    entry); the exit status, or None when it ran past `limit` seconds (then killed)."""
     cmd = [gb, "run", "-d", "cuda:0", "-w", "gemm", "-i", "cuda_tc", "-D", "f16,bf16",
            "--reps", "1", "--warmup", "0", "--min-time", "0", "-o", csv_path]
     for s in shapes:
         cmd += ["-s", s]
-    env = dict(os.environ, GPUBENCH_WGMMA_KERNEL=kernel)
+    env = dict(os.environ)
+    env[kernel[0]] = kernel[1]
     with open(log_path, "a") as log:
-        log.write("$ GPUBENCH_WGMMA_KERNEL=" + kernel + " " + " ".join(cmd) + "\n")
+        log.write(f"$ {kernel[0]}={kernel[1]} " + " ".join(cmd) + "\n")
         log.flush()
         try:
             return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -76,11 +83,12 @@ def main(argv):
     shape_limit = int(argv[4]) if len(argv) > 4 else SHAPE_LIMIT
     os.makedirs(out, exist_ok=True)
     failed = 0
-    for kernel in KERNELS:
+    for forced in KERNELS:
+        kernel = forced[1]
         for m in MS:
             stem = os.path.join(out, f"wgmma-edges-{kernel}-m{m}")
             shapes = [shape(m, n, k) for n in NS for k in KS]
-            rc = run(gb, kernel, shapes, stem + ".csv", stem + ".log", batch_limit)
+            rc = run(gb, forced, shapes, stem + ".csv", stem + ".log", batch_limit)
             if rc is None:
                 # name the shape that hangs: each alone, under its own limit
                 print(f"wgmma edges {kernel} M={m}: timeout after {batch_limit} s; "
@@ -88,7 +96,7 @@ def main(argv):
                 failed = 1
                 for s in shapes:
                     one = f"{stem}-{s.split(':')[1].replace(',', '-')}"
-                    rc1 = run(gb, kernel, [s], one + ".csv", stem + ".log", shape_limit)
+                    rc1 = run(gb, forced, [s], one + ".csv", stem + ".log", shape_limit)
                     if rc1 is None:
                         print(f"  FAIL {kernel} {s}: timeout after {shape_limit} s (a hang); "
                               "the rest of this M not rerun")
