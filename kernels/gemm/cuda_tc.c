@@ -150,7 +150,7 @@ static int tc_mma_warps(struct impl_ctx *ctx, const struct tc_mma *mm,
     } else {
         w64 = gb_mma_pick(s->m, s->n, s->arch.sms);
         snprintf(why, sizeof why, "%ld tiles %s 2 x %d SMs%s", tiles, w64 ? ">=" : "<", s->arch.sms,
-                 w64 ? "" : "; 64x64 warps from 2 tiles an SM");
+                 w64 ? "" : "; the 64x64-warp kernel from 2 tiles an SM");
     }
     snprintf(ctx->note, sizeof ctx->note, "%s %s warps %s: %s; FP32 accumulation", mm->note,
              w64 ? "64x64" : "64x32", how, why);
@@ -311,6 +311,18 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
     return tc_hopper(ctx, s);
 }
 
+/* f16 or bf16 (s->dtype) on the kernel tc_mma_pick chose: an mma.sync one (s->mma 1: 64×32
+ * warps, 2: 64×64) or the WMMA one (0). */
+static cudaError_t gemm_tc_launch16(const struct gemm_tc_state *s, const void *a, const void *b,
+                                    float *c) {
+    const int bf16 = s->dtype == DT_BF16;
+    if (s->mma)
+        return (bf16 ? gb_bgemm_mma : gb_hgemm_mma)(gb_stream(), &s->arch, s->mma == 2, s->m, s->n,
+                                                    s->k, a, s->k, b, s->n, c, s->n);
+    return (bf16 ? gb_bgemm_wmma : gb_hgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k,
+                                                  b, s->n, c, s->n);
+}
+
 static enum status gemm_tc_run(struct impl_ctx *ctx) {
     struct gemm_tc_state *s = ctx->state;
     void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
@@ -327,31 +339,14 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
                              (const double *)b, s->n, (double *)c, s->n),
                ctx);
         break;
-    case DT_BF16:
-        if (s->mma)
-            CU_TRY(gb_bgemm_mma(gb_stream(), &s->arch, s->mma == 2, s->m, s->n, s->k, a, s->k, b,
-                                s->n, (float *)c, s->n),
-                   ctx);
-        else
-            CU_TRY(gb_bgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n,
-                                 (float *)c, s->n),
-                   ctx);
-        break;
     case DT_TF32:
         CU_TRY((s->mma ? gb_tgemm_mma : gb_tgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k,
                                                        (const float *)a, s->k, (const float *)b,
                                                        s->n, (float *)c, s->n),
                ctx);
         break;
-    default:
-        if (s->mma)
-            CU_TRY(gb_hgemm_mma(gb_stream(), &s->arch, s->mma == 2, s->m, s->n, s->k, a, s->k, b,
-                                s->n, (float *)c, s->n),
-                   ctx);
-        else
-            CU_TRY(gb_hgemm_wmma(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k, b, s->n,
-                                 (float *)c, s->n),
-                   ctx);
+    case DT_BF16: /* and f16, the default */
+    default: CU_TRY(gemm_tc_launch16(s, a, b, (float *)c), ctx);
     }
     return ST_OK;
 }

@@ -81,8 +81,8 @@ def check_tier_row(card, row, shape, check):
     if fits:
         check(mma_note(dtype) in row["note"], f"{what}: want {mma_note(dtype)}: {row['note'][:160]}")
         if dtype != "tfloat32":
-            want = mma_warps(card, shape)
-            check(want in row["note"], f"{what}: want {want}: {row['note'][:160]}")
+            want = f"128x128 tiles, {mma_warps(card, shape)} (m16n8k16"
+            check(want in row["note"], f"{what}: want {want}: {row['note'][:200]}")
     else:
         check("own WMMA" in row["note"] and "its 16-byte cp.async needs rows" in row["note"],
               f"{what}: want the WMMA kernel and why: {row['note'][:200]}")

@@ -5,8 +5,8 @@ K ∈ {1, 63, 64, 65}, on each wgmma kernel in turn (GPUBENCH_WGMMA_KERNEL=128x1
 kernels/gemm/cuda_tc.c; a card without the wgmma path runs its own kernels, as it would anyway),
 then on each mma.sync kernel of sm_80-89 and of Hopper without sm_90a code
 (GPUBENCH_MMA_KERNEL=64x32, 64x64: the warp tiles, kernels/gemm/mma.cuh; on a card with the wgmma
-path these two runs repeat its default choice). The mma.sync kernels have no TMA to hang, but the
-same shapes are their ragged edges: a partial last slice, rows and chunks outside A and B.
+path these two runs are more wgmma shapes) at their own edges (MMA_NS, MMA_KS: N and K multiples of
+8, which their 16-byte copies need, ragged against tile and slice).
 
 Why each shape: N = 1 and K = 1 leave most of a TMA box outside the tensor (N = 1, 64, 65, 129:
 B's second 64-column box, and with the 128×256 kernel its third and fourth, lie wholly outside
@@ -27,12 +27,20 @@ import os
 import subprocess
 import sys
 
-# (the variable that forces a kernel, its value)
-KERNELS = [("GPUBENCH_WGMMA_KERNEL", "128x128"), ("GPUBENCH_WGMMA_KERNEL", "128x256"),
-           ("GPUBENCH_MMA_KERNEL", "64x32"), ("GPUBENCH_MMA_KERNEL", "64x64")]
 MS = [1, 129]
 NS = [1, 64, 65, 129]
 KS = [1, 63, 64, 65]
+# the mma.sync kernels' own edges: their 16-byte cp.async takes rows of A and B in multiples of 8
+# halves (elsewhere the WMMA kernel runs), so N, K multiples of 8 but ragged against the 128×128
+# tile and the 32-deep slice: one partial slice (8), one and a partial (40), more slices than
+# stages (72, 136), a second column tile of 8 (136)
+MMA_NS = [8, 64, 72, 136]
+MMA_KS = [8, 40, 72, 136]
+# (the variable that forces a kernel, its value, N values, K values)
+KERNELS = [("GPUBENCH_WGMMA_KERNEL", "128x128", NS, KS),
+           ("GPUBENCH_WGMMA_KERNEL", "128x256", NS, KS),
+           ("GPUBENCH_MMA_KERNEL", "64x32", MMA_NS, MMA_KS),
+           ("GPUBENCH_MMA_KERNEL", "64x64", MMA_NS, MMA_KS)]
 BATCH_LIMIT, SHAPE_LIMIT = 60, 20
 
 
@@ -67,7 +75,9 @@ def bad_rows(csv_path):
     try:
         with open(csv_path, newline="") as f:
             for row in csv.DictReader(f):
-                note = note or row.get("note", "")
+                if not note:  # the kernel's words ("own …"), not the statistics' before them
+                    n = row.get("note", "")
+                    note = n[n.find("own "):] if "own " in n else n
                 if row.get("status") not in ("ok", "unsupported"):
                     bad.append((row.get("dtype"), row.get("shape"), row.get("status")))
     except OSError as e:
@@ -87,7 +97,7 @@ def main(argv):
         kernel = forced[1]
         for m in MS:
             stem = os.path.join(out, f"wgmma-edges-{kernel}-m{m}")
-            shapes = [shape(m, n, k) for n in NS for k in KS]
+            shapes = [shape(m, n, k) for n in forced[2] for k in forced[3]]
             rc = run(gb, forced, shapes, stem + ".csv", stem + ".log", batch_limit)
             if rc is None:
                 # name the shape that hangs: each alone, under its own limit
