@@ -25,24 +25,29 @@
 #define GB_MM_BODY (GB_ARCH == 0 || GB_ARCH >= GB_MMA_MIN_ARCH)
 
 /* block tile; chunk bytes (one cp.async, one ldmatrix row); chunks a row of A's slice (64
- * bytes); stages; warps (2×4 of 64×32) and threads; m16 and n8 fragments a warp holds down and
- * across; chunks of a stage (A's 512, then B's 512); chunks of A and of B a thread copies a
- * slice; accumulator elements a lane holds per fragment */
+ * bytes); stages; threads of the 64×32-warp kernels (2×4 warps); warp tile rows; warp tile
+ * columns, 64×32 or 64×64 (gemm's _w64 kernels, 2×2 warps) and the latter's threads; m16
+ * fragments a warp holds down; of the 64×32 warps (conv2d's kernel too): warps, n8 fragments
+ * across and chunks of A (and of B) a thread copies a slice (gemm/mma_tile.cuh derives them
+ * for either warp shape: GB_MT_NF, GB_MT_THREADS, GB_MT_COPIES; gb_mm_warps); chunks of a
+ * stage (A's 512, then B's 512); accumulator elements a lane holds per fragment */
 enum {
     GB_MM_BM = 128,
     GB_MM_BN = 128,
     GB_MM_CH = 16,
     GB_MM_AC = 4,
     GB_MM_STAGES = 3,
-    GB_MM_WARPS = 8,
     GB_MM_THREADS = 256,
     GB_MM_WM = 64,
     GB_MM_WN = 32,
+    GB_MM_WN64 = 64,
+    GB_MM_THREADS64 = 128,
     GB_MM_FM = GB_MM_WM / 16,
+    GB_MM_WARPS = GB_MM_THREADS / 32,
     GB_MM_FN = GB_MM_WN / 8,
     GB_MM_A_CHUNKS = GB_MM_BM * GB_MM_AC,
-    GB_MM_STAGE_CHUNKS = 2 * GB_MM_A_CHUNKS,
     GB_MM_COPIES = GB_MM_A_CHUNKS / GB_MM_THREADS,
+    GB_MM_STAGE_CHUNKS = 2 * GB_MM_A_CHUNKS,
     GB_MM_PER_FRAG = 4
 };
 
@@ -91,10 +96,28 @@ GB_MM_HD int gb_mm_inside(int row_in, int col, int cols, int ec) {
     return !row_in || col >= cols ? 0 : cols - col < ec ? cols - col : ec;
 }
 
-/* Origin (row, column) in the block tile of warp w's 64×32 part. */
-GB_MM_HD void gb_mm_warp_origin(int w, int *r, int *c) {
-    *r = (w / 4) * GB_MM_WM;
-    *c = (w % 4) * GB_MM_WN;
+/* Origin (row, column) in the block tile of warp w's 64×wn part (wn = GB_MM_WN: 2×4 warps;
+ * GB_MM_WN64: 2×2), warps numbered along the rows of warps. */
+GB_MM_HD void gb_mm_warp_origin(int w, int wn, int *r, int *c) {
+    const int across = GB_MM_BN / wn;
+    *r = (w / across) * GB_MM_WM;
+    *c = (w % across) * wn;
+}
+
+/* Warps of a block whose warps hold 64×wn each: 8 (64×32), 4 (64×64). */
+GB_MM_HD int gb_mm_warps(int wn) {
+    return (GB_MM_BM / GB_MM_WM) * (GB_MM_BN / wn);
+}
+
+/* Which 16-bit GEMM kernel for an M×N C on sms multiprocessors: 1, the 64×64-warp one, where C
+ * has at least two 128×128 tiles a multiprocessor (every SM holds two of its 4-warp blocks, so
+ * the SM's tensor and shared-memory rates bound it, which the 64×64 warps' fewer shared reads
+ * relieve); 0, the 64×32-warp one, on fewer tiles (a lone block a SM: its 8 warps hide latency
+ * that 4 cannot). kernels/gemm/mma.cuh's file comment has the arithmetic. */
+GB_MM_HD int gb_mm_pick(int M, int N, int sms) {
+    const long tiles =
+        (((long)M + GB_MM_BM - 1) / GB_MM_BM) * (((long)N + GB_MM_BN - 1) / GB_MM_BN);
+    return tiles >= 2L * sms;
 }
 
 /* The row (of the block's A slice) and logical chunk whose address lane gives to ldmatrix.x4

@@ -290,7 +290,7 @@ __global__ void gb_conv2d_mma_f16(struct conv2d_dims d, struct gb_cmm_geom g,
     int xoff[GB_MM_COPIES], h0[GB_MM_COPIES], w0[GB_MM_COPIES], yo[GB_MM_FN][2];
     struct gb_cmm_tap t;
     int wr, wc, s, i, j, v, r, c, wk;
-    gb_mm_warp_origin(w, &wr, &wc);
+    gb_mm_warp_origin(w, GB_MM_WN, &wr, &wc);
 #if GB_MM_NATIVE
     unsigned la, lb; /* the lane's ldmatrix offsets, once */
     gb_cmm_lane_offsets(lane, wr, wc, &la, &lb);

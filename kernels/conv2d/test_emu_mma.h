@@ -134,7 +134,7 @@ static long cmm_ldsm_bad(int broken) {
     }
     for (wq = 0; wq < GB_MM_WARPS; wq++) {
         int wr, wc;
-        gb_mm_warp_origin(wq, &wr, &wc);
+        gb_mm_warp_origin(wq, GB_MM_WN, &wr, &wc);
         for (jj = 0; jj < GB_MM_FN / 2; jj++)
             for (ks = 0; ks < 2; ks++) {
                 uint32_t d[32][4];
@@ -168,7 +168,7 @@ static long cmm_offset_bad(void) {
     long bad = 0;
     for (wq = 0; wq < GB_MM_WARPS; wq++) {
         int wr, wc;
-        gb_mm_warp_origin(wq, &wr, &wc);
+        gb_mm_warp_origin(wq, GB_MM_WN, &wr, &wc);
         for (lane = 0; lane < 32; lane++)
             for (ks = 0; ks < 2; ks++) {
                 unsigned la, lb;

@@ -91,21 +91,17 @@ static int gb_grid_wgmma_persist(const struct gb_gemm_kernel *k, const struct gb
 /* An entry: family, key, kernel, runs, grid rule, tile, esize, threads, shared memory. */
 #define GB_K(fam, key, fn, runs, grid, tile, esize, threads, smem)                                 \
     { fam, key, {(const void *)fn, #fn}, runs, grid, tile, esize, threads, smem }
+/* A SIMT configuration's three variants fn_nn, fn_tn, fn_nt (gb_sgemm_plan's), keys cfg × 3 + 0..2;
+ * the plan sets their grid. */
+#define GB_K_VARIANTS(fam, cfg, fn, tile)                                                          \
+    GB_K(fam, GB_KEY_CFG(cfg, GB_KEY_NN), fn##_nn, NULL, NULL, tile, 0, GB_GEMM_THREADS, 0),       \
+        GB_K(fam, GB_KEY_CFG(cfg, GB_KEY_TN), fn##_tn, NULL, NULL, tile, 0, GB_GEMM_THREADS, 0),   \
+        GB_K(fam, GB_KEY_CFG(cfg, GB_KEY_NT), fn##_nt, NULL, NULL, tile, 0, GB_GEMM_THREADS, 0)
 
 /* The table. A family's entries keep the order of its list; guards are the toolkit's. */
 static const struct gb_gemm_kernel gb_gemm_table[] = {
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NN), gb_sgemm_64x64_nn, NULL, NULL, 64, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_TN), gb_sgemm_64x64_tn, NULL, NULL, 64, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_64, GB_KEY_NT), gb_sgemm_64x64_nt, NULL, NULL, 64, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_NN), gb_sgemm_128x128_nn, NULL, NULL, 128, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_TN), gb_sgemm_128x128_tn, NULL, NULL, 128, 0,
-         GB_GEMM_THREADS, 0),
-    GB_K(GB_GF_SGEMM, GB_KEY_CFG(GB_GEMM_128, GB_KEY_NT), gb_sgemm_128x128_nt, NULL, NULL, 128, 0,
-         GB_GEMM_THREADS, 0),
+    GB_K_VARIANTS(GB_GF_SGEMM, GB_GEMM_64, gb_sgemm_64x64, 64),
+    GB_K_VARIANTS(GB_GF_SGEMM, GB_GEMM_128, gb_sgemm_128x128, 128),
     GB_K(GB_GF_DGEMM, 32, gb_dgemm_32x32, NULL, gb_grid_dgemm, 32, 0, GB_GEMM_THREADS, 0),
     GB_K(GB_GF_DGEMM, 64, gb_dgemm_64x64, NULL, gb_grid_dgemm, 64, 0, GB_GEMM_THREADS, 0),
     GB_K(GB_GF_DGEMM, 128, gb_dgemm_128x128, NULL, gb_grid_dgemm, 128, 0, GB_GEMM_THREADS, 0),
@@ -144,6 +140,10 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
          0),
     GB_K(GB_GF_TGEMM_MMA, 0, gb_tgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 4, GB_MM_THREADS,
          0),
+    GB_K(GB_GF_HGEMM_MMA, 1, gb_hgemm_mma_128x128_w64, gb_mma_runs, gb_grid_mma, 128, 2,
+         GB_MM_THREADS64, 0),
+    GB_K(GB_GF_BGEMM_MMA, 1, gb_bgemm_mma_128x128_w64, gb_mma_runs, gb_grid_mma, 128, 2,
+         GB_MM_THREADS64, 0),
 #endif
 #if GB_HAVE_WGMMA
     GB_K(GB_GF_HGEMM_WGMMA, 0, gb_hgemm_wgmma_128x128, gb_wgmma_runs, gb_grid_wgmma, 128, 0,
@@ -419,16 +419,21 @@ cudaError_t gb_dgemm_dmma16(cudaStream_t stream, const struct gb_arch *arch, int
                                        C, ldc);
 }
 
-cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
-                         const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-    return gb_gemm_run<__half, float>(GB_GF_HGEMM_MMA, 0, stream, arch, M, N, K, A, lda, B, ldb, C,
-                                      ldc);
+int gb_mma_pick(int M, int N, int sms) {
+    return gb_mm_pick(M, N, sms);
 }
 
-cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
-                         const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
-    return gb_gemm_run<__nv_bfloat16, float>(GB_GF_BGEMM_MMA, 0, stream, arch, M, N, K, A, lda, B,
-                                             ldb, C, ldc);
+/* key 0: the 64×32-warp kernel, 1: the 64×64-warp one (the table's entries) */
+cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int w64, int M, int N,
+                         int K, const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
+    return gb_gemm_run<__half, float>(GB_GF_HGEMM_MMA, w64 != 0, stream, arch, M, N, K, A, lda, B,
+                                      ldb, C, ldc);
+}
+
+cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int w64, int M, int N,
+                         int K, const void *A, int lda, const void *B, int ldb, float *C, int ldc) {
+    return gb_gemm_run<__nv_bfloat16, float>(GB_GF_BGEMM_MMA, w64 != 0, stream, arch, M, N, K, A,
+                                             lda, B, ldb, C, ldc);
 }
 
 cudaError_t gb_tgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,

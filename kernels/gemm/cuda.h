@@ -160,15 +160,20 @@ int gb_mma_runs(const struct gb_arch *arch);
  * runs the WMMA kernel, which takes any alignment. */
 int gb_mma_fits_ptrs(int esize, const void *A, int lda, const void *B, int ldb);
 
+/* Which f16/bf16 mma kernel suits an M×N C on sms multiprocessors: 1, the 64×64-warp one (from
+ * two 128×128 tiles an SM), 0, the 64×32-warp one (gb_mm_pick; mma.cuh says why). */
+int gb_mma_pick(int M, int N, int sms);
+
 /* gb_hgemm_wmma's, gb_bgemm_wmma's and gb_tgemm_wmma's products (same operands and contract:
  * FP32 C, FP32 accumulation; tf32 operands rounded to nearest, ties away) on 128×128 tiles of
  * mma.sync m16n8k16 (f16, bf16) or m16n8k8 (tf32) with ldmatrix and a 3-stage cp.async pipeline
- * (mma.cuh). Errors as gb_hgemm_wmma's, cudaErrorNoKernelImageForDevice where gb_mma_runs is 0,
- * and cudaErrorMisalignedAddress without launching where gb_mma_fits_ptrs is 0. */
-cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
-                         const void *A, int lda, const void *B, int ldb, float *C, int ldc);
-cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
-                         const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+ * (mma.cuh): f16 and bf16 with 64×64 warp tiles where w64 is 1, else (and tf32) 64×32. Errors as
+ * gb_hgemm_wmma's, cudaErrorNoKernelImageForDevice where gb_mma_runs is 0, and
+ * cudaErrorMisalignedAddress without launching where gb_mma_fits_ptrs is 0. */
+cudaError_t gb_hgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int w64, int M, int N,
+                         int K, const void *A, int lda, const void *B, int ldb, float *C, int ldc);
+cudaError_t gb_bgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int w64, int M, int N,
+                         int K, const void *A, int lda, const void *B, int ldb, float *C, int ldc);
 cudaError_t gb_tgemm_mma(cudaStream_t stream, const struct gb_arch *arch, int M, int N, int K,
                          const float *A, int lda, const float *B, int ldb, float *C, int ldc);
 

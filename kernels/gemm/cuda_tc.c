@@ -3,7 +3,8 @@
  * on every card:
  *   f16   FP16 operands, FP32 C and accumulation, on the FP16 tensor cores: from sm_80 code,
  *         mma.sync m16n8k16 on 128×128 tiles with ldmatrix and a 3-stage cp.async pipeline
- *         (mma.cuh, CUDA 11.0); on sm_70/75 code, nvcuda::wmma 16×16×16 fragments on 64×64
+ *         (mma.cuh, CUDA 11.0), 64×64 warp tiles from two tiles of C an SM, else 64×32
+ *         (tc_mma_pick); on sm_70/75 code, nvcuda::wmma 16×16×16 fragments on 64×64
  *         tiles (wmma.cuh), compute capability 7.0, CUDA 9;
  *   bf16  BF16 operands, FP32 C and accumulation: the same two kernel sources with bf16
  *         (mma.sync m16n8k16 .bf16; WMMA 16×16×16 __nv_bfloat16), compute capability 8.0, CUDA
@@ -97,19 +98,16 @@ struct tc_mma {
     const char *what; /* the tier, for the fallback's note */
     int esize;        /* bytes an element of A and B */
     gb_kernel_family family;
+    int two; /* has the 64×64-warp kernel besides the 64×32 one */
 };
 
+/* f16 and bf16 have two kernels (64×32 and 64×64 warps, tc_mma_pick's choice): their note is
+ * "<note> 64xNN warps <how>: <why>; FP32 accumulation"; tf32's is the note alone. */
 static const struct tc_mma mma_f16 = {
-    "own mma.sync f16 128x128 tiles (m16n8k16, ldmatrix, 3-stage cp.async), FP32 accumulation",
-    "f16",
-    2,
-    gb_hgemm_mma_kernels,
+    "own mma.sync f16 128x128 tiles,", "f16", 2, gb_hgemm_mma_kernels, 1,
 };
 static const struct tc_mma mma_bf16 = {
-    "own mma.sync bf16 128x128 tiles (m16n8k16, ldmatrix, 3-stage cp.async), FP32 accumulation",
-    "bf16",
-    2,
-    gb_bgemm_mma_kernels,
+    "own mma.sync bf16 128x128 tiles,", "bf16", 2, gb_bgemm_mma_kernels, 1,
 };
 static const struct tc_mma mma_tf32 = {
     "own mma.sync tf32 128x128 tiles (m16n8k8, cvt.rna, ldmatrix, 3-stage cp.async), FP32 "
@@ -117,6 +115,7 @@ static const struct tc_mma mma_tf32 = {
     "tf32",
     4,
     gb_tgemm_mma_kernels,
+    0,
 };
 
 struct gemm_tc_state {
@@ -124,15 +123,46 @@ struct gemm_tc_state {
     struct gb_arch arch;
     int m, n, k;
     enum dtype dtype;
-    int mma;   /* run the mma.sync kernel (tc_mma_pick) rather than the WMMA one */
+    int mma;    /* run an mma.sync kernel (tc_mma_pick) rather than the WMMA one: 1 the 64×32-warp
+                   one, 2 the 64×64-warp one (f16, bf16) */
     int dmma16; /* f64 on the m16n8k16 kernel (tc_dmma16_pick) rather than the 8x8x4 one */
     int wgmma; /* f16/bf16 on a Hopper kernel (tc_hopper): 1 the 128×128 one, 2 the persistent
                   128×256 one */
     struct gb_wgmma_maps maps; /* its tensor maps of A and B */
 };
 
-/* After gemm_dev_prepare: does the row run mm's kernel (1) or tc's WMMA one (0)? ctx->note
- * becomes the row note, with why the WMMA kernel runs on a card that has the mma one. */
+/* f16/bf16: which mma kernel (1: 64×32 warps, 2: 64×64 warps) for the row's C, into ctx->note
+ * with why: gb_mma_pick (64×64 warps from two 128×128 tiles an SM, mma.cuh says why), or
+ * GPUBENCH_MMA_KERNEL=64x32 or 64x64 (the edge-shape runs of scripts/gpu-check and
+ * scripts/kernel-lease try both); another value: -1, the note says so. */
+static int tc_mma_warps(struct impl_ctx *ctx, const struct tc_mma *mm,
+                        const struct gemm_tc_state *s) {
+    static const char *const how = "(m16n8k16, ldmatrix, 3-stage cp.async)";
+    const char *force = getenv("GPUBENCH_MMA_KERNEL");
+    const long tiles = (((long)s->m + 127) / 128) * (((long)s->n + 127) / 128);
+    int w64;
+    char why[96];
+    if (force && *force) {
+        if (strcmp(force, "64x32") != 0 && strcmp(force, "64x64") != 0) {
+            snprintf(ctx->note, sizeof ctx->note,
+                     "GPUBENCH_MMA_KERNEL='%.40s' is neither 64x32 nor 64x64", force);
+            return -1;
+        }
+        w64 = strcmp(force, "64x64") == 0;
+        snprintf(why, sizeof why, "forced by GPUBENCH_MMA_KERNEL");
+    } else {
+        w64 = gb_mma_pick(s->m, s->n, s->arch.sms);
+        snprintf(why, sizeof why, "%ld tiles %s 2 x %d SMs%s", tiles, w64 ? ">=" : "<", s->arch.sms,
+                 w64 ? "" : "; the 64x64-warp kernel from 2 tiles an SM");
+    }
+    snprintf(ctx->note, sizeof ctx->note, "%s %s warps %s: %s; FP32 accumulation", mm->note,
+             w64 ? "64x64" : "64x32", how, why);
+    return 1 + w64;
+}
+
+/* After gemm_dev_prepare: does the row run one of mm's kernels (1, 2: tc_mma_warps) or tc's
+ * WMMA one (0), or is GPUBENCH_MMA_KERNEL wrong (-1)? ctx->note becomes the row note, with why
+ * the WMMA kernel runs on a card that has the mma one. */
 static int tc_mma_pick(struct impl_ctx *ctx, const struct tc_kernel *tc, const struct tc_mma *mm,
                        const struct gemm_tc_state *s) {
     const struct gb_kernel_ref *refs;
@@ -156,6 +186,8 @@ static int tc_mma_pick(struct impl_ctx *ctx, const struct tc_kernel *tc, const s
                  tc->note, mm->what, s->k, s->n, s->k * mm->esize, s->n * mm->esize);
         return 0;
     }
+    if (mm->two)
+        return tc_mma_warps(ctx, mm, s);
     snprintf(ctx->note, sizeof ctx->note, "%s", mm->note);
     return 1;
 }
@@ -323,7 +355,8 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
         return st;
     if ((st = gemm_dev_prepare(ctx, &s->m, &s->n, &s->k)) != ST_OK)
         return st;
-    s->mma = tc_mma_pick(ctx, tc, mm, s);
+    if ((s->mma = tc_mma_pick(ctx, tc, mm, s)) < 0)
+        return ST_ERROR;
     if (s->dtype == DT_F64) {
         if ((s->dmma16 = tc_dmma16_pick(ctx, s)) < 0)
             return ST_ERROR;
@@ -331,6 +364,18 @@ static enum status gemm_tc_prepare(struct impl_ctx *ctx) {
             CU_TRY(gb_dgemm_dmma16_setup(), ctx);
     }
     return tc_hopper(ctx, s);
+}
+
+/* f16 or bf16 (s->dtype) on the kernel tc_mma_pick chose: an mma.sync one (s->mma 1: 64×32
+ * warps, 2: 64×64) or the WMMA one (0). */
+static cudaError_t gemm_tc_launch16(const struct gemm_tc_state *s, const void *a, const void *b,
+                                    float *c) {
+    const int bf16 = s->dtype == DT_BF16;
+    if (s->mma)
+        return (bf16 ? gb_bgemm_mma : gb_hgemm_mma)(gb_stream(), &s->arch, s->mma == 2, s->m, s->n,
+                                                    s->k, a, s->k, b, s->n, c, s->n);
+    return (bf16 ? gb_bgemm_wmma : gb_hgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k, a, s->k,
+                                                  b, s->n, c, s->n);
 }
 
 static enum status gemm_tc_run(struct impl_ctx *ctx) {
@@ -351,21 +396,14 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
                                                              s->n),
                ctx);
         break;
-    case DT_BF16:
-        CU_TRY((s->mma ? gb_bgemm_mma : gb_bgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k, a,
-                                                       s->k, b, s->n, (float *)c, s->n),
-               ctx);
-        break;
     case DT_TF32:
         CU_TRY((s->mma ? gb_tgemm_mma : gb_tgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k,
                                                        (const float *)a, s->k, (const float *)b,
                                                        s->n, (float *)c, s->n),
                ctx);
         break;
-    default:
-        CU_TRY((s->mma ? gb_hgemm_mma : gb_hgemm_wmma)(gb_stream(), &s->arch, s->m, s->n, s->k, a,
-                                                       s->k, b, s->n, (float *)c, s->n),
-               ctx);
+    case DT_BF16: /* and f16, the default */
+    default: CU_TRY(gemm_tc_launch16(s, a, b, (float *)c), ctx);
     }
     return ST_OK;
 }

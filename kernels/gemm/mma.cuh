@@ -8,7 +8,10 @@
  *   gb_bgemm_mma_128x128  bf16: __nv_bfloat16 A and B, m16n8k16 .bf16;
  *   gb_tgemm_mma_128x128  tf32: float A and B, each operand register rounded with
  *                         cvt.rna.tf32.f32 (gb_wm_tf32_bits' rounding, as the WMMA tf32 tier),
- *                         mma.sync.aligned.m16n8k8.row.col.f32.tf32.
+ *                         mma.sync.aligned.m16n8k8.row.col.f32.tf32;
+ *   gb_hgemm_mma_128x128_w64, gb_bgemm_mma_128x128_w64  f16, bf16 with 64×64 warp tiles, 4
+ *                         warps a block (below: "64×64 warps"); gemm/cuda_tc picks them by
+ *                         gb_mm_pick (sm_80-89, and Hopper without sm_90a code).
  * All need sm_80 and CUDA 11.0 (bf16/tf32 mma, ldmatrix and cp.async); below sm_80 the kernels
  * are traps the host never launches (gb_mm_body_at).
  *
@@ -21,8 +24,20 @@
  * SASS check: gb_hgemm_mma_128x128 LDGSTS from 800
  * SASS check: gb_bgemm_mma_128x128 LDGSTS from 800
  * SASS check: gb_tgemm_mma_128x128 LDGSTS from 800
+ * SASS check: gb_hgemm_mma_128x128_w64 HMMA.16816 x64 from 800
+ * SASS check: gb_bgemm_mma_128x128_w64 HMMA.16816 x64 from 800
+ * SASS check: gb_hgemm_mma_128x128_w64 LDSM x16 from 800
+ * SASS check: gb_bgemm_mma_128x128_w64 LDSM x16 from 800
+ * SASS check: gb_hgemm_mma_128x128_w64 LDGSTS from 800
+ * SASS check: gb_bgemm_mma_128x128_w64 LDGSTS from 800
+ * SASS check: gb_hgemm_mma_128x128_w64 no LDL from 800
+ * SASS check: gb_bgemm_mma_128x128_w64 no LDL from 800
+ * SASS check: gb_hgemm_mma_128x128_w64 no STL from 800
+ * SASS check: gb_bgemm_mma_128x128_w64 no STL from 800
  * (tests/gpuinfo/sass_check.py: the machine code for sm_80 and newer holds these instructions in
- * the kernel — the mma, ldmatrix and cp.async — and code below holds none)
+ * the kernel — the mma, ldmatrix and cp.async — and code below holds none. The 64×64-warp
+ * kernels: at least one slice's 2 k steps × 4×8 fragments = 64 HMMA.16816 and 2 × (4 + 4) = 16
+ * ldmatrix — the 64×32 kernels have 32 and 12 — and no local memory: no LDL, no STL, in any code)
  *
  * Scheme. Block tile 128×128 of C, 8 warps (256 threads) of 64×32 each (2 warps down, 4 across),
  * a warp 4×4 m16n8 accumulator fragments (64 floats a lane). K in slices of 64 bytes a row of A:
@@ -69,14 +84,39 @@
  * layouts, which the twin does not use, are checked by a CPU model of ldmatrix in
  * kernels/gemm/test_emu_mma.h against the PTX ISA's mma operand layouts.
  *
- * Why 128×128 and not 128×256: ptxas gives these kernels 120-128 registers (the bound of two
+ * 64×64 warps (the _w64 kernels; issue 39's P5). The same block tile, slices, stages, shared
+ * layout, copies and pipeline; 4 warps (2×2) of 64×64, 128 threads, each copying 4 chunks of A
+ * and 4 of B a slice. A warp's k16 step: 4 ldmatrix.x4 of A and 4 ldmatrix.x4.trans of B (n16
+ * pairs 0..3), 32 mma. The arithmetic, per SM and clock (A100: 1,024 dense f16 FMA from the
+ * tensor cores, 128 bytes from shared memory, 1.41 GHz, 108 SMs):
+ *   shared reads  a 64×32 warp reads 2 KiB of A + 1 KiB of B a k16 step for 64·32·16 FMA: 10.7
+ *                 FMA a byte, 96 B/clk at the tensor peak; a 64×64 warp 2 + 2 KiB for 64·64·16:
+ *                 16 FMA a byte, 64 B/clk;
+ *   cp.async      the block stores 16 KiB a slice for 128·128·32 FMA: 32 FMA a byte, 32 B/clk
+ *                 in both (and the same 32 B/clk from L2, about 4.9 TB/s over 108 SMs);
+ *   so at the peak the 64×32 warps need 96 + 32 = 128 B/clk, all of shared memory's rate, and
+ *   the 64×64 warps 64 + 32 = 96 B/clk, three quarters.
+ *   registers     128 accumulators + 16 A + 16 B fragment registers + addresses: ptxas gives
+ *                 222 a thread (CUDA 13.0, sm_80; launch bounds 128 threads × 2 blocks allow
+ *                 255), no stack, no spills; 2 blocks an SM (2 × 128 × 222 ≤ 65,536; a third
+ *                 would need ≤ 168), so 8 warps an SM (the 64×32 kernel has 16), each with
+ *                 twice the independent mma a k step.
+ *   shared        48 KiB a block (3 stages), 96 KiB for 2: fits sm_86/89's 100 KiB.
+ * Which one runs: gb_mm_pick — the 64×64 warps where C has at least 2 tiles an SM (the
+ * shared-memory rate then bounds the SM), the 64×32 warps on fewer tiles, where 8 warps a block
+ * hide latency better than 4 (a choice by this arithmetic, not yet by a measurement).
+ *
+ * Why not 128×256 blocks of 8 such warps (halving L2 traffic too): 8 warps × 32 × 222 registers
+ * leave room for one block an SM, and 3 stages of 24 KiB are 72 KiB of dynamic shared memory —
+ * one block an SM on sm_86/89 as well — and half as many blocks for a given C, so smaller
+ * problems fill fewer SMs. The 64×32 kernels have 120-128 registers (the bound of two
  * 256-thread blocks an SM; no stack, no spills, CUDA 13.0 sm_80 to sm_120, 11.8 sm_80 to
- * sm_90) with 64 accumulators a lane; 128×256 would need 64×64 warps — 128 accumulators a
- * lane, beyond 200 registers with the fragments, one block an SM — and 96 KiB of dynamic shared
- * memory for 3 stages. No C++ here: the PTX (cp.async, ldmatrix, mma.sync, cvt.rna.tf32) is
- * inline asm behind GB_MM_NATIVE, as dmma.cuh's cp.async; the rest is plain C. The guards, the
- * tile constants, the index functions and the PTX live in kernels/common/mma.cuh, shared with
- * conv2d/cuda_tc's mma.sync kernel; this file holds the GEMM's instantiations.
+ * sm_90) with 64 accumulators a lane; tf32 keeps only them (its B comes by 32-bit loads and
+ * cvt.rna, not ldmatrix, so the arithmetic above is not its). No C++ here: the PTX (cp.async,
+ * ldmatrix, mma.sync, cvt.rna.tf32) is inline asm behind GB_MM_NATIVE, as dmma.cuh's cp.async;
+ * the rest is plain C. The guards, the tile constants, the index functions and the PTX live in
+ * kernels/common/mma.cuh, shared with conv2d/cuda_tc's mma.sync kernel; this file holds the
+ * GEMM's instantiations.
  */
 #ifndef GPUBENCH_GEMM_MMA_CUH
 #define GPUBENCH_GEMM_MMA_CUH
@@ -92,6 +132,7 @@
 #define GB_MT_FLOAT(x) __half2float(x)
 #define GB_MT_MMA gb_mm_f16
 #define GB_MT_TF32 0
+#define GB_MT_WN GB_MM_WN
 #include "kernels/gemm/mma_tile.cuh"
 
 #define GB_MT_NAME gb_bgemm_mma_128x128
@@ -101,6 +142,7 @@
 #define GB_MT_FLOAT(x) __bfloat162float(x)
 #define GB_MT_MMA gb_mm_bf16
 #define GB_MT_TF32 0
+#define GB_MT_WN GB_MM_WN
 #include "kernels/gemm/mma_tile.cuh"
 
 #define GB_MT_NAME gb_tgemm_mma_128x128
@@ -110,6 +152,28 @@
 #define GB_MT_FLOAT(x) gb_wm_tf32_bits(x)
 #define GB_MT_MMA gb_mm_tf32_mma
 #define GB_MT_TF32 1
+#define GB_MT_WN GB_MM_WN
+#include "kernels/gemm/mma_tile.cuh"
+
+/* 64×64 warps, 4 a block (f16, bf16): the file comment's "64×64 warp tiles" */
+#define GB_MT_NAME gb_hgemm_mma_128x128_w64
+#define GB_MT_IN __half
+#define GB_MT_EC 8
+#define GB_MT_ZERO __float2half_rn(0.0f)
+#define GB_MT_FLOAT(x) __half2float(x)
+#define GB_MT_MMA gb_mm_f16
+#define GB_MT_TF32 0
+#define GB_MT_WN GB_MM_WN64
+#include "kernels/gemm/mma_tile.cuh"
+
+#define GB_MT_NAME gb_bgemm_mma_128x128_w64
+#define GB_MT_IN __nv_bfloat16
+#define GB_MT_EC 8
+#define GB_MT_ZERO __float2bfloat16(0.0f)
+#define GB_MT_FLOAT(x) __bfloat162float(x)
+#define GB_MT_MMA gb_mm_bf16
+#define GB_MT_TF32 0
+#define GB_MT_WN GB_MM_WN64
 #include "kernels/gemm/mma_tile.cuh"
 
 #endif

@@ -13,12 +13,17 @@
  *   GB_MT_MMA       the native mma of one m16n8 fragment: gb_mm_f16, gb_mm_bf16, gb_mm_tf32_mma
  *   GB_MT_TF32      1: m16n8k8 tf32 (operands rounded by cvt.rna, B by 32-bit shared loads);
  *                   0: m16n8k16 (B by ldmatrix.trans)
+ *   GB_MT_WN        warp tile columns: GB_MM_WN (64×32 warps, 8 a block) or GB_MM_WN64 (64×64
+ *                   warps, 4 a block: 16-bit tiers only)
  */
 #define GB_MT_CAT2(a, b) a##_##b
 #define GB_MT_CAT(a, b) GB_MT_CAT2(a, b)
 #define GB_MT_FN(suffix) GB_MT_CAT(GB_MT_NAME, suffix)
 #define GB_MT_BK (GB_MM_AC * GB_MT_EC)  /* slice depth: 32 (16-bit), 16 (tf32) */
 #define GB_MT_BNC (GB_MM_BN / GB_MT_EC) /* chunks a row of B's slice: 16, 32 */
+#define GB_MT_NF (GB_MT_WN / 8)         /* n8 fragments a warp holds across: 4, 8 */
+#define GB_MT_THREADS (32 * ((GB_MM_BM / GB_MM_WM) * (GB_MM_BN / GB_MT_WN))) /* 256, 128 */
+#define GB_MT_COPIES (GB_MM_A_CHUNKS / GB_MT_THREADS) /* chunks of A (and of B) a thread: 2, 4 */
 
 #if GB_HAVE_MMA
 #if GB_MM_BODY
@@ -44,12 +49,12 @@ static __device__ __forceinline__ void GB_MT_FN(load_slice)(const GB_MT_IN *__re
                                                             GB_MT_IN *st) {
     int q, r, c, n;
     GB_UNROLL
-    for (q = 0; q < GB_MM_COPIES; q++) {
-        gb_mm_copy(tid + q * GB_MM_THREADS, GB_MM_AC, &r, &c);
+    for (q = 0; q < GB_MT_COPIES; q++) {
+        gb_mm_copy(tid + q * GB_MT_THREADS, GB_MM_AC, &r, &c);
         n = gb_mm_inside(m0 + r < M, k0 + c * GB_MT_EC, K, GB_MT_EC);
         GB_MT_FN(copy)(st + gb_mm_swz(r, c, GB_MM_AC) * GB_MT_EC,
                        n ? A + (size_t)(m0 + r) * lda + k0 + c * GB_MT_EC : A, n);
-        gb_mm_copy(tid + q * GB_MM_THREADS, GB_MT_BNC, &r, &c);
+        gb_mm_copy(tid + q * GB_MT_THREADS, GB_MT_BNC, &r, &c);
         n = gb_mm_inside(k0 + r < K, n0 + c * GB_MT_EC, N, GB_MT_EC);
         GB_MT_FN(copy)(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MT_BNC)) * GB_MT_EC,
                        n ? B + (size_t)(k0 + r) * ldb + n0 + c * GB_MT_EC : B, n);
@@ -60,17 +65,18 @@ static __device__ __forceinline__ void GB_MT_FN(load_slice)(const GB_MT_IN *__re
 }
 
 #if GB_MM_NATIVE
-/* acc += the warp's 64×32 share of stage st's A·B: two k steps of 4 A fragments (ldmatrix.x4)
- * and 4 B fragments (ldmatrix.x4.trans, or 32-bit loads for tf32), 16 mma each. */
+/* acc += the warp's 64×WN share of stage st's A·B: two k steps of 4 A fragments (ldmatrix.x4)
+ * and FN = WN/8 B fragments (FN/2 ldmatrix.x4.trans, or 32-bit loads for tf32), 4·FN mma each
+ * (16 for 64×32 warps, 32 for 64×64). */
 static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, int wr, int wc,
                                                            int lane,
-                                                           float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
+                                                           float (*acc)[GB_MT_NF][GB_MM_PER_FRAG]) {
     const unsigned sa = (unsigned)__cvta_generic_to_shared(st);
     const unsigned sb = sa + GB_MM_A_CHUNKS * GB_MM_CH;
     int ks, i, j, r, c;
     GB_UNROLL
     for (ks = 0; ks < 2; ks++) {
-        unsigned a[GB_MM_FM][4], b[GB_MM_FN][2];
+        unsigned a[GB_MM_FM][4], b[GB_MT_NF][2];
         GB_UNROLL
         for (i = 0; i < GB_MM_FM; i++) {
             gb_mm_ldsm_a(lane, wr, i, ks, &r, &c);
@@ -86,7 +92,7 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
             const unsigned *bw = (const unsigned *)(st + GB_MM_A_CHUNKS * GB_MT_EC);
             int v;
             GB_UNROLL
-            for (j = 0; j < GB_MM_FN; j++)
+            for (j = 0; j < GB_MT_NF; j++)
                 GB_UNROLL
                 for (v = 0; v < 2; v++) {
                     gb_mm_tf32_b(lane, wc, j, ks, v, &r, &c);
@@ -95,7 +101,7 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
         }
 #else
         GB_UNROLL
-        for (j = 0; j < GB_MM_FN / 2; j++) {
+        for (j = 0; j < GB_MT_NF / 2; j++) {
             unsigned t[4];
             gb_mm_ldsm_b(lane, wc, j, ks, &r, &c);
             gb_mm_ldsm_x4_trans(sb + gb_mm_swz(r, c, GB_MT_BNC) * GB_MM_CH, t);
@@ -106,7 +112,7 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
         GB_UNROLL
         for (i = 0; i < GB_MM_FM; i++)
             GB_UNROLL
-            for (j = 0; j < GB_MM_FN; j++)
+            for (j = 0; j < GB_MT_NF; j++)
                 GB_MT_MMA(acc[i][j], a[i], b[j]);
     }
     (void)sb;
@@ -116,11 +122,11 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
  * swizzle (products of two values of the tier are exact in FP32). */
 static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, int wr, int wc,
                                                            int lane,
-                                                           float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
+                                                           float (*acc)[GB_MT_NF][GB_MM_PER_FRAG]) {
     const GB_MT_IN *bs = st + GB_MM_A_CHUNKS * GB_MT_EC;
     int i, j, v, k, r, c;
     for (i = 0; i < GB_MM_FM; i++)
-        for (j = 0; j < GB_MM_FN; j++)
+        for (j = 0; j < GB_MT_NF; j++)
             for (v = 0; v < GB_MM_PER_FRAG; v++) {
                 gb_mm_frag_c(lane, v, &r, &c);
                 r += wr + 16 * i;
@@ -133,9 +139,9 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
 #endif
 #endif /* GB_MM_BODY */
 
-/* two blocks an SM: up to 128 registers a thread, 2 × 48 KiB of shared memory (sm_86/89 have
- * 100 KiB an SM) */
-GB_LAUNCH_BOUNDS_MIN(GB_MM_THREADS, 2)
+/* two blocks an SM: up to 128 registers a thread (64×32 warps; 255 for the 128-thread 64×64
+ * ones), 2 × 48 KiB of shared memory (sm_86/89 have 100 KiB an SM) */
+GB_LAUNCH_BOUNDS_MIN(GB_MT_THREADS, 2)
 __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, int lda,
                            const GB_MT_IN *__restrict__ B, int ldb, float *__restrict__ C,
                            int ldc) {
@@ -144,13 +150,13 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
     const int tid = (int)threadIdx.x, w = tid / 32, lane = tid % 32;
     const int m0 = (int)blockIdx.y * GB_MM_BM, n0 = (int)blockIdx.x * GB_MM_BN;
     const int ns = (K + GB_MT_BK - 1) / GB_MT_BK;
-    float acc[GB_MM_FM][GB_MM_FN][GB_MM_PER_FRAG];
+    float acc[GB_MM_FM][GB_MT_NF][GB_MM_PER_FRAG];
     int wr, wc, s, i, j, v, r, c;
-    gb_mm_warp_origin(w, &wr, &wc);
+    gb_mm_warp_origin(w, GB_MT_WN, &wr, &wc);
     GB_UNROLL
     for (i = 0; i < GB_MM_FM; i++)
         GB_UNROLL
-        for (j = 0; j < GB_MM_FN; j++)
+        for (j = 0; j < GB_MT_NF; j++)
             GB_UNROLL
             for (v = 0; v < GB_MM_PER_FRAG; v++)
                 acc[i][j][v] = 0.0f;
@@ -187,7 +193,7 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
     GB_UNROLL
     for (i = 0; i < GB_MM_FM; i++)
         GB_UNROLL
-        for (j = 0; j < GB_MM_FN; j++)
+        for (j = 0; j < GB_MT_NF; j++)
             GB_UNROLL
             for (v = 0; v < GB_MM_PER_FRAG; v += 2) {
                 float *p;
@@ -217,6 +223,10 @@ GB_SIM_KERNEL(GB_MT_NAME, int, int, int, const GB_MT_IN *, int, const GB_MT_IN *
 #endif /* GB_HAVE_MMA */
 
 #undef GB_MT_BK
+#undef GB_MT_NF
+#undef GB_MT_THREADS
+#undef GB_MT_COPIES
+#undef GB_MT_WN
 #undef GB_MT_BNC
 #undef GB_MT_FN
 #undef GB_MT_CAT

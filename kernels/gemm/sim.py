@@ -1,5 +1,7 @@
 """What the simulated CUDA device's tests expect of this workload's GPU rows (the interface:
 kernels/vecadd/sim.py)."""
+import os
+
 TINY = "m=70,n=60,k=50"
 # 25 tiles of 128×128: the launcher picks 128×128 on cards with at most 25 SMs (K40m, K80)
 QUICK_EXTRA = ["m=256,n=256,k=256", "m=520,n=520,k=24"]
@@ -47,6 +49,16 @@ def mma_note(dtype):
     return f"own mma.sync {tier} 128x128 tiles"
 
 
+def mma_warps(card, shape):
+    """f16/bf16's warp tiles on the mma.sync path (gb_mm_pick, kernels/gemm/mma.cuh): 64x64 from
+    two 128×128 tiles of C a multiprocessor, else 64x32; GPUBENCH_MMA_KERNEL forces one."""
+    force = os.environ.get("GPUBENCH_MMA_KERNEL", "")
+    if force in ("64x32", "64x64"):
+        return force + " warps"
+    tiles = -(-shape["m"] // 128) * -(-shape["n"] // 128)
+    return "64x64 warps" if tiles >= 2 * card.p["sms"] else "64x32 warps"
+
+
 def check_tier_row(card, row, shape, check):
     """gemm/cuda_tc's f16, bf16 and tf32 rows (ok): on sm_80 code the mma.sync kernel where the
     rows of A (k) and B (n) are multiples of 16 bytes (the sim's buffers are aligned), else the
@@ -71,6 +83,9 @@ def check_tier_row(card, row, shape, check):
     fits = all(shape[d] * MMA[dtype] % 16 == 0 for d in ("k", "n"))
     if fits:
         check(mma_note(dtype) in row["note"], f"{what}: want {mma_note(dtype)}: {row['note'][:160]}")
+        if dtype != "tfloat32":
+            want = f"128x128 tiles, {mma_warps(card, shape)} (m16n8k16"
+            check(want in row["note"], f"{what}: want {want}: {row['note'][:200]}")
     else:
         check("own WMMA" in row["note"] and "its 16-byte cp.async needs rows" in row["note"],
               f"{what}: want the WMMA kernel and why: {row['note'][:200]}")

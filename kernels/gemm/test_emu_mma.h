@@ -2,7 +2,8 @@
  * in a file of their own; included by test_emu.c after its helpers (count_bad, struct
  * gemm_case), test-only.
  *
- * mma_cases: the three twins (f16, bf16, tf32) on odd shapes — m, n, k not multiples of the
+ * mma_cases: the five twins (f16, bf16, tf32 with 64×32 warps; f16, bf16 with 64×64 warps) on odd
+ * shapes — m, n, k not multiples of the
  * tile, k = 1, k not a multiple of the slice, one slice and fewer slices than stages, many
  * slices, K = 0, padded leading dimensions (rounded up to the kernel's 16-byte rows), ldc odd —
  * with every element outside the matrices NaN (a chunk reads only its inside elements), against
@@ -10,9 +11,10 @@
  * fail the FP32 tolerance (it does round). With barrier 1 (the only one) dropped, wrong; with
  * barrier 2 dropped, right.
  *
- * mma_index_checks: the copies cover every stage once; the warps' fragments tile the block once;
- * the shared stores, ldmatrix row reads and tf32 B loads are free of bank conflicts; the edge and
- * alignment predicates; and a CPU model of ldmatrix (.x4 and .x4.trans, per the PTX ISA) over
+ * mma_index_checks, for both warp shapes (64×32 with 256 threads, 64×64 with 128): the copies
+ * cover every stage once; the warps' fragments tile the block once; the shared stores, ldmatrix
+ * row reads and tf32 B loads are free of bank conflicts; the edge and alignment predicates; the
+ * pick between the two; and a CPU model of ldmatrix (.x4 and .x4.trans, per the PTX ISA) over
  * the kernel's own copy placement and lane addresses, whose registers must equal the PTX ISA's
  * operand layouts of mma.m16n8k16 (f16/bf16) and m16n8k8 (tf32) — and must not when one lane's
  * address is off by a chunk or a row.
@@ -24,11 +26,17 @@
 
 /* --- the twins on the emulation ------------------------------------------------------------ */
 enum { MM_F16, MM_BF16, MM_TF32 };
-static const char *const mm_names[3] = {"gb_hgemm_mma_128x128", "gb_bgemm_mma_128x128",
-                                        "gb_tgemm_mma_128x128"};
+static const char *const mm_names[2][3] = {
+    {"gb_hgemm_mma_128x128", "gb_bgemm_mma_128x128", "gb_tgemm_mma_128x128"},
+    {"gb_hgemm_mma_128x128_w64", "gb_bgemm_mma_128x128_w64", NULL}};
+
+/* warp tile columns of the 64×32 (w64 0) and 64×64 (w64 1) kernels */
+static int mm_wn(int w64) {
+    return w64 ? GB_MM_WN64 : GB_MM_WN;
+}
 
 struct mm_args {
-    int tier;
+    int tier, w64;
     int M, N, K, lda, ldb, ldc;
     const void *A, *B;
     float *C;
@@ -36,7 +44,11 @@ struct mm_args {
 
 static void mm_body(void *p) {
     const struct mm_args *a = p;
-    if (a->tier == MM_TF32)
+    if (a->w64 && a->tier == MM_BF16)
+        gb_bgemm_mma_128x128_w64(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+    else if (a->w64)
+        gb_hgemm_mma_128x128_w64(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
+    else if (a->tier == MM_TF32)
         gb_tgemm_mma_128x128(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
     else if (a->tier == MM_BF16)
         gb_bgemm_mma_128x128(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->C, a->ldc);
@@ -71,10 +83,11 @@ static void mm_to_tier(void *dst, const float *x, size_t n, int tier) {
             ((__half *)dst)[e] = __float2half_rn(x[e]);
 }
 
-/* One case of tier's twin; returns the wrong elements of C (or -1: emulation failed). Leading
- * dimensions of A and B: K + pad and N + pad rounded up to 16 bytes (the kernel's contract,
- * gb_mm_fits); ldc = N + pad. */
-static long run_mmcase(int tier, const struct gemm_case *c, enum emu_order order, int report) {
+/* One case of tier's twin (64×64 warps: w64); returns the wrong elements of C (or -1: emulation
+ * failed). Leading dimensions of A and B: K + pad and N + pad rounded up to 16 bytes (the kernel's
+ * contract, gb_mm_fits); ldc = N + pad. */
+static long run_mmcase(int tier, int w64, const struct gemm_case *c, enum emu_order order,
+                       int report) {
     const int M = c->M, N = c->N, K = c->K, ec = tier == MM_TF32 ? 4 : 8;
     const int lda = (K + c->pad + ec - 1) / ec * ec, ldb = (N + c->pad + ec - 1) / ec * ec;
     const int ldc = N + c->pad, es = tier == MM_TF32 ? 4 : 2;
@@ -84,7 +97,7 @@ static long run_mmcase(int tier, const struct gemm_case *c, enum emu_order order
     void *tb = aligned_alloc(16, (nb * es + 15) / 16 * 16);
     float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
     double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
-    struct mm_args args = {tier, M, N, K, lda, ldb, ldc, ta, tb, C};
+    struct mm_args args = {tier, w64, M, N, K, lda, ldb, ldc, ta, tb, C};
     struct tol tol = verify_tol(tier == MM_TF32   ? DT_TF32
                                 : tier == MM_BF16 ? DT_BF16
                                                   : DT_F16,
@@ -110,7 +123,8 @@ static long run_mmcase(int tier, const struct gemm_case *c, enum emu_order order
         }
     if (!gb_mm_fits(es, (size_t)ta, lda, (size_t)tb, ldb) ||
         gb_mm_grid(M, N, &grid.x, &grid.y) != 0 ||
-        emu_launch(grid, emu_dim3(GB_MM_THREADS, 1, 1), 0, order, 99, mm_body, &args))
+        emu_launch(grid, emu_dim3(32 * (unsigned)gb_mm_warps(mm_wn(w64)), 1, 1), 0, order, 99,
+                   mm_body, &args))
         bad = -1;
     else {
         bad = count_bad(C, ldc, ref, M, N, tol, report);
@@ -123,36 +137,39 @@ static long run_mmcase(int tier, const struct gemm_case *c, enum emu_order order
             EMU_CHECK(count_bad(C, ldc, ref, M, N, verify_tol(DT_F32, K, 1.0, 0), 0) > 0,
                       "%s (twin) %dx%dx%d: passes the FP32 tolerance, so it does not round to "
                       "TF32",
-                      mm_names[tier], M, N, K);
+                      mm_names[w64][tier], M, N, K);
     }
     free(fa), free(fb), free(ta), free(tb), free(C), free(ref);
     return bad;
 }
 
-/* The three twins, from sm_80, on every case in every order; barrier 1 dropped: every case with
+/* The five twins, from sm_80, on every case in every order; barrier 1 dropped: every case with
  * several warps on a tile and K > 0 wrong; barrier 2 (there is none) dropped: right. Returns the
  * number of launches. */
 static int mma_cases(const struct gemm_case *cases, int ncases, int drop) {
-    int tier, ci, o, runs = 0;
+    int tier, w64, ci, o, runs = 0;
     if (GB_ARCH < GB_MMA_MIN_ARCH)
         return 0;
-    for (tier = 0; tier < 3; tier++)
-        for (ci = 0; ci < ncases; ci++) {
-            const struct gemm_case *c = &cases[ci];
-            if (drop == 1 && (c->M < 32 || c->N < 32 || c->K == 0))
-                continue;
-            for (o = 0; o < EMU_ORDERS; o++) {
-                long bad = run_mmcase(tier, c, (enum emu_order)o, drop != 1);
-                runs++;
-                EMU_CHECK(bad >= 0, "emulation failed");
-                if (drop != 1)
-                    EMU_CHECK(bad == 0, "%s (twin) %dx%dx%d pad %d %s: %ld wrong", mm_names[tier],
-                              c->M, c->N, c->K, c->pad, emu_order_name((enum emu_order)o), bad);
-                else
-                    EMU_CHECK(bad > 0, "%s (twin) %dx%dx%d %s: barrier 1 removed, yet right",
-                              mm_names[tier], c->M, c->N, c->K, emu_order_name((enum emu_order)o));
+    for (w64 = 0; w64 < 2; w64++)
+        for (tier = 0; tier < 3; tier++)
+            for (ci = 0; ci < ncases && mm_names[w64][tier]; ci++) {
+                const struct gemm_case *c = &cases[ci];
+                if (drop == 1 && (c->M < 32 || c->N < 32 || c->K == 0))
+                    continue;
+                for (o = 0; o < EMU_ORDERS; o++) {
+                    long bad = run_mmcase(tier, w64, c, (enum emu_order)o, drop != 1);
+                    runs++;
+                    EMU_CHECK(bad >= 0, "emulation failed");
+                    if (drop != 1)
+                        EMU_CHECK(bad == 0, "%s (twin) %dx%dx%d pad %d %s: %ld wrong",
+                                  mm_names[w64][tier], c->M, c->N, c->K, c->pad,
+                                  emu_order_name((enum emu_order)o), bad);
+                    else
+                        EMU_CHECK(bad > 0, "%s (twin) %dx%dx%d %s: barrier 1 removed, yet right",
+                                  mm_names[w64][tier], c->M, c->N, c->K,
+                                  emu_order_name((enum emu_order)o));
+                }
             }
-        }
     return runs;
 }
 
@@ -197,9 +214,10 @@ static void mm_ldsm_model(const uint16_t *sh, const int *addr, int trans, uint32
 }
 
 /* Registers of the model that differ from the PTX ISA's operand layouts for the kernel's
- * fragment loads of one slice (tier tf32 or 16-bit), every warp, fragment and k step; bad_lane
- * (−1: none) gives an address off by off_b16 b16 units, to show that the check can fail. */
-static long mm_fragment_misses(int tf32, int bad_lane, int off_b16) {
+ * fragment loads of one slice (tier tf32 or 16-bit; warps 64×wn), every warp, fragment and k
+ * step; bad_lane (−1: none) gives an address off by off_b16 b16 units, to show that the check
+ * can fail. */
+static long mm_fragment_misses(int tf32, int wn, int bad_lane, int off_b16) {
     static uint16_t sa[GB_MM_A_CHUNKS * 8], sb[GB_MM_A_CHUNKS * 8];
     const int ec = tf32 ? 4 : 8, bk = gb_mm_bk(ec), bnc = gb_mm_bnc(ec);
     const int u = 8 / ec; /* b16 units an element */
@@ -208,9 +226,9 @@ static long mm_fragment_misses(int tf32, int bad_lane, int off_b16) {
     long miss = 0;
     mm_place(sa, GB_MM_BM, GB_MM_AC, ec);
     mm_place(sb, bk, bnc, ec);
-    for (w = 0; w < GB_MM_WARPS; w++) {
+    for (w = 0; w < gb_mm_warps(wn); w++) {
         int wr, wc;
-        gb_mm_warp_origin(w, &wr, &wc);
+        gb_mm_warp_origin(w, wn, &wr, &wc);
         for (ks = 0; ks < 2; ks++) {
             /* A: ldmatrix.x4 of fragment i; a_q of lane l (g = l/4, t = l%4) */
             for (i = 0; i < GB_MM_FM; i++) {
@@ -233,7 +251,7 @@ static long mm_fragment_misses(int tf32, int bad_lane, int off_b16) {
                     }
             }
             if (tf32) { /* B: 32-bit loads of b0 (k = t, n = g), b1 (k = t+4, n = g) */
-                for (j = 0; j < GB_MM_FN; j++)
+                for (j = 0; j < wn / 8; j++)
                     for (l = 0; l < 32; l++)
                         for (v = 0; v < 2; v++) {
                             int k, n, at;
@@ -248,7 +266,7 @@ static long mm_fragment_misses(int tf32, int bad_lane, int off_b16) {
             }
             /* 16-bit B: ldmatrix.x4.trans of the n16 pair jj: b0b1 (k = 2t.., n = g), b2b3
              * (k = 2t+8.., n = g) of n8 fragments 2jj (registers 0, 1) and 2jj+1 (2, 3) */
-            for (j = 0; j < GB_MM_FN / 2; j++) {
+            for (j = 0; j < wn / 16; j++) {
                 for (l = 0; l < 32; l++) {
                     gb_mm_ldsm_b(l, wc, j, ks, &r, &c);
                     addr[l] = gb_mm_swz(r, c, bnc) * 8 + (l == bad_lane ? off_b16 : 0);
@@ -276,9 +294,17 @@ static int mm_groups(const int *chunk) {
     return __builtin_popcount((unsigned)seen);
 }
 
-static void mma_index_checks(void) {
+/* The checks of one warp shape (64×wn, 32·gb_mm_warps(wn) threads) that do not involve a
+ * tier's copy widths alone: the copies, the fragments' tiling, the shared reads' banks. */
+static void mma_shape_checks(int wn) {
     static unsigned char seen[GB_MM_BM][GB_MM_BN];
+    const int threads = 32 * gb_mm_warps(wn), copies = GB_MM_A_CHUNKS / threads;
     int ec, w, i, j, v, r, c, q, p, l, chunk[8], bchunk[8], bad = 0;
+    EMU_CHECK(copies * threads == GB_MM_A_CHUNKS &&
+                  (wn == GB_MM_WN ? threads == GB_MM_THREADS : threads == GB_MM_THREADS64),
+              "mma 64x%d: %d threads do not copy the 512 chunks evenly or disagree with the "
+              "launch's",
+              wn, threads);
     /* the copies: a permutation of each stage part's chunks, 8 consecutive threads a full
      * 128-byte line without conflict */
     for (ec = 4; ec <= 8; ec += 4) {
@@ -289,9 +315,9 @@ static void mma_index_checks(void) {
             static unsigned char hit[GB_MM_A_CHUNKS];
             memset(hit, 0, sizeof hit);
             bad = 0;
-            for (q = 0; q < GB_MM_COPIES; q++)
-                for (p = 0; p < GB_MM_THREADS; p++) {
-                    gb_mm_copy(p + q * GB_MM_THREADS, widths[i], &r, &c);
+            for (q = 0; q < copies; q++)
+                for (p = 0; p < threads; p++) {
+                    gb_mm_copy(p + q * threads, widths[i], &r, &c);
                     hit[gb_mm_swz(r, c, widths[i])]++;
                     chunk[p % 8] = gb_mm_swz(r, c, widths[i]);
                     if (p % 8 == 7)
@@ -299,18 +325,18 @@ static void mma_index_checks(void) {
                 }
             for (p = 0; p < GB_MM_A_CHUNKS; p++)
                 bad += hit[p] != 1;
-            EMU_CHECK(bad == 0, "mma: the copies of %s (ec %d) miss, repeat or conflict (%d)",
-                      i ? "B" : "A", ec, bad);
+            EMU_CHECK(bad == 0, "mma 64x%d: the copies of %s (ec %d) miss, repeat or conflict (%d)",
+                      wn, i ? "B" : "A", ec, bad);
         }
     }
     /* the warps' fragments tile the block once */
     memset(seen, 0, sizeof seen);
     bad = 0;
-    for (w = 0; w < GB_MM_WARPS; w++) {
+    for (w = 0; w < gb_mm_warps(wn); w++) {
         int wr, wc;
-        gb_mm_warp_origin(w, &wr, &wc);
+        gb_mm_warp_origin(w, wn, &wr, &wc);
         for (i = 0; i < GB_MM_FM; i++)
-            for (j = 0; j < GB_MM_FN; j++)
+            for (j = 0; j < wn / 8; j++)
                 for (l = 0; l < 32; l++)
                     for (v = 0; v < GB_MM_PER_FRAG; v++) {
                         gb_mm_frag_c(l, v, &r, &c);
@@ -324,14 +350,14 @@ static void mma_index_checks(void) {
     for (r = 0; r < GB_MM_BM; r++)
         for (c = 0; c < GB_MM_BN; c++)
             bad += seen[r][c] != 1;
-    EMU_CHECK(bad == 0, "mma: the fragments do not tile the block once (%d)", bad);
-    /* ldmatrix: the 8 row addresses of each matrix in 8 bank groups; tf32 B's 32 loads of a
-     * fragment register in 32 banks */
+    EMU_CHECK(bad == 0, "mma 64x%d: the fragments do not tile the block once (%d)", wn, bad);
+    /* ldmatrix: the 8 row addresses of each matrix in 8 bank groups (A's 4 fragments, B's wn/16
+     * n16 pairs); tf32 B's 32 loads of a fragment register in 32 banks */
     bad = 0;
     for (ec = 4; ec <= 8; ec += 4)
-        for (w = 0; w < GB_MM_WARPS; w++) {
+        for (w = 0; w < gb_mm_warps(wn); w++) {
             int wr, wc, ks;
-            gb_mm_warp_origin(w, &wr, &wc);
+            gb_mm_warp_origin(w, wn, &wr, &wc);
             for (ks = 0; ks < 2; ks++)
                 for (i = 0; i < GB_MM_FM; i++) {
                     for (l = 0; l < 32; l++) {
@@ -339,14 +365,14 @@ static void mma_index_checks(void) {
                         chunk[l % 8] = gb_mm_swz(r, c, GB_MM_AC);
                         if (l % 8 == 7)
                             bad += mm_groups(chunk) != 8;
-                        if (ec == 8 && i < GB_MM_FN / 2) {
+                        if (ec == 8 && i < wn / 16) {
                             gb_mm_ldsm_b(l, wc, i, ks, &r, &c);
                             bchunk[l % 8] = gb_mm_swz(r, c, 16);
                             if (l % 8 == 7)
                                 bad += mm_groups(bchunk) != 8;
                         }
                     }
-                    if (ec == 4)
+                    if (ec == 4 && wn == GB_MM_WN) /* tf32: 64×32 warps only */
                         for (v = 0; v < 2; v++) {
                             unsigned long long banks = 0;
                             for (l = 0; l < 32; l++) {
@@ -358,7 +384,13 @@ static void mma_index_checks(void) {
                         }
                 }
         }
-    EMU_CHECK(bad == 0, "mma: %d shared reads with bank conflicts", bad);
+    EMU_CHECK(bad == 0, "mma 64x%d: %d shared reads with bank conflicts", wn, bad);
+}
+
+static void mma_index_checks(void) {
+    int i;
+    mma_shape_checks(GB_MM_WN);
+    mma_shape_checks(GB_MM_WN64);
     /* the edges: 13 columns, chunks of 8 at 0 (whole), 8 (5 inside), 16 (none); rows outside */
     EMU_CHECK(gb_mm_inside(1, 0, 13, 8) == 8 && gb_mm_inside(1, 8, 13, 8) == 5 &&
                   gb_mm_inside(1, 16, 13, 8) == 0 && gb_mm_inside(0, 0, 13, 8) == 0 &&
@@ -375,15 +407,23 @@ static void mma_index_checks(void) {
                       gb_mm_grid(65536 * GB_MM_BM, 1, &gx, &gy) == -1,
                   "mma: wrong grid");
     }
-    /* the fragment loads against the PTX ISA's layouts; an address off by a chunk (8 b16) or by
-     * one element must show */
-    for (i = 0; i < 2; i++) {
-        long miss = mm_fragment_misses(i, -1, 0);
-        EMU_CHECK(miss == 0, "mma: %s fragment registers differ from the PTX ISA layout (%ld)",
-                  i ? "tf32" : "16-bit", miss);
-        EMU_CHECK(mm_fragment_misses(i, 9, 8) > 0 && mm_fragment_misses(i, 20, i ? 2 : 1) > 0,
-                  "mma: the ldmatrix model does not notice an address off (%s)",
-                  i ? "tf32" : "16-bit");
+    /* which kernel: the 64×64 warps from 2 tiles of 128×128 an SM (18×12 = 216 on 108 SMs) */
+    EMU_CHECK(gb_mm_pick(4096, 4096, 108) && gb_mm_pick(256, 128, 1) && !gb_mm_pick(128, 128, 1) &&
+                  !gb_mm_pick(1024, 1024, 108) && gb_mm_pick(2304, 1536, 108) &&
+                  !gb_mm_pick(2176, 1536, 108),
+              "mma: gb_mm_pick picks the wrong warp shape");
+    /* the fragment loads against the PTX ISA's layouts, both warp shapes (tf32: 64×32 only); an
+     * address off by a chunk (8 b16) or by one element must show */
+    for (i = 0; i < 3; i++) {
+        const int tf32 = i == 2, wn = i == 1 ? GB_MM_WN64 : GB_MM_WN;
+        long miss = mm_fragment_misses(tf32, wn, -1, 0);
+        EMU_CHECK(miss == 0,
+                  "mma 64x%d: %s fragment registers differ from the PTX ISA layout (%ld)", wn,
+                  tf32 ? "tf32" : "16-bit", miss);
+        EMU_CHECK(mm_fragment_misses(tf32, wn, 9, 8) > 0 &&
+                      mm_fragment_misses(tf32, wn, 20, tf32 ? 2 : 1) > 0,
+                  "mma 64x%d: the ldmatrix model does not notice an address off (%s)", wn,
+                  tf32 ? "tf32" : "16-bit");
     }
     EMU_CHECK(!gb_mm_body_at(75) && gb_mm_body_at(80) && gb_mm_body_at(90) &&
                   gb_mm_body_at(GB_ARCH / 10) == GB_MM_BODY,

@@ -2,7 +2,11 @@
 """wgmma_edges.py — gemm/cuda_tc's f16 and bf16 at the Hopper kernels' edge shapes (issue 39,
 item 6), for scripts/gpu-check and scripts/kernel-lease: M ∈ {1, 129}, N ∈ {1, 64, 65, 129},
 K ∈ {1, 63, 64, 65}, on each wgmma kernel in turn (GPUBENCH_WGMMA_KERNEL=128x128, 128x256:
-kernels/gemm/cuda_tc.c; a card without the wgmma path runs its own kernels, as it would anyway).
+kernels/gemm/cuda_tc.c; a card without the wgmma path runs its own kernels, as it would anyway),
+then on each mma.sync kernel of sm_80-89 and of Hopper without sm_90a code
+(GPUBENCH_MMA_KERNEL=64x32, 64x64: the warp tiles, kernels/gemm/mma.cuh; on a card with the wgmma
+path these two runs are more wgmma shapes) at their own edges (MMA_NS, MMA_KS: N and K multiples of
+8, which their 16-byte copies need, ragged against tile and slice).
 
 Why each shape: N = 1 and K = 1 leave most of a TMA box outside the tensor (N = 1, 64, 65, 129:
 B's second 64-column box, and with the 128×256 kernel its third and fourth, lie wholly outside
@@ -23,10 +27,20 @@ import os
 import subprocess
 import sys
 
-KERNELS = ["128x128", "128x256"]
 MS = [1, 129]
 NS = [1, 64, 65, 129]
 KS = [1, 63, 64, 65]
+# the mma.sync kernels' own edges: their 16-byte cp.async takes rows of A and B in multiples of 8
+# halves (elsewhere the WMMA kernel runs), so N, K multiples of 8 but ragged against the 128×128
+# tile and the 32-deep slice: one partial slice (8), one and a partial (40), more slices than
+# stages (72, 136), a second column tile of 8 (136)
+MMA_NS = [8, 64, 72, 136]
+MMA_KS = [8, 40, 72, 136]
+# (the variable that forces a kernel, its value, N values, K values)
+KERNELS = [("GPUBENCH_WGMMA_KERNEL", "128x128", NS, KS),
+           ("GPUBENCH_WGMMA_KERNEL", "128x256", NS, KS),
+           ("GPUBENCH_MMA_KERNEL", "64x32", MMA_NS, MMA_KS),
+           ("GPUBENCH_MMA_KERNEL", "64x64", MMA_NS, MMA_KS)]
 BATCH_LIMIT, SHAPE_LIMIT = 60, 20
 
 
@@ -34,18 +48,18 @@ def shape(m, n, k):
     return f"gemm:m={m},n={n},k={k}"
 
 
-def run(gb, kernel, shapes, csv_path, log_path, limit, var="GPUBENCH_WGMMA_KERNEL",
-        dtypes="f16,bf16"):
-    """One gpubench run of gemm/cuda_tc at `dtypes` and shapes with kernel `kernel` forced by the
-    environment variable `var` (the wgmma kernel by default; scripts/lib/dmma_edges.py: f64's
-    DMMA kernel); the exit status, or None when it ran past `limit` seconds (then killed)."""
+def run(gb, kernel, shapes, csv_path, log_path, limit, dtypes="f16,bf16"):
+    """One gpubench run of gemm/cuda_tc at `dtypes` and shapes on the kernel `kernel` (a KERNELS
+    entry's variable and value; scripts/lib/dmma_edges.py: f64's DMMA kernel); the exit status,
+    or None when it ran past `limit` seconds (then killed)."""
     cmd = [gb, "run", "-d", "cuda:0", "-w", "gemm", "-i", "cuda_tc", "-D", dtypes,
            "--reps", "1", "--warmup", "0", "--min-time", "0", "-o", csv_path]
     for s in shapes:
         cmd += ["-s", s]
-    env = dict(os.environ, **{var: kernel})
+    env = dict(os.environ)
+    env[kernel[0]] = kernel[1]
     with open(log_path, "a") as log:
-        log.write(f"$ {var}={kernel} " + " ".join(cmd) + "\n")
+        log.write(f"$ {kernel[0]}={kernel[1]} " + " ".join(cmd) + "\n")
         log.flush()
         try:
             return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -62,7 +76,9 @@ def bad_rows(csv_path):
     try:
         with open(csv_path, newline="") as f:
             for row in csv.DictReader(f):
-                note = note or row.get("note", "")
+                if not note:  # the kernel's words ("own …"), not the statistics' before them
+                    n = row.get("note", "")
+                    note = n[n.find("own "):] if "own " in n else n
                 if row.get("status") not in ("ok", "unsupported"):
                     bad.append((row.get("dtype"), row.get("shape"), row.get("status")))
     except OSError as e:
@@ -78,11 +94,12 @@ def main(argv):
     shape_limit = int(argv[4]) if len(argv) > 4 else SHAPE_LIMIT
     os.makedirs(out, exist_ok=True)
     failed = 0
-    for kernel in KERNELS:
+    for forced in KERNELS:
+        kernel = forced[1]
         for m in MS:
             stem = os.path.join(out, f"wgmma-edges-{kernel}-m{m}")
-            shapes = [shape(m, n, k) for n in NS for k in KS]
-            rc = run(gb, kernel, shapes, stem + ".csv", stem + ".log", batch_limit)
+            shapes = [shape(m, n, k) for n in forced[2] for k in forced[3]]
+            rc = run(gb, forced, shapes, stem + ".csv", stem + ".log", batch_limit)
             if rc is None:
                 # name the shape that hangs: each alone, under its own limit
                 print(f"wgmma edges {kernel} M={m}: timeout after {batch_limit} s; "
@@ -90,7 +107,7 @@ def main(argv):
                 failed = 1
                 for s in shapes:
                     one = f"{stem}-{s.split(':')[1].replace(',', '-')}"
-                    rc1 = run(gb, kernel, [s], one + ".csv", stem + ".log", shape_limit)
+                    rc1 = run(gb, forced, [s], one + ".csv", stem + ".log", shape_limit)
                     if rc1 is None:
                         print(f"  FAIL {kernel} {s}: timeout after {shape_limit} s (a hang); "
                               "the rest of this M not rerun")

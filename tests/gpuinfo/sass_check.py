@@ -6,6 +6,11 @@ usage: sass_check.py CUOBJDUMP GPUBENCH SOURCE_ROOT
 Each kernel file that claims an instruction says so in its header, one line per kernel:
 
     SASS check: <kernel> <OPCODE> from <ARCH>        (e.g. gb_dgemm_dmma_64x64 DMMA from 800)
+    SASS check: <kernel> <OPCODE> x<N> from <ARCH>   (at least N of them, e.g. one main-loop
+                                                     body's HMMA.16816: kernels/gemm/mma.cuh)
+    SASS check: <kernel> no <OPCODE> from <ARCH>     (none in any code, e.g. no LDL: no local
+                                                     memory; ARCH names where the body is real)
+    SASS check: <kernel> <OPCODE> from <ARCH> below <END>   (none from END on either)
 
 (kernels/gemm/wmma.cuh: HMMA from sm_70 for f16, sm_80 for bf16 and tf32; dmma.cuh: DMMA from
 sm_80). ARCH may end in "a" (`HGMMA from 900a`, kernels/gemm/wgmma.cuh): the instruction exists in
@@ -28,20 +33,21 @@ import re
 import subprocess
 import sys
 
-CLAIM = re.compile(r"SASS check: (\w+) ([A-Z][A-Z0-9]*(?:\.[A-Za-z0-9]+)*) from (\d+)(a?)\b"
-                   r"(?: below (\d+)\b)?")
+CLAIM = re.compile(r"SASS check: (\w+) (no )?([A-Z][A-Z0-9]*(?:\.[A-Za-z0-9]+)*)(?: x(\d+))? "
+                   r"from (\d+)(a?)\b(?: below (\d+)\b)?")
 
 
 def claims(root):
-    """[(kernel, opcode, arch, file, below)] of every kernel header under kernels/ (below: the
-    first architecture past the claim's range, or None)."""
+    """[(kernel, opcode, arch, file, at least, none, below)] of every kernel header under
+    kernels/: at least that many from arch on (1 unless "xN"), or with none set, no such opcode
+    anywhere; below: the first architecture past the claim's range, or None."""
     out = []
     for path in sorted(glob.glob(os.path.join(root, "kernels", "**", "*.cuh"), recursive=True)):
         with open(path, encoding="utf-8") as f:
             for m in CLAIM.finditer(f.read()):
-                out.append((m.group(1), m.group(2), (int(m.group(3)), m.group(4)),
-                            os.path.relpath(path, root),
-                            int(m.group(5)) if m.group(5) else None))
+                out.append((m.group(1), m.group(3), (int(m.group(5)), m.group(6)),
+                            os.path.relpath(path, root), int(m.group(4) or 1), bool(m.group(2)),
+                            int(m.group(7)) if m.group(7) else None))
     return out
 
 
@@ -114,7 +120,7 @@ def main():
     print(f"{'kernel':<24} {'arch':>6} {'want':>10} {'found':>6}  verdict")
     embedded = embedded_archs(cuobjdump, binary)
     sass = opcodes_by_function(cuobjdump, binary)
-    for kernel, op, since, src, below in todo:
+    for kernel, op, since, src, least, none, below in todo:
         name = mangled(binary, kernel)
         if name is None and since[1] and since not in embedded:
             # an arch-specific kernel exists only where its toolkit does (wgmma: CUDA 12.0+); a
@@ -138,14 +144,15 @@ def main():
                   f"{op} claim ({src}) is not checked here")
         for arch in sorted(per_arch):
             n = sum(1 for o in per_arch[arch] if opcode_is(o, op))
-            want_some = arch == since if since[1] else \
-                arch[0] >= since[0] and (below is None or arch[0] < below)
-            ok = n > 0 if want_some else n == 0
+            want_some = not none and (arch == since if since[1] else arch[0] >= since[0] and
+                                      (below is None or arch[0] < below))
+            ok = n >= least if want_some else n == 0
             failed += not ok
             name_arch = f"sm_{arch[0] // 10}{arch[1]}"
-            print(f"{kernel:<24} {name_arch:<6} {(op if want_some else 'no ' + op):>10} "
+            want = (op if least == 1 else f"{least}x {op}") if want_some else "no " + op
+            print(f"{kernel:<24} {name_arch:<6} {want:>10} "
                   f"{n:>6}  {'ok' if ok else 'FAIL'}"
-                  f"{'' if ok else f' ({src} claims {op} from sm_{since[0] // 10}{since[1]}'}"
+                  f"{'' if ok else f' ({src} claims {want} from sm_{since[0] // 10}{since[1]}'}"
                   f"{'' if ok or below is None else f' below sm_{below // 10}'}"
                   f"{'' if ok else ')'}")
     print(f"{len(todo)} claims, {failed} failures")
