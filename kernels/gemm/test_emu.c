@@ -51,6 +51,8 @@
  * the descriptor bits, layouts, D fragment, TMA box, phase parities, grid). The persistent
  * 128×256 kernel with its 2-CTA multicast cluster (wgmma_persist.cuh): its twin and CPU models
  * of its tile walk, multicast layout, n = 256 descriptors and budgets, in test_emu_persist.h.
+ * tf32 on wgmma (wgmma_tf32.cuh): its pass and twin on odd shapes, the pass bit for bit, and a
+ * model of its K-major 4-byte layout, in test_emu_wgmma_tf32.h.
  *
  * Emulation builds: arch 800 200; drop-barrier 1 2
  */
@@ -862,6 +864,8 @@ static int wg_cases(const struct gemm_case *cases, int ncases, int drop) {
 
 /* the persistent 128×256 kernel's twin and models (wp_cases, wgmma_persist_checks) */
 #include "kernels/gemm/test_emu_persist.h"
+/* tf32 on wgmma: the pass and the twin, the layout model (wt_cases, wt_layout_checks) */
+#include "kernels/gemm/test_emu_wgmma_tf32.h"
 
 /* The index arithmetic of wgmma.cuh on its own: the swizzle (its known pattern, an involution
  * on each 1024-byte atom that keeps 16-byte chunks whole), the descriptor's fields (PTX ISA
@@ -1115,10 +1119,12 @@ int main(void) {
         };
         runs += wg_cases(gcases, (int)(sizeof gcases / sizeof gcases[0]), drop);
         runs += wp_cases(drop);
+        runs += wt_cases(drop);
     }
     wmma_index_checks();
     wgmma_index_checks();
     wgmma_persist_checks();
+    wt_layout_checks();
     dmma_index_checks();
     tf32_round_checks();
     /* The tensor-core kernels' host refusals (gb_hgemm_wmma_runs, gb_dgemm_dmma_runs) follow
@@ -1139,7 +1145,7 @@ int main(void) {
     EMU_CHECK(gb_hgemm_body_at(GB_ARCH / 10) == GB_HALF_BODY,
               "gb_hgemm_body_at(%d) disagrees with GB_HALF_BODY", GB_ARCH / 10);
     printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin), FP16 GEMM (half2, WMMA twin), BF16, "
-           "TF32 GEMM (WMMA and mma.sync twins) and FP16, BF16 GEMM (wgmma twins) launches "
+           "TF32 GEMM (WMMA and mma.sync twins) and FP16, BF16, TF32 GEMM (wgmma twins) launches "
            "as for sm_%d "
            "(barrier removed: %d), "
            "%.0f ms, %d "

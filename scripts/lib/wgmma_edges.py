@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""wgmma_edges.py — gemm/cuda_tc's f16 and bf16 at the Hopper kernels' edge shapes (issue 39,
-item 6), for scripts/gpu-check and scripts/kernel-lease: M ∈ {1, 129}, N ∈ {1, 64, 65, 129},
-K ∈ {1, 63, 64, 65}, on each wgmma kernel in turn (GPUBENCH_WGMMA_KERNEL=128x128, 128x256:
-kernels/gemm/cuda_tc.c; a card without the wgmma path runs its own kernels, as it would anyway).
+"""wgmma_edges.py — gemm/cuda_tc's f16, bf16 and tf32 at the Hopper kernels' edge shapes (issue
+39, items 6 and 2), for scripts/gpu-check and scripts/kernel-lease: M ∈ {1, 129}, N ∈ {1, 64, 65,
+129}, K ∈ {1, 63, 64, 65}, on each wgmma kernel in turn: f16 and bf16 on the 128×128 and the
+persistent 128×256 kernel (GPUBENCH_WGMMA_KERNEL=128x128, 128x256: kernels/gemm/cuda_tc.c), tf32
+on its 128×128 kernel with the pass before it (kernels/gemm/wgmma_tf32.cuh); a card without the
+wgmma path runs its own kernels, as it would anyway.
 
 Why each shape: N = 1 and K = 1 leave most of a TMA box outside the tensor (N = 1, 64, 65, 129:
 B's second 64-column box, and with the 128×256 kernel its third and fourth, lie wholly outside
 B), K = 63 and 65 a ragged last slice, M = 1 and 129 a ragged or all-but-empty row tile (the
-128×256 kernel's second block of a cluster wholly below M). TMA fills what lies outside with
+128×256 kernel's second block of a cluster wholly below M). For tf32 the slice is 32 deep, so
+K = 63, 64 and 65 are two and three slices; K = 1, 63 and 65 leave the copies' rows padded (ldk
+= K rounded up to 4), which the tensor maps must stop short of. TMA fills what lies outside with
 zeros and still counts the whole box towards the mbarrier's transaction bytes; were the bytes a
 box delivers ever fewer than the expect_tx, the kernel would wait forever. So every run has a
 time limit: one run per kernel and M (all 16 N×K shapes), and when that run times out each of
@@ -23,7 +27,9 @@ import os
 import subprocess
 import sys
 
-KERNELS = ["128x128", "128x256"]
+# (label, the row's tiers, GPUBENCH_WGMMA_KERNEL or None: tf32 has one wgmma kernel)
+KERNELS = [("128x128", "f16,bf16", "128x128"), ("128x256", "f16,bf16", "128x256"),
+           ("tf32", "tf32", None)]
 MS = [1, 129]
 NS = [1, 64, 65, 129]
 KS = [1, 63, 64, 65]
@@ -35,15 +41,20 @@ def shape(m, n, k):
 
 
 def run(gb, kernel, shapes, csv_path, log_path, limit):
-    """One gpubench run of gemm/cuda_tc f16,bf16 at shapes on the wgmma kernel `kernel`; the
-    exit status, or None when it ran past `limit` seconds (then killed)."""
-    cmd = [gb, "run", "-d", "cuda:0", "-w", "gemm", "-i", "cuda_tc", "-D", "f16,bf16",
+    """One gpubench run of gemm/cuda_tc at shapes on the wgmma kernel `kernel` (a KERNELS
+    entry); the exit status, or None when it ran past `limit` seconds (then killed)."""
+    _, dtypes, force = kernel
+    cmd = [gb, "run", "-d", "cuda:0", "-w", "gemm", "-i", "cuda_tc", "-D", dtypes,
            "--reps", "1", "--warmup", "0", "--min-time", "0", "-o", csv_path]
     for s in shapes:
         cmd += ["-s", s]
-    env = dict(os.environ, GPUBENCH_WGMMA_KERNEL=kernel)
+    env = dict(os.environ)
+    env.pop("GPUBENCH_WGMMA_KERNEL", None)
+    if force:
+        env["GPUBENCH_WGMMA_KERNEL"] = force
     with open(log_path, "a") as log:
-        log.write("$ GPUBENCH_WGMMA_KERNEL=" + kernel + " " + " ".join(cmd) + "\n")
+        log.write(("$ GPUBENCH_WGMMA_KERNEL=" + force + " " if force else "$ ") + " ".join(cmd) +
+                  "\n")
         log.flush()
         try:
             return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -77,33 +88,34 @@ def main(argv):
     os.makedirs(out, exist_ok=True)
     failed = 0
     for kernel in KERNELS:
+        label, dtypes = kernel[0], kernel[1]
         for m in MS:
-            stem = os.path.join(out, f"wgmma-edges-{kernel}-m{m}")
+            stem = os.path.join(out, f"wgmma-edges-{label}-m{m}")
             shapes = [shape(m, n, k) for n in NS for k in KS]
             rc = run(gb, kernel, shapes, stem + ".csv", stem + ".log", batch_limit)
             if rc is None:
                 # name the shape that hangs: each alone, under its own limit
-                print(f"wgmma edges {kernel} M={m}: timeout after {batch_limit} s; "
+                print(f"wgmma edges {label} M={m}: timeout after {batch_limit} s; "
                       "each shape alone:")
                 failed = 1
                 for s in shapes:
                     one = f"{stem}-{s.split(':')[1].replace(',', '-')}"
                     rc1 = run(gb, kernel, [s], one + ".csv", stem + ".log", shape_limit)
                     if rc1 is None:
-                        print(f"  FAIL {kernel} {s}: timeout after {shape_limit} s (a hang); "
+                        print(f"  FAIL {label} {s}: timeout after {shape_limit} s (a hang); "
                               "the rest of this M not rerun")
                         break
                     if rc1 != 0 or bad_rows(one + ".csv")[0]:
-                        print(f"  FAIL {kernel} {s}: exit {rc1}, {bad_rows(one + '.csv')[0]}")
+                        print(f"  FAIL {label} {s}: exit {rc1}, {bad_rows(one + '.csv')[0]}")
                 continue
             bad, note = bad_rows(stem + ".csv")
             if rc != 0 or bad:
                 failed = 1
-                print(f"wgmma edges {kernel} M={m}: FAIL exit {rc}; see {stem}.log")
+                print(f"wgmma edges {label} M={m}: FAIL exit {rc}; see {stem}.log")
                 for dtype, s, st in bad:
-                    print(f"  FAIL {kernel} {dtype} {s}: {st}")
+                    print(f"  FAIL {label} {dtype} {s}: {st}")
             else:
-                print(f"wgmma edges {kernel} M={m}: {len(shapes)} shapes × f16, bf16 ok "
+                print(f"wgmma edges {label} M={m}: {len(shapes)} shapes × {dtypes} ok "
                       f"({note[:90]})")
     return failed
 
