@@ -23,6 +23,7 @@ enum gb_gemm_family {
     GB_GF_TGEMM_MMA,
     GB_GF_HGEMM_WGMMA,
     GB_GF_BGEMM_WGMMA,
+    GB_GF_TGEMM_WGMMA,
     GB_GF_COUNT
 };
 
@@ -154,6 +155,12 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
          gb_grid_wgmma_persist, 256, 0, GB_WG_THREADS, GB_WP_SMEM),
     GB_K(GB_GF_BGEMM_WGMMA, 1, gb_bgemm_wgmma_persist_128x256, gb_wgmma_runs,
          gb_grid_wgmma_persist, 256, 0, GB_WG_THREADS, GB_WP_SMEM),
+    /* tf32: the kernel (key 0) and the pass that makes its K-major copies (key 1, launched by
+     * gb_tgemm_wgmma_copy on its own grid) */
+    GB_K(GB_GF_TGEMM_WGMMA, 0, gb_tgemm_wgmma_128x128, gb_wgmma_runs, gb_grid_wgmma, 128, 0,
+         GB_WG_THREADS, GB_WG_SMEM),
+    GB_K(GB_GF_TGEMM_WGMMA, 1, gb_tgemm_wgmma_prep, NULL, NULL, GB_WT_PREP_TILE, 0,
+         GB_WT_PREP_TILE * GB_WT_PREP_ROWS, 0),
 #endif
 };
 
@@ -205,6 +212,7 @@ GB_GEMM_LIST(gb_bgemm_mma_kernels, GB_GF_BGEMM_MMA)
 GB_GEMM_LIST(gb_tgemm_mma_kernels, GB_GF_TGEMM_MMA)
 GB_GEMM_LIST(gb_hgemm_wgmma_kernels, GB_GF_HGEMM_WGMMA)
 GB_GEMM_LIST(gb_bgemm_wgmma_kernels, GB_GF_BGEMM_WGMMA)
+GB_GEMM_LIST(gb_tgemm_wgmma_kernels, GB_GF_TGEMM_WGMMA)
 
 /* The argument checks of the launchers (lda ≥ K, ldb ≥ N): cudaSuccess or cudaErrorInvalidValue. */
 static inline cudaError_t gb_tc_args(int M, int N, int K, int lda, int ldb, int ldc) {
@@ -483,17 +491,19 @@ typedef CUresult (*gb_wg_encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32
                                     CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
 typedef CUresult (*gb_wg_errname_fn)(CUresult, const char **);
 
-/* One operand's map (t: gb_wg_tmap_a/_b's shape of it) into out (CUtensorMap bytes). */
+/* One operand's map (t: gb_wg_tmap_a/_b's or gb_wt_tmap's shape of it) into out (CUtensorMap
+ * bytes); bf16 picks BF16 over FP16 for 2-byte elements, 4-byte ones are FP32 (tf32). */
 static int gb_wg_encode_one(gb_wg_encode_fn enc, const char *what, int bf16,
                             const struct gb_wg_tmap *t, unsigned char *out, char *why, size_t len) {
     CUtensorMap map;
     cuuint64_t dim[2] = {t->dim[0], t->dim[1]}, stride[1] = {t->stride};
     cuuint32_t box[2] = {t->box[0], t->box[1]}, estride[2] = {1, 1};
-    CUresult r =
-        enc(&map, bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-            (void *)(size_t)t->base, dim, stride, box, estride, CU_TENSOR_MAP_INTERLEAVE_NONE,
-            CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    CUtensorMapDataType dt = t->elem_bytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                             : bf16             ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+    CUresult r = enc(&map, dt, 2, (void *)(size_t)t->base, dim, stride, box, estride,
+                     CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) {
         void *fn = NULL;
         const char *name = NULL;
@@ -536,13 +546,13 @@ int gb_wgmma_encode(int bf16, int M, int N, int K, const void *A, int lda, const
 #endif
 }
 
-/* Both kernels of the family (128×128 and the persistent 128×256) take more than 48 KiB. */
-cudaError_t gb_wgmma_setup(int bf16) {
-    enum gb_gemm_family family = bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA;
+/* The wgmma kernels of a family (f16, bf16: 128×128 and the persistent 128×256; tf32: 128×128)
+ * take more than 48 KiB; tf32's pass (no dynamic shared memory) is left as it is. */
+static cudaError_t gb_wg_setup(enum gb_gemm_family family) {
     int found = 0;
     for (int i = 0; i < GB_GEMM_N; i++) {
         const struct gb_gemm_kernel *k = &gb_gemm_table[i];
-        if (k->family != family)
+        if (k->family != family || k->smem == 0)
             continue;
         cudaError_t e = cudaFuncSetAttribute(k->ref.fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)k->smem);
@@ -553,14 +563,18 @@ cudaError_t gb_wgmma_setup(int bf16) {
     return found ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-/* Launch the wgmma family's kernel `key` (0: 128×128, 1: persistent 128×256) on the maps. */
-static cudaError_t gb_wgmma_launch(int key, cudaStream_t stream, const struct gb_arch *arch,
-                                   int bf16, const struct gb_wgmma_maps *maps, int M, int N, int K,
-                                   float *C, int ldc) {
+cudaError_t gb_wgmma_setup(int bf16) {
+    return gb_wg_setup(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA);
+}
+
+/* Launch a wgmma family's kernel `key` (f16, bf16: 0 128×128, 1 persistent 128×256; tf32: 0) on
+ * the maps. */
+static cudaError_t gb_wgmma_launch(enum gb_gemm_family family, int key, cudaStream_t stream,
+                                   const struct gb_arch *arch, const struct gb_wgmma_maps *maps,
+                                   int M, int N, int K, float *C, int ldc) {
 #if GB_HAVE_WGMMA
     typedef void (*fn_t)(const CUtensorMap, const CUtensorMap, int, int, int, float *, int);
-    const struct gb_gemm_kernel *k =
-        gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, key);
+    const struct gb_gemm_kernel *k = gb_gemm_find(family, key);
     dim3 grid;
     CUtensorMap ma, mb;
     fn_t fn;
@@ -574,7 +588,7 @@ static cudaError_t gb_wgmma_launch(int key, cudaStream_t stream, const struct gb
     fn<<<grid, k->threads, k->smem, stream>>>(ma, mb, M, N, K, C, ldc);
     return cudaGetLastError();
 #else
-    (void)key, (void)stream, (void)arch, (void)bf16, (void)maps, (void)M, (void)N, (void)K;
+    (void)family, (void)key, (void)stream, (void)arch, (void)maps, (void)M, (void)N, (void)K;
     (void)C, (void)ldc;
     return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
 #endif
@@ -583,7 +597,8 @@ static cudaError_t gb_wgmma_launch(int key, cudaStream_t stream, const struct gb
 cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int bf16,
                            const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
                            int ldc) {
-    return gb_wgmma_launch(0, stream, arch, bf16, maps, M, N, K, C, ldc);
+    return gb_wgmma_launch(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 0, stream, arch, maps, M,
+                           N, K, C, ldc);
 }
 
 /* --- Hopper: the persistent 128×256 wgmma kernel (wgmma_persist.cuh), the same maps --------- */
@@ -594,5 +609,65 @@ int gb_wgmma_persist_pick(int M, int N, int sms) {
 cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,
                                    const struct gb_wgmma_maps *maps, int M, int N, int K,
                                    float *C, int ldc) {
-    return gb_wgmma_launch(1, stream, arch, bf16, maps, M, N, K, C, ldc);
+    return gb_wgmma_launch(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 1, stream, arch, maps, M,
+                           N, K, C, ldc);
+}
+
+/* --- Hopper: tf32 on wgmma (wgmma_tf32.cuh): the pass, the maps of its copies, the kernel ---- */
+size_t gb_tgemm_wgmma_copies(int M, int N, int K, int *ldk) {
+    return gb_wt_copies(M, N, K, ldk);
+}
+
+cudaError_t gb_tgemm_wgmma_copy(cudaStream_t stream, int M, int N, int K, const float *A, int lda,
+                                const float *B, int ldb, float *copies, int ldk) {
+#if GB_HAVE_WGMMA
+    const struct gb_gemm_kernel *k = gb_gemm_find(GB_GF_TGEMM_WGMMA, 1);
+    typedef void (*fn_t)(int, int, int, const float *, int, const float *, int, float *, float *,
+                         int);
+    dim3 grid(1, 1, 2);
+    if (!k || gb_tc_args(M, N, K, lda, ldb, N) != cudaSuccess || ldk < K || ldk % 4 != 0)
+        return cudaErrorInvalidValue;
+    if (M == 0 || N == 0 || K == 0)
+        return cudaSuccess; /* nothing the kernel reads */
+    if (gb_wt_prep_grid(M, N, K, &grid.x, &grid.y) != 0)
+        return cudaErrorInvalidConfiguration;
+    ((fn_t)k->ref.fn)<<<grid, dim3(GB_WT_PREP_TILE, GB_WT_PREP_ROWS, 1), 0, stream>>>(
+        M, N, K, A, lda, B, ldb, copies, copies + (size_t)M * ldk, ldk);
+    return cudaGetLastError();
+#else
+    (void)stream, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)copies;
+    (void)ldk;
+    return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
+#endif
+}
+
+int gb_tgemm_wgmma_encode(int M, int N, int K, const float *copies, int ldk,
+                          struct gb_wgmma_maps *maps, char *why, size_t len) {
+#if GB_HAVE_WGMMA
+    void *fn = NULL;
+    struct gb_wg_tmap ta, tb;
+    if (gb_wg_entry("cuTensorMapEncodeTiled", &fn, why, len) != 0)
+        return -1;
+    gb_wt_tmap(&ta, copies, M, K, ldk);
+    gb_wt_tmap(&tb, copies + (size_t)M * ldk, N, K, ldk);
+    if (gb_wg_encode_one((gb_wg_encode_fn)fn, "A's TF32 copy", 0, &ta, maps->a, why, len) != 0 ||
+        gb_wg_encode_one((gb_wg_encode_fn)fn, "B's transposed TF32 copy", 0, &tb, maps->b, why,
+                         len) != 0)
+        return -1;
+    return 0;
+#else
+    (void)M, (void)N, (void)K, (void)copies, (void)ldk, (void)maps;
+    snprintf(why, len, "this gpubench was built with a CUDA older than 12.0 (no wgmma, no TMA)");
+    return -1;
+#endif
+}
+
+cudaError_t gb_tgemm_wgmma_setup(void) {
+    return gb_wg_setup(GB_GF_TGEMM_WGMMA);
+}
+
+cudaError_t gb_tgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch,
+                           const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
+                           int ldc) {
+    return gb_wgmma_launch(GB_GF_TGEMM_WGMMA, 0, stream, arch, maps, M, N, K, C, ldc);
 }

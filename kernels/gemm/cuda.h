@@ -227,6 +227,34 @@ cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *ar
                                    const struct gb_wgmma_maps *maps, int M, int N, int K,
                                    float *C, int ldc);
 
+/* --- Hopper: tf32 on wgmma (gemm/cuda_tc's tf32 on sm_90a code, wgmma_tf32.cuh) ------------
+ * wgmma reads tf32 operands K-major only: a pass first writes A rounded to TF32 (M×K) and B
+ * transposed and rounded (N×K), both K-major with leading dimension ldk, into one device buffer
+ * (`copies`), and the kernel reads those through their tensor maps. */
+
+/* The pass and the kernel; none in a build whose toolkit predates CUDA 12.0. */
+int gb_tgemm_wgmma_kernels(const struct gb_kernel_ref **refs);
+
+/* The copies' floats ((M + N)·ldk) and their leading dimension *ldk (K rounded up to 4). */
+size_t gb_tgemm_wgmma_copies(int M, int N, int K, int *ldk);
+
+/* The pass on stream: copies[0 .. M·ldk) = A rounded, copies[M·ldk ..) = Bᵀ rounded (TF32 to
+ * nearest, ties away, as cvt.rna). cudaErrorInvalidValue on bad sizes (and before CUDA 12.0),
+ * cudaErrorInvalidConfiguration beyond the grid's limits; nothing to do where M, N or K is 0. */
+cudaError_t gb_tgemm_wgmma_copy(cudaStream_t stream, int M, int N, int K, const float *A, int lda,
+                                const float *B, int ldb, float *copies, int ldk);
+
+/* The maps of the copies (FP32, 128-byte swizzle), as gb_wgmma_encode's: 0, or -1 with why. */
+int gb_tgemm_wgmma_encode(int M, int N, int K, const float *copies, int ldk,
+                          struct gb_wgmma_maps *maps, char *why, size_t len);
+
+/* gb_wgmma_setup's for the tf32 kernel, and the kernel: C (M×N, ldc) = A·B from the maps of the
+ * copies, 128×128 tiles, with gb_xgemm_wgmma's errors. */
+cudaError_t gb_tgemm_wgmma_setup(void);
+cudaError_t gb_tgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch,
+                           const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
+                           int ldc);
+
 /* gemm/cuda's and gemm/cuda_tc's prepare, their common part (kernels/gemm/cuda.c): the row's
  * buffers A, B and C in gb_dev_prepare's order (C FP32 in every tier but f64, where it is of the
  * tier), and the problem's sizes as ints, which bench/gemm.c's complete() keeps them within. */

@@ -24,6 +24,9 @@
  *         (wgmma_persist.cuh; tc_wgmma_pick). Where the card runs plain sm_90 code, or TMA
  *         cannot read A and B (lda, ldb not multiples of 8), the sm_80 path below runs and the
  *         note says why not wgmma and how to get it.
+ *   tf32  on the same cards and code: wgmma m64n128k8 on 128×128 tiles (wgmma_tf32.cuh) of
+ *         K-major TF32 copies of A and of Bᵀ that a pass timed with the row makes (tf32 wgmma
+ *         takes K-major operands only; tc_hopper_tf32); elsewhere the mma.sync kernel above.
  * The mma.sync kernels copy 16 bytes at a time: they run where the rows of A (k) and B (n) are
  * multiples of 16 bytes and the buffers 16-byte aligned (gb_mma_fits_ptrs); otherwise, and on
  * code below sm_80, the WMMA kernel of the tier runs, which takes any alignment, and the row
@@ -45,7 +48,8 @@
 #include "kernels/common/dev_bufs.h"
 #include "kernels/gemm/cuda.h"
 
-enum { DEV_A, DEV_B, DEV_C }; /* the device buffers, in gemm_dev_prepare's order */
+/* the device buffers, in gemm_dev_prepare's order; then tf32 wgmma's copies (tc_hopper_tf32) */
+enum { DEV_A, DEV_B, DEV_C, DEV_COPIES };
 
 /* One tier's tensor-core kernel: what it is, where it runs, how it is checked. */
 struct tc_kernel {
@@ -126,9 +130,10 @@ struct gemm_tc_state {
     int mma;    /* run an mma.sync kernel (tc_mma_pick) rather than the WMMA one: 1 the 64×32-warp
                    one, 2 the 64×64-warp one (f16, bf16) */
     int dmma16; /* f64 on the m16n8k16 kernel (tc_dmma16_pick) rather than the 8x8x4 one */
-    int wgmma; /* f16/bf16 on a Hopper kernel (tc_hopper): 1 the 128×128 one, 2 the persistent
-                  128×256 one */
-    struct gb_wgmma_maps maps; /* its tensor maps of A and B */
+    int wgmma;  /* on a Hopper kernel (tc_hopper): f16/bf16 1 the 128×128 one, 2 the persistent
+                   128×256 one; tf32 3, the 128×128 one on the copies */
+    struct gb_wgmma_maps maps; /* its tensor maps of A and B (tf32: of the copies) */
+    int ldk;                   /* tf32: the copies' leading dimension */
 };
 
 /* f16/bf16: which mma kernel (1: 64×32 warps, 2: 64×64 warps) for the row's C, into ctx->note
@@ -265,11 +270,53 @@ static int tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s, char *wh
     return 1;
 }
 
+/* tf32 on Hopper (kernels/gemm/wgmma_tf32.cuh, after tc_hopper's checks): wgmma reads tf32
+ * operands K-major only, so a pass makes TF32 copies of A and of Bᵀ, both K-major, into one
+ * buffer of the row's (DEV_COPIES), and the kernel reads those: no alignment rule on A and B.
+ * The pass runs in every timed run (gemm_tc_run): it is part of the product here. Where the
+ * copies would not fit on the card beside A, B and C, the mma.sync path runs and the note says
+ * so. */
+static enum status tc_hopper_tf32(struct impl_ctx *ctx, struct gemm_tc_state *s) {
+    const size_t n = gb_tgemm_wgmma_copies(s->m, s->n, s->k, &s->ldk);
+    const size_t abc =
+        ((size_t)s->m * s->k + (size_t)s->k * s->n + (size_t)s->m * s->n) * sizeof(float);
+    const struct gb_dev_spec spec = {.name = "the TF32 copies of A and B (wgmma)", .n = n};
+    char why[160], note[sizeof ctx->note];
+    enum status st;
+    memcpy(note, ctx->note, sizeof note);
+    st = gb_row_footprint(ctx, abc + n * sizeof(float), "A, B, C and the TF32 copies of A and B");
+    if (st == ST_UNSUPPORTED) {
+        snprintf(ctx->note, sizeof ctx->note,
+                 "%s; not the wgmma kernel: its K-major TF32 copies of A and B (%.1f MiB) do "
+                 "not fit on this card beside A, B and C",
+                 note, (double)(n * sizeof(float)) / (1024.0 * 1024.0));
+        return ST_OK;
+    }
+    if (st != ST_OK)
+        return st;
+    memcpy(ctx->note, note, sizeof note);
+    if ((st = gb_check_kernels(ctx, gb_tgemm_wgmma_kernels)) != ST_OK ||
+        (st = gb_dev_prepare(ctx, &spec, 1, 0, NULL)) != ST_OK)
+        return st;
+    if (gb_tgemm_wgmma_encode(s->m, s->n, s->k, s->dev.ptr[DEV_COPIES], s->ldk, &s->maps, why,
+                              sizeof why) != 0) {
+        snprintf(ctx->note, sizeof ctx->note, "gemm/cuda_tc's tf32 wgmma kernel: %s", why);
+        return ST_ERROR;
+    }
+    CU_TRY(gb_tgemm_wgmma_setup(), ctx);
+    s->wgmma = 3;
+    snprintf(ctx->note, sizeof ctx->note,
+             "own wgmma tf32 128x128 tiles (m64n128k8 from TMA through an mbarrier pipeline, "
+             "sm_90a) on K-major TF32 copies of A and of B transposed, made by a pass timed with "
+             "the row (tf32 wgmma reads K-major operands only); FP32 accumulation");
+    return ST_OK;
+}
+
 /* --- Hopper: wgmma with TMA (kernels/gemm/wgmma.cuh) ------------------------------------------
  * f16 and bf16 on a compute capability 9.0 card take the wgmma kernel where the card runs this
- * build's sm_90a code and TMA can read A and B (gb_wgmma_tma_ok); otherwise the cc 8.x path of
- * gemm_tc_run, the note (tc_mma_pick's) saying why not the wgmma kernel and how to get it. ST_OK
- * either way, unless a CUDA call fails. */
+ * build's sm_90a code and TMA can read A and B (gb_wgmma_tma_ok), tf32 where it runs sm_90a code
+ * (tc_hopper_tf32); otherwise the cc 8.x path of gemm_tc_run, the note (tc_mma_pick's) saying why
+ * not the wgmma kernel and how to get it. ST_OK either way, unless a CUDA call fails. */
 static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
     const int bf16 = s->dtype == DT_BF16;
     const void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B];
@@ -278,7 +325,7 @@ static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
     enum status st;
     size_t len = strlen(ctx->note);
     s->wgmma = 0;
-    if (s->arch.sm != 90 || (s->dtype != DT_F16 && s->dtype != DT_BF16))
+    if (s->arch.sm != 90 || (s->dtype != DT_F16 && s->dtype != DT_BF16 && s->dtype != DT_TF32))
         return ST_OK;
     if (!gb_wgmma_built()) {
         snprintf(ctx->note + len, sizeof ctx->note - len,
@@ -292,6 +339,8 @@ static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
                  "sm_90a code only: rebuild with -DCMAKE_CUDA_ARCHITECTURES=90a-real");
         return ST_OK;
     }
+    if (s->dtype == DT_TF32)
+        return tc_hopper_tf32(ctx, s);
     if (!gb_wgmma_tma_ok(a, s->k, b, s->n)) {
         snprintf(ctx->note + len, sizeof ctx->note - len,
                  "; not the wgmma kernel: TMA needs 16-byte aligned A and B and lda, ldb "
@@ -381,7 +430,16 @@ static cudaError_t gemm_tc_launch16(const struct gemm_tc_state *s, const void *a
 static enum status gemm_tc_run(struct impl_ctx *ctx) {
     struct gemm_tc_state *s = ctx->state;
     void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
-    if (s->wgmma) { /* Hopper (tc_hopper) */
+    if (s->wgmma == 3) { /* tf32 on Hopper (tc_hopper_tf32): the pass, then the kernel */
+        float *copies = s->dev.ptr[DEV_COPIES];
+        CU_TRY(gb_tgemm_wgmma_copy(gb_stream(), s->m, s->n, s->k, (const float *)a, s->k,
+                                   (const float *)b, s->n, copies, s->ldk),
+               ctx);
+        CU_TRY(gb_tgemm_wgmma(gb_stream(), &s->arch, &s->maps, s->m, s->n, s->k, (float *)c, s->n),
+               ctx);
+        return ST_OK;
+    }
+    if (s->wgmma) { /* f16, bf16 on Hopper (tc_hopper) */
         CU_TRY((s->wgmma == 2 ? gb_xgemm_wgmma_persist
                               : gb_xgemm_wgmma)(gb_stream(), &s->arch, s->dtype == DT_BF16,
                                                 &s->maps, s->m, s->n, s->k, (float *)c, s->n),
@@ -413,9 +471,9 @@ const struct impl gemm_cuda_tc_impl = {
     .kind = DEV_CUDA,
     .summary = "own tensor-core GEMM, FP32 accumulation: FP16, BF16, TF32 on mma.sync 128x128 "
                "tiles (cc 8.0+; WMMA 64x64 for FP16 on cc 7.x and for rows not 16-byte "
-               "multiples); FP16 and BF16 on wgmma with TMA on cc 9.0 (sm_90a code) / FP64 on "
-               "DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles; on mma.sync m16n8k16 (DMMA.16x8x16), "
-               "128x128 tiles, with sm_90 code",
+               "multiples); FP16, BF16 and TF32 on wgmma with TMA on cc 9.0 (sm_90a code) / "
+               "FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles; on mma.sync m16n8k16 "
+               "(DMMA.16x8x16), 128x128 tiles, with sm_90 code",
     .prepare = gemm_tc_prepare,
     .upload = gb_dev_upload,
     .run = gemm_tc_run,

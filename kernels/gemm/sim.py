@@ -72,8 +72,7 @@ def check_tier_row(card, row, shape, check):
           f"({row['peak_pct']}; {row['note'][:200]})")
     if row["impl"] != "cuda_tc" or dtype not in MMA:
         return
-    if card.sm == 90 and card.arch_specific() and dtype in WGMMA and shape["k"] % 8 == 0 and \
-            shape["n"] % 8 == 0:
+    if card.sm == 90 and card.arch_specific() and dtype in WGMMA and tma_reads(dtype, shape):
         return  # the wgmma kernel: check_any_row
     what = f"{card.spec} {row['shape']} {dtype}"
     if card.code() < 80:
@@ -115,13 +114,21 @@ def expect_tier(card, impl, dtype):
 
 
 # --- Hopper: wgmma with TMA (kernels/gemm/wgmma.cuh) -------------------------------------------
-WGMMA = {"float16": "own wgmma f16 128x128 tiles", "bfloat16": "own wgmma bf16 128x128 tiles"}
+WGMMA = {"float16": "own wgmma f16 128x128 tiles", "bfloat16": "own wgmma bf16 128x128 tiles",
+         "tfloat32": "own wgmma tf32 128x128 tiles"}
+
+
+def tma_reads(dtype, shape):
+    """Can the wgmma kernel of the tier read this shape's operands? f16 and bf16: where lda = k
+    and ldb = n are multiples of 8 (TMA's rules; the buffers are cudaMalloc's, aligned); tf32
+    always (it reads the copies its pass makes, kernels/gemm/wgmma_tf32.cuh)."""
+    return dtype == "tfloat32" or (shape["k"] % 8 == 0 and shape["n"] % 8 == 0)
 
 
 def check_any_row(card, row, shape, check):
-    """gemm/cuda_tc f16 and bf16 on a 9.0 card: the wgmma kernel where the card runs this build's
-    sm_90a code and TMA can read the operands (lda = k and ldb = n multiples of 8: the buffers
-    are cudaMalloc's, aligned); otherwise the sm_80 path, its note saying why not wgmma."""
+    """gemm/cuda_tc f16, bf16 and tf32 on a 9.0 card: the wgmma kernel where the card runs this
+    build's sm_90a code and TMA can read the operands (tma_reads); otherwise the sm_80 path, its
+    note saying why not wgmma."""
     if (card.sm != 90 or row["impl"] != "cuda_tc" or row["dtype"] not in WGMMA or
             row["status"] != "ok"):
         return
@@ -130,7 +137,7 @@ def check_any_row(card, row, shape, check):
         check(want not in row["note"] and "rebuild with -DCMAKE_CUDA_ARCHITECTURES=90a-real"
               in row["note"], f"{card.spec} {row['shape']} {row['dtype']}: want the sm_80 path "
               f"and how to get wgmma: {row['note'][:200]}")
-    elif shape["k"] % 8 or shape["n"] % 8:
+    elif not tma_reads(row["dtype"], shape):
         check(want not in row["note"] and "TMA needs" in row["note"],
               f"{card.spec} {row['shape']} {row['dtype']}: want the sm_80 path (TMA's rules): "
               f"{row['note'][:200]}")

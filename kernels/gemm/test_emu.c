@@ -52,6 +52,8 @@
  * the descriptor bits, layouts, D fragment, TMA box, phase parities, grid). The persistent
  * 128×256 kernel with its 2-CTA multicast cluster (wgmma_persist.cuh): its twin and CPU models
  * of its tile walk, multicast layout, n = 256 descriptors and budgets, in test_emu_persist.h.
+ * tf32 on wgmma (wgmma_tf32.cuh): its pass and twin on odd shapes, the pass bit for bit, and a
+ * model of its K-major 4-byte layout, in test_emu_wgmma_tf32.h.
  *
  * Emulation builds: arch 800 200; drop-barrier 1 2
  */
@@ -787,40 +789,68 @@ static void wg_fill(uint16_t *x16, float *xf, size_t n, int rows, int cols, int 
 /* the mma.sync kernels' checks (mma_cases, mma_index_checks) */
 #include "kernels/gemm/test_emu_mma.h"
 
-/* One case of the f16 or bf16 twin against a double reference with the tier's tolerance;
- * returns the wrong elements (or -1). Leading dimensions as TMA needs them (multiples of 8:
- * the columns rounded up, plus 8·pad), C's any (N + pad). */
-static long run_wgcase(int bf16, const struct gemm_case *c, enum emu_order order, int report) {
+/* One case of a wgmma twin, before and after its launch (run_wgcase, and run_wpcase of
+ * test_emu_persist.h): the tier's operands A (M×K) and B (K×N) filled by wg_fill (seeds sa, sb),
+ * their tensor maps, C poisoned, the double reference and the tier's tolerance. Leading
+ * dimensions as TMA needs them (multiples of 8: the columns rounded up, plus 8·pad), C's any
+ * (N + pad). */
+struct wg_case {
+    int M, N, K, ldc;
+    uint16_t *a16, *b16;
+    float *af, *bf, *C;
+    double *ref;
+    struct tol tol;
+    struct gb_wg_tmap ta, tb;
+};
+
+static void wg_case_open(struct wg_case *w, int bf16, const struct gemm_case *c, uint64_t sa,
+                         uint64_t sb) {
     const int M = c->M, N = c->N, K = c->K;
     const int lda = (K + 7) / 8 * 8 + 8 * c->pad, ldb = (N + 7) / 8 * 8 + 8 * c->pad;
-    const int ldc = N + c->pad;
     const size_t na = (size_t)M * lda + 8, nb = (size_t)K * ldb + 8;
-    uint16_t *a16 = emu_alloc(na * 2 + 16), *b16 = emu_alloc(nb * 2 + 16);
-    float *af = emu_alloc(na * sizeof(float)), *bf = emu_alloc(nb * sizeof(float));
-    float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
-    double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
-    struct wg_args args;
-    struct tol tol = verify_tol(bf16 ? DT_BF16 : DT_F16, K, 1.0, 0); /* |a·b| ≤ 1 */
-    dim3 grid = emu_dim3(1, 1, 1);
-    long bad = 0;
-    wg_fill(a16, af, na, M, K, lda, bf16, 51);
-    wg_fill(b16, bf, nb, K, N, ldb, bf16, 52);
-    EMU_CHECK(gb_wg_tma_ok(a16, lda) && gb_wg_tma_ok(b16, ldb), "wgmma: operands TMA cannot read");
-    args.bf16 = bf16, args.M = M, args.N = N, args.K = K, args.ldc = ldc, args.C = C;
-    gb_wg_tmap_a(&args.ta, a16, M, K, lda);
-    gb_wg_tmap_b(&args.tb, b16, K, N, ldb);
-    emu_poison(C, (size_t)M * ldc + 1);
-    ref_nn(af, lda, bf, ldb, M, N, K, ref);
-    if (gb_wg_grid(M, N, &grid.x, &grid.y) != 0 ||
-        emu_launch(grid, emu_dim3(GB_WG_THREADS, 1, 1), GB_WG_SMEM, order, 99, wg_body, &args))
-        bad = -1;
-    else {
-        bad = count_bad(C, ldc, ref, M, N, tol, report);
+    w->M = M, w->N = N, w->K = K, w->ldc = N + c->pad;
+    w->a16 = emu_alloc(na * 2 + 16), w->b16 = emu_alloc(nb * 2 + 16);
+    w->af = emu_alloc(na * sizeof(float)), w->bf = emu_alloc(nb * sizeof(float));
+    w->C = emu_alloc(((size_t)M * w->ldc + 1) * sizeof(float));
+    w->ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
+    w->tol = verify_tol(bf16 ? DT_BF16 : DT_F16, K, 1.0, 0); /* |a·b| ≤ 1 */
+    wg_fill(w->a16, w->af, na, M, K, lda, bf16, sa);
+    wg_fill(w->b16, w->bf, nb, K, N, ldb, bf16, sb);
+    EMU_CHECK(gb_wg_tma_ok(w->a16, lda) && gb_wg_tma_ok(w->b16, ldb),
+              "wgmma: operands TMA cannot read");
+    gb_wg_tmap_a(&w->ta, w->a16, M, K, lda);
+    gb_wg_tmap_b(&w->tb, w->b16, K, N, ldb);
+    emu_poison(w->C, (size_t)M * w->ldc + 1);
+    ref_nn(w->af, lda, w->bf, ldb, M, N, K, w->ref);
+}
+
+/* After the launch (launched: it ran): the wrong elements of C, or the row padding and the
+ * element past the end it wrote, or -1; frees the case. */
+static long wg_case_close(struct wg_case *w, int launched, int report) {
+    long bad = -1;
+    if (launched) {
+        bad = count_bad(w->C, w->ldc, w->ref, w->M, w->N, w->tol, report);
         if (bad == 0)
-            bad = pad_written(C, M, N, ldc) + !isnan(C[(size_t)M * ldc]); /* and past the end */
+            bad = pad_written(w->C, w->M, w->N, w->ldc) + !isnan(w->C[(size_t)w->M * w->ldc]);
     }
-    free(a16), free(b16), free(af), free(bf), free(C), free(ref);
+    free(w->a16), free(w->b16), free(w->af), free(w->bf), free(w->C), free(w->ref);
     return bad;
+}
+
+/* One case of the f16 or bf16 twin against a double reference with the tier's tolerance;
+ * returns the wrong elements (or -1). */
+static long run_wgcase(int bf16, const struct gemm_case *c, enum emu_order order, int report) {
+    struct wg_case w;
+    struct wg_args args;
+    dim3 grid = emu_dim3(1, 1, 1);
+    int ok;
+    wg_case_open(&w, bf16, c, 51, 52);
+    args.bf16 = bf16, args.M = w.M, args.N = w.N, args.K = w.K, args.ldc = w.ldc, args.C = w.C;
+    args.ta = w.ta, args.tb = w.tb;
+    ok = gb_wg_grid(w.M, w.N, &grid.x, &grid.y) == 0 &&
+         emu_launch(grid, emu_dim3(GB_WG_THREADS, 1, 1), GB_WG_SMEM, order, 99, wg_body, &args) ==
+             0;
+    return wg_case_close(&w, ok, report);
 }
 
 /* Both tiers' twins on every case in every order (the unmodified kernels only: the twin's
@@ -845,6 +875,8 @@ static int wg_cases(const struct gemm_case *cases, int ncases, int drop) {
 
 /* the persistent 128×256 kernel's twin and models (wp_cases, wgmma_persist_checks) */
 #include "kernels/gemm/test_emu_persist.h"
+/* tf32 on wgmma: the pass and the twin, the layout model (wt_cases, wt_layout_checks) */
+#include "kernels/gemm/test_emu_wgmma_tf32.h"
 
 /* The index arithmetic of wgmma.cuh on its own: the swizzle (its known pattern, an involution
  * on each 1024-byte atom that keeps 16-byte chunks whole), the descriptor's fields (PTX ISA
@@ -1109,10 +1141,12 @@ int main(void) {
         };
         runs += wg_cases(gcases, (int)(sizeof gcases / sizeof gcases[0]), drop);
         runs += wp_cases(drop);
+        runs += wt_cases(drop);
     }
     wmma_index_checks();
     wgmma_index_checks();
     wgmma_persist_checks();
+    wt_layout_checks();
     dmma_index_checks();
     dmma16_index_checks();
     tf32_round_checks();
@@ -1134,7 +1168,7 @@ int main(void) {
     EMU_CHECK(gb_hgemm_body_at(GB_ARCH / 10) == GB_HALF_BODY,
               "gb_hgemm_body_at(%d) disagrees with GB_HALF_BODY", GB_ARCH / 10);
     printf("%d emulated SGEMM, DGEMM (SIMT, DMMA twin), FP16 GEMM (half2, WMMA twin), BF16, "
-           "TF32 GEMM (WMMA and mma.sync twins) and FP16, BF16 GEMM (wgmma twins) launches "
+           "TF32 GEMM (WMMA and mma.sync twins) and FP16, BF16, TF32 GEMM (wgmma twins) launches "
            "as for sm_%d "
            "(barrier removed: %d), "
            "%.0f ms, %d "

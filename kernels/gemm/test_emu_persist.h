@@ -1,6 +1,6 @@
 /* test_emu_persist.h — the persistent 128×256 Hopper kernel (wgmma_persist.cuh) in the
  * emulation test of gemm (included once by kernels/gemm/test_emu.c, after its wgmma section,
- * whose operand fill wg_fill, reference ref_nn, count_bad and pad_written it uses):
+ * whose case setup and check wg_case_open and wg_case_close it uses):
  * - its twin on odd shapes, with 1, 2 and 3 clusters (a cluster walking several tiles, odd pair
  *   counts, the second block of a pair wholly below M, ragged edges, odd ldc: no paired store);
  * - CPU models, each seen failing when broken on purpose: the grouped tile walk visits every
@@ -27,35 +27,15 @@ static void wp_body(void *p) {
 /* One case of a tier's twin on a card of `sms` multiprocessors (the persistent grid's size);
  * returns the wrong elements (or -1). */
 static long run_wpcase(int bf16, const struct gemm_case *c, int sms, enum emu_order order) {
-    const int M = c->M, N = c->N, K = c->K;
-    const int lda = (K + 7) / 8 * 8 + 8 * c->pad, ldb = (N + 7) / 8 * 8 + 8 * c->pad;
-    const int ldc = N + c->pad;
-    const size_t na = (size_t)M * lda + 8, nb = (size_t)K * ldb + 8;
-    uint16_t *a16 = emu_alloc(na * 2 + 16), *b16 = emu_alloc(nb * 2 + 16);
-    float *af = emu_alloc(na * sizeof(float)), *bf = emu_alloc(nb * sizeof(float));
-    float *C = emu_alloc(((size_t)M * ldc + 1) * sizeof(float));
-    double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
+    struct wg_case w;
     struct wp_args args;
-    struct tol tol = verify_tol(bf16 ? DT_BF16 : DT_F16, K, 1.0, 0);
-    int pm, pn;
-    long bad;
-    wg_fill(a16, af, na, M, K, lda, bf16, 61);
-    wg_fill(b16, bf, nb, K, N, ldb, bf16, 62);
-    args.bf16 = bf16, args.M = M, args.N = N, args.K = K, args.ldc = ldc, args.C = C;
-    gb_wg_tmap_a(&args.ta, a16, M, K, lda);
-    gb_wg_tmap_b(&args.tb, b16, K, N, ldb);
-    emu_poison(C, (size_t)M * ldc + 1);
-    ref_nn(af, lda, bf, ldb, M, N, K, ref);
-    if (emu_launch(emu_dim3((unsigned)gb_wp_blocks(gb_wp_pairs(M, N, &pm, &pn), sms), 1, 1),
-                   emu_dim3(GB_WG_THREADS, 1, 1), GB_WP_SMEM, order, 98, wp_body, &args))
-        bad = -1;
-    else {
-        bad = count_bad(C, ldc, ref, M, N, tol, 1);
-        if (bad == 0)
-            bad = pad_written(C, M, N, ldc) + !isnan(C[(size_t)M * ldc]);
-    }
-    free(a16), free(b16), free(af), free(bf), free(C), free(ref);
-    return bad;
+    int pm, pn, ok;
+    wg_case_open(&w, bf16, c, 61, 62);
+    args.bf16 = bf16, args.M = w.M, args.N = w.N, args.K = w.K, args.ldc = w.ldc, args.C = w.C;
+    args.ta = w.ta, args.tb = w.tb;
+    ok = emu_launch(emu_dim3((unsigned)gb_wp_blocks(gb_wp_pairs(w.M, w.N, &pm, &pn), sms), 1, 1),
+                    emu_dim3(GB_WG_THREADS, 1, 1), GB_WP_SMEM, order, 98, wp_body, &args) == 0;
+    return wg_case_close(&w, ok, 1);
 }
 
 /* Both tiers' twins on odd shapes, each at 1, 2 and 3 clusters (sms 2, 4, 6). Returns the

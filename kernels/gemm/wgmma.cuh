@@ -8,8 +8,9 @@
  * Both need sm_90a code (CUDA 12.0+, CMAKE_CUDA_ARCHITECTURES with 90a: the default list,
  * cmake/cuda_setup.cmake) and TMA's operand rules: A and B 16-byte aligned, lda and ldb multiples
  * of 8 elements (row strides multiples of 16 bytes). Elsewhere the host runs the sm_80 path
- * (kernels/gemm/cuda_tc.c says why in the row note). No tf32 tier: wgmma reads tf32 operands
- * K-major only, and B here is K×N row-major (N-major); it would need a transposed copy of B.
+ * (kernels/gemm/cuda_tc.c says why in the row note). The tf32 tier is a third instantiation of
+ * the same source with both operands K-major (wgmma reads 32-bit operands K-major only), on
+ * copies a pass makes first: kernels/gemm/wgmma_tf32.cuh.
  *
  * SASS check: gb_hgemm_wgmma_128x128 HGMMA from 900a
  * SASS check: gb_bgemm_wgmma_128x128 HGMMA from 900a
@@ -152,11 +153,16 @@ GB_WG_HD struct gb_wg_desc_fields gb_wg_desc_decode(unsigned long long d) {
     return f;
 }
 
-/* Byte offset (before the swizzle) of element (row, k) of a K-major operand with 2-byte elements
- * and 128-byte swizzled rows: row groups of 8 SBO apart, a row 128 bytes, k along the row. */
-GB_WG_HD unsigned gb_wg_kmajor_offset(struct gb_wg_desc_fields f, int row, int k) {
+/* Byte offset (before the swizzle) of element (row, k) of a K-major operand with esize-byte
+ * elements (2; 4 for tf32, wgmma_tf32.cuh) and 128-byte swizzled rows: row groups of 8 SBO
+ * apart, a row 128 bytes, k along the row. */
+GB_WG_HD unsigned gb_wg_kmajor_offset_e(struct gb_wg_desc_fields f, int row, int k,
+                                        unsigned esize) {
     return f.addr + (unsigned)(row / 8) * f.sbo + (unsigned)(row % 8) * GB_WG_ROW_BYTES +
-           (unsigned)k * 2u;
+           (unsigned)k * esize;
+}
+GB_WG_HD unsigned gb_wg_kmajor_offset(struct gb_wg_desc_fields f, int row, int k) {
+    return gb_wg_kmajor_offset_e(f, row, k, 2u);
 }
 
 /* Byte offset (before the swizzle) of element (k, n) of an MN-major operand (wgmma's transpose
@@ -219,19 +225,23 @@ GB_WG_HD int gb_wg_tma_ok(const void *p, int ld) {
  * build them: A (M×K, lda) in boxes of GB_WG_BK × GB_WG_BM, B (K×N, ldb) in boxes of
  * GB_WG_BOX_N × GB_WG_BK; 2-byte elements, 128-byte swizzle. Sizes below 1 are given as 1 (a
  * tensor map has no empty dimension; K = 0 launches no copy). */
-GB_WG_HD void gb_wg_tmap_2d(struct gb_wg_tmap *t, const void *p, int rows, int cols, int ld,
-                            unsigned box_cols, unsigned box_rows) {
+GB_WG_HD void gb_wg_tmap_2d_e(struct gb_wg_tmap *t, const void *p, int rows, int cols, int ld,
+                              unsigned box_cols, unsigned box_rows, unsigned esize) {
     int i;
     t->base = (unsigned long long)(size_t)p;
     t->dim[0] = (unsigned long long)(cols > 0 ? cols : 1);
     t->dim[1] = (unsigned long long)(rows > 0 ? rows : 1);
-    t->stride = (unsigned long long)ld * 2u;
+    t->stride = (unsigned long long)ld * esize;
     t->box[0] = box_cols;
     t->box[1] = box_rows;
-    t->elem_bytes = 2;
+    t->elem_bytes = esize;
     t->swizzle = GB_WG_ROW_BYTES;
     for (i = 0; i < 10; i++)
         t->pad[i] = 0;
+}
+GB_WG_HD void gb_wg_tmap_2d(struct gb_wg_tmap *t, const void *p, int rows, int cols, int ld,
+                            unsigned box_cols, unsigned box_rows) {
+    gb_wg_tmap_2d_e(t, p, rows, cols, ld, box_cols, box_rows, 2u);
 }
 GB_WG_HD void gb_wg_tmap_a(struct gb_wg_tmap *t, const void *A, int M, int K, int lda) {
     gb_wg_tmap_2d(t, A, M, K, lda, GB_WG_BK, GB_WG_BM);

@@ -7,26 +7,44 @@
  *   GB_WGT_NAME      kernel name, e.g. gb_hgemm_wgmma_128x128 (its helpers are named after it)
  *   GB_WGT_IN        element type of A and B: __half, __nv_bfloat16
  *   GB_WGT_FLOAT(x)  an element as float (the twin's FMAs)
- *   GB_WGT_PTX       wgmma's operand type: "f16", "bf16"
+ *   GB_WGT_PTX       wgmma's operand type: "f16", "bf16", "tf32"
+ *   GB_WGT_TF32      1 for the tf32 tier (wgmma_tf32.cuh), 0 or undefined otherwise: 4-byte
+ *                    elements (a slice 32 deep, a step 8: m64n128k8), B K-major as one
+ *                    128-row box (the copy Bᵀ, N×K) read without the transpose flag; the 16-bit
+ *                    tiers' B is N-major, two 64-column boxes, read with it
  */
+#ifndef GB_WGT_TF32
+#define GB_WGT_TF32 0
+#endif
+/* a slice's and a step's depth in elements: 128 bytes (the swizzle span) and 32 bytes */
+#define GB_WGT_BK ((int)(GB_WG_ROW_BYTES / sizeof(GB_WGT_IN)))
+#define GB_WGT_MK ((int)(32 / sizeof(GB_WGT_IN)))
 #define GB_WGT_CAT2(a, b) a##_##b
 #define GB_WGT_CAT(a, b) GB_WGT_CAT2(a, b)
 #define GB_WGT_FN(suffix) GB_WGT_CAT(GB_WGT_NAME, suffix)
 
 #if GB_WG_NATIVE
-/* d += A·B for one m64n128k16 step: da, db the operands' descriptors (shared addresses), B
- * N-major (imm-trans-b 1), scale-d 1 (d starts at zero). */
+/* d += A·B for one m64n128k16 (tf32: k8) step: da, db the operands' descriptors (shared
+ * addresses), scale-d 1 (d starts at zero); the 16-bit tiers' B N-major (imm-trans-b 1), tf32's
+ * K-major (32-bit types have no transpose operands). */
+#if GB_WGT_TF32
+#define GB_WGT_INSTR "m64n128k8.f32.tf32.tf32"
+#define GB_WGT_IMM "p, 1, 1"
+#else
+#define GB_WGT_INSTR "m64n128k16.f32." GB_WGT_PTX "." GB_WGT_PTX
+#define GB_WGT_IMM "p, 1, 1, 0, 1"
+#endif
 static __device__ __forceinline__ void GB_WGT_FN(mma)(float *d, unsigned long long da,
                                                       unsigned long long db) {
     asm volatile("{\n"
                  ".reg .pred p;\n"
                  "setp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32." GB_WGT_PTX "." GB_WGT_PTX " {"
+                 "wgmma.mma_async.sync.aligned." GB_WGT_INSTR " {"
                  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17,"
                  "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33,"
                  "%34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49,"
                  "%50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-                 "}, %64, %65, p, 1, 1, 0, 1;\n"
+                 "}, %64, %65, " GB_WGT_IMM ";\n"
                  "}\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]),
                    "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]),
@@ -44,23 +62,36 @@ static __device__ __forceinline__ void GB_WGT_FN(mma)(float *d, unsigned long lo
 }
 #endif
 
+/* B's descriptor: the 16-bit tiers' N-major (gb_wg_desc_b), tf32's K-major (gb_wt_desc_b) */
+#if GB_WGT_TF32
+#define GB_WGT_DESC_B(s, kk) gb_wt_desc_b(s, kk)
+#else
+#define GB_WGT_DESC_B(s, kk) gb_wg_desc_b(s, kk)
+#endif
+
 #if GB_WG_TWIN
-/* The twin of one consumer thread's GB_WG_BK / GB_WG_MK mma steps on stage s: each of its
- * accumulator elements (gb_wg_d_elem) += the row of A times the column of B, read through the
- * step's descriptors and the swizzle, with FP32 FMAs (products of two 16-bit values are exact). */
+/* The twin of one consumer thread's 4 mma steps on stage s: each of its accumulator elements
+ * (gb_wg_d_elem) += the row of A times the column of B, read through the step's descriptors and
+ * the swizzle, with FP32 FMAs (products of two 16-bit values, or of two TF32 values, are exact).
+ */
 static void GB_WGT_FN(twin_mma)(float *d, const unsigned char *base, int s, int c, int w,
                                 int lane) {
     int kk, i, k, r, col;
-    for (kk = 0; kk < GB_WG_BK / GB_WG_MK; kk++) {
+    for (kk = 0; kk < GB_WGT_BK / GB_WGT_MK; kk++) {
         struct gb_wg_desc_fields fa = gb_wg_desc_decode(gb_wg_desc_a(s, c, kk));
-        struct gb_wg_desc_fields fb = gb_wg_desc_decode(gb_wg_desc_b(s, kk));
+        struct gb_wg_desc_fields fb = gb_wg_desc_decode(GB_WGT_DESC_B(s, kk));
         for (i = 0; i < GB_WG_ACC; i++) {
             gb_wg_d_elem(w, lane, i, &r, &col);
-            for (k = 0; k < GB_WG_MK; k++) {
-                const GB_WGT_IN *a =
-                    (const GB_WGT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset(fa, r, k)));
+            for (k = 0; k < GB_WGT_MK; k++) {
+                const GB_WGT_IN *a = (const GB_WGT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset_e(
+                                                                    fa, r, k, sizeof(GB_WGT_IN))));
+#if GB_WGT_TF32
+                const GB_WGT_IN *b = (const GB_WGT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset_e(
+                                                                    fb, col, k, sizeof(GB_WGT_IN))));
+#else
                 const GB_WGT_IN *b =
                     (const GB_WGT_IN *)(base + gb_wg_swizzle128(gb_wg_mnmajor_offset(fb, k, col)));
+#endif
                 d[i] += GB_WGT_FLOAT(*a) * GB_WGT_FLOAT(*b);
             }
         }
@@ -79,7 +110,7 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
         gb_wg_raw + ((GB_WG_ATOM - ((size_t)gb_wg_raw & (GB_WG_ATOM - 1))) & (GB_WG_ATOM - 1));
     const int tid = (int)threadIdx.x, wg = tid / 128, w = (tid % 128) / 32, lane = tid % 32;
     const int m0 = (int)blockIdx.y * GB_WG_BM, n0 = (int)blockIdx.x * GB_WG_BN;
-    const int nk = (K + GB_WG_BK - 1) / GB_WG_BK;
+    const int nk = (K + GB_WGT_BK - 1) / GB_WGT_BK;
     float d[GB_WG_ACC];
     int kt, i, r, c;
     GB_UNROLL
@@ -107,10 +138,14 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
                     if (kt >= GB_WG_STAGES)
                         gb_wg_bar_wait(empty + 8 * s, gb_wg_empty_parity(kt));
                     gb_wg_bar_expect(full + 8 * s, GB_WG_STAGE_BYTES);
-                    gb_wg_tma_2d(st, &tma, kt * GB_WG_BK, m0, full + 8 * s);
+                    gb_wg_tma_2d(st, &tma, kt * GB_WGT_BK, m0, full + 8 * s);
+#if GB_WGT_TF32
+                    gb_wg_tma_2d(st + GB_WG_A_BYTES, &tmb, kt * GB_WGT_BK, n0, full + 8 * s);
+#else
                     gb_wg_tma_2d(st + GB_WG_A_BYTES, &tmb, n0, kt * GB_WG_BK, full + 8 * s);
                     gb_wg_tma_2d(st + GB_WG_A_BYTES + GB_WG_B_BOX_BYTES, &tmb, n0 + GB_WG_BOX_N,
                                  kt * GB_WG_BK, full + 8 * s);
+#endif
                 }
             return; /* no barrier follows: the consumers alone write C */
         }
@@ -119,9 +154,9 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
             gb_wg_bar_wait(full + 8 * s, gb_wg_full_parity(kt));
             gb_wg_fence();
             GB_UNROLL
-            for (i = 0; i < GB_WG_BK / GB_WG_MK; i++)
+            for (i = 0; i < GB_WGT_BK / GB_WGT_MK; i++)
                 GB_WGT_FN(mma)
-                (d, gb_wg_desc_a(s, wg - 1, i) + (sbase >> 4), gb_wg_desc_b(s, i) + (sbase >> 4));
+                (d, gb_wg_desc_a(s, wg - 1, i) + (sbase >> 4), GB_WGT_DESC_B(s, i) + (sbase >> 4));
             gb_wg_commit();
             /* this slice's mmas stay in flight while the next slice is awaited and issued (the
              * accumulators may be shared by wgmmas of one shape in flight, PTX ISA); the slice
@@ -137,10 +172,14 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
         const int s = kt % GB_WG_STAGES;
         const unsigned st = (unsigned)(s * GB_WG_STAGE_BYTES);
         if (tid == 0) { /* the producer's copies, synchronous */
-            gb_wg_tma_box(&tma, kt * GB_WG_BK, m0, base, st);
+            gb_wg_tma_box(&tma, kt * GB_WGT_BK, m0, base, st);
+#if GB_WGT_TF32
+            gb_wg_tma_box(&tmb, kt * GB_WGT_BK, n0, base, st + GB_WG_A_BYTES);
+#else
             gb_wg_tma_box(&tmb, n0, kt * GB_WG_BK, base, st + GB_WG_A_BYTES);
             gb_wg_tma_box(&tmb, n0 + GB_WG_BOX_N, kt * GB_WG_BK, base,
                           st + GB_WG_A_BYTES + GB_WG_B_BOX_BYTES);
+#endif
         }
         __syncthreads(); /* "full" */
         if (wg > 0)
@@ -173,3 +212,9 @@ GB_SIM_KERNEL(GB_WGT_NAME, GB_WG_TMAP_TYPE, GB_WG_TMAP_TYPE, int, int, int, floa
 #undef GB_WGT_IN
 #undef GB_WGT_FLOAT
 #undef GB_WGT_PTX
+#undef GB_WGT_TF32
+#undef GB_WGT_BK
+#undef GB_WGT_MK
+#undef GB_WGT_INSTR
+#undef GB_WGT_IMM
+#undef GB_WGT_DESC_B

@@ -32,8 +32,8 @@ LIMIT = 60
 def run(gb, kernel, shapes, csv_path, log_path, limit):
     """One gpubench run of gemm/cuda_tc f64 at shapes on the DMMA kernel `kernel`; the exit
     status, or None when it ran past `limit` seconds (then killed)."""
-    return wgmma_edges.run(gb, ("GPUBENCH_DMMA_KERNEL", kernel), shapes, csv_path, log_path,
-                           limit, dtypes="f64")
+    return wgmma_edges.run(gb, (kernel, "f64", "GPUBENCH_DMMA_KERNEL", kernel), shapes,
+                           csv_path, log_path, limit)
 
 
 def main(argv):

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
-"""wgmma_edges.py — gemm/cuda_tc's f16 and bf16 at the Hopper kernels' edge shapes (issue 39,
-item 6), for scripts/gpu-check and scripts/kernel-lease: M ∈ {1, 129}, N ∈ {1, 64, 65, 129},
-K ∈ {1, 63, 64, 65}, on each wgmma kernel in turn (GPUBENCH_WGMMA_KERNEL=128x128, 128x256:
-kernels/gemm/cuda_tc.c; a card without the wgmma path runs its own kernels, as it would anyway),
-then on each mma.sync kernel of sm_80-89 and of Hopper without sm_90a code
-(GPUBENCH_MMA_KERNEL=64x32, 64x64: the warp tiles, kernels/gemm/mma.cuh; on a card with the wgmma
-path these two runs are more wgmma shapes) at their own edges (MMA_NS, MMA_KS: N and K multiples of
-8, which their 16-byte copies need, ragged against tile and slice).
+"""wgmma_edges.py — gemm/cuda_tc's f16, bf16 and tf32 at the Hopper kernels' edge shapes (issue
+39, items 6 and 2), for scripts/gpu-check and scripts/kernel-lease: M ∈ {1, 129}, N ∈ {1, 64, 65,
+129}, K ∈ {1, 63, 64, 65}, on each wgmma kernel in turn: f16 and bf16 on the 128×128 and the
+persistent 128×256 kernel (GPUBENCH_WGMMA_KERNEL=128x128, 128x256: kernels/gemm/cuda_tc.c), tf32
+on its 128×128 kernel with the pass before it (kernels/gemm/wgmma_tf32.cuh); a card without the
+wgmma path runs its own kernels, as it would anyway. Then f16 and bf16 on each mma.sync kernel of
+sm_80-89 and of Hopper without sm_90a code (GPUBENCH_MMA_KERNEL=64x32, 64x64: the warp tiles,
+kernels/gemm/mma.cuh; on a card with the wgmma path these two runs are more wgmma shapes) at their
+own edges (MMA_NS, MMA_KS: N and K multiples of 8, which their 16-byte copies need, ragged against
+tile and slice).
 
 Why each shape: N = 1 and K = 1 leave most of a TMA box outside the tensor (N = 1, 64, 65, 129:
 B's second 64-column box, and with the 128×256 kernel its third and fourth, lie wholly outside
 B), K = 63 and 65 a ragged last slice, M = 1 and 129 a ragged or all-but-empty row tile (the
-128×256 kernel's second block of a cluster wholly below M). TMA fills what lies outside with
+128×256 kernel's second block of a cluster wholly below M). For tf32 the slice is 32 deep, so
+K = 63, 64 and 65 are two and three slices; K = 1, 63 and 65 leave the copies' rows padded (ldk
+= K rounded up to 4), which the tensor maps must stop short of. TMA fills what lies outside with
 zeros and still counts the whole box towards the mbarrier's transaction bytes; were the bytes a
 box delivers ever fewer than the expect_tx, the kernel would wait forever. So every run has a
 time limit: one run per kernel and M (all 16 N×K shapes), and when that run times out each of
@@ -36,11 +40,13 @@ KS = [1, 63, 64, 65]
 # stages (72, 136), a second column tile of 8 (136)
 MMA_NS = [8, 64, 72, 136]
 MMA_KS = [8, 40, 72, 136]
-# (the variable that forces a kernel, its value, N values, K values)
-KERNELS = [("GPUBENCH_WGMMA_KERNEL", "128x128", NS, KS),
-           ("GPUBENCH_WGMMA_KERNEL", "128x256", NS, KS),
-           ("GPUBENCH_MMA_KERNEL", "64x32", MMA_NS, MMA_KS),
-           ("GPUBENCH_MMA_KERNEL", "64x64", MMA_NS, MMA_KS)]
+# (label, the row's tiers, the variable that forces the kernel and its value, or None: tf32 has
+# one wgmma kernel; N values, K values)
+KERNELS = [("128x128", "f16,bf16", "GPUBENCH_WGMMA_KERNEL", "128x128", NS, KS),
+           ("128x256", "f16,bf16", "GPUBENCH_WGMMA_KERNEL", "128x256", NS, KS),
+           ("tf32", "tf32", None, None, NS, KS),
+           ("64x32", "f16,bf16", "GPUBENCH_MMA_KERNEL", "64x32", MMA_NS, MMA_KS),
+           ("64x64", "f16,bf16", "GPUBENCH_MMA_KERNEL", "64x64", MMA_NS, MMA_KS)]
 BATCH_LIMIT, SHAPE_LIMIT = 60, 20
 
 
@@ -48,18 +54,21 @@ def shape(m, n, k):
     return f"gemm:m={m},n={n},k={k}"
 
 
-def run(gb, kernel, shapes, csv_path, log_path, limit, dtypes="f16,bf16"):
-    """One gpubench run of gemm/cuda_tc at `dtypes` and shapes on the kernel `kernel` (a KERNELS
-    entry's variable and value; scripts/lib/dmma_edges.py: f64's DMMA kernel); the exit status,
+def run(gb, kernel, shapes, csv_path, log_path, limit):
+    """One gpubench run of gemm/cuda_tc at shapes on `kernel` (a KERNELS entry's label, tiers,
+    forcing variable and value; scripts/lib/dmma_edges.py: f64's DMMA kernel); the exit status,
     or None when it ran past `limit` seconds (then killed)."""
+    _, dtypes, var, force = kernel[:4]
     cmd = [gb, "run", "-d", "cuda:0", "-w", "gemm", "-i", "cuda_tc", "-D", dtypes,
            "--reps", "1", "--warmup", "0", "--min-time", "0", "-o", csv_path]
     for s in shapes:
         cmd += ["-s", s]
     env = dict(os.environ)
-    env[kernel[0]] = kernel[1]
+    env.pop("GPUBENCH_WGMMA_KERNEL", None)  # a user's choice must not pick tf32's kernel
+    if var:
+        env[var] = force
     with open(log_path, "a") as log:
-        log.write(f"$ {kernel[0]}={kernel[1]} " + " ".join(cmd) + "\n")
+        log.write((f"$ {var}={force} " if var else "$ ") + " ".join(cmd) + "\n")
         log.flush()
         try:
             return subprocess.run(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -94,35 +103,35 @@ def main(argv):
     shape_limit = int(argv[4]) if len(argv) > 4 else SHAPE_LIMIT
     os.makedirs(out, exist_ok=True)
     failed = 0
-    for forced in KERNELS:
-        kernel = forced[1]
+    for kernel in KERNELS:
+        label, dtypes = kernel[0], kernel[1]
         for m in MS:
-            stem = os.path.join(out, f"wgmma-edges-{kernel}-m{m}")
-            shapes = [shape(m, n, k) for n in forced[2] for k in forced[3]]
-            rc = run(gb, forced, shapes, stem + ".csv", stem + ".log", batch_limit)
+            stem = os.path.join(out, f"wgmma-edges-{label}-m{m}")
+            shapes = [shape(m, n, k) for n in kernel[4] for k in kernel[5]]
+            rc = run(gb, kernel, shapes, stem + ".csv", stem + ".log", batch_limit)
             if rc is None:
                 # name the shape that hangs: each alone, under its own limit
-                print(f"wgmma edges {kernel} M={m}: timeout after {batch_limit} s; "
+                print(f"wgmma edges {label} M={m}: timeout after {batch_limit} s; "
                       "each shape alone:")
                 failed = 1
                 for s in shapes:
                     one = f"{stem}-{s.split(':')[1].replace(',', '-')}"
-                    rc1 = run(gb, forced, [s], one + ".csv", stem + ".log", shape_limit)
+                    rc1 = run(gb, kernel, [s], one + ".csv", stem + ".log", shape_limit)
                     if rc1 is None:
-                        print(f"  FAIL {kernel} {s}: timeout after {shape_limit} s (a hang); "
+                        print(f"  FAIL {label} {s}: timeout after {shape_limit} s (a hang); "
                               "the rest of this M not rerun")
                         break
                     if rc1 != 0 or bad_rows(one + ".csv")[0]:
-                        print(f"  FAIL {kernel} {s}: exit {rc1}, {bad_rows(one + '.csv')[0]}")
+                        print(f"  FAIL {label} {s}: exit {rc1}, {bad_rows(one + '.csv')[0]}")
                 continue
             bad, note = bad_rows(stem + ".csv")
             if rc != 0 or bad:
                 failed = 1
-                print(f"wgmma edges {kernel} M={m}: FAIL exit {rc}; see {stem}.log")
+                print(f"wgmma edges {label} M={m}: FAIL exit {rc}; see {stem}.log")
                 for dtype, s, st in bad:
-                    print(f"  FAIL {kernel} {dtype} {s}: {st}")
+                    print(f"  FAIL {label} {dtype} {s}: {st}")
             else:
-                print(f"wgmma edges {kernel} M={m}: {len(shapes)} shapes × f16, bf16 ok "
+                print(f"wgmma edges {label} M={m}: {len(shapes)} shapes × {dtypes} ok "
                       f"({note[:90]})")
     return failed
 

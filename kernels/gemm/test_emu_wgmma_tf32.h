@@ -1,0 +1,197 @@
+/* test_emu_wgmma_tf32.h — tf32 on Hopper's wgmma (wgmma_tf32.cuh) in the emulation test of gemm
+ * (included once by kernels/gemm/test_emu.c, after its wgmma section, whose ref_nn, count_bad and
+ * pad_written it uses):
+ * - the pass and the kernel's twin together on odd shapes (k = 1, K not a multiple of 4 or of the
+ *   32-deep slice, many slices, ragged edges, leading dimensions of A and B not multiples of 4,
+ *   a base one float off 16 bytes, K = 0) with every element outside A and B NaN and the copies'
+ *   buffer NaN before the pass, against the row's reference and the tf32 tier's tolerance; its C
+ *   must fail the FP32 tolerance (the operands are rounded);
+ * - the pass on its own: the copies are exactly A and Bᵀ rounded as cvt.rna rounds, and their
+ *   padding columns (K to ldk) are never written;
+ * - a CPU model of the tf32 layout, seen failing when broken on purpose: over every stage,
+ *   consumer and k8 step, the K-major descriptors of A and Bᵀ read each element at the byte TMA's
+ *   32 × 128 box wrote it (128-byte swizzle of 4-byte elements) and each byte of the stages once;
+ *   the two boxes deliver the stage's expect_tx bytes; the pass's grid and ldk.
+ */
+
+struct wt_args {
+    int M, N, K, lda, ldb, ldk, ldc;
+    const float *A, *B;
+    float *copies, *C;
+    struct gb_wg_tmap ta, tb;
+};
+
+static void wt_prep_body(void *p) {
+    const struct wt_args *a = p;
+    gb_tgemm_wgmma_prep(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->copies,
+                        a->copies + (size_t)a->M * a->ldk, a->ldk);
+}
+
+static void wt_body(void *p) {
+    const struct wt_args *a = p;
+    gb_tgemm_wgmma_128x128(a->ta, a->tb, a->M, a->N, a->K, a->C, a->ldc);
+}
+
+/* One copy (rows × ldk) against its source rounded (gb_wm_tf32_bits, bit for bit): element
+ * (r, k) of the source at src[r·rs + k·ks]; its padding (columns K to ldk) still NaN. The wrong
+ * elements. */
+static long wt_copy_bad(const float *copy, int rows, int K, int ldk, const float *src, size_t rs,
+                        size_t ks) {
+    long bad = 0;
+    int r, k;
+    for (r = 0; r < rows; r++)
+        for (k = 0; k < ldk; k++) {
+            const float v = copy[(size_t)r * ldk + k];
+            const float want = k < K ? gb_wm_tf32_bits(src[r * rs + k * ks]) : 0.0f;
+            bad += k < K ? memcmp(&v, &want, sizeof v) != 0 : !isnan(v);
+        }
+    return bad;
+}
+
+/* The copies: Ar against A (M×K, lda), Bt against Bᵀ (B: K×N, ldb). */
+static long wt_copies_bad(const struct wt_args *a) {
+    return wt_copy_bad(a->copies, a->M, a->K, a->ldk, a->A, (size_t)a->lda, 1) +
+           wt_copy_bad(a->copies + (size_t)a->M * a->ldk, a->N, a->K, a->ldk, a->B, 1,
+                       (size_t)a->ldb);
+}
+
+/* One case: the pass, then the twin on the copies' maps, both emulated in `order`; the wrong
+ * elements of C (or of the copies, or -1). */
+static long run_wtcase(const struct gemm_case *c, enum emu_order order, int report) {
+    const int M = c->M, N = c->N, K = c->K;
+    struct wt_args a;
+    const size_t na = (size_t)M * (K + c->pad) + 2, nb = (size_t)K * (N + c->pad) + 2;
+    float *fa = emu_alloc(na * sizeof(float)), *fb = emu_alloc(nb * sizeof(float));
+    const size_t ncopies = gb_wt_copies(M, N, K, &a.ldk);
+    double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
+    struct tol tol = verify_tol(DT_TF32, K, 1.0, 0); /* |a·b| ≤ 1 */
+    dim3 grid = emu_dim3(1, 1, 2);
+    long bad = -1;
+    a.M = M, a.N = N, a.K = K, a.lda = K + c->pad, a.ldb = N + c->pad, a.ldc = N + c->pad;
+    a.copies = emu_alloc((ncopies + 1) * sizeof(float));
+    a.C = emu_alloc(((size_t)M * a.ldc + 1) * sizeof(float));
+    /* operands in [-1, 1) from one float past the buffers' start (misalign: 16-byte rule not
+     * needed), NaN outside the matrices */
+    w80_fill(fa, na, (size_t)c->misalign, M, K, a.lda, 1, 71);
+    w80_fill(fb, nb, (size_t)c->misalign, K, N, a.ldb, 1, 72);
+    a.A = fa + c->misalign, a.B = fb + c->misalign;
+    emu_poison(a.copies, ncopies + 1);
+    emu_poison(a.C, (size_t)M * a.ldc + 1);
+    ref_nn(a.A, a.lda, a.B, a.ldb, M, N, K, ref);
+    gb_wt_tmap(&a.ta, a.copies, M, K, a.ldk);
+    gb_wt_tmap(&a.tb, a.copies + (size_t)M * a.ldk, N, K, a.ldk);
+    if ((K == 0 || (gb_wt_prep_grid(M, N, K, &grid.x, &grid.y) == 0 &&
+                    emu_launch(grid, emu_dim3(GB_WT_PREP_TILE, GB_WT_PREP_ROWS, 1), 0, order, 97,
+                               wt_prep_body, &a) == 0)) &&
+        gb_wg_grid(M, N, &grid.x, &grid.y) == 0 &&
+        emu_launch(emu_dim3(grid.x, grid.y, 1), emu_dim3(GB_WG_THREADS, 1, 1), GB_WG_SMEM, order,
+                   99, wt_body, &a) == 0) {
+        bad = K > 0 ? wt_copies_bad(&a) : 0;
+        EMU_CHECK(bad == 0, "gb_tgemm_wgmma_prep %dx%dx%d: %ld copied elements wrong", M, N, K,
+                  bad);
+        bad += count_bad(a.C, a.ldc, ref, M, N, tol, report);
+        if (bad == 0)
+            bad = pad_written(a.C, M, N, a.ldc) + !isnan(a.C[(size_t)M * a.ldc]);
+        if (bad == 0 && K >= 32 && M * N >= 64 && order == EMU_FORWARD)
+            EMU_CHECK(count_bad(a.C, a.ldc, ref, M, N, verify_tol(DT_F32, K, 1.0, 0), 0) > 0,
+                      "gb_tgemm_wgmma_128x128 (twin) %dx%dx%d: passes the FP32 tolerance, so its "
+                      "operands are not rounded to TF32",
+                      M, N, K);
+    }
+    free(fa), free(fb), free(a.copies), free(a.C), free(ref);
+    return bad;
+}
+
+/* The pass and the twin on odd shapes in every order (no numbered barriers: nothing to drop).
+ * Returns the launches. */
+static int wt_cases(int drop) {
+    /* 1×1×1; k = 1 with odd padded leading dimensions; K below a slice and not a multiple of 4
+     * (ldk > K: padding the maps must stop at); one exact slice and tile; many slices (stages
+     * reused) with ragged 2×3 tiles; a misaligned base with K % 4 = 3; K = 0 */
+    static const struct gemm_case cases[] = {
+        {1, 1, 1, 0, 0},    {130, 129, 1, 1, 0},    {70, 60, 50, 3, 0}, {128, 128, 32, 0, 0},
+        {129, 257, 165, 1, 0}, {67, 45, 35, 0, 1}, {3, 70, 0, 0, 0},
+    };
+    int ci, o, runs = 0;
+    if (drop)
+        return 0;
+    for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++)
+        for (o = 0; o < EMU_ORDERS; o++) {
+            const struct gemm_case *c = &cases[ci];
+            long bad = run_wtcase(c, (enum emu_order)o, 1);
+            runs += 2;
+            EMU_CHECK(bad == 0, "gb_tgemm_wgmma_128x128 (twin) %dx%dx%d pad %d misalign %d %s: %ld "
+                                "wrong",
+                      c->M, c->N, c->K, c->pad, c->misalign, emu_order_name((enum emu_order)o),
+                      bad);
+        }
+    return runs;
+}
+
+/* The tf32 layout: every stage, both consumers' A and the shared Bᵀ over the 4 k8 steps of a
+ * slice read element (row, k) at the byte TMA's box put it (row·128 + k·4, swizzled, at the
+ * operand's place in the stage), and together each byte of the stages once; the boxes' bytes
+ * are the stage's expect_tx. */
+static void wt_layout_checks(void) {
+    static unsigned char hit[GB_WG_STAGES * GB_WG_STAGE_BYTES];
+    struct gb_wg_tmap ta, tb;
+    int s, kk, c, r, k, b, bad = 0;
+    memset(hit, 0, sizeof hit);
+    for (s = 0; s < GB_WG_STAGES; s++)
+        for (kk = 0; kk < GB_WT_BK / GB_WT_MK; kk++) {
+            const unsigned st = (unsigned)(s * GB_WG_STAGE_BYTES);
+            const struct gb_wg_desc_fields fb = gb_wg_desc_decode(gb_wt_desc_b(s, kk));
+            for (c = 0; c < GB_WG_CONSUMERS; c++) {
+                const struct gb_wg_desc_fields fa = gb_wg_desc_decode(gb_wg_desc_a(s, c, kk));
+                for (r = 0; r < 64; r++)
+                    for (k = 0; k < GB_WT_MK; k++) {
+                        const unsigned off =
+                            gb_wg_swizzle128(gb_wg_kmajor_offset_e(fa, r, k, 4u));
+                        bad += off != st + gb_wg_swizzle128((unsigned)((64 * c + r) * 128 +
+                                                                       (GB_WT_MK * kk + k) * 4));
+                        for (b = 0; b < 4; b++)
+                            if (off + b < sizeof hit)
+                                hit[off + b]++;
+                    }
+            }
+            for (r = 0; r < GB_WG_BN; r++)
+                for (k = 0; k < GB_WT_MK; k++) {
+                    const unsigned off = gb_wg_swizzle128(gb_wg_kmajor_offset_e(fb, r, k, 4u));
+                    bad += off != st + GB_WG_A_BYTES +
+                                      gb_wg_swizzle128((unsigned)(r * 128 + (GB_WT_MK * kk + k) * 4));
+                    for (b = 0; b < 4; b++)
+                        if (off + b < sizeof hit)
+                            hit[off + b]++;
+                }
+        }
+    for (s = 0; s < (int)sizeof hit; s++)
+        bad += hit[s] != 1;
+    EMU_CHECK(bad == 0, "wgmma tf32: the K-major descriptors do not read each stage once, where "
+                        "TMA wrote it (%d)",
+              bad);
+    {
+        /* a descriptor's swizzle mode and base offset as the 16-bit tiers' */
+        const struct gb_wg_desc_fields f = gb_wg_desc_decode(gb_wt_desc_b(1, 3));
+        EMU_CHECK(f.swizzle == GB_WG_SWIZZLE_128B && f.base_offset == 0 && f.sbo == GB_WG_ATOM &&
+                      f.addr == GB_WG_STAGE_BYTES + GB_WG_A_BYTES + 3 * 32,
+                  "wgmma tf32: gb_wt_desc_b's fields");
+    }
+    gb_wt_tmap(&ta, (const float *)(size_t)256, 1000, 1000, 1000);
+    gb_wt_tmap(&tb, (const float *)(size_t)256, 1000, 1000, 1000);
+    EMU_CHECK(ta.box[0] * ta.elem_bytes == GB_WG_ROW_BYTES && ta.box[1] == GB_WG_BM &&
+                  ta.box[0] * ta.box[1] * ta.elem_bytes + tb.box[0] * tb.box[1] * tb.elem_bytes ==
+                      GB_WG_STAGE_BYTES &&
+                  GB_WT_B_BYTES == GB_WG_STAGE_BYTES - GB_WG_A_BYTES && ta.stride == 4000,
+              "wgmma tf32: the boxes do not fill a stage's expect_tx bytes with 128-byte rows");
+    {
+        unsigned gx = 0, gy = 0;
+        int ldk;
+        EMU_CHECK(gb_wt_ldk(1) == 4 && gb_wt_ldk(4) == 4 && gb_wt_ldk(5) == 8 && gb_wt_ldk(0) == 4 &&
+                      gb_wt_copies(3, 5, 7, &ldk) == 64 && ldk == 8,
+                  "wgmma tf32: the copies' leading dimension and size");
+        EMU_CHECK(gb_wt_prep_grid(33, 70, 65, &gx, &gy) == 0 && gx == 3 && gy == 3 &&
+                      gb_wt_prep_grid(1, 1, 0, &gx, &gy) == -1 &&
+                      gb_wt_prep_grid(65535 * 32 + 1, 1, 1, &gx, &gy) == -1,
+                  "wgmma tf32: the pass's grid");
+    }
+}
