@@ -470,10 +470,10 @@ const struct impl gemm_cuda_tc_impl = {
     .name = "cuda_tc",
     .kind = DEV_CUDA,
     .summary = "own tensor-core GEMM, FP32 accumulation: FP16, BF16, TF32 on mma.sync 128x128 "
-               "tiles (cc 8.0+; WMMA 64x64 for FP16 on cc 7.x and for rows not 16-byte "
-               "multiples); FP16, BF16 and TF32 on wgmma with TMA on cc 9.0 (sm_90a code) / "
-               "FP64 on DMMA 8x8x4 fragments (cc 8.0+), 64x64 tiles; on mma.sync m16n8k16 "
-               "(DMMA.16x8x16), 128x128 tiles, with sm_90 code",
+               "tiles (cc 8.0+; FP16, BF16 with 64x64 warps on large C; WMMA 64x64 for FP16 on "
+               "cc 7.x and for rows not 16-byte multiples); FP16, BF16, TF32 on wgmma with TMA on "
+               "cc 9.0 (sm_90a code) / FP64 on DMMA 8x8x4, 64x64 tiles (cc 8.0+), and on DMMA "
+               "16x8x16, 128x128 tiles, with sm_90 code",
     .prepare = gemm_tc_prepare,
     .upload = gb_dev_upload,
     .run = gemm_tc_run,
