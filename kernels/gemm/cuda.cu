@@ -411,7 +411,7 @@ cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M
                                        C, ldc);
 }
 
-/* The m16n8k16 .f64 kernel: key 1 of gb_dgemm_dmma's family, 148 KiB of dynamic shared memory. */
+/* The m16n8k16 .f64 kernel: key 1 of gb_dgemm_dmma's family, 146 KiB of dynamic shared memory. */
 cudaError_t gb_dgemm_dmma16_setup(void) {
     const struct gb_gemm_kernel *k = gb_gemm_find(GB_GF_DGEMM_DMMA, 1);
     if (!k)

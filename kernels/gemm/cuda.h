@@ -132,7 +132,7 @@ cudaError_t gb_dgemm_dmma(cudaStream_t stream, const struct gb_arch *arch, int M
  * body in the code the device runs: sm_90 code of a CUDA 11.8+ build (gb_dgemm_dmma16_body_at)? */
 int gb_dgemm_dmma16_runs(const struct gb_arch *arch);
 
-/* Lets that kernel take its 148 KiB of dynamic shared memory (cudaFuncSetAttribute), once before
+/* Lets that kernel take its 146 KiB of dynamic shared memory (cudaFuncSetAttribute), once before
  * gb_dgemm_dmma16; cudaErrorInvalidValue in a build without it (before CUDA 11.8). */
 cudaError_t gb_dgemm_dmma16_setup(void);
 
