@@ -1,11 +1,14 @@
 /* mma.cuh — the sm_80+ mma.sync pieces that conv2d/cuda_tc's kernel (kernels/conv2d/tc_mma.cuh)
  * and gemm/cuda_tc's mma.sync GEMM (kernels/gemm/mma.cuh) share: the architecture and toolkit
  * guards, the 128×128 block tile of 8 warps of 64×32 and its 3-stage 16 KiB slices, the swizzled
- * shared layout of 16-byte chunks, the ldmatrix lane addresses, the accumulator fragment layout,
- * and the PTX (cp.async, ldmatrix, mma.sync) as inline asm. Plain C apart from the PTX. The
- * scheme they serve — the pipeline, why each swizzle is conflict-free, the ldmatrix register
- * order against the PTX ISA's operand layouts, the twin — is described in kernels/gemm/mma.cuh's
- * file comment; kernels/gemm/test_emu_mma.h checks these pieces with a CPU model of ldmatrix.
+ * shared layout of 16-byte chunks, the ldmatrix lane addresses, the accumulator fragment layout
+ * (zeroed by GB_MM_ACC_ZERO) and a k step's mma issue (GB_MM_ISSUE), and the PTX (cp.async,
+ * ldmatrix, mma.sync) as inline asm; the block tile, its warps and the accumulator layout are also
+ * the FP64 m16n8k16 kernel's (kernels/gemm/dmma16.cuh). Their pipeline loop is mma_pipe.cuh's.
+ * Plain C apart from the PTX. The scheme they serve — the pipeline, why each swizzle is
+ * conflict-free, the ldmatrix register order against the PTX ISA's operand layouts, the twin — is
+ * described in kernels/gemm/mma.cuh's file comment; kernels/gemm/test_emu_mma.h checks these
+ * pieces with a CPU model of ldmatrix.
  */
 #ifndef GPUBENCH_COMMON_MMA_CUH
 #define GPUBENCH_COMMON_MMA_CUH
@@ -149,6 +152,31 @@ GB_MM_HD void gb_mm_frag_c(int lane, int v, int *r, int *c) {
     *r = (lane >> 2) + 8 * (v >> 1);
     *c = 2 * (lane & 3) + (v & 1);
 }
+
+/* acc[GB_MM_FM][nf][GB_MM_PER_FRAG] = 0 (nf: the warp's n8 fragments across; any element type,
+ * also kernels/gemm/dmma16.cuh's doubles), unrolled: the accumulators are registers, indexed by
+ * constants only. i, j, v: the caller's loop counters. */
+#define GB_MM_ACC_ZERO(acc, nf, i, j, v)                                                           \
+    do {                                                                                           \
+        GB_UNROLL                                                                                  \
+        for (i = 0; i < GB_MM_FM; i++)                                                             \
+            GB_UNROLL                                                                              \
+            for (j = 0; j < (nf); j++)                                                             \
+                GB_UNROLL                                                                          \
+                for (v = 0; v < GB_MM_PER_FRAG; v++)                                               \
+                    acc[i][j][v] = 0;                                                              \
+    } while (0)
+
+/* A warp's mma of one k step: MMA(acc[i][j], a[i], b[j]) for its GB_MM_FM × nf fragments,
+ * unrolled. i, j: the caller's loop counters. */
+#define GB_MM_ISSUE(MMA, acc, a, b, nf, i, j)                                                      \
+    do {                                                                                           \
+        GB_UNROLL                                                                                  \
+        for (i = 0; i < GB_MM_FM; i++)                                                             \
+            GB_UNROLL                                                                              \
+            for (j = 0; j < (nf); j++)                                                             \
+                MMA(acc[i][j], a[i], b[j]);                                                        \
+    } while (0)
 
 /* Blocks of an M×N result: x over column tiles, y over row tiles; 0, or -1 beyond the limits. */
 GB_MM_HD int gb_mm_grid(int M, int N, unsigned *gx, unsigned *gy) {

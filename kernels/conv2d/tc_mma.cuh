@@ -2,8 +2,10 @@
  * WMMA kernel stays the one for sm_70/75): forward convolution on the FP16 tensor cores through
  * PTX mma.sync m16n8k16 with ldmatrix and a 3-stage cp.async pipeline, as an implicit GEMM on the
  * tile of gemm/cuda_tc's mma.sync kernel (kernels/common/mma.cuh: 128×128 block tiles of 8 warps
- * of 64×32, 32-deep slices of 16-byte chunks, XOR-swizzled; kernels/gemm/mma.cuh's file comment
- * has the scheme). FP32 accumulation, y rounded to half once, as tc.cuh's and conv2d/cudnn's f16.
+ * of 64×32, 32-deep slices of 16-byte chunks, XOR-swizzled; kernels/common/mma_pipe.cuh: the
+ * chunk copies and the pipeline loop, this file giving it the gather and the fragment reads;
+ * kernels/gemm/mma.cuh's file comment has the scheme). FP32 accumulation, y rounded to half
+ * once, as tc.cuh's and conv2d/cudnn's f16.
  *
  *   gb_conv2d_mma_f16  compute capability 8.0, CUDA 11.0; below sm_80 a trap the host never
  *                      launches (gb_conv2d_mma_runs, kernels/conv2d/cuda.cu)
@@ -60,7 +62,7 @@
 #define GPUBENCH_CONV2D_TC_MMA_CUH
 
 #include "bench/conv2d.h"
-#include "kernels/common/mma.cuh"
+#include "kernels/common/mma_pipe.cuh"
 
 /* the walk's constants for a shape (gb_cmm_geom_init, made by the launcher: a kernel parameter,
  * read from the constant bank) */
@@ -193,17 +195,6 @@ static inline int gb_cmm_fits(const struct conv2d_dims *d) {
 
 #if GB_HAVE_MMA
 #if GB_MM_BODY
-/* One 16-byte chunk from global src to shared dst, or 16 zero bytes (inside 0: src not read). */
-static __device__ __forceinline__ void gb_cmm_copy(__half *dst, const __half *src, int inside) {
-#if GB_MM_NATIVE
-    gb_mm_cp16((unsigned)__cvta_generic_to_shared(dst), src, inside ? GB_MM_CH : 0);
-#else
-    int e;
-    for (e = 0; e < 8; e++)
-        dst[e] = inside ? src[e] : __float2half_rn(0.0f);
-#endif
-}
-
 /* This thread's chunks of the slice its walk is at into stage st — filters (A: rows m0 + r of
  * W, chunk column tc) and the gathered pixels (B: its pixels ph[], same chunk column) — then the
  * walk one slice on; one commit group. */
@@ -217,16 +208,15 @@ gb_cmm_load_slice(const __half *__restrict__ x, const __half *__restrict__ wt,
     for (q = 0; q < GB_MM_COPIES; q++) {
         gb_mm_copy(tid + q * GB_MM_THREADS, GB_MM_AC, &r, &c);
         in = m0 + r < d->k && *wk < g->K; /* outside: the base, never read (src-size 0) */
-        gb_cmm_copy(st + gb_mm_swz(r, c, GB_MM_AC) * 8, in ? wt + ((m0 + r) * g->K + *wk) : wt, in);
+        gb_mm_chunk(st + gb_mm_swz(r, c, GB_MM_AC) * 8, in ? wt + ((m0 + r) * g->K + *wk) : wt,
+                    in ? 8 : 0, (int)sizeof(__half));
         in = gb_cmm_inside(d, t, h0[q], w0[q]);
-        gb_cmm_copy(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * 8,
-                    in ? x + (xoff[q] + t->off) : x, in);
+        gb_mm_chunk(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * 8,
+                    in ? x + (xoff[q] + t->off) : x, in ? 8 : 0, (int)sizeof(__half));
     }
     *wk += GB_MM_AC * 8;
     gb_cmm_step(d, g, t);
-#if GB_MM_NATIVE
-    gb_mm_commit();
-#endif
+    gb_mm_group();
 }
 
 #if GB_MM_NATIVE
@@ -245,11 +235,7 @@ static __device__ __forceinline__ void gb_cmm_mma_slice(const __half *st, unsign
         GB_UNROLL
         for (j = 0; j < GB_MM_FN / 2; j++)
             gb_mm_ldsm_x4(sa + (lb ^ ks * GB_CMM_KS1) + j * GB_CMM_ROW16, b[2 * j]); /* 2j, 2j+1 */
-        GB_UNROLL
-        for (i = 0; i < GB_MM_FM; i++)
-            GB_UNROLL
-            for (j = 0; j < GB_MM_FN; j++)
-                gb_mm_f16(acc[i][j], a[i], b[j]);
+        GB_MM_ISSUE(gb_mm_f16, acc, a, b, GB_MM_FN, i, j);
     }
 }
 #else
@@ -273,6 +259,15 @@ static __device__ __forceinline__ void gb_cmm_mma_slice_twin(const __half *st, i
 #endif
 #endif /* GB_MM_BODY */
 
+/* the kernel's pipeline steps (kernels/common/mma_pipe.cuh's GB_MM_PIPELINE), on its variables:
+ * the next slice's copies (the walk's: k unused) into stage st; the warp's mma of stage st */
+#define GB_CMM_LOAD(k, st) gb_cmm_load_slice(x, wt, &d, &g, m0, tid, xoff, h0, w0, &t, &wk, st)
+#if GB_MM_NATIVE
+#define GB_CMM_SLICE(st) gb_cmm_mma_slice(st, la, lb, acc)
+#else
+#define GB_CMM_SLICE(st) gb_cmm_mma_slice_twin(st, wr, wc, lane, acc)
+#endif
+
 /* y = conv(x, wt) (see the file comment). Grid: gb_mm_grid(k, n·p·q) — x over 128-pixel tiles,
  * y over 128-filter tiles; GB_MM_THREADS threads; d as filled by conv2d_dims_finish and within
  * gb_cmm_fits; g = gb_cmm_geom_init(d); x and wt in the padded NHWC and KRSC layouts, 16-byte
@@ -295,13 +290,7 @@ __global__ void gb_conv2d_mma_f16(struct conv2d_dims d, struct gb_cmm_geom g,
     unsigned la, lb; /* the lane's ldmatrix offsets, once */
     gb_cmm_lane_offsets(lane, wr, wc, &la, &lb);
 #endif
-    GB_UNROLL
-    for (i = 0; i < GB_MM_FM; i++)
-        GB_UNROLL
-        for (j = 0; j < GB_MM_FN; j++)
-            GB_UNROLL
-            for (v = 0; v < GB_MM_PER_FRAG; v++)
-                acc[i][j][v] = 0.0f;
+    GB_MM_ACC_ZERO(acc, GB_MM_FN, i, j, v);
     /* this thread's gather: its pixels (rows of its copies) and its chunk column's walk */
     GB_UNROLL
     for (i = 0; i < GB_MM_COPIES; i++) {
@@ -310,37 +299,7 @@ __global__ void gb_conv2d_mma_f16(struct conv2d_dims d, struct gb_cmm_geom g,
     }
     gb_cmm_tap_at(tid % GB_MM_AC, &d, &g, &t);
     wk = (tid % GB_MM_AC) * 8; /* this thread's column of W's slice */
-    /* slices 0 .. STAGES−2 in flight (a group each, empty past the last slice) */
-    GB_UNROLL
-    for (s = 0; s < GB_MM_STAGES - 1; s++) {
-        if (s < ns)
-            gb_cmm_load_slice(x, wt, &d, &g, m0, tid, xoff, h0, w0, &t, &wk, S[s]);
-#if GB_MM_NATIVE
-        else
-            gb_mm_commit();
-#endif
-    }
-    for (s = 0; s < ns; s++) {
-        const int nx = s + GB_MM_STAGES - 1;
-#if GB_MM_NATIVE
-        gb_mm_wait(); /* this thread's copies of slice s have landed */
-#endif
-        /* everyone's copies of slice s are visible, and every warp is done with slice s − 1,
-         * whose stage the next copies overwrite */
-        GB_BARRIER(1);
-        if (nx < ns)
-            gb_cmm_load_slice(x, wt, &d, &g, m0, tid, xoff, h0, w0, &t, &wk,
-                              S[nx % GB_MM_STAGES]);
-#if GB_MM_NATIVE
-        else
-            gb_mm_commit(); /* an empty group: the wait's count stays one slice behind */
-#endif
-#if GB_MM_NATIVE
-        gb_cmm_mma_slice(S[s % GB_MM_STAGES], la, lb, acc);
-#else
-        gb_cmm_mma_slice_twin(S[s % GB_MM_STAGES], wr, wc, lane, acc);
-#endif
-    }
+    GB_MM_PIPELINE(S, ns, s, GB_CMM_LOAD, GB_CMM_SLICE);
     /* the places in y of the lane's 8 pixels (column 2·(lane % 4) + e of fragment j) */
     GB_UNROLL
     for (j = 0; j < GB_MM_FN; j++)
@@ -368,6 +327,8 @@ __global__ void gb_conv2d_mma_f16(struct conv2d_dims d, struct gb_cmm_geom g,
 }
 GB_SIM_KERNEL(gb_conv2d_mma_f16, struct conv2d_dims, struct gb_cmm_geom, const __half *,
               const __half *, __half *)
+#undef GB_CMM_LOAD
+#undef GB_CMM_SLICE
 #endif /* GB_HAVE_MMA */
 
 #endif

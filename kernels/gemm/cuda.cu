@@ -132,7 +132,7 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
 #endif
 #if GB_HAVE_DMMA16
     GB_K(GB_GF_DGEMM_DMMA, 1, gb_dgemm_dmma16_128x128, gb_dgemm_dmma16_runs, gb_grid_dgemm,
-         GB_D16_BM, 0, GB_D16_THREADS, GB_D16_SMEM),
+         GB_MM_BM, 0, GB_MM_THREADS, GB_D16_SMEM),
 #endif
 #if GB_HAVE_MMA
     GB_K(GB_GF_HGEMM_MMA, 0, gb_hgemm_mma_128x128, gb_mma_runs, gb_grid_mma, 128, 2, GB_MM_THREADS,

@@ -48,21 +48,23 @@
  *   A a0..a7: row g + 8(i%2), column (k) t + 4(i/2);
  *   B b0..b3: row (k) t + 4i, column g;
  *   C c0..c3: row g + 8(i/2), column 2t + i%2.
- * gb_d16_frag_a, _b, _c are those, and the kernel's loads and stores use nothing else; a CPU
- * model of the mma over them checks that the product comes out right (kernels/gemm/test_emu.c,
- * dmma16_fragment_model), and a wrong layout must fail it.
+ * gb_d16_frag_a, _b and kernels/common/mma.cuh's gb_mm_frag_c (C's layout is that of the FP32
+ * accumulators of mma.m16n8k16) are those, and the kernel's loads and stores use nothing else; a
+ * CPU model of the mma over them checks that the product comes out right
+ * (kernels/gemm/test_emu_dmma16.h, d16_model_misses), and a wrong layout must fail it.
  *
  * The twin (GPUBENCH_EMU: the emulation tests and the simulated device, for any emulated
  * architecture from sm_80: the host launches it only where gb_d16_body_at says sm_90 code): the
  * same copies (plain assignments), stages, waits and barrier; each lane computes the 4 elements of
- * each of its 16 fragments (gb_d16_frag_c) with FP64 FMAs over the shared tiles, and the same
+ * each of its 16 fragments (gb_mm_frag_c) with FP64 FMAs over the shared tiles, and the same
  * epilogue. C++-free: the PTX (cp.async through dmma.cuh's gb_dm_copy, mma.sync) is inline asm.
  */
 #ifndef GPUBENCH_GEMM_DMMA16_CUH
 #define GPUBENCH_GEMM_DMMA16_CUH
 
 #include "kernels/common/kernel_common.cuh"
-#include "kernels/gemm/dmma.cuh" /* GB_HAVE_DMMA, gb_dm_copy, gb_dm_commit, gb_dm_elem */
+#include "kernels/common/mma.cuh" /* the block tile and warps (GB_MM_*, gb_mm_warp_origin) */
+#include "kernels/gemm/dmma.cuh"  /* GB_HAVE_DMMA, gb_dm_copy, gb_dm_commit, gb_dm_elem */
 
 #define GB_DMMA16_MIN_ARCH 900
 #define GB_DMMA16_END_ARCH 1000 /* sm_90 code only (the file comment says why) */
@@ -87,29 +89,22 @@
 #define GB_D16_BODY 0
 #endif
 
-/* block tile, slice depth, stages; warps (2×4 of 64×32) and threads; m16 and n8 fragments a
- * warp holds down and across; shared row pitches of A's and B's slices (doubles); doubles of a
- * stage (A's part first); elements of A and of B a thread copies a slice; a lane's registers of
- * an A, B and C fragment */
+/* The block tile, its 8 warps (2×4 of 64×32, 256 threads) and the 4×4 m16n8 fragments a warp
+ * holds (4 accumulators a lane each) are kernels/common/mma.cuh's (GB_MM_BM, GB_MM_BN, GB_MM_WM,
+ * GB_MM_WN, GB_MM_FM, GB_MM_FN, GB_MM_THREADS, GB_MM_PER_FRAG; gb_mm_warp_origin). Here: slice
+ * depth, stages; shared row pitches of A's and B's slices (doubles); doubles of a stage (A's part
+ * first); elements of A and of B a thread copies a slice; a lane's registers of an A and a B
+ * fragment */
 enum {
-    GB_D16_BM = 128,
-    GB_D16_BN = 128,
     GB_D16_BK = 16,
     GB_D16_STAGES = 4,
-    GB_D16_WARPS = 8,
-    GB_D16_THREADS = 256,
-    GB_D16_WM = 64,
-    GB_D16_WN = 32,
-    GB_D16_FM = GB_D16_WM / 16,
-    GB_D16_FN = GB_D16_WN / 8,
     GB_D16_PA = GB_D16_BK + 4,
-    GB_D16_PB = GB_D16_BN + 4,
-    GB_D16_A_STAGE = GB_D16_BM * GB_D16_PA,
+    GB_D16_PB = GB_MM_BN + 4,
+    GB_D16_A_STAGE = GB_MM_BM * GB_D16_PA,
     GB_D16_STAGE = GB_D16_A_STAGE + GB_D16_BK * GB_D16_PB,
-    GB_D16_COPIES = GB_D16_BM * GB_D16_BK / GB_D16_THREADS,
+    GB_D16_COPIES = GB_MM_BM * GB_D16_BK / GB_MM_THREADS,
     GB_D16_AREGS = 8,
-    GB_D16_BREGS = 4,
-    GB_D16_CREGS = 4
+    GB_D16_BREGS = 4
 };
 /* dynamic shared memory a block asks for, bytes (149,504) */
 #define GB_D16_SMEM ((unsigned)(GB_D16_STAGES * GB_D16_STAGE * sizeof(double)))
@@ -121,14 +116,9 @@ enum {
 #define GB_D16_HD static inline
 #endif
 
-/* Origin (row, column) in the block tile of warp w's 64×32 part. */
-GB_D16_HD void gb_d16_warp_origin(int w, int *r, int *c) {
-    *r = (w / 4) * GB_D16_WM;
-    *c = (w % 4) * GB_D16_WN;
-}
-
 /* The PTX ISA's m16n8k16 .f64 fragments (the file comment): A register i of lane: (row, k) in
- * the 16×16 A block; B register i: (k, n) in the 16×8 B block; C register i: (row, n). */
+ * the 16×16 A block; B register i: (k, n) in the 16×8 B block. C register i's (row, n) is the
+ * FP32 m16n8 accumulator's: kernels/common/mma.cuh's gb_mm_frag_c. */
 GB_D16_HD void gb_d16_frag_a(int lane, int i, int *r, int *k) {
     *r = (lane >> 2) + 8 * (i & 1);
     *k = (lane & 3) + 4 * (i >> 1);
@@ -136,10 +126,6 @@ GB_D16_HD void gb_d16_frag_a(int lane, int i, int *r, int *k) {
 GB_D16_HD void gb_d16_frag_b(int lane, int i, int *k, int *n) {
     *k = (lane & 3) + 4 * i;
     *n = lane >> 2;
-}
-GB_D16_HD void gb_d16_frag_c(int lane, int i, int *r, int *n) {
-    *r = (lane >> 2) + 8 * (i >> 1);
-    *n = 2 * (lane & 3) + (i & 1);
 }
 
 /* Where element (r, c) of A's slice and of B's slice lies in a stage, in doubles (the copies'
@@ -189,10 +175,10 @@ static __device__ __forceinline__ void gb_d16_load(const double *__restrict__ A,
     if (load) {
         GB_UNROLL
         for (q = 0; q < GB_D16_COPIES; q++) {
-            gb_dm_elem(tid + q * GB_D16_THREADS, GB_D16_BK, &r, &c);
+            gb_dm_elem(tid + q * GB_MM_THREADS, GB_D16_BK, &r, &c);
             in = m0 + r < M && k0 + c < K;
             gb_dm_copy(st + gb_d16_a_place(r, c), in ? A + (size_t)(m0 + r) * lda + k0 + c : A, in);
-            gb_dm_elem(tid + q * GB_D16_THREADS, GB_D16_BN, &r, &c);
+            gb_dm_elem(tid + q * GB_MM_THREADS, GB_MM_BN, &r, &c);
             in = k0 + r < K && n0 + c < N;
             gb_dm_copy(st + gb_d16_b_place(r, c), in ? B + (size_t)(k0 + r) * ldb + n0 + c : B, in);
         }
@@ -212,33 +198,33 @@ static __device__ __forceinline__ void gb_d16_mma(double *d, const double *a, co
 
 /* acc += the warp's 64×32 share of the stage's A·B: B's 4 fragments, then A's one at a time. */
 static __device__ __forceinline__ void gb_d16_step(const double *st, int wr, int wc, int lane,
-                                                   double (*acc)[GB_D16_FN][GB_D16_CREGS]) {
-    double a[GB_D16_AREGS], b[GB_D16_FN][GB_D16_BREGS];
+                                                   double (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
+    double a[GB_D16_AREGS], b[GB_MM_FN][GB_D16_BREGS];
     int i, j, v;
     GB_UNROLL
-    for (j = 0; j < GB_D16_FN; j++)
+    for (j = 0; j < GB_MM_FN; j++)
         GB_UNROLL
         for (v = 0; v < GB_D16_BREGS; v++)
             b[j][v] = st[gb_d16_b_at(wc, j, lane, v)];
     GB_UNROLL
-    for (i = 0; i < GB_D16_FM; i++) {
+    for (i = 0; i < GB_MM_FM; i++) {
         GB_UNROLL
         for (v = 0; v < GB_D16_AREGS; v++)
             a[v] = st[gb_d16_a_at(wr, i, lane, v)];
         GB_UNROLL
-        for (j = 0; j < GB_D16_FN; j++)
+        for (j = 0; j < GB_MM_FN; j++)
             gb_d16_mma(acc[i][j], a, b[j]);
     }
 }
 #else
 /* The twin: each lane's own C elements, FP64 FMAs over the stage's 16 k. */
 static __device__ __forceinline__ void gb_d16_step(const double *st, int wr, int wc, int lane,
-                                                   double (*acc)[GB_D16_FN][GB_D16_CREGS]) {
+                                                   double (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
     int i, j, v, k, r, n;
-    for (i = 0; i < GB_D16_FM; i++)
-        for (j = 0; j < GB_D16_FN; j++)
-            for (v = 0; v < GB_D16_CREGS; v++) {
-                gb_d16_frag_c(lane, v, &r, &n);
+    for (i = 0; i < GB_MM_FM; i++)
+        for (j = 0; j < GB_MM_FN; j++)
+            for (v = 0; v < GB_MM_PER_FRAG; v++) {
+                gb_mm_frag_c(lane, v, &r, &n);
                 for (k = 0; k < GB_D16_BK; k++)
                     acc[i][j][v] += st[gb_d16_a_place(wr + 16 * i + r, k)] *
                                     st[gb_d16_b_place(k, wc + 8 * j + n)];
@@ -248,25 +234,19 @@ static __device__ __forceinline__ void gb_d16_step(const double *st, int wr, int
 #endif /* GB_D16_BODY */
 
 /* one block an SM (the file comment's register arithmetic): up to 255 registers a thread */
-GB_LAUNCH_BOUNDS_MIN(GB_D16_THREADS, 1)
+GB_LAUNCH_BOUNDS_MIN(GB_MM_THREADS, 1)
 __global__ void gb_dgemm_dmma16_128x128(int M, int N, int K, const double *__restrict__ A,
                                         int lda, const double *__restrict__ B, int ldb,
                                         double *__restrict__ C, int ldc) {
 #if GB_D16_BODY
     GB_EXTERN_SHARED(double, gb_d16_smem); /* GB_D16_STAGES stages of GB_D16_STAGE doubles */
     const int tid = (int)threadIdx.x, lane = tid % 32;
-    const int m0 = (int)blockIdx.y * GB_D16_BM, n0 = (int)blockIdx.x * GB_D16_BN;
+    const int m0 = (int)blockIdx.y * GB_MM_BM, n0 = (int)blockIdx.x * GB_MM_BN;
     const int ns = (K + GB_D16_BK - 1) / GB_D16_BK;
-    double acc[GB_D16_FM][GB_D16_FN][GB_D16_CREGS];
+    double acc[GB_MM_FM][GB_MM_FN][GB_MM_PER_FRAG];
     int s, i, j, v, wr, wc, r, n;
-    gb_d16_warp_origin(tid / 32, &wr, &wc);
-    GB_UNROLL
-    for (i = 0; i < GB_D16_FM; i++)
-        GB_UNROLL
-        for (j = 0; j < GB_D16_FN; j++)
-            GB_UNROLL
-            for (v = 0; v < GB_D16_CREGS; v++)
-                acc[i][j][v] = 0.0;
+    gb_mm_warp_origin(tid / 32, GB_MM_WN, &wr, &wc);
+    GB_MM_ACC_ZERO(acc, GB_MM_FN, i, j, v);
     for (s = 0; s < GB_D16_STAGES - 1; s++)
         gb_d16_load(A, lda, B, ldb, M, N, K, m0, n0, s * GB_D16_BK, tid, s < ns,
                     gb_d16_smem + s * GB_D16_STAGE);
@@ -281,12 +261,12 @@ __global__ void gb_dgemm_dmma16_128x128(int M, int N, int K, const double *__res
         gb_d16_step(gb_d16_smem + (s % GB_D16_STAGES) * GB_D16_STAGE, wr, wc, lane, acc);
     }
     GB_UNROLL /* accumulators are registers: indexed by constants only */
-    for (i = 0; i < GB_D16_FM; i++)
+    for (i = 0; i < GB_MM_FM; i++)
         GB_UNROLL
-        for (j = 0; j < GB_D16_FN; j++)
+        for (j = 0; j < GB_MM_FN; j++)
             GB_UNROLL
-            for (v = 0; v < GB_D16_CREGS; v++) {
-                gb_d16_frag_c(lane, v, &r, &n);
+            for (v = 0; v < GB_MM_PER_FRAG; v++) {
+                gb_mm_frag_c(lane, v, &r, &n);
                 r += m0 + wr + 16 * i;
                 n += n0 + wc + 8 * j;
                 if (r < M && n < N)

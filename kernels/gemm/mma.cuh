@@ -115,20 +115,19 @@
  * cvt.rna, not ldmatrix, so the arithmetic above is not its). No C++ here: the PTX (cp.async,
  * ldmatrix, mma.sync, cvt.rna.tf32) is inline asm behind GB_MM_NATIVE, as dmma.cuh's cp.async;
  * the rest is plain C. The guards, the tile constants, the index functions and the PTX live in
- * kernels/common/mma.cuh, shared with conv2d/cuda_tc's mma.sync kernel; this file holds the
- * GEMM's instantiations.
+ * kernels/common/mma.cuh, the chunk copies and the pipeline loop in kernels/common/mma_pipe.cuh,
+ * both shared with conv2d/cuda_tc's mma.sync kernel; this file holds the GEMM's instantiations.
  */
 #ifndef GPUBENCH_GEMM_MMA_CUH
 #define GPUBENCH_GEMM_MMA_CUH
 
-#include "kernels/common/mma.cuh" /* the guards, tile, index functions and PTX */
-#include "kernels/gemm/wmma.cuh"   /* the tier types, gb_wm_tf32_bits */
+#include "kernels/common/mma_pipe.cuh" /* mma.cuh's guards, tile, index functions, PTX; the loop */
+#include "kernels/gemm/wmma.cuh"       /* the tier types, gb_wm_tf32_bits */
 
 /* --- the kernels, one source (mma_tile.cuh) per tier ------------------------------------- */
 #define GB_MT_NAME gb_hgemm_mma_128x128
 #define GB_MT_IN __half
 #define GB_MT_EC 8
-#define GB_MT_ZERO __float2half_rn(0.0f)
 #define GB_MT_FLOAT(x) __half2float(x)
 #define GB_MT_MMA gb_mm_f16
 #define GB_MT_TF32 0
@@ -138,7 +137,6 @@
 #define GB_MT_NAME gb_bgemm_mma_128x128
 #define GB_MT_IN __nv_bfloat16
 #define GB_MT_EC 8
-#define GB_MT_ZERO __float2bfloat16(0.0f)
 #define GB_MT_FLOAT(x) __bfloat162float(x)
 #define GB_MT_MMA gb_mm_bf16
 #define GB_MT_TF32 0
@@ -148,7 +146,6 @@
 #define GB_MT_NAME gb_tgemm_mma_128x128
 #define GB_MT_IN float
 #define GB_MT_EC 4
-#define GB_MT_ZERO 0.0f
 #define GB_MT_FLOAT(x) gb_wm_tf32_bits(x)
 #define GB_MT_MMA gb_mm_tf32_mma
 #define GB_MT_TF32 1
@@ -159,7 +156,6 @@
 #define GB_MT_NAME gb_hgemm_mma_128x128_w64
 #define GB_MT_IN __half
 #define GB_MT_EC 8
-#define GB_MT_ZERO __float2half_rn(0.0f)
 #define GB_MT_FLOAT(x) __half2float(x)
 #define GB_MT_MMA gb_mm_f16
 #define GB_MT_TF32 0
@@ -169,7 +165,6 @@
 #define GB_MT_NAME gb_bgemm_mma_128x128_w64
 #define GB_MT_IN __nv_bfloat16
 #define GB_MT_EC 8
-#define GB_MT_ZERO __float2bfloat16(0.0f)
 #define GB_MT_FLOAT(x) __bfloat162float(x)
 #define GB_MT_MMA gb_mm_bf16
 #define GB_MT_TF32 0

@@ -7,7 +7,6 @@
  *   GB_MT_IN        element type of A and B, in global and shared memory: __half,
  *                   __nv_bfloat16, float (tf32)
  *   GB_MT_EC        elements a 16-byte chunk: 8 (16-bit), 4 (tf32)
- *   GB_MT_ZERO      zero of GB_MT_IN (the twin's padding)
  *   GB_MT_FLOAT(x)  a shared element as the float the tensor cores multiply (tf32: rounded by
  *                   gb_wm_tf32_bits) — the twin's FMAs
  *   GB_MT_MMA       the native mma of one m16n8 fragment: gb_mm_f16, gb_mm_bf16, gb_mm_tf32_mma
@@ -19,26 +18,15 @@
 #define GB_MT_CAT2(a, b) a##_##b
 #define GB_MT_CAT(a, b) GB_MT_CAT2(a, b)
 #define GB_MT_FN(suffix) GB_MT_CAT(GB_MT_NAME, suffix)
-#define GB_MT_BK (GB_MM_AC * GB_MT_EC)  /* slice depth: 32 (16-bit), 16 (tf32) */
-#define GB_MT_BNC (GB_MM_BN / GB_MT_EC) /* chunks a row of B's slice: 16, 32 */
-#define GB_MT_NF (GB_MT_WN / 8)         /* n8 fragments a warp holds across: 4, 8 */
+#define GB_MT_ES ((int)sizeof(GB_MT_IN)) /* bytes an element: 2 (16-bit), 4 (tf32) */
+#define GB_MT_BK (GB_MM_AC * GB_MT_EC)   /* slice depth: 32 (16-bit), 16 (tf32) */
+#define GB_MT_BNC (GB_MM_BN / GB_MT_EC)  /* chunks a row of B's slice: 16, 32 */
+#define GB_MT_NF (GB_MT_WN / 8)          /* n8 fragments a warp holds across: 4, 8 */
 #define GB_MT_THREADS (32 * ((GB_MM_BM / GB_MM_WM) * (GB_MM_BN / GB_MT_WN))) /* 256, 128 */
 #define GB_MT_COPIES (GB_MM_A_CHUNKS / GB_MT_THREADS) /* chunks of A (and of B) a thread: 2, 4 */
 
 #if GB_HAVE_MMA
 #if GB_MM_BODY
-/* Copy a chunk: n (0..GB_MT_EC) elements from src to shared dst, the rest of the chunk zero.
- * Native: one 16-byte cp.async reading n·size bytes (0: src is not read). */
-static __device__ __forceinline__ void GB_MT_FN(copy)(GB_MT_IN *dst, const GB_MT_IN *src, int n) {
-#if GB_MM_NATIVE
-    gb_mm_cp16((unsigned)__cvta_generic_to_shared(dst), src, n * (int)sizeof(GB_MT_IN));
-#else
-    int e;
-    for (e = 0; e < GB_MT_EC; e++)
-        dst[e] = e < n ? src[e] : GB_MT_ZERO;
-#endif
-}
-
 /* This thread's chunks of slice k0 of A (128×BK) and B (BK×128) into stage st (A's 512 chunks,
  * then B's), zero outside the matrices; one commit group. */
 static __device__ __forceinline__ void GB_MT_FN(load_slice)(const GB_MT_IN *__restrict__ A,
@@ -52,16 +40,14 @@ static __device__ __forceinline__ void GB_MT_FN(load_slice)(const GB_MT_IN *__re
     for (q = 0; q < GB_MT_COPIES; q++) {
         gb_mm_copy(tid + q * GB_MT_THREADS, GB_MM_AC, &r, &c);
         n = gb_mm_inside(m0 + r < M, k0 + c * GB_MT_EC, K, GB_MT_EC);
-        GB_MT_FN(copy)(st + gb_mm_swz(r, c, GB_MM_AC) * GB_MT_EC,
-                       n ? A + (size_t)(m0 + r) * lda + k0 + c * GB_MT_EC : A, n);
+        gb_mm_chunk(st + gb_mm_swz(r, c, GB_MM_AC) * GB_MT_EC,
+                    n ? A + (size_t)(m0 + r) * lda + k0 + c * GB_MT_EC : A, n, GB_MT_ES);
         gb_mm_copy(tid + q * GB_MT_THREADS, GB_MT_BNC, &r, &c);
         n = gb_mm_inside(k0 + r < K, n0 + c * GB_MT_EC, N, GB_MT_EC);
-        GB_MT_FN(copy)(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MT_BNC)) * GB_MT_EC,
-                       n ? B + (size_t)(k0 + r) * ldb + n0 + c * GB_MT_EC : B, n);
+        gb_mm_chunk(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MT_BNC)) * GB_MT_EC,
+                    n ? B + (size_t)(k0 + r) * ldb + n0 + c * GB_MT_EC : B, n, GB_MT_ES);
     }
-#if GB_MM_NATIVE
-    gb_mm_commit();
-#endif
+    gb_mm_group();
 }
 
 #if GB_MM_NATIVE
@@ -109,11 +95,7 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
             b[2 * j + 1][0] = t[2], b[2 * j + 1][1] = t[3];
         }
 #endif
-        GB_UNROLL
-        for (i = 0; i < GB_MM_FM; i++)
-            GB_UNROLL
-            for (j = 0; j < GB_MT_NF; j++)
-                GB_MT_MMA(acc[i][j], a[i], b[j]);
+        GB_MM_ISSUE(GB_MT_MMA, acc, a, b, GB_MT_NF, i, j);
     }
     (void)sb;
 }
@@ -139,6 +121,12 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
 #endif
 #endif /* GB_MM_BODY */
 
+/* the kernel's pipeline steps (kernels/common/mma_pipe.cuh's GB_MM_PIPELINE), on its variables:
+ * slice k's copies into stage st; the warp's mma of stage st */
+#define GB_MT_LOAD(k, st)                                                                          \
+    GB_MT_FN(load_slice)(A, lda, B, ldb, M, N, K, m0, n0, (k) * GB_MT_BK, tid, st)
+#define GB_MT_SLICE(st) GB_MT_FN(mma_slice)(st, wr, wc, lane, acc)
+
 /* two blocks an SM: up to 128 registers a thread (64×32 warps; 255 for the 128-thread 64×64
  * ones), 2 × 48 KiB of shared memory (sm_86/89 have 100 KiB an SM) */
 GB_LAUNCH_BOUNDS_MIN(GB_MT_THREADS, 2)
@@ -153,40 +141,8 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
     float acc[GB_MM_FM][GB_MT_NF][GB_MM_PER_FRAG];
     int wr, wc, s, i, j, v, r, c;
     gb_mm_warp_origin(w, GB_MT_WN, &wr, &wc);
-    GB_UNROLL
-    for (i = 0; i < GB_MM_FM; i++)
-        GB_UNROLL
-        for (j = 0; j < GB_MT_NF; j++)
-            GB_UNROLL
-            for (v = 0; v < GB_MM_PER_FRAG; v++)
-                acc[i][j][v] = 0.0f;
-    /* slices 0 .. STAGES−2 in flight (a group each, empty past the last slice) */
-    GB_UNROLL
-    for (s = 0; s < GB_MM_STAGES - 1; s++) {
-        if (s < ns)
-            GB_MT_FN(load_slice)(A, lda, B, ldb, M, N, K, m0, n0, s * GB_MT_BK, tid, S[s]);
-#if GB_MM_NATIVE
-        else
-            gb_mm_commit();
-#endif
-    }
-    for (s = 0; s < ns; s++) {
-        const int nx = s + GB_MM_STAGES - 1;
-#if GB_MM_NATIVE
-        gb_mm_wait(); /* this thread's copies of slice s have landed */
-#endif
-        /* everyone's copies of slice s are visible, and every warp is done with slice s − 1,
-         * whose stage the next copies overwrite */
-        GB_BARRIER(1);
-        if (nx < ns)
-            GB_MT_FN(load_slice)(A, lda, B, ldb, M, N, K, m0, n0, nx * GB_MT_BK, tid,
-                                 S[nx % GB_MM_STAGES]);
-#if GB_MM_NATIVE
-        else
-            gb_mm_commit(); /* an empty group: the wait's count stays one slice behind */
-#endif
-        GB_MT_FN(mma_slice)(S[s % GB_MM_STAGES], wr, wc, lane, acc);
-    }
+    GB_MM_ACC_ZERO(acc, GB_MT_NF, i, j, v);
+    GB_MM_PIPELINE(S, ns, s, GB_MT_LOAD, GB_MT_SLICE);
     /* unrolled: the accumulators are registers, indexed by constants only. Each lane's pair
      * (c0, c1), then (c2, c3), is one 8-byte store where both are inside and aligned (even ldc),
      * else one store per element inside C. */
@@ -222,7 +178,10 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
 GB_SIM_KERNEL(GB_MT_NAME, int, int, int, const GB_MT_IN *, int, const GB_MT_IN *, int, float *, int)
 #endif /* GB_HAVE_MMA */
 
+#undef GB_MT_LOAD
+#undef GB_MT_SLICE
 #undef GB_MT_BK
+#undef GB_MT_ES
 #undef GB_MT_NF
 #undef GB_MT_THREADS
 #undef GB_MT_COPIES
@@ -234,7 +193,6 @@ GB_SIM_KERNEL(GB_MT_NAME, int, int, int, const GB_MT_IN *, int, const GB_MT_IN *
 #undef GB_MT_NAME
 #undef GB_MT_IN
 #undef GB_MT_EC
-#undef GB_MT_ZERO
 #undef GB_MT_FLOAT
 #undef GB_MT_MMA
 #undef GB_MT_TF32

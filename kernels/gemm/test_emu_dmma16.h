@@ -8,14 +8,16 @@
  * DGEMM check's long-double reference; the padding of C must stay untouched. With barrier 1 (its
  * only one) dropped, wrong wherever several warps share a stage; with barrier 2 dropped, right.
  *
- * dmma16_index_checks: the warps' fragments tile the 128×128 block once; the copies cover each
- * slice once and land inside the stage; every fragment register's 16 lanes of a half-warp read
- * 16 different 8-byte bank pairs (the pads' claim); the host's refusals follow the guard; and a
- * CPU model of mma.sync m16n8k16 .f64: the registers the kernel's own loads fill
- * (gb_d16_a_at, gb_d16_b_at, over the copies' placement) are placed where the PTX ISA's
- * fragment layouts say the hardware reads them, multiplied, and the results taken from the ISA's
- * C layout to where the kernel stores them (gb_d16_frag_c) — every element of the block must come
- * out as the exact product, and must not when A's k split or C's row split is changed.
+ * dmma16_index_checks (that the warps' fragments tile the 128×128 block once is
+ * mma_index_checks', test_emu_mma.h: the block tile, its warps and the C layout are
+ * kernels/common/mma.cuh's): the copies cover each slice once and land inside the stage; every
+ * fragment register's 16 lanes of a half-warp read 16 different 8-byte bank pairs (the pads'
+ * claim); the host's refusals follow the guard; and a CPU model of mma.sync m16n8k16 .f64: the
+ * registers the kernel's own loads fill (gb_d16_a_at, gb_d16_b_at, over the copies' placement)
+ * are placed where the PTX ISA's fragment layouts say the hardware reads them, multiplied, and
+ * the results taken from the ISA's C layout to where the kernel stores them (gb_mm_frag_c) —
+ * every element of the block must come out as the exact product, and must not when A's k split
+ * or C's row split is changed.
  */
 #ifndef GPUBENCH_GEMM_TEST_EMU_DMMA16_H
 #define GPUBENCH_GEMM_TEST_EMU_DMMA16_H
@@ -27,8 +29,8 @@
 /* Every case in every order (test_emu.c's dmma_cases_of): right, and wrong with barrier 1
  * removed wherever several warps share a stage. Returns the launches. */
 static int dmma16_cases(const struct gemm_case *cases, int ncases, int drop) {
-    return dmma_cases_of(gb_dgemm_dmma16_128x128, "gb_dgemm_dmma16_128x128", GB_D16_THREADS,
-                         GB_D16_SMEM, GB_D16_BM, cases, ncases, drop);
+    return dmma_cases_of(gb_dgemm_dmma16_128x128, "gb_dgemm_dmma16_128x128", GB_MM_THREADS,
+                         GB_D16_SMEM, GB_MM_BM, cases, ncases, drop);
 }
 
 /* --- the PTX ISA's m16n8k16 .f64 fragments, written from its text --------------------------- */
@@ -72,31 +74,31 @@ static void d16_frag_c_wrong_rows(int lane, int i, int *r, int *n) {
  * (the ISA's C layout) are stored where c_frag says. Returns the wrong or missed elements of the
  * block (exact: small integers), plus loads outside the stage. */
 static long d16_model_misses(d16_at_fn a_at, d16_at_fn b_at, d16_frag_fn c_frag) {
-    static double st[GB_D16_STAGE], ref[GB_D16_BM][GB_D16_BN];
-    static unsigned char seen[GB_D16_BM][GB_D16_BN];
+    static double st[GB_D16_STAGE], ref[GB_MM_BM][GB_MM_BN];
+    static unsigned char seen[GB_MM_BM][GB_MM_BN];
     double areg[32][GB_D16_AREGS], breg[32][GB_D16_BREGS], ahw[16][16], bhw[16][8];
     int w, i, j, lane, v, r, k, n, wr, wc;
     long bad = 0;
     for (v = 0; v < GB_D16_STAGE; v++)
         st[v] = NAN;
-    for (r = 0; r < GB_D16_BM; r++)
+    for (r = 0; r < GB_MM_BM; r++)
         for (k = 0; k < GB_D16_BK; k++)
             st[gb_d16_a_place(r, k)] = (double)((r * 7 + k * 3) % 11 - 5);
     for (k = 0; k < GB_D16_BK; k++)
-        for (n = 0; n < GB_D16_BN; n++)
+        for (n = 0; n < GB_MM_BN; n++)
             st[gb_d16_b_place(k, n)] = (double)((k * 5 + n * 13) % 9 - 4);
-    for (r = 0; r < GB_D16_BM; r++)
-        for (n = 0; n < GB_D16_BN; n++) {
+    for (r = 0; r < GB_MM_BM; r++)
+        for (n = 0; n < GB_MM_BN; n++) {
             double sum = 0;
             for (k = 0; k < GB_D16_BK; k++)
                 sum += st[gb_d16_a_place(r, k)] * st[gb_d16_b_place(k, n)];
             ref[r][n] = sum;
         }
     memset(seen, 0, sizeof seen);
-    for (w = 0; w < GB_D16_WARPS; w++) {
-        gb_d16_warp_origin(w, &wr, &wc);
-        for (i = 0; i < GB_D16_FM; i++)
-            for (j = 0; j < GB_D16_FN; j++) {
+    for (w = 0; w < GB_MM_WARPS; w++) {
+        gb_mm_warp_origin(w, GB_MM_WN, &wr, &wc);
+        for (i = 0; i < GB_MM_FM; i++)
+            for (j = 0; j < GB_MM_FN; j++) {
                 for (lane = 0; lane < 32; lane++) {
                     for (v = 0; v < GB_D16_AREGS; v++) {
                         int at = a_at(wr, i, lane, v);
@@ -121,7 +123,7 @@ static long d16_model_misses(d16_at_fn a_at, d16_at_fn b_at, d16_frag_fn c_frag)
                     }
                 }
                 for (lane = 0; lane < 32; lane++)
-                    for (v = 0; v < GB_D16_CREGS; v++) {
+                    for (v = 0; v < GB_MM_PER_FRAG; v++) {
                         double d = 0;
                         int cr, cn;
                         isa_d16_c(lane, v, &r, &n);
@@ -130,7 +132,7 @@ static long d16_model_misses(d16_at_fn a_at, d16_at_fn b_at, d16_frag_fn c_frag)
                         c_frag(lane, v, &cr, &cn); /* where the kernel stores this register */
                         cr += wr + 16 * i;
                         cn += wc + 8 * j;
-                        if (cr < 0 || cr >= GB_D16_BM || cn < 0 || cn >= GB_D16_BN) {
+                        if (cr < 0 || cr >= GB_MM_BM || cn < 0 || cn >= GB_MM_BN) {
                             bad++;
                             continue;
                         }
@@ -139,8 +141,8 @@ static long d16_model_misses(d16_at_fn a_at, d16_at_fn b_at, d16_frag_fn c_frag)
                     }
             }
     }
-    for (r = 0; r < GB_D16_BM; r++)
-        for (n = 0; n < GB_D16_BN; n++)
+    for (r = 0; r < GB_MM_BM; r++)
+        for (n = 0; n < GB_MM_BN; n++)
             bad += seen[r][n] != 1;
     return bad;
 }
@@ -159,39 +161,18 @@ static int d16_conflicts(d16_at_fn at, int o, int f, int v) {
 }
 
 static void dmma16_index_checks(void) {
-    static unsigned char seen[GB_D16_BM][GB_D16_BN];
     static unsigned char placed[GB_D16_STAGE];
-    int w, i, j, v, r, c, rr, cc, q, t, wr, wc, bad = 0;
+    int w, i, j, v, r, c, q, t, wr, wc, bad = 0;
     long miss;
-    /* the warps' 4×4 m16n8 fragments tile the block once */
-    memset(seen, 0, sizeof seen);
-    for (w = 0; w < GB_D16_WARPS; w++) {
-        gb_d16_warp_origin(w, &wr, &wc);
-        for (i = 0; i < GB_D16_FM; i++)
-            for (j = 0; j < GB_D16_FN; j++)
-                for (rr = 0; rr < 16; rr++)
-                    for (cc = 0; cc < 8; cc++) {
-                        r = wr + 16 * i + rr, c = wc + 8 * j + cc;
-                        if (r < GB_D16_BM && c < GB_D16_BN)
-                            seen[r][c]++;
-                        else
-                            bad++;
-                    }
-    }
-    for (r = 0; r < GB_D16_BM; r++)
-        for (c = 0; c < GB_D16_BN; c++)
-            bad += seen[r][c] != 1;
-    EMU_CHECK(bad == 0, "dmma16: the fragments do not tile the block once (%d)", bad);
     /* the copies: A's 128×16 and B's 16×128 slices, each element once, to distinct places
      * inside the stage */
     memset(placed, 0, sizeof placed);
-    bad = 0;
     for (t = 0; t < 2; t++)
-        for (i = 0; i < GB_D16_THREADS; i++)
+        for (i = 0; i < GB_MM_THREADS; i++)
             for (q = 0; q < GB_D16_COPIES; q++) {
                 int at;
-                gb_dm_elem(i + q * GB_D16_THREADS, t ? GB_D16_BN : GB_D16_BK, &r, &c);
-                if (t ? r >= GB_D16_BK : r >= GB_D16_BM) {
+                gb_dm_elem(i + q * GB_MM_THREADS, t ? GB_MM_BN : GB_D16_BK, &r, &c);
+                if (t ? r >= GB_D16_BK : r >= GB_MM_BM) {
                     bad++;
                     continue;
                 }
@@ -199,27 +180,27 @@ static void dmma16_index_checks(void) {
                 if (at < 0 || at >= GB_D16_STAGE || placed[at]++)
                     bad++;
             }
-    EMU_CHECK(bad == 0 && GB_D16_COPIES * GB_D16_THREADS == GB_D16_BM * GB_D16_BK,
+    EMU_CHECK(bad == 0 && GB_D16_COPIES * GB_MM_THREADS == GB_MM_BM * GB_D16_BK,
               "dmma16: the copies do not fill the stage's slices once (%d)", bad);
     /* conflict-free fragment loads */
     bad = 0;
-    for (w = 0; w < GB_D16_WARPS; w++) {
-        gb_d16_warp_origin(w, &wr, &wc);
-        for (i = 0; i < GB_D16_FM; i++)
+    for (w = 0; w < GB_MM_WARPS; w++) {
+        gb_mm_warp_origin(w, GB_MM_WN, &wr, &wc);
+        for (i = 0; i < GB_MM_FM; i++)
             for (v = 0; v < GB_D16_AREGS; v++)
                 bad += d16_conflicts(gb_d16_a_at, wr, i, v);
-        for (j = 0; j < GB_D16_FN; j++)
+        for (j = 0; j < GB_MM_FN; j++)
             for (v = 0; v < GB_D16_BREGS; v++)
                 bad += d16_conflicts(gb_d16_b_at, wc, j, v);
     }
     EMU_CHECK(bad == 0, "dmma16: fragment loads with bank conflicts (%d lanes)", bad);
     /* the model: right with the kernel's layouts, wrong with either mutation */
-    miss = d16_model_misses(gb_d16_a_at, gb_d16_b_at, gb_d16_frag_c);
+    miss = d16_model_misses(gb_d16_a_at, gb_d16_b_at, gb_mm_frag_c);
     EMU_CHECK(miss == 0,
               "dmma16: the mma.m16n8k16 .f64 model over the kernel's loads and stores "
               "gives %ld wrong elements",
               miss);
-    miss = d16_model_misses(d16_a_at_wrong_k, gb_d16_b_at, gb_d16_frag_c);
+    miss = d16_model_misses(d16_a_at_wrong_k, gb_d16_b_at, gb_mm_frag_c);
     EMU_CHECK(miss > 0, "dmma16: the model accepts A with its k split the other way");
     miss = d16_model_misses(gb_d16_a_at, gb_d16_b_at, d16_frag_c_wrong_rows);
     EMU_CHECK(miss > 0, "dmma16: the model accepts C with its rows split on i's low bit");
