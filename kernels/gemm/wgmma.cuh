@@ -387,7 +387,8 @@ static __device__ __forceinline__ void gb_wg_tma_2d(unsigned dst, const void *ma
                  : "memory");
 }
 /* bring a kernel parameter's tensor map into the TMA unit's descriptor cache before its first
- * copy (PTX ISA 8.0, sm_90: prefetch.tensormap on the map's generic address; a hint, no wait) */
+ * copy (prefetch.tensormap on the map's generic address; a hint, no wait). PTX ISA 8.0, sm_90:
+ * CUDA 11.8's ptxas rejects it ("Unknown modifier '.tensormap'"); GB_WG_NATIVE needs CUDA 12.0. */
 static __device__ __forceinline__ void gb_wg_prefetch_tmap(const void *map) {
     asm volatile("prefetch.tensormap [%0];" ::"l"((unsigned long long)map) : "memory");
 }
