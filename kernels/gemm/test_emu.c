@@ -53,13 +53,20 @@
  * 128×256 kernel with its 2-CTA multicast cluster (wgmma_persist.cuh): its twin and CPU models
  * of its tile walk, multicast layout, n = 256 descriptors and budgets, in test_emu_persist.h.
  * tf32 on wgmma (wgmma_tf32.cuh): its pass and twin on odd shapes, the pass bit for bit, and a
- * model of its K-major 4-byte layout, in test_emu_wgmma_tf32.h.
+ * model of its K-major 4-byte layout, in test_emu_wgmma_tf32.h. The paired epilogue all the wgmma
+ * kernels share, at C layouts that allow pairs and that do not: test_emu_wgmma_epi.h.
  *
  * Emulation builds: arch 800 200; drop-barrier 1 2
  */
 #include "tests/emu/emu.h"
 
 #include "harness/core/verify.h"
+
+/* the wgmma twins' paired epilogue stores, counted (wgmma.cuh's gb_wg_store2 calls this hook;
+ * test_emu_wgmma_epi.h reads the count) */
+static long wg_pair_stores;
+#define GB_WG_TWIN_PAIRED(p) ((void)(p), wg_pair_stores++)
+
 #include "kernels/gemm/kernels.cuh"
 #include "kernels/gemm/test_emu.h"
 #include "tests/emu/emu_test.h"
@@ -793,11 +800,11 @@ static void wg_fill(uint16_t *x16, float *xf, size_t n, int rows, int cols, int 
  * test_emu_persist.h): the tier's operands A (M×K) and B (K×N) filled by wg_fill (seeds sa, sb),
  * their tensor maps, C poisoned, the double reference and the tier's tolerance. Leading
  * dimensions as TMA needs them (multiples of 8: the columns rounded up, plus 8·pad), C's any
- * (N + pad). */
+ * (N + pad), starting c->misalign floats past its buffer's (8-byte aligned) start. */
 struct wg_case {
     int M, N, K, ldc;
     uint16_t *a16, *b16;
-    float *af, *bf, *C;
+    float *af, *bf, *C, *cbuf;
     double *ref;
     struct tol tol;
     struct gb_wg_tmap ta, tb;
@@ -811,7 +818,8 @@ static void wg_case_open(struct wg_case *w, int bf16, const struct gemm_case *c,
     w->M = M, w->N = N, w->K = K, w->ldc = N + c->pad;
     w->a16 = emu_alloc(na * 2 + 16), w->b16 = emu_alloc(nb * 2 + 16);
     w->af = emu_alloc(na * sizeof(float)), w->bf = emu_alloc(nb * sizeof(float));
-    w->C = emu_alloc(((size_t)M * w->ldc + 1) * sizeof(float));
+    w->cbuf = emu_alloc(((size_t)M * w->ldc + 1 + (size_t)c->misalign) * sizeof(float));
+    w->C = w->cbuf + c->misalign;
     w->ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
     w->tol = verify_tol(bf16 ? DT_BF16 : DT_F16, K, 1.0, 0); /* |a·b| ≤ 1 */
     wg_fill(w->a16, w->af, na, M, K, lda, bf16, sa);
@@ -833,7 +841,7 @@ static long wg_case_close(struct wg_case *w, int launched, int report) {
         if (bad == 0)
             bad = pad_written(w->C, w->M, w->N, w->ldc) + !isnan(w->C[(size_t)w->M * w->ldc]);
     }
-    free(w->a16), free(w->b16), free(w->af), free(w->bf), free(w->C), free(w->ref);
+    free(w->a16), free(w->b16), free(w->af), free(w->bf), free(w->cbuf), free(w->ref);
     return bad;
 }
 
@@ -877,6 +885,8 @@ static int wg_cases(const struct gemm_case *cases, int ncases, int drop) {
 #include "kernels/gemm/test_emu_persist.h"
 /* tf32 on wgmma: the pass and the twin, the layout model (wt_cases, wt_layout_checks) */
 #include "kernels/gemm/test_emu_wgmma_tf32.h"
+/* the wgmma kernels' paired epilogue: pairs where C allows, singles where not (wg_epi_cases) */
+#include "kernels/gemm/test_emu_wgmma_epi.h"
 
 /* The index arithmetic of wgmma.cuh on its own: the swizzle (its known pattern, an involution
  * on each 1024-byte atom that keeps 16-byte chunks whole), the descriptor's fields (PTX ISA
@@ -1142,6 +1152,7 @@ int main(void) {
         runs += wg_cases(gcases, (int)(sizeof gcases / sizeof gcases[0]), drop);
         runs += wp_cases(drop);
         runs += wt_cases(drop);
+        runs += wg_epi_cases(drop);
     }
     wmma_index_checks();
     wgmma_index_checks();

@@ -201,9 +201,6 @@ static void wp_budget_checks(void) {
                   gb_wp_pick(4096, 4096, 0) == 0 && gb_wp_pick(1024, 4096, 132) == 0 &&
                   gb_wp_pick(2304, 4096, 132),
               "wgmma_persist: gb_wp_pick");
-    EMU_CHECK(gb_wp_pairs_ok((float *)(size_t)64, 10) && !gb_wp_pairs_ok((float *)(size_t)68, 10) &&
-                  !gb_wp_pairs_ok((float *)(size_t)64, 9),
-              "wgmma_persist: gb_wp_pairs_ok");
 }
 
 static void wgmma_persist_checks(void) {

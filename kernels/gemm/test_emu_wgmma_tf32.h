@@ -67,9 +67,11 @@ static long run_wtcase(const struct gemm_case *c, enum emu_order order, int repo
     struct tol tol = verify_tol(DT_TF32, K, 1.0, 0); /* |a·b| ≤ 1 */
     dim3 grid = emu_dim3(1, 1, 2);
     long bad = -1;
+    float *cbuf;
     a.M = M, a.N = N, a.K = K, a.lda = K + c->pad, a.ldb = N + c->pad, a.ldc = N + c->pad;
     a.copies = emu_alloc((ncopies + 1) * sizeof(float));
-    a.C = emu_alloc(((size_t)M * a.ldc + 1) * sizeof(float));
+    cbuf = emu_alloc(((size_t)M * a.ldc + 1 + (size_t)c->misalign) * sizeof(float));
+    a.C = cbuf + c->misalign; /* misalign: C 4 bytes off 8 too (single stores) */
     /* operands in [-1, 1) from one float past the buffers' start (misalign: 16-byte rule not
      * needed), NaN outside the matrices */
     w80_fill(fa, na, (size_t)c->misalign, M, K, a.lda, 1, 71);
@@ -98,7 +100,7 @@ static long run_wtcase(const struct gemm_case *c, enum emu_order order, int repo
                       "operands are not rounded to TF32",
                       M, N, K);
     }
-    free(fa), free(fb), free(a.copies), free(a.C), free(ref);
+    free(fa), free(fb), free(a.copies), free(cbuf), free(ref);
     return bad;
 }
 

@@ -14,8 +14,14 @@
  *
  * SASS check: gb_hgemm_wgmma_128x128 HGMMA from 900a
  * SASS check: gb_bgemm_wgmma_128x128 HGMMA from 900a
+ * SASS check: gb_hgemm_wgmma_128x128 STG.E.64 x32 from 900a
+ * SASS check: gb_bgemm_wgmma_128x128 STG.E.64 x32 from 900a
+ * SASS check: gb_hgemm_wgmma_128x128 UTMACCTL.PF x2 from 900a
+ * SASS check: gb_bgemm_wgmma_128x128 UTMACCTL.PF x2 from 900a
  * (tests/gpuinfo/sass_check.py: the build's sm_90a code must hold HGMMA in the kernel, and no
- * other code — plain sm_90, sm_100, sm_120, where the kernel is a trap — may.)
+ * other code — plain sm_90, sm_100, sm_120, where the kernel is a trap — may; likewise the
+ * paired epilogue's 8-byte stores, one for each of a thread's 32 column pairs (gb_wg_store2),
+ * and the two tensor maps' prefetches, which prefetch.tensormap becomes: UTMACCTL.PF.)
  *
  * Scheme: 128×128 block tiles of C; K in 64-deep slices (64 16-bit elements = one 128-byte row,
  * the span of the 128-byte swizzle); GB_WG_STAGES slices in flight in shared memory. Three
@@ -26,8 +32,8 @@
  * wgmma on it have retired: a consumer keeps one slice's wgmma group in flight (wait_group 1
  * after committing the next), so the tensor cores work on slice k while slice k + 1 is awaited
  * and issued, and it releases slice k's stage once that group is done; the producer waits for
- * "empty" before reusing a stage. 128 accumulator columns and not 256: 384 threads a block leave 168 registers a thread,
- * and m64n256 would need 128 of them for the accumulator alone.
+ * "empty" before reusing a stage. 128 accumulator columns and not 256: 384 threads a block leave
+ * 168 registers a thread, and m64n256 would need 128 of them for the accumulator alone.
  *
  * Shared memory: stage s holds A (128 rows × 128 bytes, K-major: row r at r·128) and then B
  * (two 64-column boxes, each 64 k-rows × 128 bytes, N-major: row k at k·128), every 128-byte
@@ -43,6 +49,13 @@
  * epilogue writes each accumulator element (gb_wg_d_elem: the m64nNk16 D fragment layout) only
  * where it is inside C.
  *
+ * Epilogue: a thread's accumulators d[i], d[i + 1] (i even) are adjacent columns of one row, so
+ * it stores them as one 8-byte store when C is 8-byte aligned and ldc even (gb_wg_pairs_ok),
+ * single floats otherwise and where the pair's second column is past N (gb_wg_store2, shared
+ * with the persistent kernel, wgmma_persist.cuh): half the store instructions of one float at a
+ * time. Tensor maps: the producer thread prefetches both (prefetch.tensormap, gb_wg_prefetch_tmap)
+ * before its first copy, so the first TMA load does not also wait for its descriptor's fetch.
+ *
  * Why C++ here: none beyond the inline PTX (wgmma, cp.async.bulk.tensor, mbarrier, behind the
  * native guard GB_WG_NATIVE) and the CUtensorMap kernel parameter (__grid_constant__). Which
  * thread owns which element, the swizzle, the descriptors and the TMA box coordinates are plain
@@ -54,9 +67,10 @@
  * the producer (gb_wg_tma_box: the box, the zero fill, the same swizzle), a barrier, then every
  * consumer lane computes its 64 accumulator elements (gb_wg_d_elem) with FP32 FMAs, reading the
  * operands from shared memory through the same descriptors (gb_wg_desc_decode and the layout
- * functions gb_wg_kmajor_offset / gb_wg_mnmajor_offset), a barrier, and the same epilogue. What
- * the twin proves is the index arithmetic and its consistency (TMA box ↔ swizzle ↔ descriptor ↔
- * D layout ↔ epilogue); that the hardware reads the descriptors as the twin does is a reading of
+ * functions gb_wg_kmajor_offset / gb_wg_mnmajor_offset), a barrier, and the same epilogue code
+ * (where a misaligned pair traps, as it faults on a card; the prefetch is a hint with no twin).
+ * What the twin proves is the index arithmetic and its consistency (TMA box ↔ swizzle ↔ descriptor
+ * ↔ D layout ↔ epilogue); that the hardware reads the descriptors as the twin does is a reading of
  * the PTX ISA, checked only on a card.
  */
 #ifndef GPUBENCH_GEMM_WGMMA_CUH
@@ -195,6 +209,47 @@ GB_WG_HD void gb_wg_d_elem(int w, int lane, int i, int *r, int *c) {
     *c = 8 * j + 2 * (lane % 4) + (q & 1);
 }
 
+/* The epilogue's paired store (every wgmma kernel: wgmma_tile.cuh, wgmma_persist_tile.cuh).
+ * d[i] and d[i + 1] (i even) of gb_wg_d_elem are columns c and c + 1 (c even) of one row, so a
+ * thread stores them as one 8-byte store where C is 8-byte aligned and ldc even (then every
+ * even column is 8-byte aligned): half the store instructions of one float at a time. */
+GB_WG_HD int gb_wg_pairs_ok(const float *C, int ldc) {
+    return ((size_t)C & 7u) == 0 && ldc % 2 == 0;
+}
+
+/* The emulation test counts the twin's paired stores through this hook (kernels/gemm/test_emu.c
+ * defines it before including the kernels); elsewhere it is nothing. */
+#ifndef GB_WG_TWIN_PAIRED
+#define GB_WG_TWIN_PAIRED(p) ((void)0)
+#endif
+
+/* Accumulators (v0, v1) at (r, c), (r, c + 1) of C where inside it (c even): one 8-byte store
+ * where pairs_ok (gb_wg_pairs_ok) and both are inside, single floats otherwise. In the twin a
+ * misaligned pair traps, as the 8-byte store faults on a card (misaligned address). */
+GB_WG_HD void gb_wg_store2(float *C, int ldc, int M, int N, int r, int c, float v0, float v1,
+                           int pairs_ok) {
+    float *p;
+    if (r >= M)
+        return;
+    p = C + (size_t)r * ldc + c;
+    if (pairs_ok && c + 1 < N) {
+        float2 v;
+#if defined(GPUBENCH_EMU)
+        if ((size_t)p & 7u)
+            __trap();
+        GB_WG_TWIN_PAIRED(p);
+#endif
+        v.x = v0;
+        v.y = v1;
+        *(float2 *)p = v;
+        return;
+    }
+    if (c < N)
+        p[0] = v0;
+    if (c + 1 < N)
+        p[1] = v1;
+}
+
 /* Blocks of an M×N result: x over column tiles, y over row tiles; 0, or -1 beyond the limits. */
 GB_WG_HD int gb_wg_grid(int M, int N, unsigned *gx, unsigned *gy) {
     long x = ((long)N + GB_WG_BN - 1) / GB_WG_BN, y = ((long)M + GB_WG_BM - 1) / GB_WG_BM;
@@ -330,6 +385,12 @@ static __device__ __forceinline__ void gb_wg_tma_2d(unsigned dst, const void *ma
                  " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
                  "l"((unsigned long long)map), "r"(x), "r"(y), "r"(bar)
                  : "memory");
+}
+/* bring a kernel parameter's tensor map into the TMA unit's descriptor cache before its first
+ * copy (prefetch.tensormap on the map's generic address; a hint, no wait). PTX ISA 8.0, sm_90:
+ * CUDA 11.8's ptxas rejects it ("Unknown modifier '.tensormap'"); GB_WG_NATIVE needs CUDA 12.0. */
+static __device__ __forceinline__ void gb_wg_prefetch_tmap(const void *map) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"((unsigned long long)map) : "memory");
 }
 static __device__ __forceinline__ void gb_wg_fence(void) {
     asm volatile("wgmma.fence.sync.aligned;" ::: "memory");

@@ -8,8 +8,13 @@
  *
  * SASS check: gb_hgemm_wgmma_persist_128x256 HGMMA.64x256x16 from 900a
  * SASS check: gb_bgemm_wgmma_persist_128x256 HGMMA.64x256x16 from 900a
+ * SASS check: gb_hgemm_wgmma_persist_128x256 STG.E.64 x64 from 900a
+ * SASS check: gb_bgemm_wgmma_persist_128x256 STG.E.64 x64 from 900a
+ * SASS check: gb_hgemm_wgmma_persist_128x256 UTMACCTL.PF x2 from 900a
+ * SASS check: gb_bgemm_wgmma_persist_128x256 UTMACCTL.PF x2 from 900a
  * (tests/gpuinfo/sass_check.py: n = 256 in the instruction; the 128×128 kernel's HGMMA.64x128x16
- * would fail it.)
+ * would fail it. The paired epilogue: an 8-byte store for each of a thread's 64 column pairs;
+ * the tensor maps' prefetches, as in wgmma.cuh.)
  *
  * Structure:
  * - 128×256 tiles of C. A block of 384 threads: warpgroup 0 the producer, warpgroups 1 and 2
@@ -35,7 +40,8 @@
  *   (no multicast lands before the peer's barriers exist) and one before exit (no remote arrive
  *   or multicast reaches a block that has exited).
  * - The epilogue stores pairs of adjacent columns (d[4j], d[4j + 1]: columns 8j + 2t, + 1) as
- *   one 8-byte store where C and ldc allow it (gb_wp_pairs_ok), single floats at the edges.
+ *   one 8-byte store where C and ldc allow it (wgmma.cuh's gb_wg_store2, as the 128×128 kernel),
+ *   single floats at the edges. The producer prefetches both tensor maps first (wgmma.cuh).
  *
  * When it is chosen over the 128×128 kernel (gb_wp_pick, kernels/gemm/cuda_tc.c's note): when
  * C has at least as many 128×256 tiles as the card has multiprocessors, so that every block
@@ -120,33 +126,6 @@ GB_WG_HD unsigned long long gb_wp_desc_b(int s, int kk) {
 GB_WG_HD unsigned long long gb_wp_desc_a(int s, int c, int kk) {
     return gb_wg_desc((unsigned)(s * GB_WP_STAGE_BYTES + c * 64 * GB_WG_ROW_BYTES + kk * 32), 16,
                       GB_WG_ATOM);
-}
-
-/* May the epilogue store a pair of floats at once: C 8-byte aligned and ldc even. */
-GB_WG_HD int gb_wp_pairs_ok(const float *C, int ldc) {
-    return ((size_t)C & 7u) == 0 && ldc % 2 == 0;
-}
-
-/* The epilogue's store of accumulators (v0, v1) at (r, c), (r, c + 1) of C where inside it: one
- * 8-byte store where pairs_ok (gb_wp_pairs_ok: c is even, so the pair is aligned) and both are
- * inside, single floats otherwise. */
-GB_WG_HD void gb_wp_store2(float *C, int ldc, int M, int N, int r, int c, float v0, float v1,
-                           int pairs_ok) {
-    float *p;
-    if (r >= M)
-        return;
-    p = C + (size_t)r * ldc + c;
-    if (pairs_ok && c + 1 < N) {
-        float2 v;
-        v.x = v0;
-        v.y = v1;
-        *(float2 *)p = v;
-        return;
-    }
-    if (c < N)
-        p[0] = v0;
-    if (c + 1 < N)
-        p[1] = v1;
 }
 
 /* The cluster: sm_90 code has clusters; the attribute is refused for older code, where the

@@ -90,7 +90,7 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
     const int tid = (int)threadIdx.x, wg = tid / 128, w = (tid % 128) / 32, lane = tid % 32;
     const int nk = (K + GB_WG_BK - 1) / GB_WG_BK;
     const int clusters = (int)gridDim.x / GB_WP_CLUSTER, q = (int)blockIdx.x / GB_WP_CLUSTER;
-    const int pairs_ok = gb_wp_pairs_ok(C, ldc);
+    const int pairs_ok = gb_wg_pairs_ok(C, ldc);
     int pm, pn, t, kt, i;
     const int npairs = (int)gb_wp_pairs(M, N, &pm, &pn);
 #if GB_WG_NATIVE
@@ -108,7 +108,9 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
     gb_wp_cluster_sync(); /* both blocks' barriers exist before any multicast or remote arrive */
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 " GB_WP_STR(GB_WP_REGS_PRODUCER) ";");
-        if (tid == 0)
+        if (tid == 0) {
+            gb_wg_prefetch_tmap(&tma); /* the maps in the TMA unit's cache before the first copy */
+            gb_wg_prefetch_tmap(&tmb);
             for (t = q; t < npairs; t += clusters) {
                 int cm, cn;
                 gb_wp_tile(t, pm, pn, &cm, &cn);
@@ -128,6 +130,7 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
                     }
                 }
             }
+        }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 " GB_WP_STR(GB_WP_REGS_CONSUMER) ";");
         for (t = q; t < npairs; t += clusters) {
@@ -165,7 +168,7 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
                 gb_wg_d_elem(w, lane, i, &r, &c);
                 r += (GB_WP_CLUSTER * cm + (int)rank) * GB_WP_BM + (wg - 1) * 64;
                 c += cn * GB_WP_BN;
-                gb_wp_store2(C, ldc, M, N, r, c, d[i], d[i + 1], pairs_ok);
+                gb_wg_store2(C, ldc, M, N, r, c, d[i], d[i + 1], pairs_ok);
             }
         }
     }
@@ -204,7 +207,7 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
             gb_wg_d_elem(w, lane, i, &r, &c);
             r += (GB_WP_CLUSTER * cm + rank) * GB_WP_BM + (wg - 1) * 64;
             c += cn * GB_WP_BN;
-            gb_wp_store2(C, ldc, M, N, r, c, d[i], d[i + 1], pairs_ok);
+            gb_wg_store2(C, ldc, M, N, r, c, d[i], d[i + 1], pairs_ok);
         }
     }
 #endif

@@ -6,7 +6,10 @@
  *   gb_tgemm_wgmma_prep     the pass before it, which makes the operands it reads.
  *
  * SASS check: gb_tgemm_wgmma_128x128 HGMMA.64x128x8.F32.TF32 from 900a
- * (tests/gpuinfo/sass_check.py: the tf32 shape's HGMMA in the build's sm_90a code alone.)
+ * SASS check: gb_tgemm_wgmma_128x128 STG.E.64 x32 from 900a
+ * SASS check: gb_tgemm_wgmma_128x128 UTMACCTL.PF x2 from 900a
+ * (tests/gpuinfo/sass_check.py: the tf32 shape's HGMMA in the build's sm_90a code alone; the
+ * paired epilogue and the tensor maps' prefetches of the 16-bit tiers, wgmma.cuh.)
  *
  * Why a pass first, and which layout goes which way. wgmma has a transpose bit for 16-bit
  * operands only: a tf32 operand in shared memory must be K-major (k contiguous), for A and for B.

@@ -130,8 +130,10 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
         }
         __syncthreads();
         if (wg == 0) {
-            /* the producer: one thread issues every slice's copies */
-            if (tid == 0)
+            /* the producer: one thread issues every slice's copies, the maps prefetched first */
+            if (tid == 0) {
+                gb_wg_prefetch_tmap(&tma);
+                gb_wg_prefetch_tmap(&tmb);
                 for (kt = 0; kt < nk; kt++) {
                     const int s = kt % GB_WG_STAGES;
                     const unsigned st = sbase + s * GB_WG_STAGE_BYTES;
@@ -147,6 +149,7 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
                                  kt * GB_WG_BK, full + 8 * s);
 #endif
                 }
+            }
             return; /* no barrier follows: the consumers alone write C */
         }
         for (kt = 0; kt < nk; kt++) {
@@ -189,14 +192,15 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
     if (wg == 0)
         return;
 #endif
-    /* the epilogue: each accumulator element where it is inside C */
-    GB_UNROLL
-    for (i = 0; i < GB_WG_ACC; i++) {
-        gb_wg_d_elem(w, lane, i, &r, &c);
-        r += m0 + (wg - 1) * 64;
-        c += n0;
-        if (r < M && c < N)
-            C[(size_t)r * ldc + c] = d[i];
+    /* the epilogue: each pair of adjacent accumulator columns (d[i], d[i + 1]) as one 8-byte
+     * store where C and ldc allow it, single floats where not and at the edges (gb_wg_store2) */
+    {
+        const int pairs_ok = gb_wg_pairs_ok(C, ldc);
+        GB_UNROLL
+        for (i = 0; i < GB_WG_ACC; i += 2) {
+            gb_wg_d_elem(w, lane, i, &r, &c);
+            gb_wg_store2(C, ldc, M, N, r + m0 + (wg - 1) * 64, c + n0, d[i], d[i + 1], pairs_ok);
+        }
     }
 #else
     (void)tma, (void)tmb, (void)M, (void)N, (void)K, (void)C, (void)ldc;
