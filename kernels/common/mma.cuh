@@ -1,7 +1,8 @@
 /* mma.cuh — the sm_80+ mma.sync pieces that conv2d/cuda_tc's kernel (kernels/conv2d/tc_mma.cuh)
  * and gemm/cuda_tc's mma.sync GEMM (kernels/gemm/mma.cuh) share: the architecture and toolkit
  * guards, the 128×128 block tile of 8 warps of 64×32 and its 3-stage 16 KiB slices, the swizzled
- * shared layout of 16-byte chunks, the ldmatrix lane addresses, the accumulator fragment layout
+ * shared layout of 16-byte chunks, the ldmatrix lane addresses and the per-lane offsets the
+ * native loops step from by constants (gb_mm_lane_a, _b, _tf32_b), the accumulator fragment layout
  * (zeroed by GB_MM_ACC_ZERO) and a k step's mma issue (GB_MM_ISSUE), and the PTX (cp.async,
  * ldmatrix, mma.sync) as inline asm; the block tile, its warps and the accumulator layout are also
  * the FP64 m16n8k16 kernel's (kernels/gemm/dmma16.cuh). Their pipeline loop is mma_pipe.cuh's.
@@ -139,11 +140,48 @@ GB_MM_HD void gb_mm_ldsm_b(int lane, int wc, int jj, int ks, int *r, int *c) {
     *c = (wc + 16 * jj) / 8 + (lane >> 4);
 }
 
+/* Byte offsets in a stage of lane's fragment addresses for k step 0, computed once a kernel so
+ * that its loop adds constants and XORs one or two bits (fewer non-mma instructions a slice):
+ * - A, ldmatrix.x4 (gb_mm_lane_a, fragment 0, gemm's and conv2d's): fragment i is GB_MM_ROW16
+ *   bytes on (16 rows: the swizzle, (row / 2) % 4, is the same) and k step 1 is the offset XOR
+ *   GB_MM_X2 (chunk 2 + c instead of c, and XOR commutes with the swizzle's XOR).
+ * - 16-bit B, ldmatrix.x4.trans (gb_mm_lane_b, n16 pair 0): pair jj is the offset XOR jj·GB_MM_X2
+ *   (chunk c + 2jj, whose low bits are c's XOR 2jj: c's bit 1 — and for 64×64 warps bit 2 — is 0
+ *   at jj = 0; the swizzle, row % 8, is the same) and k16 step ks is ks·GB_MM_B16_KS bytes on
+ *   (16 rows of 16 chunks).
+ * - tf32 B, 32-bit loads (gb_mm_lane_tf32_b, b_0 of fragment 0): fragment j is the offset XOR
+ *   j·GB_MM_X2 (chunk n/4 + 2j, as above; the swizzle, 2(k % 4), is the same) and b_v of k8 step
+ *   ks is (8ks + 4v)·GB_MM_TF32_K bytes on (k rows of 32 chunks).
+ * Each XOR touches only bits 5-6, so it also commutes with adding the stage's 128-byte aligned
+ * base. B's offsets include A's part of the stage. kernels/gemm/test_emu_mma.h and
+ * kernels/conv2d/test_emu_mma.h check them against the per-fragment functions above. */
+enum {
+    GB_MM_ROW16 = 16 * GB_MM_AC * GB_MM_CH,
+    GB_MM_X2 = 2 * GB_MM_CH,
+    GB_MM_B16_KS = 16 * (GB_MM_BN / 8) * GB_MM_CH,
+    GB_MM_TF32_K = (GB_MM_BN / 4) * GB_MM_CH
+};
+GB_MM_HD unsigned gb_mm_lane_a(int lane, int wr) {
+    int r, c;
+    gb_mm_ldsm_a(lane, wr, 0, 0, &r, &c);
+    return (unsigned)(gb_mm_swz(r, c, GB_MM_AC) * GB_MM_CH);
+}
+GB_MM_HD unsigned gb_mm_lane_b(int lane, int wc) {
+    int r, c;
+    gb_mm_ldsm_b(lane, wc, 0, 0, &r, &c);
+    return (unsigned)((GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_BN / 8)) * GB_MM_CH);
+}
+
 /* tf32 B: the (k, n) of b_v (v = 0, 1) of lane's n8 fragment j, k8 step ks, warp column wc:
  * (8ks + lane%4 + 4v, wc + 8j + lane/4), as m16n8k8's col operand wants them. */
 GB_MM_HD void gb_mm_tf32_b(int lane, int wc, int j, int ks, int v, int *k, int *n) {
     *k = 8 * ks + (lane & 3) + 4 * v;
     *n = wc + 8 * j + (lane >> 2);
+}
+GB_MM_HD unsigned gb_mm_lane_tf32_b(int lane, int wc) {
+    int k, n;
+    gb_mm_tf32_b(lane, wc, 0, 0, 0, &k, &n);
+    return (unsigned)(GB_MM_A_CHUNKS * GB_MM_CH + gb_mm_at(k, n, GB_MM_BN / 4, 4) * 4);
 }
 
 /* Accumulator element v (0..3) of lane in an m16n8 fragment: (row, column), the PTX ISA's

@@ -169,16 +169,14 @@ GB_MM_HD void gb_cmm_ldsm_b(int lane, int wc, int jj, int ks, int *r, int *c) {
 }
 
 /* Byte offsets in a stage of lane's ldmatrix addresses for k step 0: A's fragment 0
- * (gb_mm_ldsm_a) and B's pair 0 (gb_cmm_ldsm_b). Fragment i, resp. pair jj, is GB_CMM_ROW16
- * bytes on per step (16 rows: the swizzle, (row / 2) % 4, is the same), and k step 1 is the
- * offset XOR GB_CMM_KS1 (its chunk 2 + c instead of c, and XOR commutes with the swizzle's), so
- * the loop adds constants and XORs one bit: two registers a lane, where the addresses computed
- * anew would cost some 30 instructions a slice (ptxas rematerialises them, not keeping 4). */
-enum { GB_CMM_ROW16 = 16 * GB_MM_AC * GB_MM_CH, GB_CMM_KS1 = 2 * GB_MM_CH };
+ * (gb_mm_lane_a, kernels/common/mma.cuh, which says why the steps are constants) and B's pair 0
+ * (gb_cmm_ldsm_b). Pair jj is GB_MM_ROW16 bytes on per step (16 pixel rows, like A's fragments)
+ * and k step 1 is the offset XOR GB_MM_X2, as A's, so the loop adds constants and XORs one bit:
+ * two registers a lane, where the addresses computed anew would cost some 30 instructions a
+ * slice (ptxas rematerialises them, not keeping 4). */
 GB_MM_HD void gb_cmm_lane_offsets(int lane, int wr, int wc, unsigned *la, unsigned *lb) {
     int r, c;
-    gb_mm_ldsm_a(lane, wr, 0, 0, &r, &c);
-    *la = (unsigned)(gb_mm_swz(r, c, GB_MM_AC) * GB_MM_CH);
+    *la = gb_mm_lane_a(lane, wr);
     gb_cmm_ldsm_b(lane, wc, 0, 0, &r, &c);
     *lb = (unsigned)((GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * GB_MM_CH);
 }
@@ -231,10 +229,10 @@ static __device__ __forceinline__ void gb_cmm_mma_slice(const __half *st, unsign
         unsigned a[GB_MM_FM][4], b[GB_MM_FN][2];
         GB_UNROLL
         for (i = 0; i < GB_MM_FM; i++)
-            gb_mm_ldsm_x4(sa + (la ^ ks * GB_CMM_KS1) + i * GB_CMM_ROW16, a[i]);
+            gb_mm_ldsm_x4(sa + (la ^ ks * GB_MM_X2) + i * GB_MM_ROW16, a[i]);
         GB_UNROLL
         for (j = 0; j < GB_MM_FN / 2; j++)
-            gb_mm_ldsm_x4(sa + (lb ^ ks * GB_CMM_KS1) + j * GB_CMM_ROW16, b[2 * j]); /* 2j, 2j+1 */
+            gb_mm_ldsm_x4(sa + (lb ^ ks * GB_MM_X2) + j * GB_MM_ROW16, b[2 * j]); /* 2j, 2j+1 */
         GB_MM_ISSUE(gb_mm_f16, acc, a, b, GB_MM_FN, i, j);
     }
 }

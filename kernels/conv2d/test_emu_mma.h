@@ -173,15 +173,15 @@ static long cmm_offset_bad(void) {
             for (ks = 0; ks < 2; ks++) {
                 unsigned la, lb;
                 gb_cmm_lane_offsets(lane, wr, wc, &la, &lb);
-                la ^= (unsigned)(ks * GB_CMM_KS1), lb ^= (unsigned)(ks * GB_CMM_KS1);
+                la ^= (unsigned)(ks * GB_MM_X2), lb ^= (unsigned)(ks * GB_MM_X2);
                 for (i = 0; i < GB_MM_FM; i++) {
                     gb_mm_ldsm_a(lane, wr, i, ks, &r, &c);
-                    bad += la + (unsigned)(i * GB_CMM_ROW16) !=
+                    bad += la + (unsigned)(i * GB_MM_ROW16) !=
                            (unsigned)(gb_mm_swz(r, c, GB_MM_AC) * GB_MM_CH);
                 }
                 for (i = 0; i < GB_MM_FN / 2; i++) {
                     gb_cmm_ldsm_b(lane, wc, i, ks, &r, &c);
-                    bad += lb + (unsigned)(i * GB_CMM_ROW16) !=
+                    bad += lb + (unsigned)(i * GB_MM_ROW16) !=
                            (unsigned)((GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * GB_MM_CH);
                 }
             }

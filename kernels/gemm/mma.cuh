@@ -97,8 +97,9 @@
  *   so at the peak the 64×32 warps need 96 + 32 = 128 B/clk, all of shared memory's rate, and
  *   the 64×64 warps 64 + 32 = 96 B/clk, three quarters.
  *   registers     128 accumulators + 16 A + 16 B fragment registers + addresses: ptxas gives
- *                 222 a thread (CUDA 13.0, sm_80; launch bounds 128 threads × 2 blocks allow
- *                 255), no stack, no spills; 2 blocks an SM (2 × 128 × 222 ≤ 65,536; a third
+ *                 215 a thread (CUDA 13.0, sm_80; 211-238 from sm_80 to sm_120 and on 11.8;
+ *                 launch bounds 128 threads × 2 blocks allow 255), no stack, no spills; 2
+ *                 blocks an SM (2 × 128 × 215 ≤ 65,536; a third
  *                 would need ≤ 168), so 8 warps an SM (the 64×32 kernel has 16), each with
  *                 twice the independent mma a k step.
  *   shared        48 KiB a block (3 stages), 96 KiB for 2: fits sm_86/89's 100 KiB.
@@ -106,10 +107,10 @@
  * shared-memory rate then bounds the SM), the 64×32 warps on fewer tiles, where 8 warps a block
  * hide latency better than 4 (a choice by this arithmetic, not yet by a measurement).
  *
- * Why not 128×256 blocks of 8 such warps (halving L2 traffic too): 8 warps × 32 × 222 registers
+ * Why not 128×256 blocks of 8 such warps (halving L2 traffic too): 8 warps × 32 × 215 registers
  * leave room for one block an SM, and 3 stages of 24 KiB are 72 KiB of dynamic shared memory —
  * one block an SM on sm_86/89 as well — and half as many blocks for a given C, so smaller
- * problems fill fewer SMs. The 64×32 kernels have 120-128 registers (the bound of two
+ * problems fill fewer SMs. The 64×32 kernels have 116-126 registers (the bound of two
  * 256-thread blocks an SM; no stack, no spills, CUDA 13.0 sm_80 to sm_120, 11.8 sm_80 to
  * sm_90) with 64 accumulators a lane; tf32 keeps only them (its B comes by 32-bit loads and
  * cvt.rna, not ldmatrix, so the arithmetic above is not its). No C++ here: the PTX (cp.async,

@@ -53,20 +53,20 @@ static __device__ __forceinline__ void GB_MT_FN(load_slice)(const GB_MT_IN *__re
 #if GB_MM_NATIVE
 /* acc += the warp's 64×WN share of stage st's A·B: two k steps of 4 A fragments (ldmatrix.x4)
  * and FN = WN/8 B fragments (FN/2 ldmatrix.x4.trans, or 32-bit loads for tf32), 4·FN mma each
- * (16 for 64×32 warps, 32 for 64×64). */
-static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, int wr, int wc,
-                                                           int lane,
+ * (16 for 64×32 warps, 32 for 64×64). la, lb: the lane's offsets, computed once
+ * (gb_mm_lane_a; gb_mm_lane_b or gb_mm_lane_tf32_b — kernels/common/mma.cuh says why the steps
+ * from them are constants), so the loop adds constants and XORs bits 5-6. */
+static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, unsigned la,
+                                                           unsigned lb,
                                                            float (*acc)[GB_MT_NF][GB_MM_PER_FRAG]) {
     const unsigned sa = (unsigned)__cvta_generic_to_shared(st);
-    const unsigned sb = sa + GB_MM_A_CHUNKS * GB_MM_CH;
-    int ks, i, j, r, c;
+    int ks, i, j;
     GB_UNROLL
     for (ks = 0; ks < 2; ks++) {
         unsigned a[GB_MM_FM][4], b[GB_MT_NF][2];
         GB_UNROLL
         for (i = 0; i < GB_MM_FM; i++) {
-            gb_mm_ldsm_a(lane, wr, i, ks, &r, &c);
-            gb_mm_ldsm_x4(sa + gb_mm_swz(r, c, GB_MM_AC) * GB_MM_CH, a[i]);
+            gb_mm_ldsm_x4(sa + (la ^ ks * GB_MM_X2) + i * GB_MM_ROW16, a[i]);
 #if GB_MT_TF32
             GB_UNROLL
             for (j = 0; j < 4; j++)
@@ -75,29 +75,26 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
         }
 #if GB_MT_TF32
         {
-            const unsigned *bw = (const unsigned *)(st + GB_MM_A_CHUNKS * GB_MT_EC);
+            const char *bw = (const char *)st;
             int v;
             GB_UNROLL
             for (j = 0; j < GB_MT_NF; j++)
                 GB_UNROLL
-                for (v = 0; v < 2; v++) {
-                    gb_mm_tf32_b(lane, wc, j, ks, v, &r, &c);
-                    b[j][v] = gb_mm_tf32(bw[gb_mm_at(r, c, GB_MT_BNC, GB_MT_EC)]);
-                }
+                for (v = 0; v < 2; v++)
+                    b[j][v] = gb_mm_tf32(*(const unsigned *)(bw + (lb ^ j * GB_MM_X2) +
+                                                             (8 * ks + 4 * v) * GB_MM_TF32_K));
         }
 #else
         GB_UNROLL
         for (j = 0; j < GB_MT_NF / 2; j++) {
             unsigned t[4];
-            gb_mm_ldsm_b(lane, wc, j, ks, &r, &c);
-            gb_mm_ldsm_x4_trans(sb + gb_mm_swz(r, c, GB_MT_BNC) * GB_MM_CH, t);
+            gb_mm_ldsm_x4_trans(sa + (lb ^ j * GB_MM_X2) + ks * GB_MM_B16_KS, t);
             b[2 * j][0] = t[0], b[2 * j][1] = t[1];
             b[2 * j + 1][0] = t[2], b[2 * j + 1][1] = t[3];
         }
 #endif
         GB_MM_ISSUE(GB_MT_MMA, acc, a, b, GB_MT_NF, i, j);
     }
-    (void)sb;
 }
 #else
 /* The twin: each lane's own fragment elements, FP32 FMAs over the whole slice through the
@@ -125,7 +122,11 @@ static __device__ __forceinline__ void GB_MT_FN(mma_slice)(const GB_MT_IN *st, i
  * slice k's copies into stage st; the warp's mma of stage st */
 #define GB_MT_LOAD(k, st)                                                                          \
     GB_MT_FN(load_slice)(A, lda, B, ldb, M, N, K, m0, n0, (k) * GB_MT_BK, tid, st)
+#if GB_MM_NATIVE
+#define GB_MT_SLICE(st) GB_MT_FN(mma_slice)(st, la, lb, acc)
+#else
 #define GB_MT_SLICE(st) GB_MT_FN(mma_slice)(st, wr, wc, lane, acc)
+#endif
 
 /* two blocks an SM: up to 128 registers a thread (64×32 warps; 255 for the 128-thread 64×64
  * ones), 2 × 48 KiB of shared memory (sm_86/89 have 100 KiB an SM) */
@@ -141,6 +142,15 @@ __global__ void GB_MT_NAME(int M, int N, int K, const GB_MT_IN *__restrict__ A, 
     float acc[GB_MM_FM][GB_MT_NF][GB_MM_PER_FRAG];
     int wr, wc, s, i, j, v, r, c;
     gb_mm_warp_origin(w, GB_MT_WN, &wr, &wc);
+#if GB_MM_NATIVE
+    /* the lane's fragment offsets, once */
+    const unsigned la = gb_mm_lane_a(lane, wr);
+#if GB_MT_TF32
+    const unsigned lb = gb_mm_lane_tf32_b(lane, wc);
+#else
+    const unsigned lb = gb_mm_lane_b(lane, wc);
+#endif
+#endif
     GB_MM_ACC_ZERO(acc, GB_MT_NF, i, j, v);
     GB_MM_PIPELINE(S, ns, s, GB_MT_LOAD, GB_MT_SLICE);
     /* unrolled: the accumulators are registers, indexed by constants only. Each lane's pair

@@ -17,7 +17,8 @@
  * pick between the two; and a CPU model of ldmatrix (.x4 and .x4.trans, per the PTX ISA) over
  * the kernel's own copy placement and lane addresses, whose registers must equal the PTX ISA's
  * operand layouts of mma.m16n8k16 (f16/bf16) and m16n8k8 (tf32) — and must not when one lane's
- * address is off by a chunk or a row.
+ * address is off by a chunk or a row; and the native kernels' per-lane offsets plus their
+ * constant steps (mm_offset_bad) equal those lane addresses.
  */
 #ifndef GPUBENCH_GEMM_TEST_EMU_MMA_H
 #define GPUBENCH_GEMM_TEST_EMU_MMA_H
@@ -387,6 +388,44 @@ static void mma_shape_checks(int wn) {
     EMU_CHECK(bad == 0, "mma 64x%d: %d shared reads with bank conflicts", wn, bad);
 }
 
+/* The lane offsets the native kernels compute once (gb_mm_lane_a, gb_mm_lane_b,
+ * gb_mm_lane_tf32_b) plus their constant steps (mma_tile.cuh's mma_slice) equal the swizzled
+ * addresses of every A fragment, B pair (16-bit) and tf32 B word, in bytes from the stage, for
+ * every warp and lane of either warp shape. */
+static long mm_offset_bad(int wn) {
+    const int nf = wn / 8;
+    int wq, lane, ks, i, v, r, c;
+    long bad = 0;
+    for (wq = 0; wq < gb_mm_warps(wn); wq++) {
+        int wr, wc;
+        gb_mm_warp_origin(wq, wn, &wr, &wc);
+        for (lane = 0; lane < 32; lane++)
+            for (ks = 0; ks < 2; ks++) {
+                const unsigned la = gb_mm_lane_a(lane, wr) ^ (unsigned)(ks * GB_MM_X2);
+                const unsigned lb = gb_mm_lane_b(lane, wc), lt = gb_mm_lane_tf32_b(lane, wc);
+                for (i = 0; i < GB_MM_FM; i++) {
+                    gb_mm_ldsm_a(lane, wr, i, ks, &r, &c);
+                    bad += la + (unsigned)(i * GB_MM_ROW16) !=
+                           (unsigned)(gb_mm_swz(r, c, GB_MM_AC) * GB_MM_CH);
+                }
+                for (i = 0; i < nf / 2; i++) {
+                    gb_mm_ldsm_b(lane, wc, i, ks, &r, &c);
+                    bad += (lb ^ (unsigned)(i * GB_MM_X2)) + (unsigned)(ks * GB_MM_B16_KS) !=
+                           (unsigned)((GB_MM_A_CHUNKS + gb_mm_swz(r, c, gb_mm_bnc(8))) * GB_MM_CH);
+                }
+                for (i = 0; wn == GB_MM_WN && i < nf; i++) /* tf32: 64×32 warps only */
+                    for (v = 0; v < 2; v++) {
+                        gb_mm_tf32_b(lane, wc, i, ks, v, &r, &c);
+                        bad += (lt ^ (unsigned)(i * GB_MM_X2)) +
+                                   (unsigned)((8 * ks + 4 * v) * GB_MM_TF32_K) !=
+                               (unsigned)(GB_MM_A_CHUNKS * GB_MM_CH +
+                                          gb_mm_at(r, c, gb_mm_bnc(4), 4) * 4);
+                    }
+            }
+    }
+    return bad;
+}
+
 static void mma_index_checks(void) {
     int i;
     mma_shape_checks(GB_MM_WN);
@@ -424,6 +463,11 @@ static void mma_index_checks(void) {
                       mm_fragment_misses(tf32, wn, 20, tf32 ? 2 : 1) > 0,
                   "mma 64x%d: the ldmatrix model does not notice an address off (%s)", wn,
                   tf32 ? "tf32" : "16-bit");
+    }
+    for (i = 0; i < 2; i++) {
+        const int wn = i ? GB_MM_WN64 : GB_MM_WN;
+        long bad = mm_offset_bad(wn);
+        EMU_CHECK(bad == 0, "mma 64x%d: %ld lane-offset fragment addresses off", wn, bad);
     }
     EMU_CHECK(!gb_mm_body_at(75) && gb_mm_body_at(80) && gb_mm_body_at(90) &&
                   gb_mm_body_at(GB_ARCH / 10) == GB_MM_BODY,
