@@ -12,6 +12,7 @@
 #include "harness/merge/merge.h"
 #include "harness/run/blas_core.h"
 #include "harness/run/run_cmd.h"
+#include "harness/run/worker.h"
 
 static int dispatch(int argc, char **argv) {
     if (argc > 1 && argv[1][0] != '-') {
@@ -26,6 +27,8 @@ static int dispatch(int argc, char **argv) {
             return doctor_main(argc - 1, argv + 1);
         if (strcmp(cmd, "merge") == 0)
             return merge_main(argc - 1, argv + 1);
+        if (strcmp(cmd, "__worker") == 0) /* a run's measuring process (supervise.h) */
+            return worker_main(argc - 1, argv + 1);
         if (strcmp(cmd, "__child") == 0) /* a run's process per repetition (start-up rows) */
             return child_main(argc - 1, argv + 1);
         if (strcmp(cmd, "__blas-trial") == 0) /* one OpenBLAS core on trial (blas_core.h) */

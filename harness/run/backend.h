@@ -34,6 +34,11 @@ struct backend {
      * peak found at discovery; `how` names the measurement ("STREAM-style Add"). 0 when it
      * cannot be measured. May be NULL (the peak is a property: bus width × memory clock). */
     double (*mem_peak_now)(const struct device *dev, char *how, size_t howlen);
+    /* 1 when a sticky error has broken the device's context (every later call on it fails the
+     * same way), asked after a failed row: the worker then ends, so that the device's later
+     * rows run in a fresh process with a fresh context (harness/run/supervise.c). May be NULL
+     * (nothing can break so). */
+    int (*broken)(const struct device *dev);
     /* Release per-device resources at the end of the run. May be NULL. */
     void (*shutdown)(const struct device *dev);
 };

@@ -59,7 +59,8 @@ static enum status dev_fail(struct cuda_dev_state *s, const char *what, cudaErro
     if (s && gpu_error_is_sticky(name) && !s->dead[0])
         snprintf(s->dead, sizeof s->dead, "%s", name);
     snprintf(note, notelen, "%s: %s: %s%s", what, name, cudaGetErrorString(e),
-             gpu_error_is_sticky(name) ? " (sticky: the device's later rows are skipped)" : "");
+             gpu_error_is_sticky(name) ? " (sticky: the device's later rows run in a fresh worker)"
+                                       : "");
     return gpu_error_status(name);
 }
 
@@ -472,6 +473,22 @@ static enum status cuda_time_runs(const struct impl *im, struct impl_ctx *ctx, l
     return ST_OK;
 }
 
+/* After a failed row: did a sticky error break the context? An error the implementation met
+ * in its own calls (a synchronous copy, a library) never passed dev_fail: one synchronization
+ * tells, and costs nothing on an idle device. */
+static int cuda_broken(const struct device *dev) {
+    struct cuda_dev_state *s = state_of(dev);
+    if (!s || s->dead[0])
+        return s != NULL;
+    if (!s->ready || cudaSetDevice(dev->ordinal) != cudaSuccess)
+        return 0;
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess || !gpu_error_is_sticky(cudaGetErrorName(e)))
+        return 0;
+    snprintf(s->dead, sizeof s->dead, "%s", cudaGetErrorName(e));
+    return 1;
+}
+
 static enum status cuda_sync(const struct device *dev, char *note, size_t notelen) {
     struct cuda_dev_state *s = state_of(dev);
     if (!s || !s->ready) {
@@ -511,5 +528,6 @@ const struct backend cuda_backend = {
     .activate = cuda_activate,
     .time_runs = cuda_time_runs,
     .sync = cuda_sync,
+    .broken = cuda_broken,
     .shutdown = cuda_shutdown,
 };

@@ -481,3 +481,11 @@ int blas_core_verdict(const char *version, char *verdict, size_t vlen, char *fix
                  lv);
     return 1;
 }
+
+void blas_core_pass_on(void) {
+    if (in_reexec || state.how == BLAS_USER || strcmp(state.used, "unknown") == 0)
+        return; /* the environment already says it, or there is nothing to say */
+    setenv("OPENBLAS_CORETYPE", state.used, 1);
+    setenv(PICKED_ENV, state.own, 1);
+    setenv(HOW_ENV, how_names[state.how], 1);
+}

@@ -90,6 +90,11 @@ void blas_core_choose(const char *option);
  * OpenBLAS line, so that usage errors stay one line; dropped in all but the first of --runs. */
 void blas_core_announce(int print);
 
+/* Pass the choice made here on to the processes this one starts next (a run's worker,
+ * harness/run/worker.c): they run the same core and say the same of it (how it was chosen)
+ * without deciding again. Nothing to pass where the user's OPENBLAS_CORETYPE decides. */
+void blas_core_pass_on(void);
+
 /* `gpubench __blas-trial`: the child side of a trial (SGEMM and DGEMM, verified, timed). */
 int blas_core_trial_main(void);
 

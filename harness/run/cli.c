@@ -66,6 +66,9 @@ void cli_usage(FILE *f) {
         "  -r, --reps N          at least N timed repetitions, even past --max-time (default 10;\n"
         "                        quick 6: the fewest with a 95% CI of the median)\n"
         "      --warmup N        untimed runs before timing (default 2; quick 1)\n"
+        "      --row-timeout SEC a row's stages end after this long, plus what --warmup,\n"
+        "                        --reps and --max-time allow (default 300): a hung row is\n"
+        "                        `timeout` and the run goes on in a fresh worker\n"
         "  -t, --threads N       CPU threads for our pool and OpenBLAS (default: physical cores)\n"
         "      --blas-core CORE  OpenBLAS's kernels: auto (default: the CPU's best, tried once\n"
         "                        and remembered), own (OpenBLAS's own pick), or a core name\n"
@@ -190,7 +193,7 @@ static int opt_shape(const char *arg, struct options *o) {
     return 0;
 }
 
-/* --min-time, --max-time, -r, --warmup: the timing numbers, each marked as given so that
+/* --min-time, --max-time, -r, --warmup, --row-timeout: the timing numbers, each marked as given so that
  * --quick does not override it. */
 static int opt_timing(int c, const char *arg, struct options *o) {
     int rc;
@@ -211,6 +214,12 @@ static int opt_timing(int c, const char *arg, struct options *o) {
         if ((rc = parse_num("--reps", arg, 1, 10000000, &o->min_reps)))
             return rc;
         o->set_reps = 1;
+        return 0;
+    case 'O':
+        if ((rc = parse_seconds("--row-timeout", arg, &o->row_timeout)))
+            return rc;
+        if (o->row_timeout <= 0)
+            return usage_error("--row-timeout: '%s' must be more than 0 seconds%s", arg, "");
         return 0;
     default:
         if ((rc = parse_num("--warmup", arg, 0, 1000000, &o->warmup)))
@@ -285,6 +294,7 @@ static void options_defaults(struct options *o) {
     o->max_time = 10.0;
     o->min_reps = 10;
     o->warmup = 2;
+    o->row_timeout = 300.0;
     o->seed = 42;
     o->format = FMT_TABLE;
     o->dtypes = DT_DEFAULT;
@@ -350,7 +360,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"format", required_argument, NULL, 'f'},   {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},        {"json", required_argument, NULL, 'j'},
         {"no-out", no_argument, NULL, 'N'},         {"runs", required_argument, NULL, 'n'},
-        {"dtype", required_argument, NULL, 'D'},
+        {"dtype", required_argument, NULL, 'D'},   {"row-timeout", required_argument, NULL, 'O'},
         {"no-telemetry", no_argument, NULL, 'T'},
         {"blas-core", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0}};
@@ -370,6 +380,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'm':
         case 'M':
         case 'r':
+        case 'O':
         case 'W': rc = opt_timing(c, optarg, o); break;
         case 't':
         case 'n':

@@ -24,6 +24,7 @@ struct options {
     int sweep, quick;
     double min_time, max_time; /* seconds */
     long min_reps, warmup;
+    double row_timeout;        /* seconds: the floor of every stage's deadline (runner.c) */
     int threads;               /* 0 = physical cores */
     uint64_t seed;
     const char *out, *samples;

@@ -8,10 +8,12 @@
 #include "harness/run/runner.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "build_manifest.h"
 #include "harness/core/interrupt.h"
@@ -21,13 +23,43 @@
 #include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
 #include "harness/run/blas_core.h"
-#include "harness/run/runs.h"
 #include "harness/telemetry/telemetry.h"
 
 static double host_ms(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* What runner_run reports to (NULL: runner_measure called alone, by a test), and the row. */
+static const struct runner_hooks *hooks;
+static int hook_row;
+
+const char *row_stage_name(enum row_stage s) {
+    static const char *names[] = {"inputs and reference", "prepare", "verified run", "warm-up",
+                                  "timing", "release"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+/* A stage's deadline in seconds, from the row's own limits (docs/measurement.md, "Deadlines"):
+ * --row-timeout is every stage's floor; warm-up and timing add what --warmup, --reps and
+ * --max-time allow, at the pace of the verified run (`verified_s`: prepare + the verified run),
+ * twice over. Timing holds the timed loop (at most max(--max-time, --reps runs) and one run
+ * more), the batches (only when they fit in --max-time) and the end-to-end loop (half of
+ * --max-time, at least 3 runs). */
+static double stage_deadline(const struct options *o, enum row_stage s, double verified_s) {
+    double floor_s = o->row_timeout;
+    if (s == STAGE_WARMUP)
+        return floor_s + 2.0 * (double)o->warmup * verified_s;
+    if (s == STAGE_TIMING)
+        return floor_s + 2.5 * o->max_time + 2.0 * (double)(o->min_reps + 4) * verified_s;
+    return floor_s;
+}
+
+static void stage_begin(const struct options *o, enum row_stage s, double verified_s,
+                        const char *note) {
+    if (hooks && hooks->stage)
+        hooks->stage(hooks->ctx, hook_row, s, stage_deadline(o, s, verified_s), note);
 }
 
 /* Growable sample storage, reused across rows: the times, and beside each the GPU's clock and
@@ -129,15 +161,37 @@ static void floor_note(struct result *r, const char *what, size_t n, double took
     append_note(r, msg);
 }
 
+/* GPUBENCH_TEST_ROW_FAULT=WORKLOAD/IMPL:hang or WORKLOAD/IMPL:crash (tests only): that row's
+ * verified run never returns, or its process dies of SIGSEGV there, on any build, so that the
+ * supervisor's tests (tests/run/supervise_check.sh) need no simulated GPU to stage a hung kernel
+ * or a crashing library. */
+static void test_row_fault(const struct workload *w, const struct impl *im) {
+    const char *v = getenv("GPUBENCH_TEST_ROW_FAULT");
+    char want[160];
+    if (!v)
+        return;
+    int n = snprintf(want, sizeof want, "%s/%s:", w->name, im->name);
+    if (strncmp(v, want, (size_t)n) != 0)
+        return;
+    if (strcmp(v + n, "crash") == 0)
+        raise(SIGSEGV);
+    while (strcmp(v + n, "hang") == 0)
+        pause();
+}
+
 /* Prepare and one verified end-to-end run; outputs are poisoned first, so an unwritten element
  * fails. A wrong result is ST_WRONG with the verifier's count and first mismatch in the note. */
-static enum status verified_run(const struct device *dev, const struct workload *w,
-                                const struct impl *im, struct impl_ctx *ctx, struct result *r) {
+static enum status verified_run(const struct options *o, const struct device *dev,
+                                const struct workload *w, const struct impl *im,
+                                struct impl_ctx *ctx, struct result *r) {
     enum status st;
     double ms;
     poison(ctx->p);
+    stage_begin(o, STAGE_PREPARE, 0, ctx->note);
     if (im->prepare && (st = im->prepare(ctx)) != ST_OK)
         return st;
+    stage_begin(o, STAGE_VERIFIED, 0, ctx->note);
+    test_row_fault(w, im);
     if ((st = e2e_once(dev, im, ctx, 1, &ms)) != ST_OK)
         return st;
     if (im->finish && (st = im->finish(ctx)) != ST_OK)
@@ -575,10 +629,14 @@ static enum status measure(const struct options *o, const struct device *dev,
                            struct result *r) {
     enum status st;
     size_t n;
-    if ((st = verified_run(dev, w, im, ctx, r)) != ST_OK || gb_interrupted)
+    double v0 = host_ms();
+    if ((st = verified_run(o, dev, w, im, ctx, r)) != ST_OK || gb_interrupted)
         return st;
+    double verified_s = (host_ms() - v0) / 1e3;
+    stage_begin(o, STAGE_WARMUP, verified_s, ctx->note);
     if ((st = warm_up(o, dev, im, ctx)) != ST_OK)
         return st;
+    stage_begin(o, STAGE_TIMING, verified_s, ctx->note);
     double t0 = host_ms();
     if ((st = timed_observed(o, dev, im, ctx, r, &n)) != ST_OK)
         return st;
@@ -629,6 +687,7 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     st = dev->be->activate(dev, ctx.note, sizeof ctx.note);
     if (st == ST_OK) {
         st = measure(o, dev, w, im, &ctx, r);
+        stage_begin(o, STAGE_RELEASE, 0, ctx.note);
         if (im->release)
             im->release(&ctx); /* after any failure past activate, a failed prepare too */
     }
@@ -677,29 +736,22 @@ static void row_no_inputs(struct result *r, const char *why) {
     snprintf(r->note, sizeof r->note, "host inputs: %s", why[0] ? why : "out of host memory");
 }
 
-static void row_write(struct run_outputs *out, const struct run_info *ri, const struct result *r) {
-    out->rows++;
-    sink_row(out->sink, ri, r);
-    for (int i = 0; i < RUN_FILES; i++)
-        if (out->files[i])
-            result_file_row(out->files[i], ri, r);
-    if (out->samples) {
-        csv_write_samples(out->samples->f, ri, r);
-        csv_flush(out->samples);
-    }
-}
-
-int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outputs *out) {
+int runner_run(const struct plan *pl, double prev_end, const struct runner_hooks *h) {
     const struct options *o = pl->o;
     int rc = 0, made = 0, cur = -1;
     struct problem p;
     char perr[256] = "";
     memset(&p, 0, sizeof p);
+    hooks = h;
     tel_init(!o->no_telemetry);
-    tel_gpu_work_ended(runs_previous_end(o)); /* --runs N: the run before was ours too */
+    tel_gpu_work_ended(prev_end); /* --runs N, or the worker before: the cards were ours */
     for (int i = 0; i < pl->total_rows && !gb_interrupted; i++) {
         const struct plan_row *pr = &pl->rows[i];
         const struct workload *w = pl->shapes[pr->shape].w;
+        if (h->want && !h->want(h->ctx, i))
+            continue;
+        hook_row = i;
+        struct result r;
         if (pr->shape != cur) { /* inputs are made once per shape, shared by its rows */
             if (cur >= 0)
                 pl->shapes[cur].w->free_problem(&p);
@@ -708,27 +760,36 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
             p.dtype = pl->shapes[pr->shape].dtype;
             p.seed = o->seed;
             perr[0] = '\0';
+            row_begin(pr, w, &p, &r);
+            if (h->begin)
+                h->begin(h->ctx, i, &r);
+            stage_begin(o, STAGE_INPUTS, 0, "");
             made = w->make_problem(&p, perr, sizeof perr) == 0;
             cur = pr->shape;
             if (gb_interrupted) /* inputs and reference stop early: nothing of them is kept */
                 break;
+        } else {
+            row_begin(pr, w, &p, &r);
+            if (h->begin)
+                h->begin(h->ctx, i, &r);
         }
-        struct result r;
-        row_begin(pr, w, &p, &r);
-        char what[400];
-        snprintf(what, sizeof what, "%s/%s on %s, %s %s", w->name, pr->im->name, pr->dev->id,
-                 r.shape_short, dtype_flag(p.dtype));
-        sink_progress(out->sink, i + 1, pl->total_rows, what);
         if (made)
             runner_measure(o, pr->dev, w, pr->im, &p, &r);
         else
             row_no_inputs(&r, perr);
         if (gb_interrupted)
-            break; /* the interrupted row is incomplete: not written */
+            break; /* the interrupted row is incomplete: not reported */
         /* unsupported is a fact about the device; every other failure fails the run */
         if (r.status != ST_OK && r.status != ST_UNSUPPORTED)
             rc = 1;
-        row_write(out, ri, &r);
+        if (h->done)
+            h->done(h->ctx, i, &r);
+        /* a sticky error broke the device's context: its later rows need a fresh process */
+        if (r.status != ST_OK && r.status != ST_UNSUPPORTED && pr->dev->be &&
+            pr->dev->be->broken && pr->dev->be->broken(pr->dev)) {
+            rc = RUNNER_RESTART;
+            break;
+        }
     }
     if (cur >= 0)
         pl->shapes[cur].w->free_problem(&p);
@@ -738,5 +799,6 @@ int runner_run(const struct plan *pl, const struct run_info *ri, struct run_outp
     samples = NULL;
     trace_mhz = trace_w = NULL;
     samples_cap = 0;
+    hooks = NULL;
     return gb_interrupted ? 130 : rc;
 }

@@ -11,11 +11,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #include "harness/io/csv_write.h"
+#include "harness/run/spawn.h"
 
 /* "PID:INDEX" of the parent that started this run: a variable left in a user's environment
  * cannot make a plain run believe it is one of several (the parent must be ours). */
@@ -70,7 +68,7 @@ static void run_file(char *buf, size_t len, const char *path, int i) {
  * (the last one given wins). Returns its pid, or -1 (fork failed, message printed). */
 static pid_t spawn(int argc, char **argv, int i, const char *out, const char *samples,
                    double prev_end) {
-    char **args = calloc((size_t)argc + 8, sizeof *args), env[64], ended[64];
+    char **args = calloc((size_t)argc + 8, sizeof *args), env[64], ended[64], what[32];
     int n = 0;
     if (!args) {
         fprintf(stderr, "gpubench: --runs: out of memory\n");
@@ -86,24 +84,12 @@ static pid_t spawn(int argc, char **argv, int i, const char *out, const char *sa
         args[n++] = "--samples";
         args[n++] = (char *)samples;
     }
-    snprintf(env, sizeof env, "%ld:%d", (long)getpid(), i);
-    snprintf(ended, sizeof ended, "%.6f", prev_end);
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGTERM); /* the parent gone: stop as after scancel */
-#endif
-        setenv(RUNS_ENV, env, 1);
-        if (prev_end > 0)
-            setenv(RUNS_END_ENV, ended, 1);
-        else
-            unsetenv(RUNS_END_ENV);
-        execv("/proc/self/exe", args);
-        fprintf(stderr, "gpubench: --runs: cannot start run %d: %s\n", i + 1, strerror(errno));
-        _exit(127);
-    }
+    snprintf(env, sizeof env, RUNS_ENV "=%ld:%d", (long)getpid(), i);
+    snprintf(ended, sizeof ended, RUNS_END_ENV "=%.6f", prev_end);
+    const char *vars[] = {env, prev_end > 0 ? ended : RUNS_END_ENV, NULL};
+    snprintf(what, sizeof what, "run %d", i + 1);
+    /* the parent gone: the run stops as after scancel */
+    pid_t pid = spawn_self(args, vars, NULL, 0, SIGTERM, what);
     if (pid < 0)
         fprintf(stderr, "gpubench: --runs: cannot start run %d: %s\n", i + 1, strerror(errno));
     free(args);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/core/inputs.h"
+#include "harness/run/outputs.h"
 #include "harness/run/runner.h"
 #include "harness/core/verify.h"
 #include "harness/run/backend.h"
@@ -81,11 +82,41 @@ static const struct workload fake = {
     .host_bytes = fake_bytes, .make_problem = fake_make, .verify = fake_verify,
     .free_problem = fake_free};
 
+/* The hooks of runner_run: finished rows to the outputs, as the supervisor writes them; the
+ * stages of each row recorded, with their deadlines. */
+struct seen {
+    struct run_outputs *outs;
+    const struct run_info *ri;
+    char stages[5][64]; /* per row: the stages' first letters, in order */
+    double timing_deadline, floor_deadline;
+};
+
+static const char stage_letter[] = "IPVWTR"; /* inputs, prepare, verified, warm-up, timing, release */
+
+static void on_stage(void *ctx, int row, enum row_stage st, double deadline_s, const char *note) {
+    struct seen *s = ctx;
+    (void)note;
+    size_t n = strlen(s->stages[row]);
+    if (n + 1 < sizeof s->stages[row])
+        s->stages[row][n] = stage_letter[st];
+    if (st == STAGE_TIMING)
+        s->timing_deadline = deadline_s;
+    if (st == STAGE_VERIFIED)
+        s->floor_deadline = deadline_s;
+}
+
+static void on_done(void *ctx, int row, const struct result *r) {
+    struct seen *s = ctx;
+    (void)row;
+    run_outputs_row(s->outs, s->ri, r);
+}
+
 int main(void) {
     struct device_list devs = {0};
     char why[256];
     CHECK(cpu_backend.discover(&devs, 1, why, sizeof why) == 1);
-    struct options o = {.min_time = 0.001, .max_time = 1, .min_reps = 5, .warmup = 1, .seed = 7};
+    struct options o = {.min_time = 0.001, .max_time = 1, .min_reps = 5, .warmup = 1, .seed = 7,
+                        .row_timeout = 30};
     struct plan_shape ps = {.w = &fake, .s = {.v = {64}}};
     struct plan_row rows[5];
     for (int i = 0; i < 5; i++)
@@ -102,8 +133,19 @@ int main(void) {
     struct sink sink;
     sink_begin(&sink, FMT_CSV, 8, 8, &ri, NULL);
     struct run_outputs outs = {{&csv, NULL}, NULL, &sink, 0};
-    int rc = runner_run(&pl, &ri, &outs);
+    struct seen seen = {.outs = &outs, .ri = &ri};
+    struct runner_hooks hooks = {&seen, NULL, NULL, on_stage, on_done};
+    int rc = runner_run(&pl, 0, &hooks);
     CHECK_MSG(rc == 1, "exit code %d, want 1 (rows failed)", rc);
+    /* every stage reported, in order: the shape's inputs once, before its first row; a row whose
+     * prepare failed goes from prepare to release */
+    const char *want_stages[] = {"IPVWTR", "PVR", "PR", "PVR", "PVWTR"};
+    for (int i = 0; i < 5; i++)
+        CHECK_MSG(strcmp(seen.stages[i], want_stages[i]) == 0, "row %d stages %s, want %s", i,
+                  seen.stages[i], want_stages[i]);
+    /* the floor is --row-timeout; timing adds --max-time's share and the verified run's pace */
+    CHECK(seen.floor_deadline == 30);
+    CHECK_MSG(seen.timing_deadline >= 30 + 2.5 * 1, "timing deadline %g", seen.timing_deadline);
     CHECK(result_file_commit(&csv, err, sizeof err) == 0);
     CHECK(released == 1); /* release runs after a failed prepare too */
 

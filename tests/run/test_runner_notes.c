@@ -33,6 +33,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "harness/io/csv_write.h"
 #include "harness/core/inputs.h"
 #include "harness/core/verify.h"
 #include "harness/run/backend.h"

@@ -11,6 +11,11 @@
  *   GPUBENCH_SIM_COUNT=FILE   at exit: "FUNC COUNT" per function, "* TOTAL", per fault
  *       "fault SPEC fired CALL FUNC [held]" or "fault SPEC not-fired", then what was never freed
  *       (gbsim_report_live: "live …" per device, "live-objects N").
+ *   Faults fire once per run, not once per process: a run's fresh worker (a process started
+ *       after a fault, harness/run/supervise.c) must not meet the same fault again at its own
+ *       N-th call. A fault that fires is appended to FILE.fired beside GPUBENCH_SIM_COUNT's FILE
+ *       (fired_record); a process that starts later reads it and counts that fault as fired,
+ *       and reports it so in its count file.
  *   GPUBENCH_SIM_TRACE=FILE   every counted call as it happens: "CALL FUNC DEVICE [held]"
  *       (device -1 when the call concerns none; "held" while a stream hold, the kernel
  *       GBSIM_HOLD_KERNEL, is queued or spinning: the calls a failure must not leave held).
@@ -93,6 +98,55 @@ static void bad_fault(const char *spec, const char *why) {
     exit(2);
 }
 
+/* FILE.fired of GPUBENCH_SIM_COUNT=FILE (see the header), or "" when no count file is asked for. */
+static void fired_path(char *path, size_t len) {
+    const char *count = getenv("GPUBENCH_SIM_COUNT");
+    snprintf(path, len, "%s%s", count && count[0] ? count : "", count && count[0] ? ".fired" : "");
+}
+
+/* A fault that fired, for the processes of the run that start after this one: one line
+ * "FUNC:N:ERROR CALL FIRED_FUNC [held]", one write with O_APPEND. */
+static void fired_record(const struct fault *f) {
+    char path[4096], line[512];
+    fired_path(path, sizeof path);
+    if (!path[0])
+        return;
+    int n = snprintf(line, sizeof line, "%s:%ld:%s %ld %s%s\n", f->func, f->n, f->error,
+                     f->fired_at, f->fired_func, f->held ? " held" : "");
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || write(fd, line, (size_t)n) != n)
+        fprintf(stderr, "gbsim: cannot record a fired fault in %s\n", path);
+    if (fd >= 0)
+        close(fd);
+}
+
+/* The faults an earlier process of the run fired: fired already here. */
+static void fired_read(void) {
+    char path[4096], spec[256], func[128], held[8], mine[320];
+    long at;
+    fired_path(path, sizeof path);
+    FILE *f = path[0] ? fopen(path, "r") : NULL;
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        held[0] = '\0';
+        if (sscanf(line, "%255s %ld %127s %7s", spec, &at, func, held) < 3)
+            continue;
+        for (int i = 0; i < nfaults; i++) {
+            struct fault *ft = &faults[i];
+            if (snprintf(mine, sizeof mine, "%.64s:%ld:%.96s", ft->func, ft->n, ft->error) < 0)
+                continue;
+            if (!ft->fired_at && strcmp(mine, spec) == 0) {
+                ft->fired_at = at;
+                ft->fired_func = strdup(func);
+                ft->held = strcmp(held, "held") == 0;
+            }
+        }
+    }
+    fclose(f);
+}
+
 static void parse_faults(void) {
     const char *env = getenv("GPUBENCH_SIM_FAULT");
     const char *path = getenv("GPUBENCH_SIM_TRACE");
@@ -131,6 +185,7 @@ static void parse_faults(void) {
             bad_fault(item, "ERROR is a success code");
         nfaults++;
     }
+    fired_read();
 }
 
 int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum gbsim_lib *errlib) {
@@ -163,6 +218,7 @@ int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum g
             f->fired_at = n_all;
             f->fired_func = func;
             f->held = held;
+            fired_record(f);
             *code = f->code;
             *errlib = f->lib;
             fprintf(stderr, "gbsim: fault injected: call %ld of %s (call %ld in all) returns %s\n",
@@ -212,11 +268,17 @@ void gbsim_event(const char *fmt, ...) {
     close(fd);
 }
 
-/* The count file, at exit (a destructor: after the program's own exit handlers). */
+/* The count file, at exit (a destructor: after the program's own exit handlers), by a process
+ * that made a counted call: not by a run's supervisor (harness/run/supervise.c), which makes
+ * none and ends after its worker, whose file it would replace. */
 __attribute__((destructor)) static void write_counts(void) {
     const char *path = getenv("GPUBENCH_SIM_COUNT");
     FILE *f;
     pthread_mutex_lock(&fault_lock);
+    if (total_all == 0) {
+        pthread_mutex_unlock(&fault_lock);
+        return;
+    }
     if (trace) {
         fclose(trace);
         trace = NULL;

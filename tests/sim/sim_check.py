@@ -261,8 +261,9 @@ def run_sim(build, sim, args, tmp, env=None, timeout=300, name="run"):
     out = os.path.join(tmp, name + ".csv")
     count = os.path.join(tmp, name + ".count")
     events = os.path.join(tmp, name + ".events")
-    if os.path.exists(events):
-        os.remove(events)
+    for stale in (events, count + ".fired"):  # the faults fired: once per run (fault.c)
+        if os.path.exists(stale):
+            os.remove(stale)
     e = dict(os.environ)
     e.update({"GPUBENCH_SIM": sim, "GPUBENCH_SIM_COUNT": count, "GPUBENCH_SIM_EVENTS": events})
     e.pop("GPUBENCH_SIM_FAULT", None)
