@@ -2,9 +2,11 @@
 #include "harness/io/csv_write.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,7 +44,25 @@ int csv_open(struct csv_file *c, const char *path, const char *header, char *err
     }
     snprintf(c->path, sizeof c->path, "%s", path);
     snprintf(c->partial, sizeof c->partial, c->direct ? "%s" : "%s.partial", path);
-    c->f = fopen(c->partial, "w");
+    if (c->direct) {
+        c->f = fopen(c->partial, "w");
+    } else {
+        /* Locked while this run writes it: a second run given the same file (runs started in
+         * the same second share a default name) finds it locked instead of truncating another's
+         * rows; the lock ends with this process, so a killed run's .partial is taken over. */
+        int fd = open(c->partial, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int busy = errno == EWOULDBLOCK;
+            snprintf(err, errlen, "%s: %s", c->partial,
+                     busy ? "another gpubench run is writing it now" : strerror(errno));
+            close(fd);
+            return busy ? CSV_BUSY : -1;
+        }
+        if (fd >= 0 && ftruncate(fd, 0) == 0)
+            c->f = fdopen(fd, "w");
+        else if (fd >= 0)
+            close(fd);
+    }
     if (!c->f) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
         return -1;

@@ -20,9 +20,12 @@ struct csv_file {
     int direct; /* PATH is a device or a pipe (/dev/null): written in place, never renamed */
 };
 
-/* Create PATH.partial and write `header` (a line; none when NULL). A PATH that is a character
- * device or a pipe (/dev/null, /dev/stdout) is written directly instead; any other PATH that
- * exists and is not a regular file is refused. Returns 0, or -1 with "PATH: reason" in err. */
+/* Create PATH.partial and write `header` (a line; none when NULL). PATH.partial stays locked
+ * (flock) until it is committed or discarded: when another process holds it, CSV_BUSY. A PATH
+ * that is a character device or a pipe (/dev/null, /dev/stdout) is written directly instead;
+ * any other PATH that exists and is not a regular file is refused. Returns 0, or -1 or CSV_BUSY
+ * with "PATH: reason" in err. */
+enum { CSV_BUSY = -2 };
 int csv_open(struct csv_file *c, const char *path, const char *header, char *err, size_t errlen);
 
 /* Write `text` as one CSV field: quoted when it holds a comma, quote, CR or LF. */

@@ -33,8 +33,9 @@ int result_file_open(struct result_file *rf, const char *path, const struct row_
                      const struct run_info *ri, char *err, size_t errlen) {
     memset(rf, 0, sizeof *rf);
     rf->fmt = fmt;
-    if (csv_open(&rf->file, path, NULL, err, errlen) != 0)
-        return -1;
+    int rc = csv_open(&rf->file, path, NULL, err, errlen);
+    if (rc != 0)
+        return rc;
     fmt->begin(rf->file.f, ri);
     csv_flush(&rf->file);
     return 0;

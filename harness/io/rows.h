@@ -43,7 +43,8 @@ struct result_file {
     int written; /* entries written so far */
 };
 
-/* Create PATH.partial and write the format's beginning. Returns 0, or -1 with "PATH: reason". */
+/* Create PATH.partial and write the format's beginning. Returns 0, or -1 (or CSV_BUSY: another
+ * run writes PATH.partial now, csv_write.h) with "PATH: reason". */
 int result_file_open(struct result_file *rf, const char *path, const struct row_format *fmt,
                      const struct run_info *ri, char *err, size_t errlen);
 

@@ -35,7 +35,7 @@ struct backend {
      * cannot be measured. May be NULL (the peak is a property: bus width × memory clock). */
     double (*mem_peak_now)(const struct device *dev, char *how, size_t howlen);
     /* 1 when a sticky error has broken the device's context (every later call on it fails the
-     * same way), asked after a failed row: the worker then ends, so that the device's later
+     * same way), asked after each row: the worker then ends, so that the device's later
      * rows run in a fresh process with a fresh context (harness/run/supervise.c). May be NULL
      * (nothing can break so). */
     int (*broken)(const struct device *dev);

@@ -473,9 +473,9 @@ static enum status cuda_time_runs(const struct impl *im, struct impl_ctx *ctx, l
     return ST_OK;
 }
 
-/* After a failed row: did a sticky error break the context? An error the implementation met
- * in its own calls (a synchronous copy, a library) never passed dev_fail: one synchronization
- * tells, and costs nothing on an idle device. */
+/* After a row: did a sticky error break the context? An error the implementation met in its own
+ * calls (a synchronous copy, a library, its release) never passed dev_fail: one synchronization
+ * tells, and costs microseconds on an idle device, outside every timed loop. */
 static int cuda_broken(const struct device *dev) {
     struct cuda_dev_state *s = state_of(dev);
     if (!s || s->dead[0])

@@ -38,6 +38,15 @@ static int made_results_dir;
 
 int run_made_results_dir(void) { return made_results_dir; }
 
+/* results/<host>-<stamp>.csv, or for n > 1 results/<host>-<stamp>-<n>.csv. */
+static int default_name(const struct run_info *ri, int n, char *path, size_t len) {
+    int rc = run_default_out(ri, path, len);
+    size_t l = strlen(path);
+    if (!rc && n > 1 && l > 4)
+        snprintf(path + l - 4, len - (l - 4), "-%d.csv", n);
+    return rc;
+}
+
 int run_default_out(const struct run_info *ri, char *path, size_t len) {
     if (mkdir("results", 0777) == 0)
         made_results_dir = 1;
@@ -79,12 +88,23 @@ int run_files_open(const struct options *o, const struct run_info *ri, struct ru
     char err[512];
     memset(rf, 0, sizeof *rf);
     if (!o->no_out) {
-        if (o->out)
-            snprintf(rf->out_path, sizeof rf->out_path, "%s", o->out);
-        else if (run_default_out(ri, rf->out_path, sizeof rf->out_path))
-            return 2;
-        const struct row_format *fmt = is_json_path(rf->out_path) ? &rows_json : &rows_csv;
-        if (result_file_open(&rf->out, rf->out_path, fmt, ri, err, sizeof err) != 0) {
+        /* A default name is this run's alone: runs started in the same second (one per GPU,
+         * in a loop) take the next free one, -2, -3, …, never a file that exists or one that
+         * another run is writing (its .partial locked, csv_write.h). */
+        int rc = 0;
+        for (int n = 1; n <= 99; n++) {
+            if (o->out)
+                snprintf(rf->out_path, sizeof rf->out_path, "%s", o->out);
+            else if (default_name(ri, n, rf->out_path, sizeof rf->out_path))
+                return 2;
+            if (!o->out && access(rf->out_path, F_OK) == 0)
+                continue;
+            const struct row_format *fmt = is_json_path(rf->out_path) ? &rows_json : &rows_csv;
+            rc = result_file_open(&rf->out, rf->out_path, fmt, ri, err, sizeof err);
+            if (rc != CSV_BUSY || o->out)
+                break;
+        }
+        if (rc != 0) {
             fprintf(stderr, "gpubench: --out: %s\n", err);
             discard_outputs(rf);
             return 2;
@@ -127,8 +147,36 @@ static int abandon_outputs(struct run_files *rf, int say) {
     return 130;
 }
 
+/* PATH's interrupted rows, beside it: dir/k.csv → dir/k.interrupted.csv (then -2, -3, … while
+ * that exists). */
+static void beside_name(const char *path, char *out, size_t len) {
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
+        dot = path + strlen(path); /* no extension */
+    for (int n = 1; n < 100; n++) {
+        char num[16] = "";
+        if (n > 1)
+            snprintf(num, sizeof num, "-%d", n);
+        snprintf(out, len, "%.*s.interrupted%s%s", (int)(dot - path), path, num, dot);
+        if (access(out, F_OK) != 0)
+            return;
+    }
+}
+
+/* An interrupted run keeps a complete file that PATH already holds (an earlier run's): its rows
+ * go beside it instead (beside_name), and `kept` says so. */
+static void keep_complete(struct csv_file *c, int rc, char *kept, size_t len) {
+    kept[0] = '\0';
+    if (rc != 130 || c->direct || access(c->path, F_OK) != 0)
+        return;
+    char to[sizeof c->path];
+    beside_name(c->path, to, sizeof to);
+    snprintf(kept, len, "; %s left as it was", c->path);
+    snprintf(c->path, sizeof c->path, "%s", to);
+}
+
 int run_files_commit(struct run_files *rf, int rc, int rows, int say) {
-    char err[512];
+    char err[512], kept[4200];
     if (rc == 130 && rows == 0)
         return abandon_outputs(rf, say);
     const char *opt[] = {"--out", "--json"};
@@ -137,14 +185,19 @@ int run_files_commit(struct run_files *rf, int rc, int rows, int say) {
     for (int i = 0; i < 2; i++) {
         if (!file[i])
             continue;
+        keep_complete(&file[i]->file, rc, kept, sizeof kept);
         if (result_file_commit(file[i], err, sizeof err) != 0) {
             fprintf(stderr, "gpubench: %s: %s\n", opt[i], err);
             rc = rc ? rc : 1;
         } else if (say) {
-            fprintf(stderr, "gpubench: wrote %s%s\n", file[i]->file.path,
-                    rc == 130 ? " (interrupted: rows finished so far)" : "");
+            int cut = rc == 130;
+            fprintf(stderr, "gpubench: wrote %s%s%s%s\n", file[i]->file.path,
+                    cut ? " (interrupted: rows finished so far" : "", cut ? kept : "",
+                    cut ? ")" : "");
         }
     }
+    if (rf->have_samples)
+        keep_complete(&rf->samples, rc, kept, sizeof kept);
     if (rf->have_samples && csv_commit(&rf->samples, err, sizeof err) != 0) {
         fprintf(stderr, "gpubench: --samples: %s\n", err);
         rc = rc ? rc : 1;

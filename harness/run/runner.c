@@ -784,9 +784,9 @@ int runner_run(const struct plan *pl, double prev_end, const struct runner_hooks
             rc = 1;
         if (h->done)
             h->done(h->ctx, i, &r);
-        /* a sticky error broke the device's context: its later rows need a fresh process */
-        if (r.status != ST_OK && r.status != ST_UNSUPPORTED && pr->dev->be &&
-            pr->dev->be->broken && pr->dev->be->broken(pr->dev)) {
+        /* a sticky error broke the device's context (in the row, or in its release, which
+         * only warns): its later rows need a fresh process */
+        if (pr->dev->be && pr->dev->be->broken && pr->dev->be->broken(pr->dev)) {
             rc = RUNNER_RESTART;
             break;
         }

@@ -239,12 +239,14 @@ int runs_parent(int argc, char **argv, const struct options *o, const char *out,
         pid_t pid = spawn(argc, argv, i, p, o->samples ? q : NULL, prev_end);
         int code = pid < 0 ? 1 : wait_run(pid);
         prev_end = mono_s();
+        int before = rows_gathered;
         int r = pid < 0 ? 1 : gather(&csv, smp, o, out, i, code);
         if (r == 2) {
             rc = 2;
             break;
         }
-        done += code == 0 || code == 1 || code == 130;
+        /* a run counts when its rows are in the file: not one interrupted before its first */
+        done += (code == 0 || code == 1 || code == 130) && rows_gathered > before;
         /* after the run, not before: a usage error stays the one line the run printed */
         if (code == 0 || code == 1)
             fprintf(stderr, "gpubench: run %d of %d done\n", i + 1, o->runs);

@@ -105,7 +105,6 @@ static void write_failed(struct sup *s, int row, struct result *r, enum status s
 int sup_hello(struct sup *s, const char *gpu_why, int shape_width, int impl_width,
               const int *wmap, int nrows, unsigned char *want) {
     if (!s->started) {
-        char lost[4200];
         if (!(s->done = calloc((size_t)s->nrows + 1, 1))) {
             fprintf(stderr, "gpubench: out of memory\n");
             s->fatal = 1;
@@ -123,8 +122,8 @@ int sup_hello(struct sup *s, const char *gpu_why, int shape_width, int impl_widt
             fprintf(stderr, "gpubench: no GPU rows: %s\n", gpu_why);
         /* stdout gone (a closed pipe, a full disk, a terminal hung up): measuring goes on, for
          * the run's files; the exit code says stdout failed (harness/main.c) */
-        run_files_lost(&s->rf, s->run_index, lost, sizeof lost);
-        sink_begin(&s->sink, s->o->format, shape_width, impl_width, &s->ri, lost);
+        run_files_lost(&s->rf, s->run_index, s->lost, sizeof s->lost);
+        sink_begin(&s->sink, s->o->format, shape_width, impl_width, &s->ri, s->lost);
         s->outs = (struct run_outputs){
             {s->rf.have_out ? &s->rf.out : NULL, s->rf.have_json ? &s->rf.json : NULL},
             s->rf.have_samples ? &s->rf.samples : NULL,

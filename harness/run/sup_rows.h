@@ -30,6 +30,7 @@ struct sup {
     int rc;                   /* 1 once a row is neither ok nor unsupported */
     char last_fault[320];     /* the fault that made the latest fresh worker ("… timed out") */
     struct run_files rf;
+    char lost[4200];          /* what the run does once stdout fails (the sink keeps it) */
     struct sink sink;
     struct run_outputs outs;
     double *samples;          /* decoding buffers for the rows' samples and traces */

@@ -692,9 +692,9 @@ def documented_status(name):
 def judge(base, run, func, err, dev):
     """Did a fault hold? Returns (held, category, why). Categories:
       row       one row carries the error with its documented status; the rows before it are
-                as in the baseline; after it, a sticky error fails the rest of that device's
-                rows and leaves the other devices' rows as they were, a non-sticky one changes
-                nothing else;
+                as in the baseline; the rows after it too: a sticky error ends the worker, and
+                the device's later rows run in a fresh one (harness/run/supervise.c), a
+                non-sticky one changes nothing else;
       device    the device could not be set up (discovery): its rows are missing, the message
                 names the error, the other devices' rows are as they were;
       tolerated no row changed status (a teardown call, a fallback, a cleared error)."""
@@ -753,15 +753,8 @@ def judge(base, run, func, err, dev):
     for d in rows[:hit]:
         if d["status"] != bm[key(d)]["status"]:
             problems.append(f"row {key(d)} before the fault changed: {d['status']}")
-    sticky = err in STICKY  # also when cuBLAS or cuDNN reported it as their own failure
     for d in rows[hit + 1:]:
-        same_dev = d["device"] == a["device"]
-        if sticky and same_dev:
-            # a tier the plan refuses never reaches the device: it stays unsupported
-            planned_out = d["status"] == "unsupported" and TIER_REFUSAL.search(d["note"])
-            if d["status"] != "error" and not planned_out:
-                problems.append(f"row {key(d)} after a sticky error is {d['status']}")
-        elif d["status"] != bm[key(d)]["status"]:
+        if d["status"] != bm[key(d)]["status"]:
             problems.append(f"row {key(d)} after the fault changed: {d['status']} "
                             f"({d['note'][:150]})")
     if problems:
