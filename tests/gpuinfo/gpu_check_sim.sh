@@ -96,7 +96,9 @@ out=$work/out
 t0=$SECONDS
 foreign=()
 [ $shared = 1 ] && foreign=(GPUBENCH_SIM_FOREIGN_PROCESS=4242)
-env ${foreign[@]+"${foreign[@]}"} PATH="$bin:$PATH" GPUBENCH_SIM=$profile "$src/scripts/gpu-check" --build "$build" --no-build \
+# emulated stages on a loaded 2-core machine take far longer than a card's: a deadline for a
+# hang, not for the emulation (a card keeps gpu-check's own)
+env ${foreign[@]+"${foreign[@]}"} PATH="$bin:$PATH" GPUBENCH_ROW_TIMEOUT=900 GPUBENCH_SIM=$profile "$src/scripts/gpu-check" --build "$build" --no-build \
     --binary "$build/gpubench-sim" --quick --sweeps memcpy --python "$bin/torch-python" \
     --budget 900 --out "$out" "$@" >"$work/log" 2>&1
 rc=$?

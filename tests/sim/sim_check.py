@@ -928,7 +928,9 @@ def mode_queue(build, a):
     """Batches of many small launches (vecadd: about 200 runs a batch; mlp_train: a dozen steps of
     many launches) on a queue of 64: with at most two runs behind the hold
     (harness/run/backend_cuda.c, HOLD_QUEUED_RUNS) they never fill it. A queue of 2 proves that
-    the sim does see the stall (a full queue behind the unreleased hold)."""
+    the sim does see the stall (a full queue behind the unreleased hold): the sim ends the worker
+    with STALL_EXIT, and the run's supervisor writes each such row `error` naming the exit and
+    goes on (harness/run/supervise.c)."""
     spec = a.args[0]
     # every operation 0.1 ms by the events' clock: the runner sizes 20 ms batches of many runs
     env = {"GPUBENCH_SIM_OP_MS": "0.1", "GPUBENCH_SIM_QUEUE_DEPTH": "64"}
@@ -952,10 +954,11 @@ def mode_queue(build, a):
         env["GPUBENCH_SIM_QUEUE_DEPTH"] = "2"
         small = run_sim(build, spec, ["--quick", "-w", "vecadd", "-d", "cuda"] + FAST, tmp,
                         env=env, timeout=120, name="small")
-        check(small.rc == STALL_EXIT and STALL in small.err
-              and "waiting on the host" in small.err,
-              f"{spec}: a queue of 2 behind the hold did not stall (exit {small.rc}):\n"
-              f"{small.err[-2000:]}")
+        stalled = [d for d in row_dicts(small)
+                   if d["status"] == "error" and f"exited with {STALL_EXIT}" in d["note"]]
+        check(small.rc == 1 and STALL in small.err and "waiting on the host" in small.err
+              and stalled, f"{spec}: a queue of 2 behind the hold did not stall (exit {small.rc}, "
+              f"{len(stalled)} rows naming exit {STALL_EXIT}):\n{small.err[-2000:]}")
 
 
 EXCLUSIVE = "exclusive-process compute mode: the parent holds the device's only context"
