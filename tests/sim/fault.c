@@ -133,10 +133,17 @@ static void parse_faults(void) {
     }
 }
 
+static __thread const char *calling; /* the function this thread entered last */
+
+const char *gbsim_calling(void) {
+    return calling;
+}
+
 int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum gbsim_lib *errlib) {
     long n_func = 0, n_all, n_lib;
     int i, hit = 0, held;
     pthread_once(&fault_once, parse_faults);
+    calling = func;
     pthread_mutex_lock(&fault_lock);
     for (i = 0; i < nfuncs; i++)
         if (funcs[i].name == func || strcmp(funcs[i].name, func) == 0)
@@ -169,7 +176,10 @@ int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum g
                     n_func, func, n_all, f->error);
         }
     }
+    if (trace)
+        fflush(trace); /* a staged crash below must not lose the trace */
     pthread_mutex_unlock(&fault_lock);
+    gbsim_stage_crash(func); /* GPUBENCH_SIM_CRASH (stage.c) */
     return hit;
 }
 
