@@ -18,6 +18,9 @@
  *       process (gpubench and its `__child` processes): "TAG WORDS…", TAG `main` or the child's
  *       WORKLOAD/IMPL (gbsim_event): the math mode of a cuBLAS GEMM (tests/sim/cublas.c) and
  *       each JIT compilation with what the JIT cache did (tests/sim/kernels.c).
+ * Faults staged by name rather than by call number (GPUBENCH_SIM_HANG, _TRAP, _CRASH, _GONE)
+ * are stage.c's; gbsim_enter hands it each call's name for _CRASH, and remembers the function
+ * the thread entered (gbsim_calling) as the name of the work a cuBLAS or cuDNN call queues.
  * Not counted: registration at load time and the pure name lookups (cudaGetErrorName/String,
  * cudnnGetErrorString, cudnnGetVersion, cudnnGetCudartVersion), which cannot fail.
  */
