@@ -14,7 +14,7 @@ modes:
   api    the runtime's answers while a stream is hung, through ctypes on the simulated
          libraries: cudaEventQuery and cudaStreamQuery say cudaErrorNotReady, a launch into the
          full queue behind the hang blocks (no deadlock exit 86), and exit() still ends the
-         process with its GPUBENCH_SIM_COUNT report written
+         process with its GPUBENCH_SIM_COUNT report written; a name too long is refused (exit 2)
   crash  GPUBENCH_SIM_CRASH naming cublasGemmEx, then the kernel: the process dies of SIGSEGV,
          the rows finished before it kept in the .partial CSV
   gone   a TRAP run with GPUBENCH_SIM_GONE=FILE creates FILE; then `gpubench list`, runs and
@@ -260,6 +260,11 @@ def mode_api(a, tmp):
           "cudaEventSynchronize and a launch into the full queue stay blocked")
     counted = os.path.exists(count) and "cublasSgemm_v2 " in open(count).read()
     check(counted, "the GPUBENCH_SIM_COUNT report is written at exit")
+    # a value the sim cannot hold is refused in one line, exit 2, not cut short quietly
+    bad = subprocess.run([sim(a.build), "list"], env=env_with(GPUBENCH_SIM_HANG="x" * 200),
+                         capture_output=True, text=True, timeout=120)
+    check(bad.returncode == 2 and "gbsim: GPUBENCH_SIM_HANG=" in bad.stderr,
+          f"a name too long for GPUBENCH_SIM_HANG: exit 2 naming it (got {bad.returncode})")
 
 
 def mode_crash(a, tmp):
