@@ -19,11 +19,15 @@ struct explanation {
  * numbers are not (docs/ARCHITECTURE.md, "Record errors by name"). */
 static const struct explanation table[] = {
     {"cudaErrorStubLibrary", NULL, NULL}, /* handled below: no GPU, or a GPU with no driver */
+    /* A GPU lost after a fault (fallen off the bus, Xid 79) is also no device to a new process,
+     * while nvidia-smi still lists it as lost: GPUBENCH_SIM_GONE stages it (tests/sim/stage.c). */
     {"cudaErrorNoDevice",
      "The NVIDIA driver is loaded but reports no CUDA device (none installed, all hidden by "
-     "CUDA_VISIBLE_DEVICES, or the device node is missing inside a container)",
-     "Check nvidia-smi and CUDA_VISIBLE_DEVICES; in a container, start it with the GPUs exposed "
-     "(e.g. docker --gpus all)"},
+     "CUDA_VISIBLE_DEVICES, the device node is missing inside a container, or the GPU was lost "
+     "after a fault: it fell off the bus, dmesg shows Xid 79 and nvidia-smi reports the GPU as "
+     "lost)",
+     "Check nvidia-smi, dmesg and CUDA_VISIBLE_DEVICES; a lost GPU needs a reset (nvidia-smi -r) "
+     "or a reboot; in a container, start it with the GPUs exposed (e.g. docker --gpus all)"},
     {"cudaErrorInvalidDevice",
      "The device number asked for does not exist (CUDA_VISIBLE_DEVICES renumbers devices from 0)",
      "Run gpubench doctor to list the devices and pass one of their numbers to --device"},

@@ -99,6 +99,29 @@ static void refuse_impossible_machine(const char *env) {
     }
 }
 
+/* GPUBENCH_SIM_GONE=FILE (stage.c): an earlier process's staged trap or hang left the cards
+ * lost, as a card that fell off the bus after a fault (Xid 79) is until the machine is reset.
+ * The runtime then reports cudaErrorNoDevice, as it does when the driver enumerates no usable
+ * device: the kernel module does not bring up a lost GPU again, so a new process's cuInit finds
+ * none to offer (cudaErrorDevicesUnavailable would say the cards are there but busy or in a
+ * forbidding compute mode, which a lost card is not). NVML still counts the cards and answers
+ * their handles with NVML_ERROR_GPU_IS_LOST (nvml.c), which is how nvidia-smi tells a lost GPU
+ * from an absent one. Every simulated card of the machine is lost: the simulation does not
+ * renumber a machine that lost only some of them. */
+static int lost;
+
+static void find_lost_cards(void) {
+    const char *path = getenv("GPUBENCH_SIM_GONE");
+    if (!path || !path[0] || access(path, F_OK) != 0)
+        return;
+    lost = 1;
+    init_error = cudaErrorNoDevice;
+    fprintf(stderr,
+            "gbsim: GPUBENCH_SIM_GONE=%s exists: the simulated cards fell off the bus after a "
+            "fault in an earlier process; no CUDA device (remove the file to bring them back)\n",
+            path);
+}
+
 static void parse_env(void) {
     const char *env = getenv("GPUBENCH_SIM");
     char buf[512], *save = NULL, *item;
@@ -158,6 +181,7 @@ static void parse_env(void) {
         init_error = cudaErrorInsufficientDriver; /* as the real runtime: NVML still names all */
     else
         refuse_impossible_machine(env); /* else the runtime would run a card that driver cannot */
+    find_lost_cards();
 }
 
 cudaError_t gbsim_context(struct gbsim_device *d) {
@@ -200,6 +224,11 @@ int gbsim_device_count(void) {
 cudaError_t gbsim_init_error(void) {
     pthread_once(&parse_once, parse_env);
     return init_error;
+}
+
+int gbsim_gone(void) {
+    pthread_once(&parse_once, parse_env);
+    return lost;
 }
 
 int gbsim_driver_version(void) {

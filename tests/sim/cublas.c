@@ -371,6 +371,7 @@ static cublasStatus_t submit(cublasHandle_t h, struct blas_op *o, const float *a
     *q = *o;
     q->op.run = run_blas;
     q->op.free = NULL;
+    q->op.name = gbsim_calling(); /* cublasGemmEx…: GPUBENCH_SIM_HANG / _TRAP match it */
     if (h->pmode == CUBLAS_POINTER_MODE_HOST) {
         q->alpha = *alpha;
         q->beta = beta ? *beta : 0.0f;
@@ -608,6 +609,7 @@ static cublasStatus_t submit_x(cublasHandle_t h, const struct blas_x_op *o) {
     *q = *o;
     q->op.run = run_blas_x;
     q->op.free = NULL;
+    q->op.name = gbsim_calling(); /* cublasGemmEx…: GPUBENCH_SIM_HANG / _TRAP match it */
     gbsim_enqueue(st, &q->op, 0);
     return CUBLAS_STATUS_SUCCESS;
 }

@@ -793,6 +793,7 @@ static cudnnStatus_t submit(cudnnHandle_t h, struct dnn_op *o, int wait) {
         return ST_EXEC;
     }
     o->op.run = run_dnn;
+    o->op.name = gbsim_calling(); /* cudnnConvolutionForward…: GPUBENCH_SIM_HANG / _TRAP */
     gbsim_enqueue(st, &o->op, wait);
     return CUDNN_STATUS_SUCCESS;
 }

@@ -23,6 +23,9 @@
  *       process (gpubench and its `__child` processes): "TAG WORDS…", TAG `main` or the child's
  *       WORKLOAD/IMPL (gbsim_event): the math mode of a cuBLAS GEMM (tests/sim/cublas.c) and
  *       each JIT compilation with what the JIT cache did (tests/sim/kernels.c).
+ * Faults staged by name rather than by call number (GPUBENCH_SIM_HANG, _TRAP, _CRASH, _GONE)
+ * are stage.c's; gbsim_enter hands it each call's name for _CRASH, and remembers the function
+ * the thread entered (gbsim_calling) as the name of the work a cuBLAS or cuDNN call queues.
  * Not counted: registration at load time and the pure name lookups (cudaGetErrorName/String,
  * cudnnGetErrorString, cudnnGetVersion, cudnnGetCudartVersion), which cannot fail.
  */
@@ -188,10 +191,17 @@ static void parse_faults(void) {
     fired_read();
 }
 
+static __thread const char *calling; /* the function this thread entered last */
+
+const char *gbsim_calling(void) {
+    return calling;
+}
+
 int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum gbsim_lib *errlib) {
     long n_func = 0, n_all, n_lib;
     int i, hit = 0, held;
     pthread_once(&fault_once, parse_faults);
+    calling = func;
     pthread_mutex_lock(&fault_lock);
     for (i = 0; i < nfuncs; i++)
         if (funcs[i].name == func || strcmp(funcs[i].name, func) == 0)
@@ -225,7 +235,10 @@ int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum g
                     n_func, func, n_all, f->error);
         }
     }
+    if (trace)
+        fflush(trace); /* a staged crash below must not lose the trace */
     pthread_mutex_unlock(&fault_lock);
+    gbsim_stage_crash(func); /* GPUBENCH_SIM_CRASH (stage.c) */
     return hit;
 }
 

@@ -34,6 +34,7 @@ enum {
     NVML_ERROR_NOT_FOUND = 6,
     NVML_ERROR_INSUFFICIENT_SIZE = 7,
     NVML_ERROR_DRIVER_NOT_LOADED = 9,
+    NVML_ERROR_GPU_IS_LOST = 15,
     NVML_ERROR_UNKNOWN = 999,
 };
 
@@ -75,6 +76,7 @@ GBSIM_API const char *nvmlErrorString(nvmlReturn_t r) {
     case NVML_ERROR_NOT_FOUND: return "Not Found";
     case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
     case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
+    case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
     default: return "Unknown Error";
     }
 }
@@ -118,6 +120,10 @@ static struct gbsim_device *dev_of(nvmlDevice_t h, nvmlReturn_t *r) {
     }
     if (h < &handles[0] || h >= &handles[GBSIM_MAX_DEVICES] || !gbsim_device(h->ordinal)) {
         *r = NVML_ERROR_INVALID_ARGUMENT;
+        return NULL;
+    }
+    if (gbsim_gone()) { /* GPUBENCH_SIM_GONE (core.c): the card fell off the bus */
+        *r = NVML_ERROR_GPU_IS_LOST;
         return NULL;
     }
     *r = NVML_SUCCESS;
@@ -180,6 +186,8 @@ GBSIM_API nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned index, nvmlDevice_
         return NVML_ERROR_UNINITIALIZED;
     if (!device || index >= (unsigned)gbsim_device_count())
         return NVML_ERROR_INVALID_ARGUMENT;
+    if (gbsim_gone()) /* the lost card is still counted: its handle is refused (nvml.h) */
+        return NVML_ERROR_GPU_IS_LOST;
     *device = &handles[index];
     return NVML_SUCCESS;
 }
@@ -198,6 +206,8 @@ static nvmlReturn_t by_pci(const char *bus_id, nvmlDevice_t *device) {
         return NVML_ERROR_INVALID_ARGUMENT;
     for (int i = 0; i < gbsim_device_count(); i++)
         if (domain == 0 && bus == 0x81u + (unsigned)i && slot == 0 && fn == 0) {
+            if (gbsim_gone())
+                return NVML_ERROR_GPU_IS_LOST;
             *device = &handles[i];
             return NVML_SUCCESS;
         }

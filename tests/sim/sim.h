@@ -166,6 +166,11 @@ struct gbsim_op {
     /* A GBSIM_HOLD_KERNEL launch: the host-mapped flag it spins on until it is nonzero (NULL
      * for every other operation). A full launch queue behind it is a deadlock (gbsim_enqueue). */
     const volatile int *hold_release;
+    /* The name of the device work (a kernel's C name, a cuBLAS/cuDNN function's exported name;
+     * NULL for copies and markers) and its staged fault (stage.c, GBSIM_STAGE_*), set by
+     * gbsim_enqueue from the name. */
+    const char *name;
+    int stage;
 };
 
 enum {
@@ -185,6 +190,7 @@ struct gbsim_stream {
     int busy, quit, exited, joined;
     int pending;              /* operations queued or running: at most the queue depth */
     struct gbsim_op *running; /* the operation the worker runs now, or NULL */
+    int hung;                 /* its worker waits for good on a GPUBENCH_SIM_HANG operation */
     double vclock_ms; /* GPUBENCH_SIM_OP_MS: the stream's clock, advanced by each operation */
     struct gbsim_stream *next_all;
 };
@@ -256,6 +262,28 @@ enum gbsim_lib { GBSIM_CUDART, GBSIM_CUBLAS, GBSIM_CUDNN };
  * the library family `*lib` of the error's name (a cudaError_t for GBSIM_CUDART, …). Counts the
  * call either way. `dev` is the ordinal the call concerns (for the trace), -1 when none. */
 int gbsim_enter(const char *func, enum gbsim_lib lib, int dev, int *code, enum gbsim_lib *errlib);
+
+/* The exported function the calling thread entered last (gbsim_enter): the name of the device
+ * work a cuBLAS or cuDNN call queues. */
+const char *gbsim_calling(void);
+
+/* --- faults staged by name (stage.c) ------------------------------------------------------- */
+enum { GBSIM_STAGE_NONE = 0, GBSIM_STAGE_HANG, GBSIM_STAGE_TRAP };
+
+/* GBSIM_STAGE_HANG or _TRAP when GPUBENCH_SIM_HANG / _TRAP names device work called `name`. */
+int gbsim_stage_of(const char *name);
+
+/* On a stream's worker, instead of the work: a hang blocks for good (never returns); a trap
+ * returns cudaErrorIllegalAddress. Both create GPUBENCH_SIM_GONE's file. */
+void gbsim_stage_hang(const struct gbsim_device *d, const char *name) __attribute__((noreturn));
+cudaError_t gbsim_stage_trap(const struct gbsim_device *d, const char *name);
+
+/* A segfault when GPUBENCH_SIM_CRASH names `name` (a function or kernel); else nothing. */
+void gbsim_stage_crash(const char *name);
+
+/* 1 when GPUBENCH_SIM_GONE's file existed as this process's simulation started (core.c): every
+ * simulated card is lost. */
+int gbsim_gone(void);
 
 /* The name of a CUDA error (complete: generated from the toolkit's driver_types.h), of a cuBLAS
  * status and of a cuDNN status; "" when unknown. */

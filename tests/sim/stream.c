@@ -4,6 +4,11 @@
  * queued them goes on at once, as with a GPU. A broken device (sticky error) skips the work of
  * later operations but still runs their markers, so that nobody waits forever on an event.
  * Everything shared is under the big lock; operations run without it.
+ *
+ * Staged faults (stage.c): device work that GPUBENCH_SIM_HANG names holds its stream's worker
+ * for good (the stream is `hung`: nothing after it runs, nothing waits on it with a timeout or
+ * exits 86, and the exit-time join leaves it); work GPUBENCH_SIM_TRAP names is not done and
+ * breaks the device with cudaErrorIllegalAddress, as a kernel's illegal address does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -75,8 +80,18 @@ static void *worker(void *arg) {
         st->busy = 1;
         st->running = op;
         broken = st->dev->sticky;
+        if (op->stage == GBSIM_STAGE_HANG && broken == cudaSuccess) /* a broken device runs no
+                                                                       work: nothing to hang */
+            __atomic_store_n(&st->hung, 1, __ATOMIC_RELEASE);
         gbsim_unlock();
-        err = op->run(op, broken != cudaSuccess);
+        if (st->hung)
+            gbsim_stage_hang(st->dev, op->name); /* never returns */
+        if (op->stage == GBSIM_STAGE_TRAP && broken == cudaSuccess) {
+            op->run(op, 1); /* the work is not done, its bookkeeping is (the hold count) */
+            err = gbsim_stage_trap(st->dev, op->name);
+        } else {
+            err = op->run(op, broken != cudaSuccess);
+        }
         if (err != cudaSuccess && broken == cudaSuccess)
             gbsim_break(st->dev, err);
         gbsim_lock();
@@ -110,7 +125,7 @@ static void stop_workers(void) {
     }
     gbsim_unlock();
     for (st = streams; st; st = st->next_all)
-        if (!st->joined) {
+        if (!st->joined && !__atomic_load_n(&st->hung, __ATOMIC_ACQUIRE)) { /* hung: for good */
             struct timespec t;
             clock_gettime(CLOCK_REALTIME, &t);
             t.tv_sec += 2; /* a worker stuck in a spinning kernel is left behind */
@@ -212,7 +227,7 @@ struct gbsim_device *gbsim_stream_device(const struct gbsim_stream *st) {
  * under the big lock by the host thread blocked on the full queue. */
 static void stalled(const struct gbsim_stream *st) {
     const struct gbsim_op *r = st->running;
-    if (!r || !r->hold_release || *r->hold_release != 0)
+    if (st->hung || !r || !r->hold_release || *r->hold_release != 0)
         return;
     fprintf(stderr,
             "gbsim: cuda:%d: deadlock: launch queue full (%d operations, "
@@ -229,10 +244,15 @@ void gbsim_enqueue(struct gbsim_stream *st, struct gbsim_op *op, int wait) {
     op->done = 0;
     op->waited = wait;
     op->dev = st->dev;
+    op->stage = op->name ? gbsim_stage_of(op->name) : GBSIM_STAGE_NONE;
     gbsim_lock();
     while (st->pending >= depth() && !st->exited) {
         /* the worker broadcasts when an operation ends, not when one starts: look again soon */
         struct timespec t;
+        if (st->hung) { /* nothing ends: wait as a host thread behind a hung kernel does */
+            pthread_cond_wait(&progress, gbsim_big_lock());
+            continue;
+        }
         stalled(st);
         clock_gettime(CLOCK_REALTIME, &t);
         t.tv_nsec += 20 * 1000000L;
