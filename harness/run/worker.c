@@ -130,37 +130,37 @@ static int read_run(struct worker *wk) {
 static struct wire_msg crash_msg; /* built in place: no allocation inside the handler */
 static char self_path[4096];
 
-/* Frames of this program or of the C library are not "the call in progress". */
-static int own_frame(const char *file) {
+/* The C library's frames (the signal's trampoline, raise, a memcpy inside a library) belong to
+ * no call of ours. */
+static int libc_frame(const char *file) {
     const char *base = strrchr(file, '/');
     base = base ? base + 1 : file;
-    return strcmp(file, self_path) == 0 || strncmp(base, "libc.so", 7) == 0 ||
-           strncmp(base, "libc-", 5) == 0 || strncmp(base, "libpthread", 10) == 0 ||
-           strncmp(base, "ld-linux", 8) == 0 || strncmp(base, "libgcc_s", 8) == 0 ||
-           strncmp(base, "linux-vdso", 10) == 0;
+    return strncmp(base, "libc.so", 7) == 0 || strncmp(base, "libc-", 5) == 0 ||
+           strncmp(base, "libpthread", 10) == 0 || strncmp(base, "ld-linux", 8) == 0 ||
+           strncmp(base, "libgcc_s", 8) == 0 || strncmp(base, "linux-vdso", 10) == 0;
 }
 
-/* The signal, then the outermost function of the first foreign library on the stack (the API
- * call our code made: cublasGemmEx, not the library's internals) and that library's name. */
+/* The signal, then the call in progress: walking out from the fault, the outermost named
+ * function of another library before the stack returns into this program — the API call our
+ * code made (cublasGemmEx), not the library's internals nor a library it called in turn. */
 static void on_fatal(int sig) {
     void *frames[64];
-    int n = backtrace(frames, 64);
+    int n = backtrace(frames, 64), seen = 0;
     const char *lib = NULL, *call = NULL;
     for (int i = 0; i < n; i++) {
         Dl_info d;
-        if (!dladdr(frames[i], &d) || !d.dli_fname)
+        if (!dladdr(frames[i], &d) || !d.dli_fname || libc_frame(d.dli_fname))
             continue;
-        if (own_frame(d.dli_fname)) {
-            if (lib)
-                break;
-            continue;
+        if (strcmp(d.dli_fname, self_path) == 0) {
+            if (seen)
+                break; /* back in our own code: the frame before was the call */
+            continue;  /* the handler itself */
         }
-        if (!lib)
+        seen = 1;
+        if (d.dli_sname) {
             lib = d.dli_fname;
-        else if (strcmp(lib, d.dli_fname) != 0)
-            break;
-        if (d.dli_sname)
             call = d.dli_sname;
+        }
     }
     const char *base = lib ? strrchr(lib, '/') : NULL;
     crash_msg.len = 0;

@@ -1,25 +1,32 @@
 #!/usr/bin/python3
 """staged_faults.py — the simulated device failing as a card does (tests/sim/stage.c; CTest
 label `sim`, README.md here): a kernel that never completes, an illegal address, a library that
-segfaults, a card lost after a fault. What gpubench does with each is today's in-process runner;
-the supervisor of issue 44 changes that, and its assertions belong beside these.
+segfaults, a card lost after a fault; and what a run does with each (harness/run/supervise.c):
+the fault costs its row, the rows after it are measured in a fresh worker.
 
 usage: staged_faults.py MODE --build DIR --archs LIST
 modes:
-  trap   GPUBENCH_SIM_TRAP naming the f16 tensor-core GEMM kernel: the row before it ok, its row
-         `error` with cudaErrorIllegalAddress, exit 1, a complete CSV
-  hang   GPUBENCH_SIM_HANG naming it: the run never finishes by itself, no thread of it runs
-         or waits for a core while hung (schedstat), its .partial CSV holds the row finished before the hang, and GPUBENCH_SIM_GONE
-         is created when the hang starts; then SIGTERM (and SIGKILL if that is not enough)
+  trap   GPUBENCH_SIM_TRAP naming the f16 tensor-core GEMM kernel: the row before it ok, its rows
+         (two shapes) `error` with cudaErrorIllegalAddress, the cublas rows after each `ok` (not
+         skipped: a fresh worker, a fresh context), exit 1, a complete CSV and JSON
+  hang   GPUBENCH_SIM_HANG naming it, --row-timeout 20: no thread of the worker runs or waits
+         for a core while hung (schedstat), the .partial CSV holds the row finished before the
+         hang; then the run ends by itself:
+         the hung rows `timeout` naming the implementation, the stage and the seconds, the
+         cublas rows after them `ok`, exit 1, a complete CSV and JSON
+  stop   SIGINT, then SIGTERM, during a hang with a deadline far away: exit 130 (within 2 s on
+         an idle machine; a loaded one gets a generous bound), a valid CSV of the rows finished;
+         GPUBENCH_SIM_GONE is created when the hang starts
   api    the runtime's answers while a stream is hung, through ctypes on the simulated
          libraries: cudaEventQuery and cudaStreamQuery say cudaErrorNotReady, a launch into the
          full queue behind the hang blocks (no deadlock exit 86), and exit() still ends the
          process with its GPUBENCH_SIM_COUNT report written; a name too long is refused (exit 2)
-  crash  GPUBENCH_SIM_CRASH naming cublasGemmEx, then the kernel: the process dies of SIGSEGV,
-         the rows finished before it kept in the .partial CSV
-  gone   a TRAP run with GPUBENCH_SIM_GONE=FILE creates FILE; then `gpubench list`, runs and
-         doctor find no CUDA device and say why (cudaErrorNoDevice, a lost GPU; NVML: GPU is
-         lost); with FILE removed the card is back
+  crash  GPUBENCH_SIM_CRASH naming cublasGemmEx, then the kernel: the rows whose worker died are
+         `error` naming SIGSEGV (and cublasGemmEx, the call in progress), the others `ok`, exit 1
+  gone   a TRAP run with GPUBENCH_SIM_GONE=FILE creates FILE, the GPU rows after the trap are
+         `error` "not run: … did not find cuda:0" and the CPU rows after it `ok`; then
+         `gpubench list`, runs and doctor find no CUDA device and say why (cudaErrorNoDevice, a
+         lost GPU; NVML: GPU is lost); with FILE removed the card is back
 Exit 0 when every check passed, 1 otherwise (each failure printed with FAIL). No timing is
 asserted: the hang's "does not finish" and "uses no CPU" are bounds a loaded machine cannot
 break (a run that finished, or a worker spinning a core, fails them by a wide margin).
@@ -38,8 +45,10 @@ import time
 
 FAILURES = []
 # vecadd's cublas f16 row runs before the GEMM rows (cublasAxpyEx: no staged name matches it),
-# so every fault in the GEMM leaves one finished row before it.
-RUN = ["-w", "vecadd,gemm", "-i", "cuda_tc,cublas", "-D", "f16", "--quick", "-d", "cuda"]
+# so every fault in the GEMM leaves one finished row before it; two GEMM shapes, each cuda_tc
+# then cublas, so that every fault is followed by rows a fresh worker measures.
+RUN = ["-w", "vecadd,gemm", "-i", "cuda_tc,cublas", "-D", "f16", "--quick", "-d", "cuda",
+       "-s", "gemm:m=256,n=256,k=256", "-s", "gemm:m=128,n=128,k=64"]
 START_LIMIT_S = 300  # for the run to reach the staged kernel on a loaded 2-core machine
 HUNG_WINDOW_S = 10   # how long a hung run is watched
 
@@ -73,6 +82,33 @@ def rows(path):
         return list(csv.DictReader(f))
 
 
+def rows_of(rs, workload, impl):
+    return [r for r in rs if r["workload"] == workload and r["impl"] == impl]
+
+
+def complete(out, js, what):
+    """The CSV and the JSON document committed, their rows the same."""
+    ok = check(os.path.exists(out) and not os.path.exists(out + ".partial"),
+               f"{what}: the CSV is committed")
+    if ok and js:
+        import json
+        with open(js) as f:
+            doc = json.load(f)
+        check(sorted(r["status"] for r in doc["rows"]) == sorted(r["status"] for r in rows(out)),
+              f"{what}: the JSON document's rows are the CSV's")
+    return ok
+
+
+def worker_pid(pid):
+    """The run's worker: the supervisor's child (harness/run/supervise.c)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = f.read().split()
+        return int(kids[0]) if kids else None
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+
+
 def row(rs, workload, impl):
     for r in rs:
         if r["workload"] == workload and r["impl"] == impl:
@@ -85,25 +121,28 @@ def sim(build):
 
 
 def mode_trap(a, tmp):
-    out = os.path.join(tmp, "trap.csv")
+    out, js = os.path.join(tmp, "trap.csv"), os.path.join(tmp, "trap.json")
     name = kernel_name(a.archs)
-    p = subprocess.run([sim(a.build)] + RUN + ["-o", out],
+    p = subprocess.run([sim(a.build)] + RUN + ["-o", out, "--json", js],
                        env=env_with(GPUBENCH_SIM_TRAP=name), capture_output=True, text=True,
                        timeout=START_LIMIT_S)
     check(p.returncode == 1, f"TRAP={name}: exit 1 (got {p.returncode})")
     check("GPUBENCH_SIM_TRAP=" + name in p.stderr, "the sim says the trap fired")
-    if not check(os.path.exists(out), "the CSV is written"):
+    if not complete(out, js, "trap"):
         print(p.stderr)
         return
     rs = rows(out)
-    before, hit = row(rs, "vecadd", "cublas"), row(rs, "gemm", "cuda_tc")
+    before = row(rs, "vecadd", "cublas")
     check(before is not None and before["status"] == "ok", "the row before the fault is ok")
-    check(hit is not None and hit["status"] == "error" and
-          "cudaErrorIllegalAddress" in hit["note"],
-          f"gemm/cuda_tc f16 is error with cudaErrorIllegalAddress ({hit and hit['note']})")
-    # Today the in-process runner gives up the device's later rows (sticky); the supervisor of
-    # issue 44 runs them in a fresh worker instead: assert the trapped row, not those.
-    check(row(rs, "gemm", "cublas") is not None, "the later row is in the CSV")
+    hits = rows_of(rs, "gemm", "cuda_tc")
+    check(len(hits) == 2 and all(h["status"] == "error" and "cudaErrorIllegalAddress" in h["note"]
+                                 for h in hits),
+          f"both gemm/cuda_tc f16 rows are error with cudaErrorIllegalAddress "
+          f"({[h['note'][:160] for h in hits]})")
+    later = rows_of(rs, "gemm", "cublas")
+    check(len(later) == 2 and all(r["status"] == "ok" for r in later),
+          f"the cublas rows after each trap are ok on a fresh context, not skipped "
+          f"({[(r['status'], r['note'][:120]) for r in later]})")
 
 
 def busy_s(pid):
@@ -137,36 +176,32 @@ def wait_for(path, text, proc, limit):
 
 
 def mode_hang(a, tmp):
-    out, err_path = os.path.join(tmp, "hang.csv"), os.path.join(tmp, "hang.err")
-    gone = os.path.join(tmp, "gone")
+    out, js = os.path.join(tmp, "hang.csv"), os.path.join(tmp, "hang.json")
+    err_path = os.path.join(tmp, "hang.err")
     name = kernel_name(a.archs)
     with open(err_path, "w") as err:
-        # the launcher execs gpubench: this pid is gpubench's own
-        p = subprocess.Popen([sim(a.build)] + RUN + ["-o", out],
-                             env=env_with(GPUBENCH_SIM_HANG=name, GPUBENCH_SIM_GONE=gone),
-                             stdout=subprocess.DEVNULL, stderr=err)
+        # the launcher execs gpubench: this pid is the run's supervisor, its child the worker
+        p = subprocess.Popen([sim(a.build)] + RUN + ["-o", out, "--json", js,
+                                                     "--row-timeout", "20"],
+                             env=env_with(GPUBENCH_SIM_HANG=name), stdout=subprocess.DEVNULL,
+                             stderr=err)
     try:
         hung = wait_for(err_path, "never completes (GPUBENCH_SIM_HANG=" + name, p, START_LIMIT_S)
         if not check(hung, f"HANG={name}: the kernel's launch hangs"):
             print(open(err_path).read())
             return
+        t_hang = time.monotonic()
         time.sleep(1)  # what the host does between the launch and its wait is not the hang's
-        busy0, t0 = busy_s(p.pid), time.monotonic()
-        try:
-            p.wait(timeout=HUNG_WINDOW_S)
-            finished = True
-        except subprocess.TimeoutExpired:
-            finished = False
-        check(not finished, f"the run does not finish by itself (watched {HUNG_WINDOW_S} s "
-                            f"from 1 s after the hang began; exit {p.returncode})")
-        if finished:
-            return
-        used = busy_s(p.pid) - busy0
-        wall = time.monotonic() - t0
-        check(used < wall / 2, f"no core spins while hung: its threads ran or waited for a core "
-                               f"{used:.2f} s in {wall:.1f} s")
-        check(os.path.exists(gone) and name in open(gone).read(),
-              "GPUBENCH_SIM_GONE's file is created when the hang starts")
+        w = worker_pid(p.pid)
+        if check(w is not None, "the run has a worker process"):
+            busy0, t0 = busy_s(w), time.monotonic()
+            time.sleep(5)
+            try:
+                used, wall = busy_s(w) - busy0, time.monotonic() - t0
+                check(used < wall / 2, f"no core spins while hung: the worker's threads ran or "
+                                       f"waited for a core {used:.2f} s in {wall:.1f} s")
+            except (FileNotFoundError, ProcessLookupError):
+                check(False, "the worker lived through the first seconds of the hang")
         partial = out + ".partial"
         if check(os.path.exists(partial), "the .partial CSV exists while hung"):
             rs = rows(partial)
@@ -174,22 +209,67 @@ def mode_hang(a, tmp):
             check(before is not None and before["status"] == "ok",
                   "it holds the row finished before the hang, ok")
             check(row(rs, "gemm", "cuda_tc") is None, "and not the hung row")
-        # Today gpubench answers SIGTERM only between rows (issue 44): it stays in the hung
-        # synchronisation. The supervisor will end it within 2 s with exit 130; until then,
-        # SIGKILL (which the sim must never block) ends it.
-        p.send_signal(signal.SIGTERM)
         try:
-            p.wait(timeout=5)
-            print(f"note SIGTERM ended the hung run: exit {p.returncode}")
+            p.wait(timeout=START_LIMIT_S)
         except subprocess.TimeoutExpired:
-            print("note SIGTERM did not end the hung run (today's gpubench); SIGKILL")
-            p.kill()
-            p.wait(timeout=30)
-        check(p.returncode is not None, f"the hung process ended (exit {p.returncode})")
+            check(False, f"the run ended by itself after its row's deadline (--row-timeout 20)")
+            return
+        print(f"note the first hang to the end of the run: {time.monotonic() - t_hang:.1f} s "
+              f"(two rows of a 20 s deadline, and the rows after them)")
     finally:
         if p.poll() is None:
             p.kill()
             p.wait()
+    check(p.returncode == 1, f"the run exits 1 (got {p.returncode})")
+    if not complete(out, js, "hang"):
+        return
+    rs = rows(out)
+    hits = rows_of(rs, "gemm", "cuda_tc")
+    check(len(hits) == 2 and all(h["status"] == "timeout" for h in hits),
+          f"both hung rows are timeout ({[h['status'] for h in hits]})")
+    for h in hits:
+        for words in ("gemm/cuda_tc f16 on cuda:0", "verified run", "within 20 s"):
+            check(words in h["note"], f"the timeout note says '{words}': {h['note'][:300]}")
+    later = rows_of(rs, "gemm", "cublas")
+    check(len(later) == 2 and all(r["status"] == "ok" for r in later),
+          f"the cublas rows after the hangs are ok ({[r['status'] for r in later]})")
+
+
+def mode_stop(a, tmp):
+    name = kernel_name(a.archs)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        out, err_path = os.path.join(tmp, f"stop{int(sig)}.csv"), os.path.join(tmp, "stop.err")
+        gone = os.path.join(tmp, f"gone{int(sig)}")
+        with open(err_path, "w") as err:
+            p = subprocess.Popen([sim(a.build)] + RUN + ["-o", out, "--row-timeout", "600"],
+                                 env=env_with(GPUBENCH_SIM_HANG=name, GPUBENCH_SIM_GONE=gone),
+                                 stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            if not check(wait_for(err_path, "never completes", p, START_LIMIT_S),
+                         f"{sig.name}: the kernel hangs"):
+                return
+            check(os.path.exists(gone) and name in open(gone).read(),
+                  "GPUBENCH_SIM_GONE's file is created when the hang starts")
+            time.sleep(1)
+            t0 = time.monotonic()
+            p.send_signal(sig)
+            try:
+                p.wait(timeout=60)  # README's promise is 2 s; a loaded 2-core machine gets room
+            except subprocess.TimeoutExpired:
+                check(False, f"{sig.name} during a hang: the run did not end within 60 s")
+                return
+            print(f"note {sig.name} during the hang: the run ended {time.monotonic() - t0:.2f} s "
+                  f"later")
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        check(p.returncode == 130, f"{sig.name}: exit 130 (got {p.returncode})")
+        if complete(out, None, sig.name):
+            rs = rows(out)
+            check([(r["workload"], r["impl"], r["status"]) for r in rs] ==
+                  [("vecadd", "cublas", "ok")], f"{sig.name}: the CSV holds the row finished "
+                                                f"before the hang, and only it")
 
 
 # The api mode's child: the simulated runtime and cuBLAS through ctypes, a cuBLAS GEMM hung.
@@ -269,23 +349,29 @@ def mode_api(a, tmp):
 
 
 def mode_crash(a, tmp):
-    for name, partial_rows in (("cublasGemmEx", [("vecadd", "cublas"), ("gemm", "cuda_tc")]),
-                               (kernel_name(a.archs), [("vecadd", "cublas")])):
+    for name, impl in (("cublasGemmEx", "cublas"), (kernel_name(a.archs), "cuda_tc")):
         out = os.path.join(tmp, name + ".csv")
         p = subprocess.run([sim(a.build)] + RUN + ["-o", out],
                            env=env_with(GPUBENCH_SIM_CRASH=name), capture_output=True, text=True,
                            timeout=START_LIMIT_S)
-        # the launcher execs gpubench: the signal reaches us as such (a shell would say 139)
-        check(p.returncode in (-signal.SIGSEGV, 128 + signal.SIGSEGV),
-              f"CRASH={name}: killed by SIGSEGV (got {p.returncode})")
+        check(p.returncode == 1, f"CRASH={name}: exit 1, the run goes on (got {p.returncode})")
         check(f"segmentation fault (GPUBENCH_SIM_CRASH={name})" in p.stderr,
               "the sim says where it crashed")
-        partial = out + ".partial"
-        if check(os.path.exists(partial), "the .partial CSV is left"):
-            rs = rows(partial)
-            for w, i in partial_rows:
-                r = row(rs, w, i)
-                check(r is not None and r["status"] == "ok", f"it holds {w}/{i}, ok")
+        if not complete(out, None, f"CRASH={name}"):
+            continue
+        rs = rows(out)
+        dead = rows_of(rs, "gemm", impl)
+        check(len(dead) == 2 and all(r["status"] == "error" and "SIGSEGV" in r["note"]
+                                     for r in dead),
+              f"CRASH={name}: both gemm/{impl} rows error naming SIGSEGV "
+              f"({[r['note'][:200] for r in dead]})")
+        if impl == "cublas":
+            check(all("cublasGemmEx" in r["note"] for r in dead),
+                  "the note names the library call in progress, cublasGemmEx")
+        others = [r for r in rs if r not in dead]
+        check(len(others) == 3 and all(r["status"] == "ok" for r in others),
+              f"CRASH={name}: every other row ok "
+              f"({[(r['workload'], r['impl'], r['status']) for r in others]})")
 
 
 def mode_gone(a, tmp):
@@ -298,6 +384,26 @@ def mode_gone(a, tmp):
     if not check(os.path.exists(gone), "it created GPUBENCH_SIM_GONE's file"):
         return
     check(name in open(gone).read(), "the file names the trapped kernel")
+    # the same with CPU rows after the trap: the fresh worker finds no card (it fell off the
+    # bus), so the GPU rows not done are `error` "not run", and the CPU rows after it run
+    os.remove(gone)
+    out = os.path.join(tmp, "gone.csv")
+    p = subprocess.run([sim(a.build), "-w", "vecadd,gemm,conv2d", "-i", "cpu,openblas,cuda_tc",
+                        "-D", "f16,f32", "--quick", "-o", out],
+                       env=env_with(GPUBENCH_SIM_TRAP=name, GPUBENCH_SIM_GONE=gone),
+                       capture_output=True, text=True, timeout=START_LIMIT_S)
+    check(p.returncode == 1, f"a run with CPU rows after the trap exits 1 (got {p.returncode})")
+    if complete(out, None, "gone"):
+        rs = rows(out)
+        gpu_after = [r for r in rs if r["device"] == "cuda:0" and "not run" in r["note"]]
+        check(gpu_after and all(r["status"] == "error" and "did not find cuda:0" in r["note"]
+                                for r in gpu_after),
+              f"the GPU rows after the trap: error, not run, the card not found "
+              f"({[(r['workload'], r['status'], r['note'][:160]) for r in gpu_after]})")
+        conv = [r for r in rs if r["workload"] == "conv2d" and r["device"] == "cpu"]
+        check(conv and all(r["status"] in ("ok", "unsupported") for r in conv) and
+              any(r["status"] == "ok" for r in conv),
+              f"the CPU rows after the trap run ({[(r['dtype'], r['status']) for r in conv]})")
     env = env_with(GPUBENCH_SIM_GONE=gone)
     lst = subprocess.run([sim(a.build), "list"], env=env, capture_output=True, text=True,
                          timeout=120)
@@ -330,7 +436,7 @@ def mode_gone(a, tmp):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["trap", "hang", "api", "crash", "gone"])
+    ap.add_argument("mode", choices=["trap", "hang", "stop", "api", "crash", "gone"])
     ap.add_argument("--build", required=True)
     ap.add_argument("--archs", required=True, help="the build's CUDA architectures, comma list")
     a = ap.parse_args()
