@@ -35,6 +35,8 @@ enum {
  * Opteron, …), 2 AVX (Sandybridge, Bulldozer, …), 3 AVX2 + FMA (Haswell, Zen, Excavator),
  * 4 AVX-512 (SkylakeX, Cooperlake, SapphireRapids); 0 when unknown. */
 int blas_core_rank(const char *core);
+/* The ISA a core's kernels use ("SSE3"), or "unknown ISA". */
+const char *blas_core_isa(const char *core);
 /* The highest level the CPU runs (features: BC_ bits), and its name ("AVX-512"). */
 int blas_cpu_level(unsigned features);
 const char *blas_level_name(int level);
@@ -50,6 +52,7 @@ enum blas_how {
     BLAS_TRIAL,    /* chosen by a trial in this run */
     BLAS_CACHED,   /* chosen by an earlier trial, remembered */
     BLAS_ALL_FAILED, /* every newer candidate failed its trial: OpenBLAS's pick kept */
+    BLAS_USER_IGNORED, /* the user's OPENBLAS_CORETYPE names no core this OpenBLAS knows */
 };
 
 /* The decision before any trial (pure): what to do given the user's OPENBLAS_CORETYPE (NULL or
@@ -59,21 +62,39 @@ enum blas_how {
 enum blas_how blas_core_plan(const char *user_env, const char *option, const char *own,
                              unsigned features, const char **cand, int maxcand, int *ncand);
 
-/* 1 when VALUE is a --blas-core value: auto, own, or a core name blas_core_rank knows. */
+/* 1 when VALUE is a --blas-core value: auto, own, trial (the trial again, whatever is
+ * remembered), or a core name blas_core_rank knows. */
 int blas_core_option_ok(const char *value);
 
-/* One candidate's trial result, for blas_core_pick (pure). */
+/* The trial: every candidate in a child process of its own, started once; then rounds, each
+ * asking every candidate for one timed SGEMM + DGEMM in turn (the first to go rotates), while
+ * the others are stopped (SIGSTOP), so that no idle candidate's threads spin beside the one
+ * timed. Rounds go on until blas_core_decide calls the winner clear, at least
+ * BLAS_TRIAL_MIN_ROUNDS and at most BLAS_TRIAL_MAX_ROUNDS or BLAS_TRIAL_BUDGET_S seconds. */
+enum { BLAS_TRIAL_MIN_ROUNDS = 5, BLAS_TRIAL_MAX_ROUNDS = 30, BLAS_TRIAL_BUDGET_S = 15 };
+/* Within this share of the fastest's time a core ties with it (10%). */
+#define BLAS_TRIAL_TIE 0.10
 struct blas_trial {
     const char *core;
-    int ok;    /* ran, reported that core, and verified */
-    double ms; /* SGEMM + DGEMM time, best of the repetitions */
+    int ok; /* ran, reported that core, verified, and answered every round asked */
+    int n;  /* rounds answered */
+    double ms[BLAS_TRIAL_MAX_ROUNDS]; /* SGEMM + DGEMM of each round, best of two */
 };
-/* Index of the fastest trial that is ok; -1 when none is. */
-int blas_core_pick(const struct blas_trial *t, int n);
-/* Try each candidate in a child process (blas_trial.c), one after another; t[i] for cand[i],
- * and one outcome per candidate in log ("SkylakeX 41.2 ms, Haswell died (Illegal
- * instruction)"). */
-void blas_trials_run(const char **cand, int n, struct blas_trial *t, char *log, size_t loglen);
+/* The rule (pure): t[] in order of preference, newest ISA first (blas_core_plan's order). The
+ * fastest f has the lowest median. A candidate is clearly slower than f when the 90%
+ * distribution-free confidence interval of the median of its per-round ratios t_i/t_f (rounds
+ * pair the two, so a load that comes and goes cancels) lies wholly above 1 + BLAS_TRIAL_TIE. The
+ * winner is the first candidate in preference order that is not clearly slower: a tie within
+ * noise goes to the newest ISA, so a noisy machine gives a quiet one's answer. *clear is 1 when
+ * the winner's interval also lies wholly below 1 + BLAS_TRIAL_TIE (or it is f), after at least
+ * BLAS_TRIAL_MIN_ROUNDS rounds. Returns the winner's index, -1 when no candidate is ok. */
+int blas_core_decide(const struct blas_trial *t, int n, int *clear);
+/* The median of t's rounds (ms). */
+double blas_trial_median(const struct blas_trial *t);
+/* Run the trial of cand[0..n) (blas_trial.c): t[i] for cand[i]; the outcome in log
+ * ("Cooperlake 2.1 ms, SkylakeX 2.0 ms, Haswell died (Illegal instruction), …; 5 rounds") and
+ * the winner's index (-1: none ok). */
+int blas_trials_run(const char **cand, int n, struct blas_trial *t, char *log, size_t loglen);
 
 /* Read what is decided already (the user's OPENBLAS_CORETYPE, or our re-execution's marks,
  * which --runs children and start-up rows' children inherit) and keep a copy of argv for a
@@ -98,6 +119,8 @@ struct blas_core_state {
     enum blas_how how;
     char used[32];  /* the core OpenBLAS runs ("SkylakeX") */
     char own[32];   /* OpenBLAS's own pick ("Prescott"); "" when not known (user's value) */
+    char user[32];  /* BLAS_USER_IGNORED: the user's OPENBLAS_CORETYPE, as given ("SkylakeX ") */
+    int newer_failed; /* BLAS_TRIAL: a core newer than the one chosen failed the trial */
     int cpu_level;  /* blas_cpu_level of this CPU */
 };
 const struct blas_core_state *blas_core_state(void);

@@ -49,7 +49,20 @@ XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash,Haswell:cra
     "$G" doctor >doc2.txt 2>&1
 check_not cached_no_trial doc2.txt "trial \\(SGEMM"
 check cached_doctor doc2.txt "core Haswell \\(chosen by gpubench, remembered; OpenBLAS picked Prescott\\)"
-check chosen_verdict doc2.txt "BLAS verdict +slow: OpenBLAS's Haswell \\(AVX2\\) kernels on an AVX-512 CPU"
+check chosen_verdict doc2.txt "BLAS verdict +slow: OpenBLAS's Haswell \\(AVX2\\) kernels on an AVX-512 CPU \\(remembered from an earlier trial"
+check remembered_fix doc2.txt "BLAS fix +redo the trial with --blas-core trial"
+check_not remembered_not_newest doc2.txt "newest core that passed|build against a current OpenBLAS"
+# A forced core: the fix is to drop the option, not another OpenBLAS.
+XDG_CACHE_HOME=$dir/c5 "$G" doctor --blas-core Haswell >forced.txt 2>&1
+check forced_verdict forced.txt "BLAS verdict +slow: .*Haswell .*\\(forced by --blas-core\\)"
+check forced_fix forced.txt "BLAS fix +drop --blas-core \\(gpubench then chooses\\)"
+# --blas-core trial tries again, whatever is remembered, and the file keeps one line for the key.
+XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash \
+    "$G" doctor --blas-core trial >redo.txt 2>&1
+check redo_trial redo.txt "trial \\(SGEMM.*SkylakeX died .*; running Haswell"
+check one_line_per_key "$dir/c2/gpubench/blas-core" "."
+[ "$(wc -l <"$dir/c2/gpubench/blas-core")" = 1 ] && passes=$((passes + 1)) ||
+    { echo "FAIL one_line: the cache holds:"; cat "$dir/c2/gpubench/blas-core"; fails=$((fails + 1)); }
 
 # A gemm row that verifies wrong on the remembered core strikes it (the hook poisons the
 # openblas row's output after its run, so the real verification fails): the row says so, and
@@ -71,6 +84,32 @@ XDG_CACHE_HOME=$dir/c3 "$G" doctor --blas-core own >own.txt 2>&1
 check_not own_no_trial own.txt "trial \\(SGEMM"
 check own_named own.txt "core Prescott \\(OpenBLAS's own pick, --blas-core own\\)"
 check own_fix own.txt "BLAS fix +drop --blas-core own"
+
+# Three processes started together share one trial (the lock): one trial line among them, one
+# line in the file, the same core in all three.
+for i in 1 2 3; do
+    XDG_CACHE_HOME=$dir/c6 "$G" doctor >together$i.txt 2>&1 &
+done
+wait
+cat together1.txt together2.txt together3.txt >together.txt
+[ "$(grep -c "trial (SGEMM" together.txt)" = 1 ] && passes=$((passes + 1)) ||
+    { echo "FAIL one_trial: not one trial line in:"; cat together.txt; fails=$((fails + 1)); }
+[ "$(wc -l <"$dir/c6/gpubench/blas-core")" = 1 ] && passes=$((passes + 1)) ||
+    { echo "FAIL together_one_line:"; cat "$dir/c6/gpubench/blas-core"; fails=$((fails + 1)); }
+[ "$(grep -ho "core [A-Za-z]* (chosen by gpubench" together.txt | sort -u | wc -l)" = 1 ] &&
+    passes=$((passes + 1)) || { echo "FAIL together_same_core:"; cat together.txt; fails=$((fails + 1)); }
+
+# A value OpenBLAS ignores (not one of its names, exactly): said so, with the core it runs. The
+# environment did not set OPENBLAS_CORETYPE (else this part is not reached), so nothing of the
+# user's is overridden.
+for v in Bogus "SkylakeX "; do
+    OPENBLAS_CORETYPE=$v XDG_CACHE_HOME=$dir/c7 "$G" doctor >ignored.txt 2>&1
+    check ignored_verdict ignored.txt "BLAS verdict +OPENBLAS_CORETYPE='$v' is not a core this OpenBLAS knows: it runs its own pick, [A-Za-z]+"
+    check ignored_fix ignored.txt "BLAS fix +unset OPENBLAS_CORETYPE"
+    check_not ignored_not_user ignored.txt "set by the user"
+done
+OPENBLAS_CORETYPE=Bogus XDG_CACHE_HOME=$dir/c7 "$G" $T --out r7.csv >run7.txt 2>&1
+check ignored_blas_lib r7.csv "OPENBLAS_CORETYPE='Bogus' is not a core this OpenBLAS knows"
 
 # This machine as it is: a verdict in every case.
 env -u GPUBENCH_TEST_BLAS_OWN_CORE -u GPUBENCH_TEST_CPU_FEATURES XDG_CACHE_HOME=$dir/c4 \
