@@ -81,7 +81,7 @@ struct blas_trial {
     double ms[BLAS_TRIAL_MAX_ROUNDS]; /* SGEMM + DGEMM of each round, best of two */
 };
 /* The rule (pure): t[] in order of preference, newest ISA first (blas_core_plan's order). The
- * fastest f has the lowest median. A candidate is clearly slower than f when the 90%
+ * fastest f has the lowest median. A candidate is clearly slower than f when the 99%
  * distribution-free confidence interval of the median of its per-round ratios t_i/t_f (rounds
  * pair the two, so a load that comes and goes cancels) lies wholly above 1 + BLAS_TRIAL_TIE. The
  * winner is the first candidate in preference order that is not clearly slower: a tie within

@@ -23,14 +23,16 @@ double blas_trial_median(const struct blas_trial *t) {
 }
 
 /* k of the distribution-free interval [x_(k), x_(n+1-k)] (1-based order statistics) for the
- * median of n values, at 90% or more: the largest k with P(Binomial(n, 1/2) < k) <= 0.05. 0 when
- * n is too small for any (n < 5): the interval is then unbounded. */
+ * median of n values, at 99% or more: the largest k with P(Binomial(n, 1/2) < k) <= 0.005. 0
+ * when n is too small for any (n < 8): the interval is then unbounded. 99% rather than 95%,
+ * because the rule looks again after every round: a chance exclusion at one look would end the
+ * trial on it. */
 static int order_k(int n) {
     double p = ldexp(1.0, -n), cum = 0; /* P(B = j) for j = 0 */
     int k = 0;
     for (int j = 0; j < n; j++) {
         cum += p;
-        if (cum > 0.05)
+        if (cum > 0.005)
             break;
         k = j + 1;
         p = p * (n - j) / (j + 1);

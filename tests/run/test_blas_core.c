@@ -46,10 +46,10 @@ static void test_decide(void) {
     CHECK(blas_core_decide(t, 4, &clear) == 0);
     /* Haswell clearly faster than both AVX-512 cores: the evidence beats the preference. */
     const double old_fast[4] = {4.0, 4.1, 2.0, 9.3};
-    rounds(t, old_fast, 4, 6, 5.0);
+    rounds(t, old_fast, 4, 10, 5.0);
     CHECK(blas_core_decide(t, 4, &clear) == 2 && clear == 1);
-    /* Too few rounds for a 90% interval: the newest, and not clear yet. */
-    rounds(t, old_fast, 4, 3, 0.0);
+    /* Too few rounds for a 99% interval (8): the newest, and not clear yet. */
+    rounds(t, old_fast, 4, 7, 0.0);
     CHECK(blas_core_decide(t, 4, &clear) == 0 && clear == 0);
     /* Candidates that failed are passed over; none left: -1. */
     rounds(t, tied, 4, 8, 0.0);
