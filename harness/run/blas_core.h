@@ -5,15 +5,18 @@
  * kernels (0.3.21 runs Prescott, SSE3, on AVX-512 Xeons it does not know, at a tenth of the
  * peak). blas_core_choose(), first thing in main(), ranks OpenBLAS's own pick against what the
  * CPU runs (cpuid); only where the pick is older does it try the candidates, each in a child
- * process on a verified SGEMM and DGEMM, and re-execute gpubench with OPENBLAS_CORETYPE set to
- * the fastest that verifies. The choice is remembered per machine and library
- * ($XDG_CACHE_HOME/gpubench/blas-core) and proved again by every gemm row's verification.
- * A user's OPENBLAS_CORETYPE always wins; `--blas-core own` keeps OpenBLAS's pick.
+ * process on a verified SGEMM and DGEMM, asked in interleaved rounds until the winner is clear
+ * (blas_core_decide: the newest within noise of the fastest), and re-execute gpubench with
+ * OPENBLAS_CORETYPE set to it; the processes it starts inherit the decision. The choice is
+ * remembered per machine and library file (blas_cache.h: one line per key, a lock so that
+ * processes started together share one trial), tried again after a week or with `--blas-core
+ * trial`, and proved by every gemm row's verification. A user's OPENBLAS_CORETYPE always wins
+ * (one OpenBLAS ignores is said as such); `--blas-core own` keeps OpenBLAS's pick.
  *
  * Tests inject what the machine would say: GPUBENCH_TEST_BLAS_OWN_CORE (OpenBLAS's pick; kept
  * for real by forcing it), GPUBENCH_TEST_CPU_FEATURES ("avx512f,avx512bf16,avx2,fma,avx,amd"),
  * GPUBENCH_TEST_BLAS_TRIAL_FAULT ("SkylakeX:crash,Haswell:wrong": a candidate's trial dies or
- * verifies wrong), GPUBENCH_TEST_BLAS_ROW_WRONG=1 (an openblas row's output is poisoned after its
+ * verifies wrong; "slow": it sleeps 1 s before each answer), GPUBENCH_TEST_BLAS_ROW_WRONG=1 (an openblas row's output is poisoned after its
  * verified run, harness/run/runner.c, so its verification really fails).
  */
 #ifndef GPUBENCH_BLAS_CORE_H

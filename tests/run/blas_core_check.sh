@@ -63,6 +63,13 @@ check redo_trial redo.txt "trial \\(SGEMM.*SkylakeX died .*; running Haswell"
 check one_line_per_key "$dir/c2/gpubench/blas-core" "."
 [ "$(wc -l <"$dir/c2/gpubench/blas-core")" = 1 ] && passes=$((passes + 1)) ||
     { echo "FAIL one_line: the cache holds:"; cat "$dir/c2/gpubench/blas-core"; fails=$((fails + 1)); }
+# A remembered choice older than a week is tried again (its trial time made old here).
+awk 'BEGIN { FS = OFS = "\t" } { $3 = 1000; print }' "$dir/c2/gpubench/blas-core" >old.txt &&
+    cp old.txt "$dir/c2/gpubench/blas-core"
+XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash "$G" doctor >aged.txt 2>&1
+check aged_retrial aged.txt "trial \\(SGEMM \\+ DGEMM, verified, the remembered choice proved again\\)"
+XDG_CACHE_HOME=$dir/c2 "$G" doctor >aged2.txt 2>&1
+check_not aged_then_kept aged2.txt "trial \\(SGEMM"
 
 # A gemm row that verifies wrong on the remembered core strikes it (the hook poisons the
 # openblas row's output after its run, so the real verification fails): the row says so, and
