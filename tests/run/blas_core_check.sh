@@ -52,6 +52,11 @@ check cached_doctor doc2.txt "core Haswell \\(chosen by gpubench, remembered; Op
 check chosen_verdict doc2.txt "BLAS verdict +slow: OpenBLAS's Haswell \\(AVX2\\) kernels on an AVX-512 CPU \\(remembered from an earlier trial"
 check remembered_fix doc2.txt "BLAS fix +redo the trial with --blas-core trial"
 check_not remembered_not_newest doc2.txt "newest core that passed|build against a current OpenBLAS"
+# A trial that every candidate passes: whatever wins, this library has the newer kernels, so no
+# fix sends the user to another OpenBLAS.
+XDG_CACHE_HOME=$dir/c8 "$G" doctor >passed.txt 2>&1
+check passed_trial passed.txt "trial \\(SGEMM"
+check_not passed_no_rebuild passed.txt "build against a current OpenBLAS"
 # A forced core: the fix is to drop the option, not another OpenBLAS.
 XDG_CACHE_HOME=$dir/c5 "$G" doctor --blas-core Haswell >forced.txt 2>&1
 check forced_verdict forced.txt "BLAS verdict +slow: .*Haswell .*\\(forced by --blas-core\\)"
