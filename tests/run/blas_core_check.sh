@@ -1,8 +1,12 @@
 #!/bin/sh
 # blas_core_check.sh — OpenBLAS's core choice end to end (harness/run/blas_core.h), on any CPU:
 # OpenBLAS's pick (Prescott) and an AVX-512 CPU are injected, and the trial's hook makes
-# candidates crash or verify wrong. Never sets OPENBLAS_CORETYPE: where the environment has it,
-# the user's value must win, and that is what is checked.
+# candidates crash or verify wrong. Checked: the trial's line, the remembered choice (one line
+# per key, tried again when a week old or with --blas-core trial), three processes started
+# together sharing one trial, and doctor's verdict and fix for each way the core came to be.
+# Where the environment sets OPENBLAS_CORETYPE, the user's value must win, and only that is
+# checked; where it does not, one part sets values OpenBLAS ignores (Bogus, "SkylakeX ") for a
+# single command, to see them said as such.
 # usage: blas_core_check.sh PATH/TO/gpubench
 set -u
 G=$1
