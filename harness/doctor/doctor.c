@@ -46,7 +46,8 @@ static void doctor_usage(FILE *f) {
            "                       archs=CMAKE_LIST (e.g. \"35-real;37\"), cublas=yes|no,\n"
            "                       cudnn=VERSION|none (keys not given keep this build's values)\n"
            "  -f, --format FMT     text (default) or json (docs/json.md)\n"
-           "  --blas-core CORE     OpenBLAS's kernels, as for run: auto, own or a core name\n"
+           "  --blas-core CORE     OpenBLAS's kernels, as for run: auto, trial (try again now),\n"
+           "                       own or a core name\n"
            "  -h, --help           this text\n"
            "\n"
            "Exit status: 0 when at least one GPU is usable by this build, 1 when none is,\n"
@@ -102,8 +103,8 @@ static int doctor_parse(int argc, char **argv, struct doctor_opts *o) {
             o->assume[o->nassume++] = v;
         } else if (is_opt(a, "--blas-core")) { /* acted on in main (blas_core.h) */
             if (!(v = opt_value(argc, argv, &i, "--blas-core")) || !blas_core_option_ok(v)) {
-                fprintf(stderr, "gpubench doctor: --blas-core needs auto, own or an OpenBLAS "
-                                "core name\n");
+                fprintf(stderr, "gpubench doctor: --blas-core needs auto, trial, own or an "
+                                "OpenBLAS core name\n");
                 return 2;
             }
             o->blas_core = v;

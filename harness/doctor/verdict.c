@@ -427,8 +427,17 @@ static void rule_driver_card(struct dv_case *c, struct dv_result *r) {
                  "driver %s (CUDA %s) predates %s GPUs (sm_%d arrived with CUDA %s)",
                  d->driver[0] ? d->driver : "(this)", cuda_facts_ver_str(c->dcuda, v, sizeof v),
                  f->family, c->sm, cuda_facts_ver_str(f->first_cuda, v2, sizeof v2));
-        snprintf(r->fix, sizeof r->fix, "Update the driver to %s or newer",
-                 first ? first : "a current release");
+        /* The fix names the newer of what the card and this build's runtime need, so that the
+         * user updates once (an H100 on 470 needs 520.61.05; a CUDA 13 build, 580.65.06). */
+        const char *build = c->b->cuda ? runtime_min_driver(c->b->cuda) : NULL;
+        if (first && build && cuda_facts_driver_cmp(build, first) > 0)
+            snprintf(r->fix, sizeof r->fix,
+                     "Update the driver to %s or newer (this build's CUDA %s runtime needs it; "
+                     "%s GPUs need %s)",
+                     build, cuda_facts_ver_str(c->b->cuda, v, sizeof v), f->family, first);
+        else
+            snprintf(r->fix, sizeof r->fix, "Update the driver to %s or newer",
+                     first ? first : "a current release");
     }
 }
 

@@ -1,17 +1,21 @@
 /* blas_core.c — the choice of OpenBLAS's core (blas_core.h): the ranking and plan (pure), the
- * re-execution with OPENBLAS_CORETYPE, the cache, and the texts rows and doctor print. The
- * trials themselves are blas_trial.c. */
+ * re-execution with OPENBLAS_CORETYPE and the remembered choice. The trials are blas_trial.c,
+ * their rule blas_decide.c, the cache file blas_cache.c, the texts rows and doctor print
+ * blas_text.c. */
 #include "harness/run/blas_core.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness/core/blas.h"
+#include "harness/run/blas_cache.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
@@ -21,6 +25,7 @@
  * own pick, and how the core in OPENBLAS_CORETYPE was chosen. */
 #define PICKED_ENV "GPUBENCH_BLAS_PICKED"
 #define HOW_ENV "GPUBENCH_BLAS_HOW"
+#define NEWER_FAILED_ENV "GPUBENCH_BLAS_NEWER_FAILED" /* "1": a core newer than the pick failed */
 /* The line that tells of a new choice, carried over the re-execution to where the CPU is used
  * (blas_core_announce): a usage error after the choice stays one line. */
 #define NEWS_ENV "GPUBENCH_BLAS_NEWS"
@@ -44,8 +49,7 @@ static const struct {
     {"Cooperlake", 4, "AVX-512"},  {"SapphireRapids", 4, "AVX-512"},
 };
 
-/* The ISA a core's kernels use ("SSE3"), or the level's name for an unknown one. */
-static const char *core_isa(const char *core) {
+const char *blas_core_isa(const char *core) {
     for (size_t i = 0; core && i < sizeof cores / sizeof cores[0]; i++)
         if (strcasecmp(core, cores[i].name) == 0)
             return cores[i].isa;
@@ -94,7 +98,8 @@ int blas_features_parse(const char *list, unsigned *features) {
 }
 
 int blas_core_option_ok(const char *v) {
-    return v && (strcmp(v, "auto") == 0 || strcmp(v, "own") == 0 || blas_core_rank(v) > 0);
+    return v && (strcmp(v, "auto") == 0 || strcmp(v, "own") == 0 || strcmp(v, "trial") == 0 ||
+                 blas_core_rank(v) > 0);
 }
 
 enum blas_how blas_core_plan(const char *user_env, const char *option, const char *own,
@@ -129,14 +134,6 @@ enum blas_how blas_core_plan(const char *user_env, const char *option, const cha
     if (*ncand < maxcand)
         cand[(*ncand)++] = own;
     return BLAS_TRIAL;
-}
-
-int blas_core_pick(const struct blas_trial *t, int n) {
-    int best = -1;
-    for (int i = 0; i < n; i++)
-        if (t[i].ok && (best < 0 || t[i].ms < t[best].ms))
-            best = i;
-    return best;
 }
 
 static struct blas_core_state state;
@@ -177,20 +174,11 @@ static const char *own_pick(void) {
     return c ? c : "";
 }
 
-/* The remembered choices: lines "KEY\tCORE". KEY: CPU brand, features, OpenBLAS's config and
- * its own pick, so another machine, CPU or library asks again. */
-static void cache_path(char *out, size_t len) {
-    const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-    if (x && x[0])
-        snprintf(out, len, "%s/gpubench/blas-core", x);
-    else if (h && h[0])
-        snprintf(out, len, "%s/.cache/gpubench/blas-core", h);
-    else
-        out[0] = '\0';
-}
-
+/* The key of the remembered choice (blas_cache.h): the OpenBLAS library file ("PATH|SIZE|MTIME|"),
+ * so that an upgrade or another library asks again, then the CPU's brand and features,
+ * OpenBLAS's config and its own pick, so that another machine or CPU asks again. */
 static void cache_key(char *out, size_t len, unsigned f, const char *own) {
-    char brand[49] = "";
+    char brand[49] = "", lib[4200] = "/proc/self/exe";
 #if defined(__x86_64__) && defined(__GNUC__)
     unsigned *r = (unsigned *)brand;
     for (unsigned i = 0; i < 3; i++)
@@ -198,6 +186,19 @@ static void cache_key(char *out, size_t len, unsigned f, const char *own) {
             brand[0] = '\0';
     brand[48] = '\0';
 #endif
+    /* The file that holds OpenBLAS: the shared library, or this program where it is linked in. */
+    Dl_info info;
+    char *(*fn)(void) = openblas_get_corename;
+    void *addr;
+    memcpy(&addr, &fn, sizeof addr);
+    if (dladdr(addr, &info) && info.dli_fname && info.dli_fname[0] == '/')
+        snprintf(lib, sizeof lib, "%s", info.dli_fname);
+    char real[4096];
+    struct stat st;
+    if (!realpath(lib, real) || stat(real, &st) != 0) {
+        snprintf(real, sizeof real, "%s", lib);
+        memset(&st, 0, sizeof st);
+    }
     /* A DYNAMIC_ARCH OpenBLAS's config names the core it runs ("… NO_AFFINITY Haswell
      * MAX_THREADS=64"): left out, so the key is the same before the re-execution that changes
      * the core and after it (blas_core_distrust writes from there). */
@@ -211,78 +212,15 @@ static void cache_key(char *out, size_t len, unsigned f, const char *own) {
             memmove(p, p + rl, strlen(p + rl) + 1);
             break;
         }
-    snprintf(out, len, "%s|%#x|%s|%s", brand, f, cfg, own);
+    snprintf(out, len, "%.400s|%lld|%lld|%s|%#x|%s|%s", real, (long long)st.st_size,
+             (long long)st.st_mtime, brand, f, cfg, own);
     for (char *p = out; *p; p++)
         if (*p == '\t' || *p == '\n')
             *p = ' ';
 }
 
-/* Cores a gemm row proved wrong on this machine (lines "KEY\t-CORE", blas_core_distrust): never
- * taken from the cache nor tried again. */
-static char struck[8][32];
-static int nstruck;
-
-static int is_struck(const char *core) {
-    for (int i = 0; i < nstruck; i++)
-        if (strcasecmp(struck[i], core) == 0)
-            return 1;
-    return 0;
-}
-
-/* The remembered core for KEY (the last line wins, unless a later "-CORE" line struck it), and
- * the struck cores into struck[]. */
-static int cache_read(const char *key, char *core, size_t len) {
-    char path[512], line[768];
-    cache_path(path, sizeof path);
-    FILE *fp = path[0] ? fopen(path, "r") : NULL;
-    int found = 0;
-    nstruck = 0;
-    while (fp && fgets(line, sizeof line, fp)) {
-        char *tab = strchr(line, '\t');
-        if (!tab || (size_t)(tab - line) != strlen(key) || strncmp(line, key, strlen(key)) != 0)
-            continue;
-        char *v = tab + 1;
-        v[strcspn(v, "\n")] = '\0';
-        if (v[0] == '-' && blas_core_rank(v + 1) > 0) {
-            if (!is_struck(v + 1) && nstruck < (int)(sizeof struck / sizeof struck[0]))
-                snprintf(struck[nstruck++], sizeof struck[0], "%s", v + 1);
-            if (found && strcasecmp(core, v + 1) == 0)
-                found = 0;
-        } else if (blas_core_rank(v) > 0) {
-            snprintf(core, len, "%s", v);
-            found = 1;
-        }
-    }
-    if (fp)
-        fclose(fp);
-    return found;
-}
-
-/* Append KEY\tCORE (the last line for a key wins); a cache that cannot be written only costs
- * the next run another trial. Returns the path written, or "". */
-static const char *cache_write(const char *key, const char *core) {
-    static char path[512];
-    cache_path(path, sizeof path);
-    char *slash = strrchr(path, '/');
-    if (!path[0] || !slash)
-        return "";
-    *slash = '\0';
-    char *parent = strrchr(path, '/');
-    if (parent) {
-        *parent = '\0';
-        mkdir(path, 0755);
-        *parent = '/';
-    }
-    mkdir(path, 0755);
-    *slash = '/';
-    FILE *fp = fopen(path, "a");
-    if (!fp)
-        return "";
-    fprintf(fp, "%s\t%s\n", key, core);
-    return fclose(fp) == 0 ? path : "";
-}
-
-static const char *how_names[] = {"fits", "user", "own", "option", "trial", "cached", "failed"};
+static const char *how_names[] = {"fits",   "user",   "own",    "option",
+                                  "trial",  "cached", "failed", "ignored"};
 
 void blas_core_announce(int print) {
     if (news[0] && print)
@@ -296,6 +234,7 @@ static void reexec(char **argv, const char *core, const char *own, enum blas_how
     setenv("OPENBLAS_CORETYPE", core, 1);
     setenv(PICKED_ENV, own, 1);
     setenv(HOW_ENV, how_names[how], 1);
+    setenv(NEWER_FAILED_ENV, state.newer_failed ? "1" : "0", 1);
     if (news[0])
         setenv(NEWS_ENV, news, 1);
     fflush(NULL);
@@ -326,6 +265,8 @@ void blas_core_init(int argc, char **argv) {
         snprintf(news, sizeof news, "%s", n ? n : "");
         in_reexec = 1;
         snprintf(state.own, sizeof state.own, "%s", picked);
+        const char *nf = getenv(NEWER_FAILED_ENV);
+        state.newer_failed = nf && strcmp(nf, "1") == 0;
         state.how = BLAS_TRIAL;
         for (int i = 0; i < (int)(sizeof how_names / sizeof how_names[0]); i++)
             if (strcmp(how, how_names[i]) == 0)
@@ -334,10 +275,30 @@ void blas_core_init(int argc, char **argv) {
     }
     state.how = env && env[0] ? BLAS_USER : BLAS_FITS;
     snprintf(state.own, sizeof state.own, "%s", env && env[0] ? "" : own_pick());
+    /* OpenBLAS takes OPENBLAS_CORETYPE only where it names one of its cores exactly (any case);
+     * else it runs its own pick, which is then the core in use. */
+    if (env && env[0] && used && strcasecmp(env, used) != 0) {
+        state.how = BLAS_USER_IGNORED;
+        snprintf(state.user, sizeof state.user, "%s", env);
+        snprintf(state.own, sizeof state.own, "%s", used);
+    }
 }
 
+/* Say in the environment what this process decided, for the processes it starts (--runs,
+ * workers): they take it as decided (blas_core_init) and try nothing again. */
+static void mark(const char *core, const char *own, enum blas_how how) {
+    setenv("OPENBLAS_CORETYPE", core, 1);
+    setenv(PICKED_ENV, own, 1);
+    setenv(HOW_ENV, how_names[how], 1);
+    setenv(NEWER_FAILED_ENV, state.newer_failed ? "1" : "0", 1);
+}
+
+/* The remembered choice is proved again (the trial run anew) once it is this old: a kernel
+ * update, a changed machine or a trial on a bad day is not kept for good. */
+enum { PROVE_AFTER_S = 7 * 24 * 3600, LOCK_WAIT_S = 120 };
+
 void blas_core_choose(const char *opt) {
-    if (in_reexec || state.how == BLAS_USER || !saved_argv)
+    if (in_reexec || state.how == BLAS_USER || state.how == BLAS_USER_IGNORED || !saved_argv)
         return;
     unsigned f = cpu_features();
     const char *own = state.own, *real = state.used;
@@ -354,20 +315,32 @@ void blas_core_choose(const char *opt) {
             reexec(saved_argv, own, own, state.how);
         return;
     }
-    char key[512], core[32];
+    char key[1024], path[512];
     cache_key(key, sizeof key, f, own);
-    if (cache_read(key, core, sizeof core)) {
-        enum blas_how h = strcasecmp(core, own) == 0 ? BLAS_ALL_FAILED : BLAS_CACHED;
-        if (strcasecmp(core, real) != 0)
-            reexec(saved_argv, core, own, h);
+    blas_cache_path(path, sizeof path);
+    /* Processes started together share one trial: the first holds the lock while it tries, the
+     * others wait and read its answer. */
+    int lock = blas_cache_lock(path, LOCK_WAIT_S);
+    struct blas_memo m;
+    int have = blas_cache_get(path, key, &m);
+    long long now = (long long)time(NULL), age = now - m.proved;
+    int redo = opt && strcmp(opt, "trial") == 0, reproof = have && m.core[0] && !redo;
+    if (have && m.core[0] && !redo && age >= 0 && age < PROVE_AFTER_S &&
+        !blas_memo_struck(&m, m.core)) {
+        if (lock >= 0)
+            close(lock);
+        enum blas_how h = strcasecmp(m.core, own) == 0 ? BLAS_ALL_FAILED : BLAS_CACHED;
         state.how = h;
+        if (strcasecmp(m.core, real) != 0)
+            reexec(saved_argv, m.core, own, h);
+        mark(m.core, own, h);
         return;
     }
     /* a core a gemm row proved wrong here is not tried again (OpenBLAS's own pick always is) */
-    char log[512], gone[128] = "";
+    char log[640], gone[128] = "";
     int kept = 0;
     for (int i = 0; i < n; i++) {
-        if (strcasecmp(cand[i], own) != 0 && is_struck(cand[i])) {
+        if (strcasecmp(cand[i], own) != 0 && blas_memo_struck(&m, cand[i])) {
             size_t g = strlen(gone);
             snprintf(gone + g, sizeof gone - g, "%s%s", g ? ", " : "", cand[i]);
         } else {
@@ -376,109 +349,58 @@ void blas_core_choose(const char *opt) {
     }
     n = kept;
     struct blas_trial t[8];
-    blas_trials_run(cand, n, t, log, sizeof log);
+    int best = blas_trials_run(cand, n, t, log, sizeof log);
     if (gone[0]) {
         size_t l = strlen(log);
         snprintf(log + l, sizeof log - l, "; not tried: %s (a gemm row verified wrong on it here)",
                  gone);
     }
-    int best = blas_core_pick(t, n);
     const char *win = best >= 0 ? t[best].core : own;
+    for (int i = 0; i < n && i < (best >= 0 ? best : n); i++)
+        state.newer_failed |= !t[i].ok;
     enum blas_how h = strcasecmp(win, own) == 0 ? BLAS_ALL_FAILED : BLAS_TRIAL;
-    const char *path = cache_write(key, win);
+    snprintf(m.core, sizeof m.core, "%s", win);
+    m.proved = now;
+    int saved = blas_cache_put(path, key, &m) == 0;
+    if (lock >= 0)
+        close(lock);
     snprintf(news, sizeof news,
              "gpubench: OpenBLAS picked %.31s (%s) on this %s CPU; trial (SGEMM + DGEMM, "
-             "verified): %.400s; running %.31s%s%.120s",
-             own, core_isa(own), blas_level_name(state.cpu_level), log, win,
-             path[0] ? ", remembered in " : "", path);
+             "verified%s): %.400s; running %.31s%s%.120s",
+             own, blas_core_isa(own), blas_level_name(state.cpu_level),
+             reproof ? ", the remembered choice proved again" : "", log, win,
+             saved ? ", remembered in " : "", saved ? path : "");
     state.how = h;
     if (strcasecmp(win, real) != 0)
         reexec(saved_argv, win, own, h);
+    mark(win, own, h);
 }
 
 int blas_core_distrust(char *msg, size_t len) {
     if (state.how != BLAS_TRIAL && state.how != BLAS_CACHED)
         return 0;
-    char key[512];
+    char key[1024], path[512];
     cache_key(key, sizeof key, cpu_features(), state.own);
-    char struck_line[40];
-    snprintf(struck_line, sizeof struck_line, "-%s", state.used);
-    const char *path = cache_write(key, struck_line);
+    blas_cache_path(path, sizeof path);
+    int lock = blas_cache_lock(path, LOCK_WAIT_S);
+    struct blas_memo m;
+    blas_cache_get(path, key, &m);
+    if (!blas_memo_struck(&m, state.used)) {
+        size_t l = strlen(m.struck);
+        snprintf(m.struck + l, sizeof m.struck - l, "%s%s", l ? "," : "", state.used);
+    }
+    if (strcasecmp(m.core, state.used) == 0)
+        m.core[0] = '\0';
+    int saved = blas_cache_put(path, key, &m) == 0;
+    if (lock >= 0)
+        close(lock);
     snprintf(msg, len,
              "OpenBLAS core %s was chosen by gpubench's trial (OpenBLAS picked %s): %s, so no "
              "later run chooses it; --blas-core own runs OpenBLAS's pick",
              state.used, state.own,
-             path[0] ? "struck from the remembered choices" : "could not strike it from the "
-                                                              "remembered choices (cache not "
-                                                              "writable)");
-    return 1;
-}
-
-void blas_core_how_text(char *out, size_t len) {
-    const char *u = state.used, *o = state.own;
-    switch (state.how) {
-    /* Short: it ends the row's blas_lib, after OpenBLAS's config string. */
-    case BLAS_FITS: snprintf(out, len, " (OpenBLAS's own pick)"); break;
-    case BLAS_USER: snprintf(out, len, " (OPENBLAS_CORETYPE=%.20s set by the user)", u); break;
-    case BLAS_OWN: snprintf(out, len, " (OpenBLAS's own pick, --blas-core own)"); break;
-    case BLAS_OPTION: snprintf(out, len, " (--blas-core; OpenBLAS picked %.20s)", o); break;
-    case BLAS_TRIAL: snprintf(out, len, " (chosen by gpubench; OpenBLAS picked %.20s)", o); break;
-    case BLAS_CACHED:
-        snprintf(out, len, " (chosen by gpubench, remembered; OpenBLAS picked %.20s)", o);
-        break;
-    case BLAS_ALL_FAILED:
-        snprintf(out, len, " (OpenBLAS's own pick; newer cores failed gpubench's trial)");
-        break;
-    }
-}
-
-void blas_core_why(char *out, size_t len) {
-    int r = blas_core_rank(state.used);
-    out[0] = '\0';
-    if (r == 0 || r >= state.cpu_level)
-        return;
-    const char *by = state.how == BLAS_OWN          ? " (--blas-core own)"
-                     : state.how == BLAS_USER       ? " (OPENBLAS_CORETYPE set by the user)"
-                     : state.how == BLAS_ALL_FAILED ? " (every newer core failed its trial)"
-                     : state.how == BLAS_OPTION     ? " (--blas-core)"
-                                                    : " (the newest core that passed the trial)";
-    snprintf(out, len, "OpenBLAS's %s%s (%s) kernels on an %s CPU%s", r == 1 ? "generic " : "",
-             state.used, core_isa(state.used), blas_level_name(state.cpu_level), by);
-}
-
-int blas_core_verdict(const char *version, char *verdict, size_t vlen, char *fix, size_t flen) {
-    const struct blas_core_state *s = &state;
-    int ru = blas_core_rank(s->used), ro = blas_core_rank(s->own);
-    const char *lv = blas_level_name(s->cpu_level);
-    fix[0] = '\0';
-    if (ru > 0 && ru < s->cpu_level) {
-        char why[160];
-        blas_core_why(why, sizeof why);
-        snprintf(verdict, vlen, "slow: %s", why);
-        snprintf(fix, flen, "%s",
-                 s->how == BLAS_OWN    ? "drop --blas-core own, or build against a current OpenBLAS"
-                 : s->how == BLAS_USER ? "unset OPENBLAS_CORETYPE (gpubench then chooses)"
-                                       : "build against a current OpenBLAS");
-        return 0;
-    }
-    if (ro > 0 && ro < s->cpu_level && strcasecmp(s->own, s->used) != 0) {
-        snprintf(verdict, vlen, "OpenBLAS %s picks %s (%s) on this %s CPU: gpubench runs %s",
-                 version, s->own, core_isa(s->own), lv, s->used);
-        snprintf(fix, flen, "elsewhere: export OPENBLAS_CORETYPE=%s, or build against a current "
-                            "OpenBLAS",
-                 s->used);
-        return 0;
-    }
-    if (ru == 0)
-        snprintf(verdict, vlen, "ok: OpenBLAS runs %s, a core gpubench's x86 table does not know "
-                                "(taken as fitting)",
-                 s->used);
-    else if (s->how == BLAS_FITS)
-        snprintf(verdict, vlen, "ok: no trial needed: OpenBLAS's own pick %s (%s) fits this %s CPU",
-                 s->used, core_isa(s->used), lv);
-    else
-        snprintf(verdict, vlen, "ok: %s (%s) kernels fit this %s CPU", s->used, core_isa(s->used),
-                 lv);
+             saved ? "struck from the remembered choices" : "could not strike it from the "
+                                                             "remembered choices (cache not "
+                                                             "writable)");
     return 1;
 }
 

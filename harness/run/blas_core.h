@@ -5,15 +5,18 @@
  * kernels (0.3.21 runs Prescott, SSE3, on AVX-512 Xeons it does not know, at a tenth of the
  * peak). blas_core_choose(), first thing in main(), ranks OpenBLAS's own pick against what the
  * CPU runs (cpuid); only where the pick is older does it try the candidates, each in a child
- * process on a verified SGEMM and DGEMM, and re-execute gpubench with OPENBLAS_CORETYPE set to
- * the fastest that verifies. The choice is remembered per machine and library
- * ($XDG_CACHE_HOME/gpubench/blas-core) and proved again by every gemm row's verification.
- * A user's OPENBLAS_CORETYPE always wins; `--blas-core own` keeps OpenBLAS's pick.
+ * process on a verified SGEMM and DGEMM, asked in interleaved rounds until the winner is clear
+ * (blas_core_decide: the newest within noise of the fastest), and re-execute gpubench with
+ * OPENBLAS_CORETYPE set to it; the processes it starts inherit the decision. The choice is
+ * remembered per machine and library file (blas_cache.h: one line per key, a lock so that
+ * processes started together share one trial), tried again after a week or with `--blas-core
+ * trial`, and proved by every gemm row's verification. A user's OPENBLAS_CORETYPE always wins
+ * (one OpenBLAS ignores is said as such); `--blas-core own` keeps OpenBLAS's pick.
  *
  * Tests inject what the machine would say: GPUBENCH_TEST_BLAS_OWN_CORE (OpenBLAS's pick; kept
  * for real by forcing it), GPUBENCH_TEST_CPU_FEATURES ("avx512f,avx512bf16,avx2,fma,avx,amd"),
  * GPUBENCH_TEST_BLAS_TRIAL_FAULT ("SkylakeX:crash,Haswell:wrong": a candidate's trial dies or
- * verifies wrong), GPUBENCH_TEST_BLAS_ROW_WRONG=1 (an openblas row's output is poisoned after its
+ * verifies wrong; "slow": it sleeps 1 s before each answer), GPUBENCH_TEST_BLAS_ROW_WRONG=1 (an openblas row's output is poisoned after its
  * verified run, harness/run/runner.c, so its verification really fails).
  */
 #ifndef GPUBENCH_BLAS_CORE_H
@@ -35,6 +38,8 @@ enum {
  * Opteron, …), 2 AVX (Sandybridge, Bulldozer, …), 3 AVX2 + FMA (Haswell, Zen, Excavator),
  * 4 AVX-512 (SkylakeX, Cooperlake, SapphireRapids); 0 when unknown. */
 int blas_core_rank(const char *core);
+/* The ISA a core's kernels use ("SSE3"), or "unknown ISA". */
+const char *blas_core_isa(const char *core);
 /* The highest level the CPU runs (features: BC_ bits), and its name ("AVX-512"). */
 int blas_cpu_level(unsigned features);
 const char *blas_level_name(int level);
@@ -50,6 +55,7 @@ enum blas_how {
     BLAS_TRIAL,    /* chosen by a trial in this run */
     BLAS_CACHED,   /* chosen by an earlier trial, remembered */
     BLAS_ALL_FAILED, /* every newer candidate failed its trial: OpenBLAS's pick kept */
+    BLAS_USER_IGNORED, /* the user's OPENBLAS_CORETYPE names no core this OpenBLAS knows */
 };
 
 /* The decision before any trial (pure): what to do given the user's OPENBLAS_CORETYPE (NULL or
@@ -59,21 +65,39 @@ enum blas_how {
 enum blas_how blas_core_plan(const char *user_env, const char *option, const char *own,
                              unsigned features, const char **cand, int maxcand, int *ncand);
 
-/* 1 when VALUE is a --blas-core value: auto, own, or a core name blas_core_rank knows. */
+/* 1 when VALUE is a --blas-core value: auto, own, trial (the trial again, whatever is
+ * remembered), or a core name blas_core_rank knows. */
 int blas_core_option_ok(const char *value);
 
-/* One candidate's trial result, for blas_core_pick (pure). */
+/* The trial: every candidate in a child process of its own, started once; then rounds, each
+ * asking every candidate for one timed SGEMM + DGEMM in turn (the first to go rotates), while
+ * the others are stopped (SIGSTOP), so that no idle candidate's threads spin beside the one
+ * timed. Rounds go on until blas_core_decide calls the winner clear, at least
+ * BLAS_TRIAL_MIN_ROUNDS and at most BLAS_TRIAL_MAX_ROUNDS or BLAS_TRIAL_BUDGET_S seconds. */
+enum { BLAS_TRIAL_MIN_ROUNDS = 5, BLAS_TRIAL_MAX_ROUNDS = 30, BLAS_TRIAL_BUDGET_S = 15 };
+/* Within this share of the fastest's time a core ties with it (10%). */
+#define BLAS_TRIAL_TIE 0.10
 struct blas_trial {
     const char *core;
-    int ok;    /* ran, reported that core, and verified */
-    double ms; /* SGEMM + DGEMM time, best of the repetitions */
+    int ok; /* ran, reported that core, verified, and answered every round asked */
+    int n;  /* rounds answered */
+    double ms[BLAS_TRIAL_MAX_ROUNDS]; /* SGEMM + DGEMM of each round, best of two */
 };
-/* Index of the fastest trial that is ok; -1 when none is. */
-int blas_core_pick(const struct blas_trial *t, int n);
-/* Try each candidate in a child process (blas_trial.c), one after another; t[i] for cand[i],
- * and one outcome per candidate in log ("SkylakeX 41.2 ms, Haswell died (Illegal
- * instruction)"). */
-void blas_trials_run(const char **cand, int n, struct blas_trial *t, char *log, size_t loglen);
+/* The rule (pure): t[] in order of preference, newest ISA first (blas_core_plan's order). The
+ * fastest f has the lowest median. A candidate is clearly slower than f when the 99%
+ * distribution-free confidence interval of the median of its per-round ratios t_i/t_f (rounds
+ * pair the two, so a load that comes and goes cancels) lies wholly above 1 + BLAS_TRIAL_TIE. The
+ * winner is the first candidate in preference order that is not clearly slower: a tie within
+ * noise goes to the newest ISA, so a noisy machine gives a quiet one's answer. *clear is 1 when
+ * the winner's interval also lies wholly below 1 + BLAS_TRIAL_TIE (or it is f), after at least
+ * BLAS_TRIAL_MIN_ROUNDS rounds. Returns the winner's index, -1 when no candidate is ok. */
+int blas_core_decide(const struct blas_trial *t, int n, int *clear);
+/* The median of t's rounds (ms). */
+double blas_trial_median(const struct blas_trial *t);
+/* Run the trial of cand[0..n) (blas_trial.c): t[i] for cand[i]; the outcome in log
+ * ("Cooperlake 2.1 ms, SkylakeX 2.0 ms, Haswell died (Illegal instruction), …; 5 rounds") and
+ * the winner's index (-1: none ok). */
+int blas_trials_run(const char **cand, int n, struct blas_trial *t, char *log, size_t loglen);
 
 /* Read what is decided already (the user's OPENBLAS_CORETYPE, or our re-execution's marks,
  * which --runs children and start-up rows' children inherit) and keep a copy of argv for a
@@ -103,6 +127,8 @@ struct blas_core_state {
     enum blas_how how;
     char used[32];  /* the core OpenBLAS runs ("SkylakeX") */
     char own[32];   /* OpenBLAS's own pick ("Prescott"); "" when not known (user's value) */
+    char user[32];  /* BLAS_USER_IGNORED: the user's OPENBLAS_CORETYPE, as given ("SkylakeX ") */
+    int newer_failed; /* BLAS_TRIAL: a core newer than the one chosen failed the trial */
     int cpu_level;  /* blas_cpu_level of this CPU */
 };
 const struct blas_core_state *blas_core_state(void);

@@ -71,8 +71,9 @@ void cli_usage(FILE *f) {
         "                        `timeout` and the run goes on in a fresh worker\n"
         "  -t, --threads N       CPU threads for our pool and OpenBLAS (default: physical cores)\n"
         "      --blas-core CORE  OpenBLAS's kernels: auto (default: the CPU's best, tried once\n"
-        "                        and remembered), own (OpenBLAS's own pick), or a core name\n"
-        "                        (SkylakeX, Haswell, ...); OPENBLAS_CORETYPE, if set, wins\n"
+        "                        and remembered), trial (try again now), own (OpenBLAS's own\n"
+        "                        pick), or a core name (SkylakeX, Haswell, ...);\n"
+        "                        OPENBLAS_CORETYPE, if set, wins\n"
         "      --seed N          seed of the random inputs (default 42)\n"
         "  -o, --out PATH        run file (default results/<host>-<UTC time>.csv); CSV, or\n"
         "                        the JSON document when PATH ends in .json\n"
@@ -393,7 +394,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'T': o->no_telemetry = 1; break;
         case 'B':
             if (!blas_core_option_ok(optarg))
-                return usage_error("--blas-core: '%s' is not auto, own or an OpenBLAS core name "
+                return usage_error("--blas-core: '%s' is not auto, trial, own or an OpenBLAS core name "
                                    "(SkylakeX, Haswell, Zen, ...)%s",
                                    optarg, "");
             o->blas_core = optarg;

@@ -1,8 +1,12 @@
 #!/bin/sh
 # blas_core_check.sh — OpenBLAS's core choice end to end (harness/run/blas_core.h), on any CPU:
 # OpenBLAS's pick (Prescott) and an AVX-512 CPU are injected, and the trial's hook makes
-# candidates crash or verify wrong. Never sets OPENBLAS_CORETYPE: where the environment has it,
-# the user's value must win, and that is what is checked.
+# candidates crash or verify wrong. Checked: the trial's line, the remembered choice (one line
+# per key, tried again when a week old or with --blas-core trial), three processes started
+# together sharing one trial, and doctor's verdict and fix for each way the core came to be.
+# Where the environment sets OPENBLAS_CORETYPE, the user's value must win, and only that is
+# checked; where it does not, one part sets values OpenBLAS ignores (Bogus, "SkylakeX ") for a
+# single command, to see them said as such.
 # usage: blas_core_check.sh PATH/TO/gpubench
 set -u
 G=$1
@@ -49,7 +53,32 @@ XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash,Haswell:cra
     "$G" doctor >doc2.txt 2>&1
 check_not cached_no_trial doc2.txt "trial \\(SGEMM"
 check cached_doctor doc2.txt "core Haswell \\(chosen by gpubench, remembered; OpenBLAS picked Prescott\\)"
-check chosen_verdict doc2.txt "BLAS verdict +slow: OpenBLAS's Haswell \\(AVX2\\) kernels on an AVX-512 CPU"
+check chosen_verdict doc2.txt "BLAS verdict +slow: OpenBLAS's Haswell \\(AVX2\\) kernels on an AVX-512 CPU \\(remembered from an earlier trial"
+check remembered_fix doc2.txt "BLAS fix +redo the trial with --blas-core trial"
+check_not remembered_not_newest doc2.txt "newest core that passed|build against a current OpenBLAS"
+# A trial that every candidate passes: whatever wins, this library has the newer kernels, so no
+# fix sends the user to another OpenBLAS.
+XDG_CACHE_HOME=$dir/c8 "$G" doctor >passed.txt 2>&1
+check passed_trial passed.txt "trial \\(SGEMM"
+check_not passed_no_rebuild passed.txt "build against a current OpenBLAS"
+# A forced core: the fix is to drop the option, not another OpenBLAS.
+XDG_CACHE_HOME=$dir/c5 "$G" doctor --blas-core Haswell >forced.txt 2>&1
+check forced_verdict forced.txt "BLAS verdict +slow: .*Haswell .*\\(forced by --blas-core\\)"
+check forced_fix forced.txt "BLAS fix +drop --blas-core \\(gpubench then chooses\\)"
+# --blas-core trial tries again, whatever is remembered, and the file keeps one line for the key.
+XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash \
+    "$G" doctor --blas-core trial >redo.txt 2>&1
+check redo_trial redo.txt "trial \\(SGEMM.*SkylakeX died .*; running Haswell"
+check one_line_per_key "$dir/c2/gpubench/blas-core" "."
+[ "$(wc -l <"$dir/c2/gpubench/blas-core")" = 1 ] && passes=$((passes + 1)) ||
+    { echo "FAIL one_line: the cache holds:"; cat "$dir/c2/gpubench/blas-core"; fails=$((fails + 1)); }
+# A remembered choice older than a week is tried again (its trial time made old here).
+awk 'BEGIN { FS = OFS = "\t" } { $3 = 1000; print }' "$dir/c2/gpubench/blas-core" >old.txt &&
+    cp old.txt "$dir/c2/gpubench/blas-core"
+XDG_CACHE_HOME=$dir/c2 GPUBENCH_TEST_BLAS_TRIAL_FAULT=SkylakeX:crash "$G" doctor >aged.txt 2>&1
+check aged_retrial aged.txt "trial \\(SGEMM \\+ DGEMM, verified, the remembered choice proved again\\)"
+XDG_CACHE_HOME=$dir/c2 "$G" doctor >aged2.txt 2>&1
+check_not aged_then_kept aged2.txt "trial \\(SGEMM"
 
 # A gemm row that verifies wrong on the remembered core strikes it (the hook poisons the
 # openblas row's output after its run, so the real verification fails): the row says so, and
@@ -71,6 +100,32 @@ XDG_CACHE_HOME=$dir/c3 "$G" doctor --blas-core own >own.txt 2>&1
 check_not own_no_trial own.txt "trial \\(SGEMM"
 check own_named own.txt "core Prescott \\(OpenBLAS's own pick, --blas-core own\\)"
 check own_fix own.txt "BLAS fix +drop --blas-core own"
+
+# Three processes started together share one trial (the lock): one trial line among them, one
+# line in the file, the same core in all three.
+for i in 1 2 3; do
+    XDG_CACHE_HOME=$dir/c6 "$G" doctor >together$i.txt 2>&1 &
+done
+wait
+cat together1.txt together2.txt together3.txt >together.txt
+[ "$(grep -c "trial (SGEMM" together.txt)" = 1 ] && passes=$((passes + 1)) ||
+    { echo "FAIL one_trial: not one trial line in:"; cat together.txt; fails=$((fails + 1)); }
+[ "$(wc -l <"$dir/c6/gpubench/blas-core")" = 1 ] && passes=$((passes + 1)) ||
+    { echo "FAIL together_one_line:"; cat "$dir/c6/gpubench/blas-core"; fails=$((fails + 1)); }
+[ "$(grep -ho "core [A-Za-z]* (chosen by gpubench" together.txt | sort -u | wc -l)" = 1 ] &&
+    passes=$((passes + 1)) || { echo "FAIL together_same_core:"; cat together.txt; fails=$((fails + 1)); }
+
+# A value OpenBLAS ignores (not one of its names, exactly): said so, with the core it runs. The
+# environment did not set OPENBLAS_CORETYPE (else this part is not reached), so nothing of the
+# user's is overridden.
+for v in Bogus "SkylakeX "; do
+    OPENBLAS_CORETYPE=$v XDG_CACHE_HOME=$dir/c7 "$G" doctor >ignored.txt 2>&1
+    check ignored_verdict ignored.txt "BLAS verdict +OPENBLAS_CORETYPE='$v' is not a core this OpenBLAS knows: it runs its own pick, [A-Za-z]+"
+    check ignored_fix ignored.txt "BLAS fix +unset OPENBLAS_CORETYPE"
+    check_not ignored_not_user ignored.txt "set by the user"
+done
+OPENBLAS_CORETYPE=Bogus XDG_CACHE_HOME=$dir/c7 "$G" $T --out r7.csv >run7.txt 2>&1
+check ignored_blas_lib r7.csv "OPENBLAS_CORETYPE='Bogus' is not a core this OpenBLAS knows"
 
 # This machine as it is: a verdict in every case.
 env -u GPUBENCH_TEST_BLAS_OWN_CORE -u GPUBENCH_TEST_CPU_FEATURES XDG_CACHE_HOME=$dir/c4 \
