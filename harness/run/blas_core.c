@@ -405,9 +405,8 @@ int blas_core_distrust(char *msg, size_t len) {
 }
 
 void blas_core_pass_on(void) {
-    if (in_reexec || state.how == BLAS_USER || strcmp(state.used, "unknown") == 0)
-        return; /* the environment already says it, or there is nothing to say */
-    setenv("OPENBLAS_CORETYPE", state.used, 1);
-    setenv(PICKED_ENV, state.own, 1);
-    setenv(HOW_ENV, how_names[state.how], 1);
+    if (in_reexec || state.how == BLAS_USER || state.how == BLAS_USER_IGNORED ||
+        strcmp(state.used, "unknown") == 0)
+        return; /* the environment already says it, or the user's variable decides */
+    mark(state.used, state.own, state.how);
 }
