@@ -26,50 +26,12 @@
 #define NEWS_ENV "GPUBENCH_BLAS_NEWS"
 static char news[768];
 
-static const struct {
-    const char *name;
-    int level;
-    const char *isa; /* what its kernels use, for messages */
-} cores[] = {
-    /* OpenBLAS's x86-64 DYNAMIC_ARCH names (driver/others/dynamic.c), by the ISA their kernels
-     * use; a name this table lacks (a newer OpenBLAS's) is taken as fitting. */
-    {"Katmai", 1, "SSE"},          {"Coppermine", 1, "SSE"},     {"Northwood", 1, "SSE2"},
-    {"Prescott", 1, "SSE3"},       {"Banias", 1, "SSE2"},        {"Atom", 1, "SSSE3"},
-    {"Core2", 1, "SSSE3"},         {"Penryn", 1, "SSE4.1"},      {"Dunnington", 1, "SSE4.1"},
-    {"Nehalem", 1, "SSE4.2"},      {"Athlon", 1, "SSE"},         {"Opteron", 1, "SSE2"},
-    {"Opteron(SSE3)", 1, "SSE3"},  {"Barcelona", 1, "SSE4a"},    {"Nano", 1, "SSE3"},
-    {"Bobcat", 1, "SSE4a"},        {"Sandybridge", 2, "AVX"},    {"Bulldozer", 2, "AVX"},
-    {"Piledriver", 2, "AVX"},      {"Steamroller", 2, "AVX"},    {"Haswell", 3, "AVX2"},
-    {"Excavator", 3, "AVX2"},      {"Zen", 3, "AVX2"},           {"SkylakeX", 4, "AVX-512"},
-    {"Cooperlake", 4, "AVX-512"},  {"SapphireRapids", 4, "AVX-512"},
-};
-
-/* The ISA a core's kernels use ("SSE3"), or the level's name for an unknown one. */
-static const char *core_isa(const char *core) {
-    for (size_t i = 0; core && i < sizeof cores / sizeof cores[0]; i++)
-        if (strcasecmp(core, cores[i].name) == 0)
-            return cores[i].isa;
-    return "unknown ISA";
-}
-
-int blas_core_rank(const char *core) {
-    for (size_t i = 0; core && i < sizeof cores / sizeof cores[0]; i++)
-        if (strcasecmp(core, cores[i].name) == 0)
-            return cores[i].level;
-    return 0;
-}
-
 int blas_cpu_level(unsigned f) {
     if (f & BC_AVX512F)
         return 4;
     if ((f & BC_AVX2) && (f & BC_FMA))
         return 3;
     return f & BC_AVX ? 2 : 1;
-}
-
-const char *blas_level_name(int level) {
-    static const char *const names[] = {"unknown", "SSE", "AVX", "AVX2", "AVX-512"};
-    return level >= 0 && level <= 4 ? names[level] : names[0];
 }
 
 int blas_features_parse(const char *list, unsigned *features) {
@@ -389,7 +351,7 @@ void blas_core_choose(const char *opt) {
     snprintf(news, sizeof news,
              "gpubench: OpenBLAS picked %.31s (%s) on this %s CPU; trial (SGEMM + DGEMM, "
              "verified): %.400s; running %.31s%s%.120s",
-             own, core_isa(own), blas_level_name(state.cpu_level), log, win,
+             own, blas_core_isa(own), blas_level_name(state.cpu_level), log, win,
              path[0] ? ", remembered in " : "", path);
     state.how = h;
     if (strcasecmp(win, real) != 0)
@@ -443,7 +405,7 @@ void blas_core_why(char *out, size_t len) {
                      : state.how == BLAS_OPTION     ? " (--blas-core)"
                                                     : " (the newest core that passed the trial)";
     snprintf(out, len, "OpenBLAS's %s%s (%s) kernels on an %s CPU%s", r == 1 ? "generic " : "",
-             state.used, core_isa(state.used), blas_level_name(state.cpu_level), by);
+             state.used, blas_core_isa(state.used), blas_level_name(state.cpu_level), by);
 }
 
 int blas_core_verdict(const char *version, char *verdict, size_t vlen, char *fix, size_t flen) {
@@ -463,7 +425,7 @@ int blas_core_verdict(const char *version, char *verdict, size_t vlen, char *fix
     }
     if (ro > 0 && ro < s->cpu_level && strcasecmp(s->own, s->used) != 0) {
         snprintf(verdict, vlen, "OpenBLAS %s picks %s (%s) on this %s CPU: gpubench runs %s",
-                 version, s->own, core_isa(s->own), lv, s->used);
+                 version, s->own, blas_core_isa(s->own), lv, s->used);
         snprintf(fix, flen, "elsewhere: export OPENBLAS_CORETYPE=%s, or build against a current "
                             "OpenBLAS",
                  s->used);
@@ -475,9 +437,9 @@ int blas_core_verdict(const char *version, char *verdict, size_t vlen, char *fix
                  s->used);
     else if (s->how == BLAS_FITS)
         snprintf(verdict, vlen, "ok: no trial needed: OpenBLAS's own pick %s (%s) fits this %s CPU",
-                 s->used, core_isa(s->used), lv);
+                 s->used, blas_core_isa(s->used), lv);
     else
-        snprintf(verdict, vlen, "ok: %s (%s) kernels fit this %s CPU", s->used, core_isa(s->used),
+        snprintf(verdict, vlen, "ok: %s (%s) kernels fit this %s CPU", s->used, blas_core_isa(s->used),
                  lv);
     return 1;
 }
