@@ -342,26 +342,35 @@ static double working_set(const struct impl *im, const struct result *r) {
     return r->bytes * (im->touched_per_byte > 0 ? im->touched_per_byte : 1);
 }
 
-/* Does the row's working set (the bytes it touches) fit in the device's last-level cache? The
- * note names the fact. Only a row whose rate shows the cache (`above_memory`: memory-bound and
- * faster than the memory peak, measured again where the backend can) is said to have measured
- * "cache bandwidth, not memory", and has no peak (returns 1): a row under memory speed whose
- * set fits shows nothing of the cache (a 256 MiB L3 holds a default vecadd that still runs at
- * memory speed), so it keeps the memory peak. */
-static int cache_note(const struct device *dev, const struct impl *im, struct result *r,
-                      int above_memory) {
+/* Does the row's working set (the bytes it touches) fit in the device's last-level cache? */
+static int fits_cache(const struct device *dev, const struct impl *im, const struct result *r) {
     double ws_bytes = working_set(im, r);
-    if (dev->cache_bytes == 0 || im->host_transfer || ws_bytes <= 0 ||
-        ws_bytes > (double)dev->cache_bytes)
+    return dev->cache_bytes > 0 && !im->host_transfer && ws_bytes > 0 &&
+           ws_bytes <= (double)dev->cache_bytes;
+}
+
+/* The note of a row whose working set fits in the last-level cache. A memory-bound one is
+ * served by the cache: the working set decides it, as it does the note, not the row's speed
+ * (a speed test flipped one row between a peak % and none from run to run as the start-up
+ * memory peak moved, issue 45), and it has no memory peak (returns 1). The rate is kept as a
+ * check: one under the memory peak (pb < 1, `pb` its share of it) did not run at the cache's
+ * speed either, and the note says so. A compute-bound row keeps its compute peak. */
+static int cache_note(const struct device *dev, const struct impl *im, struct result *r,
+                      int mem_bound, double pb) {
+    if (!fits_cache(dev, im, r))
         return 0;
-    char ws[32], cache[32], msg[160];
-    fmt_size(ws, sizeof ws, ws_bytes);
+    char ws[32], cache[32], msg[240];
+    int n;
+    fmt_size(ws, sizeof ws, working_set(im, r));
     fmt_size(cache, sizeof cache, (double)dev->cache_bytes);
-    snprintf(msg, sizeof msg, "working set %s fits in %s (%s)%s", ws,
-             dev->cache_name[0] ? dev->cache_name : "the last-level cache", cache,
-             above_memory ? ": cache bandwidth, not memory" : "");
+    n = snprintf(msg, sizeof msg, "working set %s fits in %s (%s)%s", ws,
+                 dev->cache_name[0] ? dev->cache_name : "the last-level cache", cache,
+                 mem_bound ? ": cache bandwidth, not memory" : "");
+    if (mem_bound && pb >= 0 && pb < 1 && n > 0 && (size_t)n < sizeof msg)
+        snprintf(msg + n, sizeof msg - (size_t)n,
+                 " (yet at %.0f%% of the memory peak's rate: not at the cache's speed)", 100 * pb);
     append_note(r, msg);
-    return above_memory;
+    return mem_bound;
 }
 
 /* The memory peak measured again beside a row that read above it (be->mem_peak_now), as the
@@ -519,7 +528,7 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     r->gflops = sec > 0 && r->flops > 0 ? r->flops / sec / 1e9 : -1; /* copies have none */
     r->gbps = sec > 0 && r->bytes > 0 ? r->bytes / sec / 1e9 : -1;
     /* Fraction of the device's roofline bound: whichever of compute and memory is nearer, the
-     * compute peak being the row's tier's. A memory-bound row faster than memory ran in the
+     * compute peak being the row's tier's. A memory-bound row whose working set fits in the
      * cache: no bound we know applies (cache_note). */
     double peak = tier_peak(dev, r->dtype);
     double pf = peak > 0 && r->gflops >= 0 ? r->gflops / peak : -1;
@@ -536,20 +545,23 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     }
     if (peak <= 0 && !im->host_transfer && !memory_bound(dev, r))
         pb = -1; /* compute-bound in a tier without a peak: memory is not its bound */
-    /* Above the memory peak, where the memory bound decides: measure the peak again, now. */
-    if (pb > 1.0 && pb > pf && !im->host_transfer && dev->be && dev->be->mem_peak_now) {
+    /* Above the memory peak, where the memory bound decides and the cache does not explain it:
+     * measure the peak again, now. */
+    int mem_bound = memory_bound(dev, r);
+    if (pb > 1.0 && pb > pf && !im->host_transfer && !(mem_bound && fits_cache(dev, im, r)) &&
+        dev->be && dev->be->mem_peak_now) {
         m.now = dev->be->mem_peak_now(dev, m.how, sizeof m.how);
         pb = r->gbps * traffic / mem_peak_gbps(&m);
     }
-    int in_cache = cache_note(dev, im, r, pb > 1.0 && memory_bound(dev, r));
+    int in_cache = cache_note(dev, im, r, mem_bound, pb);
     int simulated = device_is_simulated(dev->name); /* CPU-emulation time, a real card's peak */
     if (in_cache || simulated)
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
     if (r->peak_pct < 0) /* the table's '-' in `peak`, explained once under it (sinks.c) */
         r->no_peak = simulated ? "a simulated device: its times are CPU emulation, not the card's"
-                     : in_cache ? "faster than memory: its working set is served by the last-level "
-                                "cache (no memory peak bounds a cached row)"
+                     : in_cache ? "its working set fits in the last-level cache, which serves it "
+                                "(no memory peak bounds a cached row)"
                      : r->gflops < 0 && r->gbps < 0 ? "the row counts no FLOPs or bytes to rate"
                      : im->host_transfer ? "no PCIe link reading from NVML (a host copy's bound)"
                                          : "no peak is known for this device and precision tier";
