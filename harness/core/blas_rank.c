@@ -11,15 +11,19 @@ static const struct {
 } cores[] = {
     /* OpenBLAS's x86-64 DYNAMIC_ARCH names (driver/others/dynamic.c), by the ISA their kernels
      * use; a name this table lacks (a newer OpenBLAS's) is taken as fitting. */
-    {"Katmai", 1, "SSE"},          {"Coppermine", 1, "SSE"},     {"Northwood", 1, "SSE2"},
-    {"Prescott", 1, "SSE3"},       {"Banias", 1, "SSE2"},        {"Atom", 1, "SSSE3"},
-    {"Core2", 1, "SSSE3"},         {"Penryn", 1, "SSE4.1"},      {"Dunnington", 1, "SSE4.1"},
-    {"Nehalem", 1, "SSE4.2"},      {"Athlon", 1, "SSE"},         {"Opteron", 1, "SSE2"},
-    {"Opteron(SSE3)", 1, "SSE3"},  {"Barcelona", 1, "SSE4a"},    {"Nano", 1, "SSE3"},
-    {"Bobcat", 1, "SSE4a"},        {"Sandybridge", 2, "AVX"},    {"Bulldozer", 2, "AVX"},
-    {"Piledriver", 2, "AVX"},      {"Steamroller", 2, "AVX"},    {"Haswell", 3, "AVX2"},
-    {"Excavator", 3, "AVX2"},      {"Zen", 3, "AVX2"},           {"SkylakeX", 4, "AVX-512"},
-    {"Cooperlake", 4, "AVX-512"},  {"SapphireRapids", 4, "AVX-512"},
+    {"Katmai", 1, "SSE"},         {"Coppermine", 1, "SSE"},
+    {"Northwood", 1, "SSE2"},     {"Prescott", 1, "SSE3"},
+    {"Banias", 1, "SSE2"},        {"Atom", 1, "SSSE3"},
+    {"Core2", 1, "SSSE3"},        {"Penryn", 1, "SSE4.1"},
+    {"Dunnington", 1, "SSE4.1"},  {"Nehalem", 1, "SSE4.2"},
+    {"Athlon", 1, "SSE"},         {"Opteron", 1, "SSE2"},
+    {"Opteron(SSE3)", 1, "SSE3"}, {"Barcelona", 1, "SSE4a"},
+    {"Nano", 1, "SSE3"},          {"Bobcat", 1, "SSE4a"},
+    {"Sandybridge", 2, "AVX"},    {"Bulldozer", 2, "AVX"},
+    {"Piledriver", 2, "AVX"},     {"Steamroller", 2, "AVX"},
+    {"Haswell", 3, "AVX2"},       {"Excavator", 3, "AVX2"},
+    {"Zen", 3, "AVX2"},           {"SkylakeX", 4, "AVX-512"},
+    {"Cooperlake", 4, "AVX-512"}, {"SapphireRapids", 4, "AVX-512"},
 };
 
 const char *blas_core_isa(const char *core) {

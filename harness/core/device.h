@@ -46,7 +46,7 @@ struct device {
     double peak_gbps;           /* memory peak, 0 when unknown */
     size_t cache_bytes;         /* last-level cache (CPU: hwloc; GPU: L2), 0 when unknown */
     char cache_name[8];         /* its level: "L3", "L2" */
-    char extra[512];            /* machine facts, said once per run (not in rows' notes):
+    char extra[640];            /* machine facts, said once per run (not in rows' notes):
                                    topology, peaks and how they were obtained, clocks, ECC,
                                    binding */
     size_t mem_bytes;           /* device (or host) memory */
