@@ -479,7 +479,7 @@ static float *stream_alloc(size_t bytes) {
 /* Memory GB/s: the best of `passes` passes of the Add over 3 arrays of together 4× the last-level
  * cache (at least 64 MiB, at most 1 GiB and an eighth of the memory), after one to warm up.
  * 0 when out of memory. */
-static double stream_gbps(size_t llc, size_t mem, int passes) {
+static double stream_gbps(size_t llc, size_t mem, int passes, int gap_ms) {
     double total = 4.0 * (double)llc;
     total = total < 64.0 * (1 << 20) ? 64.0 * (1 << 20) : total;
     total = total > 1024.0 * (1 << 20) ? 1024.0 * (1 << 20) : total;
@@ -496,6 +496,10 @@ static double stream_gbps(size_t llc, size_t mem, int passes) {
         pool_run(stream_init, &j);
         pool_run(stream_thread, &j); /* warm */
         for (int pass = 0; pass < passes; pass++) {
+            if (gap_ms > 0 && pass > 0) {
+                struct timespec gap = {0, gap_ms * 1000000L};
+                nanosleep(&gap, NULL);
+            }
             double t0 = now_ns();
             pool_run(stream_thread, &j);
             double gbps = 12.0 * (double)j.n / (now_ns() - t0);
@@ -511,7 +515,7 @@ static double stream_gbps(size_t llc, size_t mem, int passes) {
 /* Passes of the Add at start-up, and when a row asks again: a re-measure stays bounded (arrays
  * of at most 1 GiB, touched 5 times) and cheap (docs/measurement.md, "Peaks": 0.23 s a row on a
  * 2-core VM at load average 9, 128 MiB of arrays, their first touch included). */
-enum { STREAM_PASSES = 5, STREAM_PASSES_AGAIN = 3 };
+enum { STREAM_PASSES = 8, STREAM_PASSES_AGAIN = 3, STREAM_GAP_MS = 10 };
 
 /* The memory peak: the mock, or the best of this machine's last start-up measurements, this
  * run's among them (harness/run/peak_memo.h: one measurement moves with the load of its moment;
@@ -525,7 +529,7 @@ static void memory_peak(size_t llc, size_t mem) {
                  "memory %.3g GB/s (mocked: GPUBENCH_TEST_CPU_STREAM_GBPS)", cal.gbps);
         return;
     }
-    double now = stream_gbps(llc, mem, STREAM_PASSES);
+    double now = stream_gbps(llc, mem, STREAM_PASSES, STREAM_GAP_MS);
     if (!(now > 0)) {
         cal.gbps = 0;
         snprintf(cal.mem_how, sizeof cal.mem_how, "memory peak not measured (out of memory)");
@@ -570,7 +574,7 @@ static double cpu_peak_now(const struct device *dev, char *how, size_t howlen) {
 static double cpu_mem_peak_now(const struct device *dev, char *how, size_t howlen) {
     double mock = mock_nth("GPUBENCH_TEST_CPU_STREAM_GBPS", ++cal.mem_rechecks);
     double now =
-        mock > 0 ? mock : stream_gbps(dev->cache_bytes, dev->mem_bytes, STREAM_PASSES_AGAIN);
+        mock > 0 ? mock : stream_gbps(dev->cache_bytes, dev->mem_bytes, STREAM_PASSES_AGAIN, 0);
     snprintf(how, howlen, "%s",
              mock > 0 ? "mocked: GPUBENCH_TEST_CPU_STREAM_GBPS" : "STREAM-style Add");
     return now;
