@@ -165,15 +165,69 @@ static enum status verified_run(const struct device *dev, const struct workload 
     return st;
 }
 
-/* One timed repetition: the backend's timer, or for a per-process cost (im->child) the figure
- * the fresh process measured around its own call. */
+/* One timed repetition of `calls` runs back to back, *ms per run: the backend's timer, or for a
+ * per-process cost (im->child, always one call) the figure the fresh process measured around its
+ * own call. */
 static enum status time_one(const struct device *dev, const struct impl *im, struct impl_ctx *ctx,
-                            double *ms) {
-    if (!im->child)
-        return dev->be->time_runs(im, ctx, 1, ms);
+                            long calls, double *ms) {
+    if (!im->child) {
+        enum status st = dev->be->time_runs(im, ctx, calls, ms);
+        *ms /= (double)calls;
+        return st;
+    }
     enum status st = im->run(ctx);
     *ms = ctx->child_ms;
     return st;
+}
+
+/* Runs per timed sample. A run that lasts under RES_FACTOR × the device's timer resolution is
+ * measured mostly in the clock's steps (a 30 ns run on a 10 ns clock reads 20, 30 or 40 ns, and
+ * its interval has no width); then each sample times enough runs back to back to last that long,
+ * as nvbench and google/benchmark do, and its time is divided by them. The count grows from one
+ * run (at least ×2, at most ×10 a step, aiming 20% past the mark) until a sample lasts it, at
+ * most MAX_CALLS. A sample taken while another process held the core only lasts longer, so the
+ * count is never too large; one left short by it is still 100× nearer the mark than one run. */
+enum { RES_FACTOR = 100 };
+#define MAX_CALLS 1000000L
+static enum status calls_per_sample(const struct device *dev, const struct impl *im,
+                                    struct impl_ctx *ctx, long *calls) {
+    double want = RES_FACTOR * dev->timer_res_ms, ms;
+    *calls = 1;
+    if (!(want > 0) || im->child || !dev->be->time_runs)
+        return ST_OK;
+    for (long k = 1;; ) {
+        enum status st = dev->be->time_runs(im, ctx, k, &ms);
+        if (st != ST_OK || ms >= want || k >= MAX_CALLS || gb_interrupted)
+            return st;
+        double aim = ms > 0 ? 1.2 * want / ms * (double)k : 10.0 * (double)k;
+        aim = fmin(fmax(aim, 2.0 * (double)k), 10.0 * (double)k);
+        k = aim > (double)MAX_CALLS ? MAX_CALLS : (long)ceil(aim);
+        *calls = k;
+    }
+}
+
+/* "23.4 ns", "1.5 µs", "2.1 ms": a duration in milliseconds for a note. */
+static void fmt_time(char *out, size_t len, double ms) {
+    if (ms >= 1)
+        snprintf(out, len, "%.3g ms", ms);
+    else if (ms >= 1e-3)
+        snprintf(out, len, "%.3g µs", ms * 1e3);
+    else
+        snprintf(out, len, "%.3g ns", ms * 1e6);
+}
+
+/* The note of a batched row: what each sample holds, and why. */
+static void calls_note(const struct device *dev, struct result *r) {
+    char msg[240], one[32], res[32];
+    if (r->calls_per_sample <= 1)
+        return;
+    fmt_time(one, sizeof one, r->st.median);
+    fmt_time(res, sizeof res, dev->timer_res_ms);
+    snprintf(msg, sizeof msg,
+             "each timed sample is %ld runs back to back (one run, %s, is under %d× the timer's "
+             "resolution of %s); its times are per run",
+             r->calls_per_sample, one, RES_FACTOR, res);
+    append_note(r, msg);
 }
 
 /* The untimed runs before timing (JIT, caches, clocks). */
@@ -182,7 +236,7 @@ static enum status warm_up(const struct options *o, const struct device *dev, co
     enum status st;
     double ms;
     for (long i = 0; i < o->warmup && !gb_interrupted; i++)
-        if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
+        if ((st = time_one(dev, im, ctx, 1, &ms)) != ST_OK)
             return st;
     return ST_OK;
 }
@@ -198,7 +252,7 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
     *n = 0;
     while (keep_going(*n, el = (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
         past |= floor_only(*n, el, o->min_reps, o->max_time);
-        if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
+        if ((st = time_one(dev, im, ctx, r->calls_per_sample, &ms)) != ST_OK)
             return st;
         if (push_sample(*n, ms, tel_row_latest(tel)) != 0) {
             append_note(r, "out of host memory for samples");
@@ -591,6 +645,8 @@ static enum status measure(const struct options *o, const struct device *dev,
         return st;
     if ((st = warm_up(o, dev, im, ctx)) != ST_OK)
         return st;
+    if ((st = calls_per_sample(dev, im, ctx, &r->calls_per_sample)) != ST_OK)
+        return st;
     double t0 = host_ms();
     if ((st = timed_observed(o, dev, im, ctx, r, &n)) != ST_OK)
         return st;
@@ -598,6 +654,7 @@ static enum status measure(const struct options *o, const struct device *dev,
         return ST_OK;
     if ((st = row_stats(n, r)) != ST_OK)
         return st;
+    calls_note(dev, r);
     if ((st = batch_loop(o, dev, im, ctx, (host_ms() - t0) / 1e3, r)) != ST_OK)
         return st;
     if ((st = e2e_loop(o, dev, im, ctx, r)) != ST_OK)
@@ -628,6 +685,7 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     r->max_rel_err = -1;
     r->e2e_median_ms = -1;
     r->batch_ms = -1;
+    r->calls_per_sample = 1;
     r->samples = samples;
     r->dtype = p->dtype;
     enum status st = tier_check(dev, w, im, p->dtype, ctx.note, sizeof ctx.note);
