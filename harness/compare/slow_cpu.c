@@ -49,7 +49,9 @@ int sd_slow_cpu(const struct sd *d, int s, struct sd_slow *o) {
     char val[256], core[40] = "";
     int cores = atoi(cmp_hw_get(r->hardware, "cores", val, sizeof val));
     int level = blas_level_of_flags(cmp_hw_get(r->hardware, "features", val, sizeof val));
-    const char *cn = r->blas_lib ? strstr(r->blas_lib, "core=") : NULL;
+    /* the core is a cause of the rows that call OpenBLAS only (bench/workloads.def names them) */
+    const char *cn = r->blas_lib && !strcmp(r->impl, "openblas") ? strstr(r->blas_lib, "core=")
+                                                                 : NULL;
     if (cn)
         snprintf(core, sizeof core, "%.*s", (int)strcspn(cn + 5, " ,;()"), cn + 5);
     long threads = r->threads > 0 ? r->threads : 1;
