@@ -81,7 +81,7 @@ int sd_slow_cpu(const struct sd *d, int s, struct sd_slow *o) {
         ADD("the CPU baseline's GEMM");
     else
         ADD("the GEMM of %s", se->label);
-    ADD(" ran at %.0f%% of its %s peak at best (%s); ", o->pct,
+    ADD(" ran at %.*f%% of its %s peak at best (%s); ", o->pct < 1 ? 1 : 0, o->pct,
         dtype_parse(r->dtype, &t) == 0 ? dtype_label(t) : r->dtype, SHORT(r->shape, shape));
     const char *sep = (o->causes & (o->causes - 1)) ? "causes: " : "cause: ";
     if (o->causes & SD_SLOW_OLD_CORE) {
