@@ -87,6 +87,12 @@ int sd_slow_cpu(const struct sd *d, int s, struct sd_slow *o) {
     if (o->causes & SD_SLOW_OLD_CORE) {
         ADD("%sOpenBLAS's %s (%s) kernels on an %s CPU", sep, core, blas_core_isa(core),
             blas_level_name(level));
+        /* a core's kernels reach at most its width's share of the CPU's (FP32 FLOPs a cycle: SSE
+         * 8, AVX 16, AVX2 with FMA 32, AVX-512 64); a row far below even that lost more than the
+         * core explains */
+        double reach = 100.0 * (1 << rank) / (1 << level);
+        if (o->pct < reach / 4)
+            ADD(" (whose kernels reach up to %.3g%%: the core explains only part of it)", reach);
         sep = " and ";
     }
     if (o->causes & SD_SLOW_SHARED) {
