@@ -67,6 +67,10 @@ int cmp_series_of(const struct cmp_input *in, int file, const struct run_row *r)
 /* The samples of row r (NULL when none were given). */
 const struct cmp_group *cmp_row_samples(const struct cmp_input *in, const struct run_row *r);
 
+/* The value of key in a row's hardware list "k=v;k=v" (harness/run/hardware.h) into buf; ""
+ * when the list lacks it. Returns buf. */
+const char *cmp_hw_get(const char *hw, const char *key, char *buf, size_t len);
+
 /* A device id of a CPU ("cpu"). */
 int cmp_is_cpu(const char *device);
 

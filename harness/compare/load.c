@@ -340,3 +340,16 @@ void cmp_free(struct cmp_input *in) {
     free(in->series);
     memset(in, 0, sizeof *in);
 }
+
+/* The value of key in a hardware list "k=v;k=v" into buf ("" when the list lacks it). */
+const char *cmp_hw_get(const char *hw, const char *key, char *buf, size_t len) {
+    size_t kl = strlen(key);
+    buf[0] = '\0';
+    for (const char *p = hw; p && *p; p = strchr(p, ';'), p = p ? p + 1 : NULL)
+        if (!strncmp(p, key, kl) && p[kl] == '=') {
+            size_t n = strcspn(p + kl + 1, ";");
+            snprintf(buf, len, "%.*s", (int)n, p + kl + 1);
+            break;
+        }
+    return buf;
+}

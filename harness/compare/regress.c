@@ -165,19 +165,6 @@ static const struct run_row *hw_row(const struct rg_side *s, const char *dev) {
     return NULL;
 }
 
-/* The value of key in a hardware list "k=v;k=v" into buf ("" when the list lacks it). */
-static const char *hw_get(const char *hw, const char *key, char *buf, size_t len) {
-    size_t kl = strlen(key);
-    buf[0] = '\0';
-    for (const char *p = hw; p && *p; p = strchr(p, ';'), p = p ? p + 1 : NULL)
-        if (!strncmp(p, key, kl) && p[kl] == '=') {
-            size_t n = strcspn(p + kl + 1, ";");
-            snprintf(buf, len, "%.*s", (int)n, p + kl + 1);
-            break;
-        }
-    return buf;
-}
-
 /* Do two values of key k say one machine? Numbers within k's tolerance do. */
 static int hw_same(const struct hw_key *k, const char *a, const char *b) {
     if (!strcmp(a, b))
@@ -204,8 +191,8 @@ static void hardware_differences(struct rg_report *rp) {
     }
     for (int k = 0; k < NHW; k++)
         if (!hw_keys[k].per_device &&
-            !hw_same(&hw_keys[k], hw_get(hb->hardware, hw_keys[k].key, was, sizeof was),
-                     hw_get(hn->hardware, hw_keys[k].key, now, sizeof now)))
+            !hw_same(&hw_keys[k], cmp_hw_get(hb->hardware, hw_keys[k].key, was, sizeof was),
+                     cmp_hw_get(hn->hardware, hw_keys[k].key, now, sizeof now)))
             add_diff(rp, "", hw_keys[k].key, was, now, 1);
     for (size_t r = 0; r < b->nrows; r++) {
         const char *dev = b->rows[r]->device;
@@ -214,8 +201,8 @@ static void hardware_differences(struct rg_report *rp) {
             continue; /* not dev's first row with the column, or dev absent from the new side */
         for (int k = 0; k < NHW; k++)
             if (hw_keys[k].per_device &&
-                !hw_same(&hw_keys[k], hw_get(xb->hardware, hw_keys[k].key, was, sizeof was),
-                         hw_get(xn->hardware, hw_keys[k].key, now, sizeof now)))
+                !hw_same(&hw_keys[k], cmp_hw_get(xb->hardware, hw_keys[k].key, was, sizeof was),
+                         cmp_hw_get(xn->hardware, hw_keys[k].key, now, sizeof now)))
                 add_diff(rp, dev, hw_keys[k].key, was, now, 1);
     }
 }

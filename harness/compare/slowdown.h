@@ -115,6 +115,30 @@ int sd_any_simulated(const struct sd *d);
 /* Find the crossovers of workload lines [c0, c1); appends to x (room for nseries × lines). */
 int sd_crossovers(const struct sd *d, int c0, int c1, struct xover *x);
 
+/* A CPU column that ran far under its peak (slow_cpu.c): its best GEMM row (float32 first)
+ * under SD_SLOW_PCT of the whole CPU's peak (peak_pct × threads / cores, where the hardware
+ * column gives the cores), and the causes the files measured: OpenBLAS kernels older than the
+ * CPU (blas_lib's core=NAME against the hardware column's flags, harness/core/blas_rank.h), a
+ * shared CPU (the row's cpu_wait_pct at SD_WAIT_PCT or more), fewer threads than cores, a
+ * shape too small to fill the threads; none known is said as such. The text is the report's
+ * sentence ("the CPU baseline's GEMM ran at 9% of its FP32 peak at best (m=2048 …): …:
+ * speedups against it are overstated"). */
+#define SD_SLOW_PCT 25.0
+#define SD_WAIT_PCT 10.0
+enum { SD_SLOW_OLD_CORE = 1, SD_SLOW_SHARED = 2, SD_SLOW_FEW_THREADS = 4, SD_SLOW_SMALL = 8 };
+struct sd_slow {
+    const struct run_row *row; /* the best GEMM row */
+    double pct;                /* its share of the whole CPU's peak, % */
+    double wait_pct;           /* its cpu_wait_pct; NaN when the file has none */
+    unsigned causes;           /* SD_SLOW_ bits; 0: no cause known */
+    char text[768];
+};
+/* 1 with *o filled when series s is such a CPU, else 0. */
+int sd_slow_cpu(const struct sd *d, int s, struct sd_slow *o);
+/* The causes' names for the machine forms ("old_core", "shared_cpu", "few_threads",
+ * "small_shape"), in that order, into names[0..*n) (room for 4). */
+void sd_slow_cause_names(unsigned causes, const char **names, int *n);
+
 /* Said once wherever a simulated device's times are shown. */
 #define SD_EMULATION_NOTE                                                                        \
     "the simulated devices' times are CPU emulation (gpubench-sim), not measurements of the "    \

@@ -2,7 +2,9 @@
  * mean, per two devices and per crossover, told apart by the `kind` column. Each record names
  * the device it divides by whole (baseline_device, baseline_file, baseline_run_id: one id is
  * ambiguous across files), and `emulated` says when a time it shows or divides by is CPU
- * emulation (a simulated device, gpubench-sim), as the other forms say in words. */
+ * emulation (a simulated device, gpubench-sim), as the other forms say in words; `slow_cpu` holds
+ * the report's sentence for its device and its baseline device where either is a CPU that ran
+ * far under its peak (slow_cpu.c), joined by " | ". */
 #include "harness/compare/slowdown.h"
 
 static const char *const csv_head[] = {"kind",
@@ -28,6 +30,7 @@ static const char *const csv_head[] = {"kind",
                                        "e2e_ratio",
                                        "note",
                                        "emulated",
+                                       "slow_cpu",
                                        NULL};
 
 static void csv_num(FILE *out, double v) {
@@ -78,7 +81,14 @@ static void csv_line(const struct sd *d, FILE *out, const char *kind, const stru
     csv_num(out, er);
     fputc(',', out);
     csv_field(out, note);
-    fprintf(out, ",%d\n", (s >= 0 && sd_simulated(d, s)) || sd_simulated(d, bsi));
+    fprintf(out, ",%d,", (s >= 0 && sd_simulated(d, s)) || sd_simulated(d, bsi));
+    struct sd_slow a, b2;
+    int sa = s >= 0 && s != bsi && sd_slow_cpu(d, s, &a), sb = sd_slow_cpu(d, bsi, &b2);
+    char both[sizeof a.text + sizeof b2.text + 4];
+    snprintf(both, sizeof both, "%s%s%s", sa ? a.text : "", sa && sb ? " | " : "",
+             sb ? b2.text : "");
+    csv_field(out, both);
+    fputc('\n', out);
 }
 
 static void line_record(const struct sd *d, int c, int s, const struct run_row *r,

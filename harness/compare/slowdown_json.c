@@ -19,6 +19,36 @@ static void json_kn(FILE *out, const char *k, double v, int comma) {
         fputc(',', out);
 }
 
+/* "slow_cpu": a CPU that ran far under its peak, its cause and the report's sentence
+ * (slow_cpu.c); null for every other device. */
+static void json_slow(const struct sd *d, FILE *out, int s) {
+    struct sd_slow sl;
+    json_string(out, "slow_cpu");
+    if (!sd_slow_cpu(d, s, &sl)) {
+        fputs(":null", out);
+        return;
+    }
+    fputs(":{", out);
+    json_kn(out, "peak_pct", sl.pct, 1);
+    json_kv(out, "workload", sl.row->workload, 1);
+    json_kv(out, "shape", sl.row->shape, 1);
+    json_kv(out, "dtype", sl.row->dtype, 1);
+    json_kv(out, "impl", sl.row->impl, 1);
+    json_kn(out, "cpu_wait_pct", sl.wait_pct, 1);
+    const char *names[4];
+    int n;
+    sd_slow_cause_names(sl.causes, names, &n);
+    fputs("\"causes\":[", out);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            fputc(',', out);
+        json_string(out, names[i]);
+    }
+    fputs("],", out);
+    json_kv(out, "text", sl.text, 0);
+    fputc('}', out);
+}
+
 static void json_series(const struct sd *d, FILE *out, int s) {
     const struct cmp_series *se = &d->in->series[s];
     json_kv(out, "device", se->device, 1);
@@ -29,7 +59,8 @@ static void json_series(const struct sd *d, FILE *out, int s) {
     json_kv(out, "run_id", se->run_id, 1);
     struct cmp_shared sh = cmp_shared_of(d->in, se->file, se->run_id, se->device);
     fprintf(out, "\"simulated\":%s,", sd_simulated(d, s) ? "true" : "false");
-    fprintf(out, "\"shared_gpu\":%s", !sh.known ? "null" : sh.yes ? "true" : "false");
+    fprintf(out, "\"shared_gpu\":%s,", !sh.known ? "null" : sh.yes ? "true" : "false");
+    json_slow(d, out, s);
 }
 
 /* One geomean entry, opened by `open`; with_dtype: it has a dtype member (several tiers). */

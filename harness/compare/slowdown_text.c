@@ -35,34 +35,13 @@ void sd_show(const struct cmp_grid *g, int nkey, int width, int md, const char *
         fprintf(out, "\n%s\n", dash);
 }
 
-/* A CPU baseline whose float32 GEMM ran at a small share of its peak (at best under 25%: an
- * OpenBLAS core older than the CPU, e.g. Prescott on a Sapphire Rapids VM) makes every speedup
- * against it look larger than the card earns: name it, with the core from blas_lib's
- * "core=NAME" (the name ends at a space, a comma or a bracket). */
-static void overstating_baseline(const struct sd *d, FILE *out, int md) {
-    const struct run_row *best = NULL;
-    if (!d->in->series[d->base].is_cpu)
-        return;
-    for (int c = 0; c < d->ncombo; c++) {
-        const struct run_row *r = at(d, c, d->base);
-        if (usable(r) && !strcmp(r->workload, "gemm") && !strcmp(r->dtype, "float32") &&
-            r->peak_pct >= 0 && isfinite(r->peak_pct) && (!best || r->peak_pct > best->peak_pct))
-            best = r;
-    }
-    if (!best || best->peak_pct >= 25)
-        return;
-    const char *core = best->blas_lib ? strstr(best->blas_lib, "core=") : NULL;
-    int len = core ? (int)strcspn(core + 5, " ,;()") : 0;
-    if (core && len > 0)
-        fprintf(out,
-                "%sthe CPU baseline's GEMM ran at %.0f%% of its FP32 peak on OpenBLAS's %.*s "
-                "kernels: speedups against it are overstated\n",
-                md ? "- " : "", best->peak_pct, len, core + 5);
-    else
-        fprintf(out,
-                "%sthe CPU baseline's GEMM ran at %.0f%% of its FP32 peak: speedups against it "
-                "are overstated\n",
-                md ? "- " : "", best->peak_pct);
+/* Every CPU column that ran far under its peak, with the cause the files measured
+ * (slow_cpu.c): the baseline first, whose every speedup it overstates. */
+static void slow_cpus(const struct sd *d, FILE *out, int md) {
+    struct sd_slow sl;
+    for (int i = -1; i < d->in->nseries; i++)
+        if ((i < 0 ? sd_slow_cpu(d, d->base, &sl) : i != d->base && sd_slow_cpu(d, i, &sl)))
+            fprintf(out, "%s%s\n", md ? "- " : "", sl.text);
 }
 
 static void print_intro(const struct sd *d, FILE *out, int md) {
@@ -81,7 +60,7 @@ static void print_intro(const struct sd *d, FILE *out, int md) {
             "%sa line whose implementation the baseline device lacks is measured against "
             "its fastest one, named in brackets\n",
             md ? "- " : "");
-    overstating_baseline(d, out, md);
+    slow_cpus(d, out, md);
     if (sd_any_simulated(d))
         fprintf(out, "%s%s\n", md ? "- **" : "", md ? SD_EMULATION_NOTE "**" : SD_EMULATION_NOTE);
     if (d->in->nseries == 1)

@@ -45,8 +45,10 @@ struct device {
                                    peak's clock is mocked …"); empty when none is known */
     double peak_gbps;           /* memory peak, 0 when unknown */
     size_t cache_bytes;         /* last-level cache (CPU: hwloc; GPU: L2), 0 when unknown */
+    double timer_res_ms;        /* the timer's resolution (CPU: the host clock's smallest step,
+                                   a read included); 0 when unknown: no row is batched */
     char cache_name[8];         /* its level: "L3", "L2" */
-    char extra[512];            /* machine facts, said once per run (not in rows' notes):
+    char extra[640];            /* machine facts, said once per run (not in rows' notes):
                                    topology, peaks and how they were obtained, clocks, ECC,
                                    binding */
     size_t mem_bytes;           /* device (or host) memory */

@@ -69,6 +69,9 @@ struct result {
     struct stats st;       /* kernel-only times, ms */
     double e2e_median_ms;  /* transfers included; equals median on the CPU; <0 unknown */
     double batch_ms;       /* per run, in batches of back-to-back runs; <0 unknown */
+    long calls_per_sample; /* runs timed back to back in each timed sample, whose time (and
+                              samples[]) is per run: 1, or more where one run lasts under 100×
+                              the device's timer resolution (harness/run/runner.c) */
     double gflops, gbps, peak_pct; /* <0: not applicable */
     const char *no_peak;   /* a timed row without peak_pct: why, for the table's legend ("the
                               working set fits in the last-level cache …"); else NULL */

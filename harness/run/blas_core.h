@@ -24,6 +24,8 @@
 
 #include <stddef.h>
 
+#include "harness/core/blas_rank.h" /* the ranking of cores and CPU levels */
+
 /* CPU features that decide which OpenBLAS cores can run (bits). */
 enum {
     BC_AVX = 1u << 0,
@@ -34,15 +36,8 @@ enum {
     BC_AMD = 1u << 5, /* AuthenticAMD: OpenBLAS's Zen kernels are a candidate */
 };
 
-/* ISA level of an OpenBLAS core name (case-insensitive): 1 SSE-era generic (Prescott, Nehalem,
- * Opteron, …), 2 AVX (Sandybridge, Bulldozer, …), 3 AVX2 + FMA (Haswell, Zen, Excavator),
- * 4 AVX-512 (SkylakeX, Cooperlake, SapphireRapids); 0 when unknown. */
-int blas_core_rank(const char *core);
-/* The ISA a core's kernels use ("SSE3"), or "unknown ISA". */
-const char *blas_core_isa(const char *core);
-/* The highest level the CPU runs (features: BC_ bits), and its name ("AVX-512"). */
+/* The highest level the CPU runs (features: BC_ bits; named by blas_level_name). */
 int blas_cpu_level(unsigned features);
-const char *blas_level_name(int level);
 /* Features from a "avx512f,avx2,fma" list; -1 on an unknown word. */
 int blas_features_parse(const char *list, unsigned *features);
 

@@ -219,15 +219,69 @@ static enum status verified_run(const struct options *o, const struct device *de
     return st;
 }
 
-/* One timed repetition: the backend's timer, or for a per-process cost (im->child) the figure
- * the fresh process measured around its own call. */
+/* One timed repetition of `calls` runs back to back, *ms per run: the backend's timer, or for a
+ * per-process cost (im->child, always one call) the figure the fresh process measured around its
+ * own call. */
 static enum status time_one(const struct device *dev, const struct impl *im, struct impl_ctx *ctx,
-                            double *ms) {
-    if (!im->child)
-        return dev->be->time_runs(im, ctx, 1, ms);
+                            long calls, double *ms) {
+    if (!im->child) {
+        enum status st = dev->be->time_runs(im, ctx, calls, ms);
+        *ms /= (double)calls;
+        return st;
+    }
     enum status st = im->run(ctx);
     *ms = ctx->child_ms;
     return st;
+}
+
+/* Runs per timed sample. A run that lasts under RES_FACTOR × the device's timer resolution is
+ * measured mostly in the clock's steps (a 30 ns run on a 10 ns clock reads 20, 30 or 40 ns, and
+ * its interval has no width); then each sample times enough runs back to back to last that long,
+ * as nvbench and google/benchmark do, and its time is divided by them. The count grows from one
+ * run (at least ×2, at most ×10 a step, aiming 20% past the mark) until a sample lasts it, at
+ * most MAX_CALLS. A sample taken while another process held the core only lasts longer, so the
+ * count is never too large; one left short by it is still 100× nearer the mark than one run. */
+enum { RES_FACTOR = 100 };
+#define MAX_CALLS 1000000L
+static enum status calls_per_sample(const struct device *dev, const struct impl *im,
+                                    struct impl_ctx *ctx, long *calls) {
+    double want = RES_FACTOR * dev->timer_res_ms, ms;
+    *calls = 1;
+    if (!(want > 0) || im->child || !dev->be->time_runs)
+        return ST_OK;
+    for (long k = 1;; ) {
+        enum status st = dev->be->time_runs(im, ctx, k, &ms);
+        if (st != ST_OK || ms >= want || k >= MAX_CALLS || gb_interrupted)
+            return st;
+        double aim = ms > 0 ? 1.2 * want / ms * (double)k : 10.0 * (double)k;
+        aim = fmin(fmax(aim, 2.0 * (double)k), 10.0 * (double)k);
+        k = aim > (double)MAX_CALLS ? MAX_CALLS : (long)ceil(aim);
+        *calls = k;
+    }
+}
+
+/* "23.4 ns", "1.5 µs", "2.1 ms": a duration in milliseconds for a note. */
+static void fmt_time(char *out, size_t len, double ms) {
+    if (ms >= 1)
+        snprintf(out, len, "%.3g ms", ms);
+    else if (ms >= 1e-3)
+        snprintf(out, len, "%.3g µs", ms * 1e3);
+    else
+        snprintf(out, len, "%.3g ns", ms * 1e6);
+}
+
+/* The note of a batched row: what each sample holds, and why. */
+static void calls_note(const struct device *dev, struct result *r) {
+    char msg[240], one[32], res[32];
+    if (r->calls_per_sample <= 1)
+        return;
+    fmt_time(one, sizeof one, r->st.median);
+    fmt_time(res, sizeof res, dev->timer_res_ms);
+    snprintf(msg, sizeof msg,
+             "each timed sample is %ld runs back to back (one run, %s, is under %d× the timer's "
+             "resolution of %s); its times are per run",
+             r->calls_per_sample, one, RES_FACTOR, res);
+    append_note(r, msg);
 }
 
 /* The untimed runs before timing (JIT, caches, clocks). */
@@ -236,7 +290,7 @@ static enum status warm_up(const struct options *o, const struct device *dev, co
     enum status st;
     double ms;
     for (long i = 0; i < o->warmup && !gb_interrupted; i++)
-        if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
+        if ((st = time_one(dev, im, ctx, 1, &ms)) != ST_OK)
             return st;
     return ST_OK;
 }
@@ -252,7 +306,7 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
     *n = 0;
     while (keep_going(*n, el = (host_ms() - t0) / 1e3, o->min_reps, o->min_time, o->max_time)) {
         past |= floor_only(*n, el, o->min_reps, o->max_time);
-        if ((st = time_one(dev, im, ctx, &ms)) != ST_OK)
+        if ((st = time_one(dev, im, ctx, r->calls_per_sample, &ms)) != ST_OK)
             return st;
         if (push_sample(*n, ms, tel_row_latest(tel)) != 0) {
             append_note(r, "out of host memory for samples");
@@ -396,26 +450,35 @@ static double working_set(const struct impl *im, const struct result *r) {
     return r->bytes * (im->touched_per_byte > 0 ? im->touched_per_byte : 1);
 }
 
-/* Does the row's working set (the bytes it touches) fit in the device's last-level cache? The
- * note names the fact. Only a row whose rate shows the cache (`above_memory`: memory-bound and
- * faster than the memory peak, measured again where the backend can) is said to have measured
- * "cache bandwidth, not memory", and has no peak (returns 1): a row under memory speed whose
- * set fits shows nothing of the cache (a 256 MiB L3 holds a default vecadd that still runs at
- * memory speed), so it keeps the memory peak. */
-static int cache_note(const struct device *dev, const struct impl *im, struct result *r,
-                      int above_memory) {
+/* Does the row's working set (the bytes it touches) fit in the device's last-level cache? */
+static int fits_cache(const struct device *dev, const struct impl *im, const struct result *r) {
     double ws_bytes = working_set(im, r);
-    if (dev->cache_bytes == 0 || im->host_transfer || ws_bytes <= 0 ||
-        ws_bytes > (double)dev->cache_bytes)
+    return dev->cache_bytes > 0 && !im->host_transfer && ws_bytes > 0 &&
+           ws_bytes <= (double)dev->cache_bytes;
+}
+
+/* The note of a row whose working set fits in the last-level cache. A memory-bound one is
+ * served by the cache: the working set decides it, as it does the note, not the row's speed
+ * (a speed test flipped one row between a peak % and none from run to run as the start-up
+ * memory peak moved, issue 45), and it has no memory peak (returns 1). The rate is kept as a
+ * check: one under the memory peak (pb < 1, `pb` its share of it) did not run at the cache's
+ * speed either, and the note says so. A compute-bound row keeps its compute peak. */
+static int cache_note(const struct device *dev, const struct impl *im, struct result *r,
+                      int mem_bound, double pb) {
+    if (!fits_cache(dev, im, r))
         return 0;
-    char ws[32], cache[32], msg[160];
-    fmt_size(ws, sizeof ws, ws_bytes);
+    char ws[32], cache[32], msg[240];
+    int n;
+    fmt_size(ws, sizeof ws, working_set(im, r));
     fmt_size(cache, sizeof cache, (double)dev->cache_bytes);
-    snprintf(msg, sizeof msg, "working set %s fits in %s (%s)%s", ws,
-             dev->cache_name[0] ? dev->cache_name : "the last-level cache", cache,
-             above_memory ? ": cache bandwidth, not memory" : "");
+    n = snprintf(msg, sizeof msg, "working set %s fits in %s (%s)%s", ws,
+                 dev->cache_name[0] ? dev->cache_name : "the last-level cache", cache,
+                 mem_bound ? ": cache bandwidth, not memory" : "");
+    if (mem_bound && pb >= 0 && pb < 1 && n > 0 && (size_t)n < sizeof msg)
+        snprintf(msg + n, sizeof msg - (size_t)n,
+                 " (yet at %.0f%% of the memory peak's rate: not at the cache's speed)", 100 * pb);
     append_note(r, msg);
-    return above_memory;
+    return mem_bound;
 }
 
 /* The memory peak measured again beside a row that read above it (be->mem_peak_now), as the
@@ -573,7 +636,7 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     r->gflops = sec > 0 && r->flops > 0 ? r->flops / sec / 1e9 : -1; /* copies have none */
     r->gbps = sec > 0 && r->bytes > 0 ? r->bytes / sec / 1e9 : -1;
     /* Fraction of the device's roofline bound: whichever of compute and memory is nearer, the
-     * compute peak being the row's tier's. A memory-bound row faster than memory ran in the
+     * compute peak being the row's tier's. A memory-bound row whose working set fits in the
      * cache: no bound we know applies (cache_note). */
     double peak = tier_peak(dev, r->dtype);
     double pf = peak > 0 && r->gflops >= 0 ? r->gflops / peak : -1;
@@ -590,20 +653,23 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
     }
     if (peak <= 0 && !im->host_transfer && !memory_bound(dev, r))
         pb = -1; /* compute-bound in a tier without a peak: memory is not its bound */
-    /* Above the memory peak, where the memory bound decides: measure the peak again, now. */
-    if (pb > 1.0 && pb > pf && !im->host_transfer && dev->be && dev->be->mem_peak_now) {
+    /* Above the memory peak, where the memory bound decides and the cache does not explain it:
+     * measure the peak again, now. */
+    int mem_bound = memory_bound(dev, r);
+    if (pb > 1.0 && pb > pf && !im->host_transfer && !(mem_bound && fits_cache(dev, im, r)) &&
+        dev->be && dev->be->mem_peak_now) {
         m.now = dev->be->mem_peak_now(dev, m.how, sizeof m.how);
         pb = r->gbps * traffic / mem_peak_gbps(&m);
     }
-    int in_cache = cache_note(dev, im, r, pb > 1.0 && memory_bound(dev, r));
+    int in_cache = cache_note(dev, im, r, mem_bound, pb);
     int simulated = device_is_simulated(dev->name); /* CPU-emulation time, a real card's peak */
     if (in_cache || simulated)
         pf = pb = -1;
     r->peak_pct = fmax(pf, pb) >= 0 ? 100.0 * fmax(pf, pb) : -1;
     if (r->peak_pct < 0) /* the table's '-' in `peak`, explained once under it (sinks.c) */
         r->no_peak = simulated ? "a simulated device: its times are CPU emulation, not the card's"
-                     : in_cache ? "faster than memory: its working set is served by the last-level "
-                                "cache (no memory peak bounds a cached row)"
+                     : in_cache ? "its working set fits in the last-level cache, which serves it "
+                                "(no memory peak bounds a cached row)"
                      : r->gflops < 0 && r->gbps < 0 ? "the row counts no FLOPs or bytes to rate"
                      : im->host_transfer ? "no PCIe link reading from NVML (a host copy's bound)"
                                          : "no peak is known for this device and precision tier";
@@ -637,6 +703,8 @@ static enum status measure(const struct options *o, const struct device *dev,
     if ((st = warm_up(o, dev, im, ctx)) != ST_OK)
         return st;
     stage_begin(o, STAGE_TIMING, verified_s, ctx->note);
+    if ((st = calls_per_sample(dev, im, ctx, &r->calls_per_sample)) != ST_OK)
+        return st;
     double t0 = host_ms();
     if ((st = timed_observed(o, dev, im, ctx, r, &n)) != ST_OK)
         return st;
@@ -644,6 +712,7 @@ static enum status measure(const struct options *o, const struct device *dev,
         return ST_OK;
     if ((st = row_stats(n, r)) != ST_OK)
         return st;
+    calls_note(dev, r);
     if ((st = batch_loop(o, dev, im, ctx, (host_ms() - t0) / 1e3, r)) != ST_OK)
         return st;
     if ((st = e2e_loop(o, dev, im, ctx, r)) != ST_OK)
@@ -674,6 +743,7 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     r->max_rel_err = -1;
     r->e2e_median_ms = -1;
     r->batch_ms = -1;
+    r->calls_per_sample = 1;
     r->samples = samples;
     r->dtype = p->dtype;
     enum status st = tier_check(dev, w, im, p->dtype, ctx.note, sizeof ctx.note);

@@ -797,16 +797,75 @@ static void test_crossover_uncertain(void) {
     result_free(&r);
 }
 
-/* A CPU baseline whose GEMM ran at 9% of its peak is named, its OpenBLAS core read from
- * "core=NAME (…)" (issue 37 item 5); a baseline without peak figures is not. */
+/* A CPU that ran far under its peak is named with the cause its file measured, never the core by
+ * default (issue 45 item 3): sd_overstate.csv records SkylakeX but no CPU flags, so no cause is
+ * known; sd_slow_cpu.csv holds one CPU run per cause (an AVX2 core on an AVX-512 CPU, a
+ * cpu_wait_pct of 41, 2 threads on 16 cores, a 64³ GEMM on 4 threads), one with every fact
+ * recorded and none of them a cause, one at 80% (not named), and one far below what its old core
+ * can reach (the core named as a part of the cause). Text, CSV and JSON alike. */
 static void test_overstating_baseline(void) {
     struct result r = CMP(D("sd_overstate.csv"));
-    CHECK_MSG(strstr(r.out, "the CPU baseline's GEMM ran at 9% of its FP32 peak on OpenBLAS's "
-                            "SkylakeX kernels: speedups against it are overstated"),
+    CHECK_MSG(strstr(r.out, "the CPU baseline's GEMM ran at 9% of its FP32 peak at best (m=256 "
+                            "n=256 k=256); no cause is known (the run records no CPU flags to "
+                            "judge OpenBLAS's SkylakeX kernels by, and no wait for a core); "
+                            "speedups against it are overstated"),
               "%s", r.out);
+    CHECK_MSG(!strstr(r.out, "kernels on an"), "the core blamed by default: %s", r.out);
     result_free(&r);
     r = CMP(D("sd_flip.csv"));
     CHECK_MSG(!strstr(r.out, "overstated"), "%s", r.out);
+    result_free(&r);
+
+    static const char *const want[] = {
+        "the CPU baseline's GEMM ran at 20% of its FP32 peak at best (m=2048 n=2048 k=2048); "
+        "cause: OpenBLAS's Haswell (AVX2) kernels on an AVX-512 CPU; speedups against it are "
+        "overstated",
+        "the GEMM of Test CPU B (cpu) ran at 20% of its FP32 peak at best (m=2048 n=2048 k=2048); "
+        "cause: a shared CPU (its threads waited for a core 41% of the timed time); its ratios "
+        "understate this CPU",
+        "the GEMM of Test CPU C (cpu) ran at 11% of its FP32 peak at best (m=2048 n=2048 k=2048); "
+        "cause: 2 threads on 16 cores (90% of those threads' peak); its ratios understate this CPU",
+        "the GEMM of Test CPU D (cpu) ran at 5% of its FP32 peak at best (m=64 n=64 k=64); cause: "
+        "a shape too small to fill 4 threads (under a 128³ GEMM a thread); its ratios understate "
+        "this CPU",
+        "the GEMM of Test CPU E (cpu) ran at 10% of its FP32 peak at best (m=2048 n=2048 k=2048); "
+        "no cause is known; its ratios understate this CPU",
+        /* 2% where Prescott's SSE3 kernels reach 12.5% of an AVX-512 CPU: not the whole cause */
+        "the GEMM of Test CPU G (cpu) ran at 2% of its FP32 peak at best (m=2048 n=2048 k=2048); "
+        "cause: OpenBLAS's Prescott (SSE3) kernels on an AVX-512 CPU (whose kernels reach up to "
+        "12.5%: the core explains only part of it); its ratios understate this CPU"};
+    r = CMP(D("sd_slow_cpu.csv"));
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        CHECK_MSG(strstr(r.out, want[i]), "text: want \"%s\" in %s", want[i], r.out);
+    CHECK_MSG(!strstr(r.out, "Test CPU F (cpu) ran"), "a CPU at 80%% named: %s", r.out);
+    result_free(&r);
+    r = CMP(D("sd_slow_cpu.csv"), "--format", "markdown");
+    CHECK_MSG(strstr(r.out, "- the GEMM of Test CPU B (cpu) ran at 20%"), "%s", r.out);
+    result_free(&r);
+
+    /* CSV: a record carries its device's sentence and its baseline's */
+    r = CMP(D("sd_slow_cpu.csv"), "--format", "csv");
+    struct tab t;
+    CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+    int b = FIND(&t, "kind", "line", "run_id", "b-shared");
+    int f = FIND(&t, "kind", "line", "run_id", "f-fine");
+    const char *bs = b >= 0 ? tab_get(&t, b, "slow_cpu") : "";
+    const char *fs = f >= 0 ? tab_get(&t, f, "slow_cpu") : "";
+    CHECK_MSG(bs && strstr(bs, want[1]) && strstr(bs, " | ") && strstr(bs, want[0]),
+              "csv b-shared: %s", bs ? bs : "no column");
+    CHECK_MSG(fs && !strcmp(fs, want[0]), "csv f-fine: %s", fs ? fs : "no column");
+    tab_free(&t);
+    result_free(&r);
+
+    /* JSON: each series' slow_cpu, its causes by name */
+    r = CMP(D("sd_slow_cpu.csv"), "--format", "json");
+    CHECK_MSG(r.rc == 0 && strstr(r.out, "\"causes\":[\"old_core\"]") &&
+                  strstr(r.out, "\"causes\":[\"shared_cpu\"]") &&
+                  strstr(r.out, "\"causes\":[\"few_threads\"]") &&
+                  strstr(r.out, "\"causes\":[\"small_shape\"]") &&
+                  strstr(r.out, "\"causes\":[]") && strstr(r.out, "\"cpu_wait_pct\":41,") &&
+                  strstr(r.out, "\"slow_cpu\":null"),
+              "%s", r.out);
     result_free(&r);
 }
 

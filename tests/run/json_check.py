@@ -185,6 +185,8 @@ def main():
             (["compare", a, b, "--baseline", "cpu"], "slowdown", (0,)),
             (["compare", os.path.join(data, "sd_a.csv"), os.path.join(data, "sd_b.csv"),
               "--baseline", "cpu"], "slowdown", (0,)),
+            # every series' slow_cpu, with each cause (issue 45)
+            (["compare", os.path.join(data, "sd_slow_cpu.csv")], "slowdown", (0,)),
         ]
         for args, mode, rcs in compares:
             for fmt in (["-f", "json"], ["--format", "json"]):
