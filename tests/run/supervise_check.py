@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from testhelp import check, summary  # noqa: E402
 
@@ -68,6 +69,12 @@ def check_fault(g, tmp, kind, status, words):
     statuses = sorted(r["status"] for r in doc["rows"])
     check(statuses == sorted(r["status"] for r in rows),
           f"{kind}: JSON rows {statuses} differ from the CSV's")
+    # the lease scripts' summary lists these rows first (scripts/lib/hung_rows.py)
+    said = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "lib", "hung_rows.py"),
+                           out], capture_output=True, text=True).stdout
+    check(said.startswith("## Rows that hung or failed") and
+          said.count(f"| {status} | {os.path.basename(out)} | cpu | gemm/openblas") == 2,
+          f"{kind}: hung_rows.py does not list the two rows:\n{said}")
 
 
 def check_stop(g, tmp, sig):
