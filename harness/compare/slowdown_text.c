@@ -109,7 +109,9 @@ static void ratio_cells(const struct sd *d, int c, struct cmp_grid *g, int row, 
         return;
     }
     if (!sd_ratios(d, c, r, b, &kr, &er)) {
-        grid_set(g, row, col, "no baseline");
+        grid_set(g, row, col, d->combo[c].bw_shape && cache_against_memory(r, b)
+                                  ? "cache vs memory" /* SD_CACHE_NOTE, under the table */
+                                  : "no baseline");
         return;
     }
     fmt_ratio(k, sizeof k, kr);
@@ -195,9 +197,18 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md,
                     SHORT(d->combo[c].bw_shape, bsh), SHORT(d->combo[c].shape, sh));
             break;
         }
+    for (int c = c0, said = 0; c < c1 && !said; c++) /* the lines left unpaired for a cache */
+        for (int s = 0; s < in->nseries && !said; s++)
+            if (d->combo[c].bw_shape && s != d->base && usable(at(d, c, s)) &&
+                cache_against_memory(at(d, c, s), d->ref[c])) {
+                fprintf(out, "\n\"cache vs memory\": %s\n", SD_CACHE_NOTE);
+                said = 1;
+            }
     if (d->combo[c0].one_time) /* prose after a blank line, as above */
         fprintf(out, "\none-time costs, paid once per process (the first call of a library or a "
-                     "device, a context, a JIT), not workload speed: in no geometric mean\n");
+                     "device, a context, a JIT), not workload speed: in no geometric mean; each "
+                     "is set only against the baseline's same one (a CPU library's first call "
+                     "is no GPU context: \"-\" where the baseline has none)\n");
     fputc('\n', out);
     grid_free(&g);
     return 0;

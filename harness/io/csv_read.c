@@ -6,6 +6,8 @@
  */
 #include "harness/io/csv_read.h"
 
+#include "harness/io/marks.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -587,6 +589,7 @@ static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size
     const int run = t->kind == CSV_RUN;
     const int run_col = run ? csv_col_index(t, "run") : -1;
     const int hw_col = run ? csv_col_index(t, "hardware") : -1;
+    const int marks_col = run ? csv_col_index(t, "marks") : -1;
     size_t nrec = tk->nrecs;
     while (nrec > 1 && tk->recs[nrec - 1].blank)
         nrec--;
@@ -606,8 +609,12 @@ static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size
             return -1;
         if (run && check_run_index(t, run_col, &t->run[r], err, errlen))
             return -1;
-        if (run)
-            t->run[r].hardware = hw_col >= 0 ? t->run[r].raw[hw_col] : "";
+        if (!run)
+            continue;
+        struct run_row *row = &t->run[r];
+        row->hardware = hw_col >= 0 ? row->raw[hw_col] : "";
+        row->marks = marks_of_fields(marks_col >= 0 ? row->raw[marks_col] : NULL,
+                                     row->device_name, row->note);
     }
     return 0;
 }
