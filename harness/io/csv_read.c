@@ -708,13 +708,15 @@ int csv_read_buffer(const char *name, const char *data, size_t len, enum csv_kin
 int csv_read_file(const char *path, enum csv_kind kind, struct csv_table *t, char *err,
                   size_t errlen) {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
+    int std_in = !strcmp(path, "-"); /* the convention: standard input */
+    FILE *f = std_in ? stdin : fopen(path, "rb");
     if (!f)
         return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, len = 0;
     char *data = malloc(cap);
     if (!data) {
-        fclose(f);
+        if (!std_in)
+            fclose(f);
         return fail(err, errlen, "%s: out of memory", path);
     }
     for (;;) {
@@ -722,7 +724,8 @@ int csv_read_file(const char *path, enum csv_kind kind, struct csv_table *t, cha
             char *p = cap < SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
             if (!p) {
                 free(data);
-                fclose(f);
+                if (!std_in)
+                    fclose(f);
                 return fail(err, errlen, "%s: out of memory", path);
             }
             data = p;
@@ -735,12 +738,13 @@ int csv_read_file(const char *path, enum csv_kind kind, struct csv_table *t, cha
     }
     int bad = ferror(f);
     int saved = errno;
-    fclose(f);
+    if (!std_in)
+        fclose(f);
     if (bad) {
         free(data);
         return fail(err, errlen, "%s: cannot read: %s", path, strerror(saved));
     }
-    int rc = csv_read_buffer(path, data, len, kind, t, err, errlen);
+    int rc = csv_read_buffer(std_in ? "stdin" : path, data, len, kind, t, err, errlen);
     free(data);
     return rc;
 }

@@ -80,7 +80,8 @@ struct csv_table {
     char **fields_; /* private: nrows+1 × ncols field pointers */
 };
 
-/* Read `path` as a CSV of `kind` into *t. Returns 0, or -1 with one line (no newline) in err;
+/* Read `path` ("-": standard input, named "stdin" in messages) as a CSV of `kind`
+ * into *t. Returns 0, or -1 with one line (no newline) in err;
  * on failure *t holds nothing to free (csv_free is still safe to call). */
 int csv_read_file(const char *path, enum csv_kind kind, struct csv_table *t, char *err,
                   size_t errlen);

@@ -118,12 +118,6 @@ struct run_files {
     char out_path[4096];
 };
 
-/* 1 when PATH ends in ".json": --out writes the JSON document there instead of the CSV. */
-static int is_json_path(const char *path) {
-    size_t n = strlen(path);
-    return n >= 5 && strcmp(path + n - 5, ".json") == 0;
-}
-
 /* Close and delete every file opened so far, and results/ if this run made it: a usage error
  * leaves nothing behind. */
 static void discard_outputs(struct run_files *rf) {
@@ -147,7 +141,7 @@ static int open_outputs(const struct options *o, const struct run_info *ri, stru
             snprintf(rf->out_path, sizeof rf->out_path, "%s", o->out);
         else if (default_out(ri, rf->out_path, sizeof rf->out_path))
             return 2;
-        const struct row_format *fmt = is_json_path(rf->out_path) ? &rows_json : &rows_csv;
+        const struct row_format *fmt = cli_out_is_json(rf->out_path) ? &rows_json : &rows_csv;
         if (result_file_open(&rf->out, rf->out_path, fmt, ri, err, sizeof err) != 0) {
             fprintf(stderr, "gpubench: --out: %s\n", err);
             discard_outputs(rf);
@@ -208,7 +202,7 @@ static int commit_outputs(struct run_files *rf, int rc, int rows, int say) {
         if (result_file_commit(file[i], err, sizeof err) != 0) {
             fprintf(stderr, "gpubench: %s: %s\n", opt[i], err);
             rc = rc ? rc : 1;
-        } else if (say) {
+        } else if (say && !file[i]->file.direct) { /* -o /dev/null: nothing was written */
             fprintf(stderr, "gpubench: wrote %s%s\n", file[i]->file.path,
                     rc == 130 ? " (interrupted: rows finished so far)" : "");
         }
