@@ -338,10 +338,22 @@ void sink_end(struct sink *s) {
     sink_flush(s);
 }
 
+/* The progress line is cut to one column less than the terminal's width (COLUMNS, else the
+ * terminal's; 80 unknown): a line that wrapped would leave its first part behind when "\r\033[K"
+ * clears only the last. */
+enum { PROGRESS_WIDTH = 80 };
 void sink_progress(struct sink *s, int i, int total, const char *what) {
     if (!s->progress)
         return;
-    fprintf(stderr, "\r\033[K[%d/%d] %s", i, total, what);
+    char line[1024];
+    int width = term_width(stderr), cols = 0;
+    snprintf(line, sizeof line, "[%d/%d] %s", i, total, what);
+    width = (width > 1 ? width : PROGRESS_WIDTH) - 1;
+    size_t n = 0;
+    for (; line[n]; n++) /* a code point's first byte starts a column (termcols.h) */
+        if (((unsigned char)line[n] & 0xC0) != 0x80 && ++cols > width)
+            break;
+    fprintf(stderr, "\r\033[K%.*s", (int)n, line);
     fflush(stderr);
 }
 
