@@ -120,6 +120,26 @@ static void ratio_cells(const struct sd *d, int c, struct cmp_grid *g, int row, 
     grid_set(g, row, col + 1, "%s", e);
 }
 
+/* After a table whose rows include some that measured a last-level cache (harness/io/marks.h:
+ * cached), which devices' they are: their rates are a cache's, not memory's. */
+static void cached_rows(const struct sd *d, int c0, int c1, FILE *out) {
+    char who[512] = "";
+    size_t n = 0;
+    for (int s = 0; s < d->in->nseries && n < sizeof who; s++) {
+        int any = 0;
+        for (int c = c0; c < c1 && !any; c++)
+            any = usable(at(d, c, s)) && (at(d, c, s)->marks & MARK_CACHED);
+        if (any)
+            n += (size_t)snprintf(who + n, sizeof who - n, "%s%s", n ? ", " : "",
+                                  d->in->series[s].label);
+    }
+    if (n)
+        fprintf(out,
+                "\n[cached] rows of %s: the working set was served by the last-level cache (a "
+                "cache rate, not memory's)\n",
+                who);
+}
+
 static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md, int width) {
     const struct cmp_input *in = d->in;
     int cols[64], ncol = 0;
@@ -197,6 +217,7 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md,
                     SHORT(d->combo[c].bw_shape, bsh), SHORT(d->combo[c].shape, sh));
             break;
         }
+    cached_rows(d, c0, c1, out);
     for (int c = c0, said = 0; c < c1 && !said; c++) /* the lines left unpaired for a cache */
         for (int s = 0; s < in->nseries && !said; s++)
             if (d->combo[c].bw_shape && s != d->base && usable(at(d, c, s)) &&

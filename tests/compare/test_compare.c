@@ -1234,7 +1234,9 @@ static void test_pair_by_bandwidth(void) {
     r = CMP(T("sd_llc_cached.csv"), "--baseline", "cpu");
     CHECK_MSG(r.rc == 0 && !strstr(r.out, "64.0× faster") && strstr(r.out, "cache vs memory") &&
                   strstr(r.out, "not set side by side by bandwidth: one side's working set was "
-                                "served by its last-level cache"),
+                                "served by its last-level cache") &&
+                  strstr(r.out, "[cached] rows of Test CPU D (cpu): the working set was served "
+                                "by the last-level cache"),
               "%s", r.out);
     result_free(&r);
     r = CMP(T("sd_llc_cached.csv"), "--baseline", "cpu", "--format", "csv");
