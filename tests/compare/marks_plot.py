@@ -8,8 +8,6 @@ are tests/io/test_marks.c's.
 usage: marks_plot.py PATH/TO/gpubench PATH/TO/scripts/plot DATA_DIR
 """
 import csv
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
@@ -17,15 +15,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testhelp import check, summary  # noqa: E402
-
-
-def load_plot(path):
-    loader = importlib.machinery.SourceFileLoader("gpubench_plot", path)
-    spec = importlib.util.spec_from_loader("gpubench_plot", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+from testhelp import check, load_plot, summary  # noqa: E402
 
 
 def main():
