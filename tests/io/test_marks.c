@@ -19,8 +19,8 @@ static struct device gpu = {.id = "cuda:0", .kind = DEV_CUDA, .name = "Real GPU"
 static struct device sim = {
     .id = "cuda:1", .kind = DEV_CUDA, .name = DEVICE_SIMULATED_PREFIX "Tesla K40m", .cc = "3.5"};
 static const struct device *const devs[] = {&gpu, &sim};
-static const struct run_info ri = {.run_id = "r1", .utc = "2026-01-01T00:00:00Z", .host = "h",
-                                   .devs = devs, .ndevs = 2};
+static const struct run_info ri = {
+    .run_id = "r1", .utc = "2026-01-01T00:00:00Z", .host = "h", .devs = devs, .ndevs = 2};
 static const double samples[] = {2.0, 2.5, 3.0};
 
 /* Row 0 is plain; row 1 + i has mark_kinds[i] alone. Each row's shape names its row: n=1+i. */
@@ -28,10 +28,20 @@ enum { NROWS = 1 + MARK_KINDS };
 static void make_rows(struct result r[NROWS]) {
     memset(r, 0, NROWS * sizeof *r);
     for (int i = 0; i < NROWS; i++) {
-        r[i] = (struct result){.dev = &gpu, .w = &toy, .im = &im, .flops = 1e9, .bytes = 12,
-                               .e2e_median_ms = 4.5, .batch_ms = -1, .gflops = 400, .gbps = -1,
-                               .peak_pct = -1, .max_rel_err = 0, .cpu_wait_pct = -1,
-                               .status = ST_OK, .samples = samples};
+        r[i] = (struct result){.dev = &gpu,
+                               .w = &toy,
+                               .im = &im,
+                               .flops = 1e9,
+                               .bytes = 12,
+                               .e2e_median_ms = 4.5,
+                               .batch_ms = -1,
+                               .gflops = 400,
+                               .gbps = -1,
+                               .peak_pct = -1,
+                               .max_rel_err = 0,
+                               .cpu_wait_pct = -1,
+                               .status = ST_OK,
+                               .samples = samples};
         stats_compute(samples, 3, &r[i].st);
         snprintf(r[i].shape, sizeof r[i].shape, "n=%d", i);
         snprintf(r[i].shape_short, sizeof r[i].shape_short, "n=%d", i);
@@ -140,8 +150,8 @@ static void test_machine(void) {
     check_lines("csv", t, ",", "\n"); /* the last column */
     struct csv_table tab;
     char err[CSV_ERR_LEN];
-    CHECK_MSG(csv_read_buffer("marks.csv", t, strlen(t), CSV_RUN, &tab, err, sizeof err) == 0,
-              "%s", err);
+    CHECK_MSG(csv_read_buffer("marks.csv", t, strlen(t), CSV_RUN, &tab, err, sizeof err) == 0, "%s",
+              err);
     for (size_t i = 0; i < tab.nrows; i++) /* read back as they were written */
         CHECK_MSG(tab.run[i].marks == (i ? mark_kinds[i - 1].bit : 0u), "csv read: row %zu: %u", i,
                   tab.run[i].marks);
@@ -168,8 +178,9 @@ static void test_machine(void) {
 /* Files written before the `marks` column: a simulated device and runner.c's cache note. */
 static void test_old_files(void) {
     CHECK(marks_of_fields(NULL, "simulated NVIDIA H100", "") == MARK_EMULATED);
-    CHECK(marks_of_fields(NULL, "NVIDIA H200", "working set 192 MiB fits in L3 (300 MiB): cache "
-                                               "bandwidth, not memory") == MARK_CACHED);
+    CHECK(marks_of_fields(NULL, "NVIDIA H200",
+                          "working set 192 MiB fits in L3 (300 MiB): cache "
+                          "bandwidth, not memory") == MARK_CACHED);
     CHECK(marks_of_fields(NULL, "NVIDIA H200", "working set 1 MiB fits in L2 (50 MiB)") == 0);
     CHECK(marks_of_fields("", "simulated NVIDIA H100", "") == 0); /* the column decides */
     CHECK(marks_parse("cached+emulated+newword") == (MARK_CACHED | MARK_EMULATED));
