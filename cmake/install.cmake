@@ -38,7 +38,7 @@ install(PROGRAMS scripts/slurm/fleet scripts/slurm/fleet-task.sbatch
 file(RELATIVE_PATH fleet_rel /p/${CMAKE_INSTALL_BINDIR} /p/${slurm_dir}/fleet)
 file(WRITE ${PROJECT_BINARY_DIR}/gpubench-fleet
      "#!/bin/sh\n# gpubench-fleet — scripts/slurm/fleet of gpubench ${PROJECT_VERSION}, installed\n"
-     "exec \"$(dirname \"$(readlink -f \"$0\")\")/${fleet_rel}\" \"$@\"\n")
+     "GPUBENCH_FLEET_NAME=gpubench-fleet exec \"$(dirname \"$(readlink -f \"$0\")\")/${fleet_rel}\" \"$@\"\n")
 install(PROGRAMS ${PROJECT_BINARY_DIR}/gpubench-fleet DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${GPUBENCH_MANPAGE} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 OPTIONAL)
 install(FILES README.md LICENSE CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -1,5 +1,6 @@
 """testhelp.py — what the Python tests share, as the C tests share tests/testhelp.h: one check()
-that counts and prints each failure, and the summary line with the exit code."""
+that counts and prints each failure, the summary line with the exit code, and scripts/plot
+loaded as a module."""
 
 passed = 0
 fails = []
@@ -19,3 +20,14 @@ def summary():
     """Print "N passed, M failed" and return the exit code: 1 when anything failed."""
     print(f"{passed} passed, {len(fails)} failed")
     return 1 if fails else 0
+
+
+def load_plot(path):
+    """scripts/plot (no .py suffix) as a module, for the tests that call its functions."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("gpubench_plot", path)
+    spec = importlib.util.spec_from_loader("gpubench_plot", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod

@@ -35,26 +35,61 @@ static void base_label(struct cmp_series *s) {
         snprintf(s->label, sizeof s->label, "%s (%s)", name, r->device);
 }
 
-/* Labels name columns, so they must differ: the same card in two files gets the file name, two
- * runs in one file also get the run id. */
+/* The first GPU of series s's run (another series of the same file and run), or NULL. */
+static const struct cmp_series *run_gpu(const struct cmp_input *in, const struct cmp_series *s) {
+    for (int i = 0; i < in->nseries; i++) {
+        const struct cmp_series *g = &in->series[i];
+        if (!g->is_cpu && g->file == s->file && !strcmp(g->run_id, s->run_id))
+            return g;
+    }
+    return NULL;
+}
+
+/* What pass `pass` of unique_labels adds, for a and b: 0 the file, 1 the host, 2 a CPU's run's
+ * card, 3 the run id. Does it tell them apart (is it worth adding)? */
+static int tells_apart(const struct cmp_input *in, int pass, const struct cmp_series *a,
+                       const struct cmp_series *b) {
+    const struct cmp_series *ga = a->is_cpu ? run_gpu(in, a) : NULL;
+    const struct cmp_series *gb = b->is_cpu ? run_gpu(in, b) : NULL;
+    switch (pass) {
+    case 0: return a->file != b->file;
+    case 1: return strcmp(a->first->host, b->first->host) != 0;
+    case 2:
+        return ga && gb && (strcmp(ga->device, gb->device) ||
+                            strcmp(ga->first->device_name, gb->first->device_name));
+    default: return 1;
+    }
+}
+
+/* Labels name columns, so they must differ: the same card in two files gets the file name; in
+ * one file (a merged fleet's) the machine the run came from (its host), then for a CPU the card
+ * its run measured beside it (one node's tasks of a per-GPU fleet share the host), and last the
+ * run id. */
 static void unique_labels(struct cmp_input *in, const struct csv_table *runs) {
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 4; pass++) {
         unsigned char *dup = calloc((size_t)in->nseries + 1, 1);
         if (!dup)
             return; /* labels stay ambiguous but correct */
         for (int i = 0; i < in->nseries; i++)
             for (int j = 0; j < in->nseries; j++)
-                if (i != j && !strcmp(in->series[i].label, in->series[j].label))
+                if (i != j && !strcmp(in->series[i].label, in->series[j].label) &&
+                    tells_apart(in, pass, &in->series[i], &in->series[j]))
                     dup[i] = 1;
         for (int i = 0; i < in->nseries; i++) {
             struct cmp_series *s = &in->series[i];
             if (!dup[i])
                 continue;
             size_t n = strlen(s->label);
+            const struct cmp_series *g = s->is_cpu ? run_gpu(in, s) : NULL;
             if (pass == 0)
                 snprintf(s->label + n, sizeof s->label - n, " [%s]",
                          cmp_basename(runs[s->file].name));
-            else
+            else if (pass == 1 && s->first->host[0])
+                snprintf(s->label + n, sizeof s->label - n, " [host %s]", s->first->host);
+            else if (pass == 2 && g)
+                snprintf(s->label + n, sizeof s->label - n, " [beside %s %s]", g->device,
+                         g->first->device_name[0] ? g->first->device_name : "");
+            else if (pass == 3)
                 snprintf(s->label + n, sizeof s->label - n, " [run %s]", s->run_id);
         }
         free(dup);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "harness/compare/internal.h"
+#include "harness/io/marks.h"
 #include "harness/core/shape.h"
 
 /* A shape as every human output prints it (the run table too): "stride=1", not
@@ -64,6 +65,18 @@ static inline int usable(const struct run_row *r) {
     return r && r->status == ST_OK && r->median_ms > 0 && e2e_ms(r) > 0;
 }
 
+/* Did one of two rows measure a cache and the other memory (harness/io/marks.h: cached)? Such
+ * rows are never set side by side by bandwidth: a cache rate against a memory rate says nothing
+ * of either device. */
+static inline int cache_against_memory(const struct run_row *a, const struct run_row *b) {
+    return a && b && ((a->marks ^ b->marks) & MARK_CACHED);
+}
+
+/* The sentence said where rows were left unpaired for that. */
+#define SD_CACHE_NOTE                                                                            \
+    "not set side by side by bandwidth: one side's working set was served by its last-level "    \
+    "cache (a cache rate), the other's by memory"
+
 static inline int same_point(const struct combo *c, const struct run_row *r) {
     return !strcmp(c->workload, r->workload) && !strcmp(c->shape, r->shape) &&
            !strcmp(c->dtype, r->dtype);
@@ -82,7 +95,8 @@ int sd_tier_count(const struct sd *d);
 /* Does the report hold lines of one-time costs (left out of every geometric mean)? */
 int sd_has_one_time(const struct sd *d);
 /* Line c's kernel and e2e ratios of row r against baseline row b: time over time, or time per
- * byte over time per byte (baseline GB/s / r's GB/s) on a line measured by bandwidth. 0: none. */
+ * byte over time per byte (baseline GB/s / r's GB/s) on a line measured by bandwidth. 0: none
+ * (on a line measured by bandwidth, also where one row is cached and the other is not). */
 int sd_ratios(const struct sd *d, int c, const struct run_row *r, const struct run_row *b,
               double *k, double *e);
 /* Geometric means of series s's kernel and e2e ratios over lines [c0, c1); returns the count. */

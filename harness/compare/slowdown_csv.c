@@ -2,9 +2,10 @@
  * mean, per two devices and per crossover, told apart by the `kind` column. Each record names
  * the device it divides by whole (baseline_device, baseline_file, baseline_run_id: one id is
  * ambiguous across files), and `emulated` says when a time it shows or divides by is CPU
- * emulation (a simulated device, gpubench-sim), as the other forms say in words; `slow_cpu` holds
- * the report's sentence for its device and its baseline device where either is a CPU that ran
- * far under its peak (slow_cpu.c), joined by " | ". */
+ * emulation (a simulated device, gpubench-sim), as the other forms say in words; `cached` when
+ * the row or the baseline row it is measured against measured its last-level cache, not memory
+ * (harness/io/marks.h); `slow_cpu` holds the report's sentence for its device and its baseline
+ * device where either is a CPU that ran far under its peak (slow_cpu.c), joined by " | ". */
 #include "harness/compare/slowdown.h"
 
 static const char *const csv_head[] = {"kind",
@@ -30,6 +31,7 @@ static const char *const csv_head[] = {"kind",
                                        "e2e_ratio",
                                        "note",
                                        "emulated",
+                                       "cached",
                                        "slow_cpu",
                                        NULL};
 
@@ -81,7 +83,8 @@ static void csv_line(const struct sd *d, FILE *out, const char *kind, const stru
     csv_num(out, er);
     fputc(',', out);
     csv_field(out, note);
-    fprintf(out, ",%d,", (s >= 0 && sd_simulated(d, s)) || sd_simulated(d, bsi));
+    fprintf(out, ",%d,%d,", (s >= 0 && sd_simulated(d, s)) || sd_simulated(d, bsi),
+            ((r ? r->marks : 0) | (b ? b->marks : 0)) & MARK_CACHED ? 1 : 0);
     struct sd_slow a, b2;
     int sa = s >= 0 && s != bsi && sd_slow_cpu(d, s, &a), sb = sd_slow_cpu(d, bsi, &b2);
     char both[sizeof a.text + sizeof b2.text + 4];
@@ -94,7 +97,9 @@ static void csv_line(const struct sd *d, FILE *out, const char *kind, const stru
 static void line_record(const struct sd *d, int c, int s, const struct run_row *r,
                         const struct run_row *b, double kr, double er, void *out) {
     char bw[320] = "";
-    if (d->combo[c].bw_shape && b)
+    if (d->combo[c].bw_shape && b && cache_against_memory(r, b))
+        snprintf(bw, sizeof bw, "%s", SD_CACHE_NOTE);
+    else if (d->combo[c].bw_shape && b)
         snprintf(bw, sizeof bw, "by GB/s against the baseline's %s", d->combo[c].bw_shape);
     csv_line(d, out, "line", &d->combo[c], d->combo[c].workload, s, d->base, r, b, kr, er,
              r->status == ST_OK ? bw : r->note);

@@ -135,7 +135,15 @@ static void json_line(const struct sd *d, int c, int s, const struct run_row *r,
     json_kn(out, "baseline_ms", b ? b->median_ms : NAN, 1);
     json_kn(out, "baseline_e2e_ms", b ? e2e_ms(b) : NAN, 1);
     json_kn(out, "kernel_ratio", kr, 1);
-    json_kn(out, "e2e_ratio", er, 0);
+    json_kn(out, "e2e_ratio", er, 1);
+    /* what changes the meaning of a time (harness/io/marks.h), the row's and its baseline's */
+    fprintf(out, "\"cached\":%s,\"baseline_cached\":%s",
+            r->marks & MARK_CACHED ? "true" : "false",
+            b && (b->marks & MARK_CACHED) ? "true" : "false");
+    if (d->combo[c].bw_shape && cache_against_memory(r, b)) {
+        fputc(',', out);
+        json_kv(out, "note", SD_CACHE_NOTE, 0);
+    }
     fputc('}', out);
 }
 

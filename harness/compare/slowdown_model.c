@@ -132,7 +132,10 @@ static double point_bytes(const struct sd *d, int s, int c) {
 }
 
 /* The baseline device's row at line c's point: its same implementation, else its fastest; NULL
- * when it has none. With shape set, at that shape instead of the line's. */
+ * when it has none. With shape set, at that shape instead of the line's. A start-up line
+ * (one_time) has its same implementation only: no other start-up measures the same thing (the
+ * CPU's openblas_first is a first call into a library the process loaded before main, a GPU's
+ * context is a driver's whole set-up), so none stands in for another (docs/workloads.md). */
 static const struct run_row *baseline_row(const struct sd *d, int c, const char *shape) {
     const struct run_row *best = NULL;
     for (int k = 0; k < d->ncombo; k++) {
@@ -143,6 +146,8 @@ static const struct run_row *baseline_row(const struct sd *d, int c, const char 
             continue;
         if (!strcmp(r->impl, d->combo[c].impl))
             return r;
+        if (d->combo[c].one_time)
+            continue;
         if (!best || r->median_ms < best->median_ms)
             best = r;
     }
@@ -175,7 +180,7 @@ int sd_ratios(const struct sd *d, int c, const struct run_row *r, const struct r
         return 0;
     double scale = 1; /* time per byte: the baseline's bytes over r's */
     if (d->combo[c].bw_shape) {
-        if (!(r->bytes > 0) || !(b->bytes > 0))
+        if (!(r->bytes > 0) || !(b->bytes > 0) || cache_against_memory(r, b))
             return 0;
         scale = b->bytes / r->bytes;
     }
@@ -282,6 +287,16 @@ int sd_point_first(const struct sd *d, int c) {
     return 1;
 }
 
+/* Does series s have a usable row at line c's point that measured a cache? */
+static int point_cached(const struct sd *d, int s, int c) {
+    for (int i = 0; i < d->ncombo; i++) {
+        const struct run_row *r = at(d, i, s);
+        if (usable(r) && same_point(&d->combo[c], r) && (r->marks & MARK_CACHED))
+            return 1;
+    }
+    return 0;
+}
+
 /* Series s's fastest usable kernel and end-to-end times at the point of line c; 0 when none. */
 int sd_point_best(const struct sd *d, int s, int c, double *k, double *e) {
     *k = *e = INFINITY;
@@ -320,7 +335,8 @@ int sd_pair_geomeans(const struct sd *d, int a, int b, double *gk, double *ge, i
         double scale = 1; /* by bandwidth: b's bytes over a's */
         if (o >= 0 && !hb) { /* counted here, at a's point; at b's, skipped */
             double ba = point_bytes(d, a, c), bb = point_bytes(d, b, o);
-            hb = ba > 0 && bb > 0 && sd_point_best(d, b, o, &kb, &eb);
+            hb = ba > 0 && bb > 0 && point_cached(d, a, c) == point_cached(d, b, o) &&
+                 sd_point_best(d, b, o, &kb, &eb); /* a cache's rate is no memory's */
             scale = hb ? bb / ba : 1;
         } else if (o >= 0)
             continue;

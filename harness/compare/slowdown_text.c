@@ -88,13 +88,35 @@ static void ratio_cells(const struct sd *d, int c, struct cmp_grid *g, int row, 
         return;
     }
     if (!sd_ratios(d, c, r, b, &kr, &er)) {
-        grid_set(g, row, col, "no baseline");
+        grid_set(g, row, col, d->combo[c].bw_shape && cache_against_memory(r, b)
+                                  ? "cache vs memory" /* SD_CACHE_NOTE, under the table */
+                                  : "no baseline");
         return;
     }
     fmt_ratio(k, sizeof k, kr);
     fmt_ratio(e, sizeof e, er);
     grid_set(g, row, col, "%s", k);
     grid_set(g, row, col + 1, "%s", e);
+}
+
+/* After a table whose rows include some that measured a last-level cache (harness/io/marks.h:
+ * cached), which devices' they are: their rates are a cache's, not memory's. */
+static void cached_rows(const struct sd *d, int c0, int c1, FILE *out) {
+    char who[512] = "";
+    size_t n = 0;
+    for (int s = 0; s < d->in->nseries && n < sizeof who; s++) {
+        int any = 0;
+        for (int c = c0; c < c1 && !any; c++)
+            any = usable(at(d, c, s)) && (at(d, c, s)->marks & MARK_CACHED);
+        if (any)
+            n += (size_t)snprintf(who + n, sizeof who - n, "%s%s", n ? ", " : "",
+                                  d->in->series[s].label);
+    }
+    if (n)
+        fprintf(out,
+                "\n[cached] rows of %s: the working set was served by the last-level cache (a "
+                "cache rate, not memory's)\n",
+                who);
 }
 
 static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md, int width) {
@@ -174,9 +196,19 @@ static int print_workload(const struct sd *d, int c0, int c1, FILE *out, int md,
                     SHORT(d->combo[c].bw_shape, bsh), SHORT(d->combo[c].shape, sh));
             break;
         }
+    cached_rows(d, c0, c1, out);
+    for (int c = c0, said = 0; c < c1 && !said; c++) /* the lines left unpaired for a cache */
+        for (int s = 0; s < in->nseries && !said; s++)
+            if (d->combo[c].bw_shape && s != d->base && usable(at(d, c, s)) &&
+                cache_against_memory(at(d, c, s), d->ref[c])) {
+                fprintf(out, "\n\"cache vs memory\": %s\n", SD_CACHE_NOTE);
+                said = 1;
+            }
     if (d->combo[c0].one_time) /* prose after a blank line, as above */
         fprintf(out, "\none-time costs, paid once per process (the first call of a library or a "
-                     "device, a context, a JIT), not workload speed: in no geometric mean\n");
+                     "device, a context, a JIT), not workload speed: in no geometric mean; each "
+                     "is set only against the baseline's same one (a CPU library's first call "
+                     "is no GPU context: \"-\" where the baseline has none)\n");
     fputc('\n', out);
     grid_free(&g);
     return 0;

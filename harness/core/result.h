@@ -75,6 +75,10 @@ struct result {
     double gflops, gbps, peak_pct; /* <0: not applicable */
     const char *no_peak;   /* a timed row without peak_pct: why, for the table's legend ("the
                               working set fits in the last-level cache …"); else NULL */
+    int cached;            /* 1: the working set was served by the last-level cache, and the rate
+                              shows it (runner.c's cache_note): a cache rate, not memory's */
+    double cpu_wait_pct; /* <0 unknown */
+    int below_timer_res;
     double max_rel_err;    /* <0: not verified */
     enum status status;
     char note[1024];

@@ -8,11 +8,18 @@
  * Bencher's built-in Latency measure is in nanoseconds, so the milliseconds are converted.
  * `latency` is the kernel-only median with its 95% confidence interval; `e2e-latency` (GPU rows
  * only: on the CPU it equals latency) adds the host<->device copies and has no interval. Only
- * timed rows are written: a benchmark without a value is no BMF entry. */
+ * timed rows are written: a benchmark without a value is no BMF entry.
+ *
+ * Bencher knows a benchmark by its name, so what changes a figure's meaning (harness/io/marks.h)
+ * is a suffix of the name: "gemm/cublas/cuda:0/m=256;n=256;k=256 [emulated]". An emulated or
+ * cached row is then a benchmark of its own, never a point in the history of a card's or a
+ * memory-bound row's. */
 #include "harness/io/json.h"
+#include "harness/io/marks.h"
 #include "harness/io/rows.h"
 
 #include <math.h>
+#include <string.h>
 
 enum { NS_PER_MS = 1000000 };
 
@@ -22,11 +29,15 @@ static void bmf_begin(FILE *f, const struct run_info *ri) {
 }
 
 static int bmf_row(FILE *f, const struct run_info *ri, const struct result *r, int written) {
-    char name[512];
+    char name[512], words[96];
     (void)ri;
     if (r->st.n == 0)
         return 0;
     rows_bench_name(r, name, sizeof name);
+    if (*marks_words(marks_of(r), ",", words, sizeof words)) {
+        size_t n = strlen(name);
+        snprintf(name + n, sizeof name - n, " [%s]", words);
+    }
     fputs(written ? ",\n  " : "\n  ", f);
     json_string(f, name);
     fputs(": {\"latency\": {", f);

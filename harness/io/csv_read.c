@@ -6,6 +6,8 @@
  */
 #include "harness/io/csv_read.h"
 
+#include "harness/io/marks.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -587,6 +589,7 @@ static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size
     const int run = t->kind == CSV_RUN;
     const int run_col = run ? csv_col_index(t, "run") : -1;
     const int hw_col = run ? csv_col_index(t, "hardware") : -1;
+    const int marks_col = run ? csv_col_index(t, "marks") : -1;
     size_t nrec = tk->nrecs;
     while (nrec > 1 && tk->recs[nrec - 1].blank)
         nrec--;
@@ -606,8 +609,12 @@ static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size
             return -1;
         if (run && check_run_index(t, run_col, &t->run[r], err, errlen))
             return -1;
-        if (run)
-            t->run[r].hardware = hw_col >= 0 ? t->run[r].raw[hw_col] : "";
+        if (!run)
+            continue;
+        struct run_row *row = &t->run[r];
+        row->hardware = hw_col >= 0 ? row->raw[hw_col] : "";
+        row->marks = marks_of_fields(marks_col >= 0 ? row->raw[marks_col] : NULL,
+                                     row->device_name, row->note);
     }
     return 0;
 }
@@ -701,13 +708,15 @@ int csv_read_buffer(const char *name, const char *data, size_t len, enum csv_kin
 int csv_read_file(const char *path, enum csv_kind kind, struct csv_table *t, char *err,
                   size_t errlen) {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
+    int std_in = !strcmp(path, "-"); /* the convention: standard input */
+    FILE *f = std_in ? stdin : fopen(path, "rb");
     if (!f)
         return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, len = 0;
     char *data = malloc(cap);
     if (!data) {
-        fclose(f);
+        if (!std_in)
+            fclose(f);
         return fail(err, errlen, "%s: out of memory", path);
     }
     for (;;) {
@@ -715,7 +724,8 @@ int csv_read_file(const char *path, enum csv_kind kind, struct csv_table *t, cha
             char *p = cap < SIZE_MAX / 2 ? realloc(data, cap * 2) : NULL;
             if (!p) {
                 free(data);
-                fclose(f);
+                if (!std_in)
+                    fclose(f);
                 return fail(err, errlen, "%s: out of memory", path);
             }
             data = p;
@@ -728,12 +738,13 @@ int csv_read_file(const char *path, enum csv_kind kind, struct csv_table *t, cha
     }
     int bad = ferror(f);
     int saved = errno;
-    fclose(f);
+    if (!std_in)
+        fclose(f);
     if (bad) {
         free(data);
         return fail(err, errlen, "%s: cannot read: %s", path, strerror(saved));
     }
-    int rc = csv_read_buffer(path, data, len, kind, t, err, errlen);
+    int rc = csv_read_buffer(std_in ? "stdin" : path, data, len, kind, t, err, errlen);
     free(data);
     return rc;
 }

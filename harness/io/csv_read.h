@@ -50,6 +50,9 @@ struct run_row {
     long run; /* the extra column `run` (the run's index within one --runs N); -1 if absent */
     const char *hardware; /* the extra column `hardware` (what tells machines apart,
                              harness/run/hardware.h); "" when empty or absent */
+    unsigned marks; /* what changes the meaning of its figures (harness/io/marks.h): the extra
+                       column `marks`, or in a file without it what its device name and note
+                       say (emulated, cached) */
 };
 
 /* One row of a samples CSV: one timed repetition. */
@@ -77,7 +80,8 @@ struct csv_table {
     char **fields_; /* private: nrows+1 × ncols field pointers */
 };
 
-/* Read `path` as a CSV of `kind` into *t. Returns 0, or -1 with one line (no newline) in err;
+/* Read `path` ("-": standard input, named "stdin" in messages) as a CSV of `kind`
+ * into *t. Returns 0, or -1 with one line (no newline) in err;
  * on failure *t holds nothing to free (csv_free is still safe to call). */
 int csv_read_file(const char *path, enum csv_kind kind, struct csv_table *t, char *err,
                   size_t errlen);

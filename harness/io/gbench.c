@@ -14,8 +14,14 @@
  * (CUDA events on a GPU), not process CPU time. Counters, as Google Benchmark writes user
  * counters: bytes_per_second and flops_per_second where the workload declares them, e2e_time
  * (the median with host<->device copies, in time_unit) on GPU rows. Times are in nanoseconds,
- * Google Benchmark's default unit: compare.py prints them as whole numbers of the unit. */
+ * Google Benchmark's default unit: compare.py prints them as whole numbers of the unit.
+ *
+ * What changes a figure's meaning (harness/io/marks.h) is the entry's `label`, as Google
+ * Benchmark writes a SetLabel ("emulated, cached"), and the context says the run's simulated
+ * devices ("gpubench_emulated": "cuda:0 (simulated Tesla K40m)") and what each label word means
+ * ("gpubench_marks", one string), so a file of a simulated run is not taken for a card's. */
 #include "harness/io/json.h"
+#include "harness/io/marks.h"
 #include "harness/io/rows.h"
 
 enum { NS_PER_MS = 1000000 };
@@ -28,6 +34,20 @@ static void gbench_begin(FILE *f, const struct run_info *ri) {
     json_member_string(f, ", ", "gpubench_schema", JSON_SCHEMA);
     json_member_string(f, ", ", "gpubench_version", GPUBENCH_VERSION);
     json_member_string(f, ", ", "gpubench_run_id", ri->run_id);
+    char sim[512] = "";
+    size_t n = 0;
+    for (int i = 0; i < ri->ndevs && n < sizeof sim; i++)
+        if (device_is_simulated(ri->devs[i]->name))
+            n += (size_t)snprintf(sim + n, sizeof sim - n, "%s%s (%s)", n ? ", " : "",
+                                  ri->devs[i]->id, ri->devs[i]->name);
+    if (n)
+        json_member_string(f, ", ", "gpubench_emulated", sim);
+    char legend[1024];
+    n = 0;
+    for (int i = 0; i < MARK_KINDS && n < sizeof legend; i++)
+        n += (size_t)snprintf(legend + n, sizeof legend - n, "%s%s: %s", i ? "; " : "",
+                              mark_kinds[i].word, mark_kinds[i].legend);
+    json_member_string(f, ", ", "gpubench_marks", legend);
     fputs("},\n  \"benchmarks\": [", f);
 }
 
@@ -57,6 +77,9 @@ static int gbench_row(FILE *f, const struct run_info *ri, const struct result *r
     json_member_number(f, ", ", "real_time", r->st.median * NS_PER_MS);
     json_member_number(f, ", ", "cpu_time", r->st.median * NS_PER_MS);
     json_member_string(f, ", ", "time_unit", "ns");
+    char label[96];
+    if (*marks_words(marks_of(r), ", ", label, sizeof label))
+        json_member_string(f, ", ", "label", label);
     counter(f, "bytes_per_second", r->gbps * 1e9, r->gbps >= 0);
     counter(f, "flops_per_second", r->gflops * 1e9, r->gflops >= 0);
     counter(f, "e2e_time", r->e2e_median_ms * NS_PER_MS,

@@ -11,10 +11,12 @@
  *
  * A row's values are the CSV's at full precision: numbers as the shortest text that reads back
  * as the same double, and null wherever the CSV cell is empty (the conditions below are
- * csv_write_result's). */
+ * csv_write_result's). The last, `marks` (harness/io/marks.h), is the CSV's words as an array:
+ * ["emulated", "cached"], [] for a plain row. */
 #include <math.h>
 
 #include "harness/io/json.h"
+#include "harness/io/marks.h"
 #include "harness/io/rows.h"
 #include "harness/io/tel_cols.h"
 
@@ -95,7 +97,14 @@ static int json_row(FILE *f, const struct run_info *ri, const struct result *r, 
         else
             json_member_number(f, ", ", tc[i].name, tc[i].num);
     }
-    fputc('}', f);
+    fputs(", \"marks\": [", f);
+    unsigned m = marks_of(r);
+    for (int i = 0, n = 0; i < MARK_KINDS; i++)
+        if (m & mark_kinds[i].bit) {
+            fputs(n++ ? ", " : "", f);
+            json_string(f, mark_kinds[i].word);
+        }
+    fputs("]}", f);
     return 1;
 }
 

@@ -16,6 +16,7 @@
 #include "harness/core/device.h"
 #include "harness/io/csv_write.h"
 #include "harness/io/csv_read.h"
+#include "harness/io/marks.h"
 #include "harness/merge/internal.h"
 
 struct merge_opts {
@@ -299,8 +300,12 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
             for (int j = 0; j < ncols; j++) {
                 if (j)
                     fputc(',', cf.f);
+                char words[96];
                 if (map[j] >= 0)
                     csv_field(cf.f, m->t.run[r].raw[map[j]]);
+                else if (!strcmp(cols[j], "marks")) /* a file from before the column: what its
+                                                        rows imply (csv_read.c, marks.h) */
+                    csv_field(cf.f, marks_words(m->t.run[r].marks, "+", words, sizeof words));
             }
             fputc('\n', cf.f);
             (*rows)++;

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "bench/registry.h"
@@ -76,7 +77,8 @@ void cli_usage(FILE *f) {
         "                        OPENBLAS_CORETYPE, if set, wins\n"
         "      --seed N          seed of the random inputs (default 42)\n"
         "  -o, --out PATH        run file (default results/<host>-<UTC time>.csv); CSV, or\n"
-        "                        the JSON document when PATH ends in .json\n"
+        "                        the JSON document when PATH ends in .json; - is stdout\n"
+        "                        (the run CSV there, in place of the table)\n"
         "      --json PATH       also write the JSON document (full precision) to PATH\n"
         "      --no-out          write no run file (as -o /dev/null)\n"
         "      --samples PATH    also write every timed sample to PATH (CSV)\n"
@@ -267,6 +269,11 @@ static int opt_output(int c, const char *arg, struct options *o) {
     return 0;
 }
 
+int cli_out_is_json(const char *path) {
+    size_t n = path ? strlen(path) : 0;
+    return n >= 5 && strcasecmp(path + n - 5, ".json") == 0;
+}
+
 /* -f: what goes to stdout. */
 static int opt_format(const char *arg, struct options *o) {
     if (strcmp(arg, "table") == 0)
@@ -314,7 +321,8 @@ static int runs_options(const struct options *o) {
                            names[o->format], "");
     struct stat st;
     int device = o->out && stat(o->out, &st) == 0 && !S_ISREG(st.st_mode); /* -o /dev/null */
-    if (o->json || o->no_out || device || (n >= 5 && strcmp(o->out + n - 5, ".json") == 0))
+    (void)n;
+    if (o->json || o->no_out || device || cli_out_is_json(o->out))
         return usage_error("--runs: gathers the runs into one CSV (--out PATH.csv); %s%s",
                            o->no_out || device ? "writing no run file leaves nothing to gather"
                                                : "JSON output is not supported with --runs",
@@ -337,6 +345,20 @@ static int options_finish(struct options *o) {
     }
     if (!o->set_max_time && o->max_time < o->min_time)
         o->max_time = o->min_time; /* the default cap never undercuts a chosen minimum */
+    if (o->out && !strcmp(o->out, "-")) { /* the run CSV on stdout, where the table would go */
+        if (o->set_format && o->format != FMT_CSV)
+            return usage_error("--out -: standard output carries the run CSV; --format %s would "
+                               "write there too (give one of them)%s",
+                               (const char *const[]){"table", "csv", "json", "markdown", "gbench",
+                                                     "bmf"}[o->format],
+                               "");
+        if (o->runs > 1)
+            return usage_error("--out -: --runs gathers its runs into a file (--out PATH.csv)%s%s",
+                               "", "");
+        o->format = FMT_CSV;
+        o->out = NULL;
+        o->no_out = 1;
+    }
     if (o->out && o->samples && strcmp(o->out, o->samples) == 0)
         return usage_error("--samples: '%s' is also the --out file%s", o->samples, "");
     if (o->json && ((o->out && strcmp(o->out, o->json) == 0) ||
@@ -365,7 +387,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         {"no-telemetry", no_argument, NULL, 'T'},
         {"blas-core", required_argument, NULL, 'B'},
         {NULL, 0, NULL, 0}};
-    int c, rc = 0;
+    int c, rc = 0, version = 0;
     options_defaults(o);
     opterr = 0;
     optind = 1;
@@ -390,7 +412,10 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
         case 'a':
         case 'j':
         case 'N': rc = opt_output(c, optarg, o); break;
-        case 'f': rc = opt_format(optarg, o); break;
+        case 'f':
+            rc = opt_format(optarg, o);
+            o->set_format = 1;
+            break;
         case 'T': o->no_telemetry = 1; break;
         case 'B':
             if (!blas_core_option_ok(optarg))
@@ -400,7 +425,7 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
             o->blas_core = optarg;
             break;
         case 'h': cli_usage(stdout); return 1;
-        case 'V': print_version(); return 1;
+        case 'V': version = 1; break; /* printed once every option is known good */
         case ':': return usage_error("%s: missing value%s", argv[optind - 1], "");
         default: return usage_error("unknown option '%s'%s", argv[optind - 1], "");
         }
@@ -409,5 +434,9 @@ int cli_parse_run(int argc, char **argv, struct options *o) {
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'%s", argv[optind], "");
+    if (version) {
+        print_version();
+        return 1;
+    }
     return options_finish(o);
 }

@@ -35,12 +35,15 @@ struct options {
     enum out_format format;
     int runs;                  /* independent runs, each its own process (--runs, default 1) */
     /* Set when the user gave them, so --quick does not override explicit values. */
-    int set_min_time, set_max_time, set_reps, set_warmup;
+    int set_min_time, set_max_time, set_reps, set_warmup, set_format;
 };
 
 /* Parse the options of `run` (argv[0] is the command name). Returns 0 to run, 1 when --help or
  * --version was printed (exit 0), or 2 after printing a one-line error naming the argument. */
 int cli_parse_run(int argc, char **argv, struct options *o);
+
+/* Does --out PATH name the JSON document (it ends in .json, in any case: x.JSON)? */
+int cli_out_is_json(const char *path);
 
 /* The usage text, with worked examples. */
 void cli_usage(FILE *f);

@@ -64,12 +64,6 @@ int run_default_out(const struct run_info *ri, char *path, size_t len) {
     return 0;
 }
 
-/* 1 when PATH ends in ".json": --out writes the JSON document there instead of the CSV. */
-static int is_json_path(const char *path) {
-    size_t n = strlen(path);
-    return n >= 5 && strcmp(path + n - 5, ".json") == 0;
-}
-
 /* Close and delete every file opened so far, and results/ if this run made it: a usage error
  * leaves nothing behind. */
 static void discard_outputs(struct run_files *rf) {
@@ -99,7 +93,7 @@ int run_files_open(const struct options *o, const struct run_info *ri, struct ru
                 return 2;
             if (!o->out && access(rf->out_path, F_OK) == 0)
                 continue;
-            const struct row_format *fmt = is_json_path(rf->out_path) ? &rows_json : &rows_csv;
+            const struct row_format *fmt = cli_out_is_json(rf->out_path) ? &rows_json : &rows_csv;
             rc = result_file_open(&rf->out, rf->out_path, fmt, ri, err, sizeof err);
             if (rc != CSV_BUSY || o->out)
                 break;
@@ -189,7 +183,7 @@ int run_files_commit(struct run_files *rf, int rc, int rows, int say) {
         if (result_file_commit(file[i], err, sizeof err) != 0) {
             fprintf(stderr, "gpubench: %s: %s\n", opt[i], err);
             rc = rc ? rc : 1;
-        } else if (say) {
+        } else if (say && !file[i]->file.direct) { /* -o /dev/null: nothing was written */
             int cut = rc == 130;
             fprintf(stderr, "gpubench: wrote %s%s%s%s\n", file[i]->file.path,
                     cut ? " (interrupted: rows finished so far" : "", cut ? kept : "",

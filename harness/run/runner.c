@@ -662,6 +662,7 @@ static void derive_rates(const struct device *dev, const struct impl *im, struct
         pb = r->gbps * traffic / mem_peak_gbps(&m);
     }
     int in_cache = cache_note(dev, im, r, mem_bound, pb);
+    r->cached = in_cache; /* the row's `cached` mark (harness/io/marks.h) */
     int simulated = device_is_simulated(dev->name); /* CPU-emulation time, a real card's peak */
     if (in_cache || simulated)
         pf = pb = -1;
@@ -784,6 +785,7 @@ void runner_measure(const struct options *o, const struct device *dev, const str
 static void row_begin(const struct plan_row *pr, const struct workload *w, const struct problem *p,
                       struct result *r) {
     memset(r, 0, sizeof *r);
+    r->cpu_wait_pct = -1; /* unknown until measured */
     r->dev = pr->dev;
     r->w = w;
     r->im = pr->im;

@@ -55,7 +55,10 @@ static void make_cells(const struct result *r, struct cells *c) {
     fmt_opt(c->gflops, sizeof c->gflops, "%.1f", r->gflops, t && r->gflops >= 0);
     fmt_opt(c->gbps, sizeof c->gbps, "%.1f", r->gbps, t && r->gbps >= 0);
     fmt_opt(c->peak, sizeof c->peak, "%.0f%%", r->peak_pct, t && r->peak_pct >= 0);
-    if (r->status == ST_OK)
+    char words[96];
+    if (r->status == ST_OK && *marks_words(t ? marks_of(r) : 0, ", ", words, sizeof words))
+        snprintf(c->status, sizeof c->status, "ok [%s]", words); /* legend: table_legend */
+    else if (r->status == ST_OK)
         snprintf(c->status, sizeof c->status, "ok");
     else
         snprintf(c->status, sizeof c->status, "%s: %s", status_name(r->status), r->note);
@@ -176,14 +179,17 @@ static void table_line(const struct sink *s, const char *const cell[TABLE_COLS])
     }
 }
 
-/* Under the table, after a blank line: the columns a narrow terminal left out, and what each '-'
- * in `peak` means (one line per reason, with its rows). */
+/* Under the table, after a blank line: the columns a narrow terminal left out, what each '-'
+ * in `peak` means (one line per reason, with its rows), and what each mark in `status` means
+ * (harness/io/marks.h). */
 static void table_legend(const struct sink *s) {
     char line[600];
-    int n = 0, any = 0, peaks = s->show[C_PEAK] ? s->nno_peak : 0;
+    int n = 0, any = 0, peaks = s->show[C_PEAK] ? s->nno_peak : 0, marked = 0;
+    for (int i = 0; i < MARK_KINDS; i++)
+        marked += s->mark_rows[i] > 0;
     for (int i = 0; i < NOPTIONAL; i++)
         any += !s->show[table_optional[i]];
-    if (any || peaks)
+    if (any || peaks || marked)
         printf("\n");
     any = 0;
     for (int i = 0; i < NOPTIONAL; i++)
@@ -202,6 +208,19 @@ static void table_legend(const struct sink *s) {
                  s->no_peak_rows[i] == 1 ? "" : "s", s->no_peak[i]);
         term_wrapped(stdout, line, s->width, 0, 2);
     }
+    for (int i = 0; i < MARK_KINDS; i++)
+        if (s->mark_rows[i]) {
+            snprintf(line, sizeof line, "[%s] in %d row%s: %s", mark_kinds[i].word,
+                     s->mark_rows[i], s->mark_rows[i] == 1 ? "" : "s", mark_kinds[i].legend);
+            term_wrapped(stdout, line, s->width, 0, 2);
+        }
+}
+
+/* Count a timed row under each of its marks (the legend's). */
+static void count_marks(struct sink *s, const struct result *r) {
+    unsigned m = r->st.n > 0 ? marks_of(r) : 0;
+    for (int i = 0; i < MARK_KINDS; i++)
+        s->mark_rows[i] += (m & mark_kinds[i].bit) != 0;
 }
 
 /* Count a timed row without a peak under its reason (the legend's). */
@@ -271,6 +290,7 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
         return;
     }
     count_no_peak(s, r);
+    count_marks(s, r);
     switch (s->fmt) {
     case FMT_TABLE:
         make_cells(r, &c);
@@ -318,10 +338,22 @@ void sink_end(struct sink *s) {
     sink_flush(s);
 }
 
+/* The progress line is cut to one column less than the terminal's width (COLUMNS, else the
+ * terminal's; 80 unknown): a line that wrapped would leave its first part behind when "\r\033[K"
+ * clears only the last. */
+enum { PROGRESS_WIDTH = 80 };
 void sink_progress(struct sink *s, int i, int total, const char *what) {
     if (!s->progress)
         return;
-    fprintf(stderr, "\r\033[K[%d/%d] %s", i, total, what);
+    char line[1024];
+    int width = term_width(stderr), cols = 0;
+    snprintf(line, sizeof line, "[%d/%d] %s", i, total, what);
+    width = (width > 1 ? width : PROGRESS_WIDTH) - 1;
+    size_t n = 0;
+    for (; line[n]; n++) /* a code point's first byte starts a column (termcols.h) */
+        if (((unsigned char)line[n] & 0xC0) != 0x80 && ++cols > width)
+            break;
+    fprintf(stderr, "\r\033[K%.*s", (int)n, line);
     fflush(stderr);
 }
 

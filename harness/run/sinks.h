@@ -5,6 +5,7 @@
 
 #include "harness/run/cli.h"
 #include "harness/core/result.h"
+#include "harness/io/marks.h"
 
 struct row_format;
 
@@ -26,6 +27,9 @@ struct sink {
     /* The reasons for a '-' in `peak` seen so far (result.no_peak) and their rows. */
     const char *no_peak[SINK_NO_PEAK_MAX];
     int no_peak_rows[SINK_NO_PEAK_MAX], nno_peak;
+    /* The timed rows seen so far with each mark (harness/io/marks.h: mark_kinds' order), for
+     * the legend under the table. */
+    int mark_rows[MARK_KINDS];
 };
 
 /* Start the output; shape_width and impl_width are the longest short shape and implementation

@@ -96,12 +96,23 @@ static void openblas_release(struct impl_ctx *ctx) {
     ctx->state = NULL;
 }
 
+/* The tiers this build can run: bf16 only where the OpenBLAS it was built against has
+ * cblas_sbgemm, so that `gpubench list` offers no tier the run then refuses. */
+#ifdef GPUBENCH_HAVE_SBGEMM
+#define OPENBLAS_BF16 DT_BIT(DT_BF16)
+#define OPENBLAS_SUMMARY "cblas_sgemm / cblas_dgemm / cblas_sbgemm (AVX512_BF16), row-major"
+#else
+#define OPENBLAS_BF16 0u
+#define OPENBLAS_SUMMARY                                                                          \
+    "cblas_sgemm / cblas_dgemm, row-major (no bf16: this OpenBLAS has no cblas_sbgemm)"
+#endif
+
 const struct impl gemm_openblas_impl = {
     .name = "openblas",
     .kind = DEV_CPU,
-    .summary = "cblas_sgemm / cblas_dgemm / cblas_sbgemm (AVX512_BF16), row-major",
+    .summary = OPENBLAS_SUMMARY,
     .prepare = openblas_prepare,
     .run = openblas_run,
     .release = openblas_release,
-    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | DT_BIT(DT_BF16),
+    .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | OPENBLAS_BF16,
 };

@@ -13,8 +13,6 @@ what compare refuses, reports a bad --out in one line (exit 2), and stays legibl
 
 usage: plot_check.py GPUBENCH PLOT_SCRIPT DATA_DIR OUT_DIR   (exit 77 without matplotlib)
 """
-import importlib.machinery
-import importlib.util
 import json
 import math
 import os
@@ -22,15 +20,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testhelp import check, summary  # noqa: E402
-
-
-def load_plot(path):
-    loader = importlib.machinery.SourceFileLoader("gpubench_plot", path)
-    spec = importlib.util.spec_from_loader("gpubench_plot", loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
+from testhelp import check, load_plot, summary  # noqa: E402
 
 
 def compare(gpubench, baseline, files):

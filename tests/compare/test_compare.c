@@ -1273,6 +1273,43 @@ static void test_pair_by_bandwidth(void) {
                                 "n=16777216 by bandwidth (GB/s)"),
               "%s", r.out);
     result_free(&r);
+    /* the CPU's row measured its cache (its note, as runner.c's cache_note writes it; a file
+     * with the `marks` column says `cached`): a cache rate is set beside no memory rate */
+    in = fopen(f, "r");
+    FILE *cached = fopen(T("sd_llc_cached.csv"), "w");
+    CHECK(in && cached);
+    while (in && cached && fgets(line, sizeof line, in)) {
+        char *ok = strstr(line, "vecadd,cpu,float32,n=134217728") ? strstr(line, ",ok,,") : NULL;
+        if (ok)
+            fprintf(cached, "%.*s,ok,\"working set 1.5 GiB fits in L3 (2 GiB): cache bandwidth, "
+                            "not memory\",%s", (int)(ok - line), line, ok + 5);
+        else
+            fputs(line, cached);
+    }
+    if (in)
+        fclose(in);
+    if (cached)
+        fclose(cached);
+    r = CMP(T("sd_llc_cached.csv"), "--baseline", "cpu");
+    CHECK_MSG(r.rc == 0 && !strstr(r.out, "64.0× faster") && strstr(r.out, "cache vs memory") &&
+                  strstr(r.out, "not set side by side by bandwidth: one side's working set was "
+                                "served by its last-level cache") &&
+                  strstr(r.out, "[cached] rows of Test CPU D (cpu): the working set was served "
+                                "by the last-level cache"),
+              "%s", r.out);
+    result_free(&r);
+    r = CMP(T("sd_llc_cached.csv"), "--baseline", "cpu", "--format", "csv");
+    CHECK_MSG(r.rc == 0 && tab_parse(r.out, &t) == 0, "rc %d %s", r.rc, r.err);
+    int row = FIND(&t, "kind", "line", "device", "cuda:0", "shape", "n=16777216");
+    CHECK_MSG(row >= 0 && !strcmp(tab_get(&t, row, "kernel_ratio"), "") &&
+                  !strcmp(tab_get(&t, row, "cached"), "1") &&
+                  strstr(tab_get(&t, row, "note"), "not set side by side by bandwidth"),
+              "%s", row >= 0 ? tab_get(&t, row, "note") : "no line");
+    row = FIND(&t, "kind", "pair", "device", "cuda:0", "baseline_device", "cpu");
+    CHECK_MSG(row >= 0 && strstr(tab_get(&t, row, "note"), "1 points both ran; 1 left out"),
+              "%s", row >= 0 ? tab_get(&t, row, "note") : "no pair");
+    tab_free(&t);
+    result_free(&r);
 }
 
 int main(int argc, char **argv) {

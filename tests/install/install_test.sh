@@ -71,6 +71,8 @@ check "gpubench-plot finds P/bin/gpubench" sh -c "grep -q 'none.csv' '$work/plot
 mkdir -p "$work/alone" && cp "$P/bin/gpubench-plot" "$work/alone/"
 env -i PATH=/usr/bin:/bin "$work/alone/gpubench-plot" speedup "$work/none.csv" >"$work/plot.out" 2>&1
 check "gpubench-plot alone: a hint for an install" sh -c "grep -q 'gpubench not found beside $work/alone or on PATH: give --gpubench PATH' '$work/plot.out' && ! grep -q scripts/bench '$work/plot.out'"
+check "gpubench-fleet --help names itself" sh -c \
+    "'$P/bin/gpubench-fleet' --help | grep -q '^usage: gpubench-fleet '"
 check "gpubench-fleet uses its job scripts and P's gpubench" sh -c \
     "'$P/bin/gpubench-fleet' --dry-run --tasks 1 -- --quick | grep -q '$P/share/gpubench/slurm/fleet-task.sbatch .* $P/bin/gpubench --quick'"
 check "the man page" test -s "$P/share/man/man1/gpubench.1"

@@ -140,7 +140,7 @@ static void test_formats(void) {
     CHECK(strstr(buf, "\"median_ms\": 2.5, ") && strstr(buf, "\"flops\": 1000000000, "));
     CHECK(strstr(buf, "\"batch_ms\": 2.25, \"run\": 3, \"slurm_job_id\": \"77\", "
                       "\"slurm_array_task_id\": null, \"hardware\": null, \"sm_clock_start_mhz\": null"));
-    CHECK(strstr(buf, "\"ecc\": null, \"persistence\": null, \"shared_gpu\": null}")); /* none */
+    CHECK(strstr(buf, "\"ecc\": null, \"persistence\": null, \"shared_gpu\": null, \"marks\": []}"));
     CHECK(strstr(buf, "\"batch_ms\": null, \"run\": 3, \"slurm_job_id\"") != NULL); /* untimed */
     CHECK(strstr(buf, "\"reps\": 0, \"median_ms\": null") != NULL); /* the untimed row */
 

@@ -65,7 +65,10 @@ TEXT = ("schema", "run_id", "utc", "host", "device", "device_name", "cc", "drive
 
 def same_cell(column, cell, value):
     """A CSV cell and its JSON value agree: empty is null; text is the same text; a number (every
-    other column) is the JSON value written with the CSV's format."""
+    other column) is the JSON value written with the CSV's format; `marks` (harness/io/marks.h)
+    is the CSV's words joined by '+' as an array."""
+    if column == "marks":
+        return isinstance(value, list) and value == [w for w in cell.split("+") if w]
     if cell == "":
         return value is None
     if column in TEXT:

@@ -372,6 +372,9 @@ static cublasStatus_t submit(cublasHandle_t h, struct blas_op *o, const float *a
     q->op.run = run_blas;
     q->op.free = NULL;
     q->op.name = gbsim_calling(); /* cublasGemmEx…: GPUBENCH_SIM_HANG / _TRAP match it */
+    q->op.pace_key = gbsim_pace_key(run_blas, (const long long[]){q->kind, q->ta, q->tb, q->m,
+                                                                   q->n, q->k, q->incx, q->incy},
+                                    8);
     if (h->pmode == CUBLAS_POINTER_MODE_HOST) {
         q->alpha = *alpha;
         q->beta = beta ? *beta : 0.0f;
@@ -610,6 +613,10 @@ static cublasStatus_t submit_x(cublasHandle_t h, const struct blas_x_op *o) {
     q->op.run = run_blas_x;
     q->op.free = NULL;
     q->op.name = gbsim_calling(); /* cublasGemmEx…: GPUBENCH_SIM_HANG / _TRAP match it */
+    q->op.pace_key = gbsim_pace_key(run_blas_x, (const long long[]){q->gemm, q->ta, q->tb, q->m,
+                                                                     q->n, q->k, q->ab, q->c,
+                                                                     q->tf32},
+                                    9);
     gbsim_enqueue(st, &q->op, 0);
     return CUBLAS_STATUS_SUCCESS;
 }

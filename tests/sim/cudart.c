@@ -406,6 +406,8 @@ static struct copy_op *new_copy(void *dst, const void *src, size_t n, int value,
         c->value = value;
         c->dst_dev = dd;
         c->src_dev = sd;
+        c->op.pace_key =
+            gbsim_pace_key(run_copy, (const long long[]){(long long)n, value >= 0, dd, sd}, 4);
     }
     return c;
 }
@@ -429,18 +431,13 @@ GBSIM_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
         return cudaSuccess;
     pageable_src = !sd && gbsim_lookup(src, NULL, NULL) == GBSIM_MEM_NONE;
     pageable_dst = !dd && gbsim_lookup(dst, NULL, NULL) == GBSIM_MEM_NONE;
-    if (pageable_src && dd) {
-        gbsim_stream_drain(st);
-        if ((err = sticky_of(gbsim_stream_device(st))) != cudaSuccess)
-            return gbsim_record(err);
-        memcpy(dst, src, count);
-        gbsim_stream_tick(st);
-        return cudaSuccess;
-    }
     if (!(c = new_copy(dst, src, count, -1, dd, sd)))
         return gbsim_record(cudaErrorMemoryAllocation);
-    gbsim_enqueue(st, &c->op, pageable_dst);
-    if (pageable_dst)
+    /* from pageable memory: the call returns once the source is read, after the stream's
+     * earlier work; the stream's worker copies it, as it runs every other operation, so that
+     * the pace (stream.c) holds for it too */
+    gbsim_enqueue(st, &c->op, pageable_dst || (pageable_src && dd));
+    if (pageable_dst || (pageable_src && dd))
         return gbsim_record(sticky_of(gbsim_stream_device(st)));
     return cudaSuccess;
 }

@@ -794,6 +794,11 @@ static cudnnStatus_t submit(cudnnHandle_t h, struct dnn_op *o, int wait) {
     }
     o->op.run = run_dnn;
     o->op.name = gbsim_calling(); /* cudnnConvolutionForward…: GPUBENCH_SIM_HANG / _TRAP */
+    o->op.pace_key = gbsim_pace_key((const void *)o->fn,
+                                    (const long long[]){(long long)o->xn, (long long)o->wn,
+                                                        (long long)o->yn, o->algo, o->mode,
+                                                        (long long)o->esize, o->math},
+                                    7);
     gbsim_enqueue(st, &o->op, wait);
     return CUDNN_STATUS_SUCCESS;
 }

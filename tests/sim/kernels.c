@@ -562,6 +562,9 @@ cudaError_t gbsim_launch(const void *host, dim3 grid, dim3 block, void **args, s
     l->grid = (struct edim3){grid.x, grid.y, grid.z};
     l->block = (struct edim3){block.x, block.y, block.z};
     l->shmem = shmem;
+    l->op.pace_key = gbsim_pace_key(
+        k, (const long long[]){grid.x, grid.y, grid.z, block.x, block.y, block.z, (long long)shmem},
+        7);
     l->hold = strcmp(k->name, GBSIM_HOLD_KERNEL) == 0;
     if (l->hold) {
         __atomic_add_fetch(&holding, 1, __ATOMIC_SEQ_CST);

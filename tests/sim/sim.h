@@ -171,7 +171,13 @@ struct gbsim_op {
      * gbsim_enqueue from the name. */
     const char *name;
     int stage;
+    /* What the operation computes, for the pace (stream.c, gbsim_pace_key): the same kernel,
+     * library call or copy at the same sizes has the same key; 0: not paced (events, holds). */
+    unsigned long long pace_key;
 };
+
+/* A pace key from the function that runs an operation and the numbers that size it. */
+unsigned long long gbsim_pace_key(const void *fn, const long long *v, int n);
 
 enum {
     GBSIM_STREAM_MAGIC = 0x5743,
@@ -192,6 +198,12 @@ struct gbsim_stream {
     struct gbsim_op *running; /* the operation the worker runs now, or NULL */
     int hung;                 /* its worker waits for good on a GPUBENCH_SIM_HANG operation */
     double vclock_ms; /* GPUBENCH_SIM_OP_MS: the stream's clock, advanced by each operation */
+    /* The timing event whose marker ran last on this stream while no span was open: operations
+     * run until another timing event's marker are inside a timed span (stream.c, the pace). */
+    const struct gbsim_event *span;
+    double span_last_ms;          /* inside a span: when its last operation or marker ended */
+    unsigned long long span_key;  /* and that operation's pace key (0: none yet) */
+    double span_charge;           /* and what it was charged (its time since the one before) */
     struct gbsim_stream *next_all;
 };
 
@@ -224,9 +236,6 @@ void gbsim_event_wait(struct gbsim_event *e);
  * use); NULL and *err when s is not a live stream. */
 struct gbsim_stream *gbsim_stream_of(cudaStream_t s, struct gbsim_device *cur, cudaError_t *err);
 
-/* A copy the host did itself (from pageable memory) still counts as one operation of the stream
- * for GPUBENCH_SIM_OP_MS's clock. */
-void gbsim_stream_tick(struct gbsim_stream *st);
 
 /* Queue op on st. With wait, block until it has run (pageable copies); the op is freed here.
  * The queue is finite, as a real device's queue of pending launches is (about a thousand

@@ -293,7 +293,10 @@ def run_sim(build, sim, args, tmp, env=None, timeout=300, name="run"):
             else:
                 counts[parts[0]] = int(parts[1])
     ev = [line.split() for line in open(events)] if os.path.exists(events) else []
-    return Run(rc, so, se, header, rows, counts, ev)
+    run = Run(rc, so, se, header, rows, counts, ev)
+    # GPUBENCH_SIM_OP_MS times operations by a fixed clock, not the emulation's: no pace then
+    run.paced = not float(e.get("GPUBENCH_SIM_OP_MS") or 0) > 0
+    return run
 
 
 def row_dicts(run):
@@ -360,16 +363,19 @@ def check_csv(run, what):
             if d["status"] == "ok":
                 ok = check("simulated device: times are CPU-emulation times" in d["note"],
                            f"{what}: ok row without the simulated-device note: {d['note']}") and ok
-                ok = check_times(d, what) and ok
+                ok = check_times(d, what, getattr(run, "paced", True)) and ok
             # a hold that was never released spins until its timeout and says so on a row
             ok = check(HOLD_TIMED_OUT not in d["note"],
                        f"{what}: {key(d)}: {d['note'][:300]}") and ok
     return ok
 
 
-def check_times(d, what):
+def check_times(d, what, paced=True):
     """An ok row's kernel-only, end-to-end and back-to-back times: positive milliseconds
-    (batch_ms may be empty: it did not fit in --max-time)."""
+    (batch_ms may be empty: it did not fit in --max-time), the end-to-end time never below the
+    kernel-only one (it holds the same kernels and the copies: the pace, tests/sim/stream.c; not
+    under GPUBENCH_SIM_OP_MS, whose fixed clock times no emulation), and
+    the row marked emulated (harness/io/marks.h) in a file that has the column."""
     def pos(v):
         try:
             return float(v) > 0
@@ -379,6 +385,13 @@ def check_times(d, what):
                f"{what}: {key(d)}: median {d['median_ms']!r} e2e {d['e2e_median_ms']!r}")
     if "batch_ms" in d and d["batch_ms"] != "":
         ok = check(pos(d["batch_ms"]), f"{what}: {key(d)}: batch_ms {d['batch_ms']!r}") and ok
+    if ok and paced:
+        ok = check(float(d["e2e_median_ms"]) >= float(d["median_ms"]),
+                   f"{what}: {key(d)}: end-to-end {d['e2e_median_ms']} ms below the kernel-only "
+                   f"{d['median_ms']} ms") and ok
+    if "marks" in d:
+        ok = check("emulated" in d["marks"].split("+"),
+                   f"{what}: {key(d)}: marks {d['marks']!r} lack 'emulated'") and ok
     return ok
 
 
