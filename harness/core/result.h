@@ -78,6 +78,11 @@ struct result {
     const double *samples; /* st.n timed samples, ms */
     const float *trace_mhz, *trace_w; /* per sample: SM clock and power then (0 unknown), or NULL */
     struct row_telemetry tel;
+    /* Whether the CPU was shared while the row was timed (harness/telemetry/cpu_wait.h): the share
+     * of the timed wall time its threads waited for a core, and the runnable tasks of other
+     * processes seen then. */
+    double cpu_wait_pct; /* <0 unknown */
+    int cpu_others;      /* <0 unknown */
 };
 
 #endif

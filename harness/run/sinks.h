@@ -10,6 +10,8 @@ struct row_format;
 
 enum { SINK_NO_PEAK_MAX = 8 };
 
+enum { SINK_WAIT_WORST = 3 };
+
 struct sink {
     enum out_format fmt;
     const struct row_format *rows_fmt; /* NULL for table and markdown */
@@ -26,6 +28,12 @@ struct sink {
     /* The reasons for a '-' in `peak` seen so far (result.no_peak) and their rows. */
     const char *no_peak[SINK_NO_PEAK_MAX];
     int no_peak_rows[SINK_NO_PEAK_MAX], nno_peak;
+    /* The rows timed on a shared CPU (cpu_wait_pct above CPU_WAIT_SHARED_PCT,
+     * harness/telemetry/cpu_wait.h) seen so far: how many, and the worst SINK_WAIT_WORST, worst
+     * first ("cpu gemm openblas f32 m=256 n=256 k=256"), for the footer. */
+    int nwait, nwait_timed;
+    double wait_pct[SINK_WAIT_WORST];
+    char wait_row[SINK_WAIT_WORST][200];
 };
 
 /* Start the output; shape_width and impl_width are the longest short shape and implementation
