@@ -58,6 +58,12 @@ static inline int row_shared(const struct row_telemetry *t) {
     return t->shared_known ? 0 : -1;
 }
 
+/* A row whose cpu_wait_pct (struct result) is above this share of its timed time ran on a shared
+ * CPU: its note says so (harness/telemetry/cpu_wait.c), the run's footer lists it
+ * (harness/run/sinks.c), and `gpubench compare` gives it no SLOWER, FASTER or SAME
+ * (harness/compare/regress.c). docs/measurement.md, "A shared CPU", says why 10%. */
+#define CPU_WAIT_SHARED_PCT 10.0
+
 struct result {
     const struct device *dev;
     const struct workload *w;

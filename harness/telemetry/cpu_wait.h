@@ -23,14 +23,12 @@
 
 #include <stddef.h>
 
+#include "harness/core/result.h" /* CPU_WAIT_SHARED_PCT */
+
 enum { CPU_WAIT_MAX_THREADS = 512 };
 
 /* A thread counts as working when it ran or waited at least this share of the window. */
 #define CPU_WAIT_WORKING 0.10
-
-/* Above this share (percent) a row's note says the CPU was shared, the run's footer lists it,
- * and `gpubench compare` calls its verdict UNSURE (harness/compare/regress.c). */
-#define CPU_WAIT_SHARED_PCT 10.0
 
 /* One thread's counters. */
 struct cpu_wait_thread {
