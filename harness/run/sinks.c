@@ -56,8 +56,8 @@ static void make_cells(const struct result *r, struct cells *c) {
     fmt_opt(c->gflops, sizeof c->gflops, "%.1f", r->gflops, t && r->gflops >= 0);
     fmt_opt(c->gbps, sizeof c->gbps, "%.1f", r->gbps, t && r->gbps >= 0);
     fmt_opt(c->peak, sizeof c->peak, "%.0f%%", r->peak_pct, t && r->peak_pct >= 0);
-    if (r->status == ST_OK && r->cpu_wait_pct > CPU_WAIT_SHARED_PCT) /* the footer says more */
-        snprintf(c->status, sizeof c->status, "ok, CPU shared %.0f%%", r->cpu_wait_pct);
+    if (r->status == ST_OK && r->cpu_wait_pct > CPU_WAIT_SHARED_PCT) /* the footer's '*' */
+        snprintf(c->status, sizeof c->status, "ok*");
     else if (r->status == ST_OK)
         snprintf(c->status, sizeof c->status, "ok");
     else
@@ -245,15 +245,15 @@ static void count_cpu_wait(struct sink *s, const struct result *r) {
              r->im->name, dtype_flag(r->dtype), r->shape_short);
 }
 
-/* Under the table, once: the rows timed on a shared CPU, the worst named. */
+/* Under the table, once: what the rows marked "ok*" mean, how many there are, the worst named. */
 static void cpu_wait_footer(const struct sink *s, int md) {
     char line[1100];
     if (!s->nwait)
         return;
     int n = snprintf(line, sizeof line,
-                     "CPU shared: %d of %d timed rows waited for a core more than %.0f%% of their "
-                     "timed time, so their times are slower than this machine gives alone; the "
-                     "worst: ",
+                     "ok* CPU shared: %d of %d timed rows waited for a core more than %.0f%% of "
+                     "their timed time, so their times are slower than this machine gives alone; "
+                     "the worst: ",
                      s->nwait, s->nwait_timed, CPU_WAIT_SHARED_PCT);
     int shown = s->nwait < SINK_WAIT_WORST ? s->nwait : SINK_WAIT_WORST;
     for (int i = 0; i < shown && n > 0 && (size_t)n < sizeof line; i++)
