@@ -129,26 +129,21 @@ double cpu_wait_share(const struct cpu_wait_thread *a, int na, const struct cpu_
                       int nb, int self_tid, double wall_ns, double steal) {
     if (!(wall_ns > 0))
         return -1;
-    double waited = 0;
-    int working = 0, self_seen = 0;
+    double most = 0;
+    int self_seen = 0;
     for (int j = 0; j < nb; j++) {
-        double run = b[j].run_ns, wait = b[j].wait_ns;
+        double wait = b[j].wait_ns;
         for (int i = 0; i < na; i++)
             if (a[i].tid == b[j].tid) { /* else the thread started in the window: all of it */
-                run -= a[i].run_ns;
                 wait -= a[i].wait_ns;
                 break;
             }
-        int self = b[j].tid == self_tid;
-        self_seen |= self;
-        if (!self && run + wait < CPU_WAIT_WORKING * wall_ns)
-            continue; /* asleep nearly all the window: a sampler, an idle pool */
-        working++;
-        waited += wait > 0 ? wait : 0;
+        self_seen |= b[j].tid == self_tid;
+        most = wait > most ? wait : most; /* a sleeper waits for no core: it never leads */
     }
     if (!self_seen)
         return -1;
-    double w = waited / (wall_ns * working);
+    double w = most / wall_ns;
     w = w > 1 ? 1 : w;
     double s = steal > 0 ? (steal < 1 ? steal : 1) : 0;
     return w + (1 - w) * s;

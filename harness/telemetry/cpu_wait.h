@@ -8,10 +8,12 @@
  * machine's steal time (a VM's vCPU held off by the host) and procs_running (the runnable tasks
  * of the whole machine).
  *
- * The figure (docs/measurement.md, "A shared CPU"): of the threads that worked during the
- * window (ran or waited at least CPU_WAIT_WORKING of it, and the timing thread always), the
- * share of their wall time spent waiting for a core,
- *     W = Σ wait_ns / (wall_ns × working threads),
+ * The figure (docs/measurement.md, "A shared CPU"): the longest any one thread waited for a core
+ * during the window, as a share of it — a row's repetitions end when their slowest thread does
+ * (the pool and OpenBLAS join at the end of every run), so the most delayed thread is the one
+ * that cost the row its time; a mean over threads would halve it whenever the timing thread
+ * sleeps while its worker waits —
+ *     W = max over threads of Δwait_ns / wall_ns,
  * and of the rest, the share the VM's host stole (S = Δsteal / Δall of /proc/stat's cpu line):
  *     cpu_wait_pct = 100 × (W + (1 − W) × S), at most 100.
  * A row pays one walk of /proc/self/task, two small reads per thread, a read of each working
@@ -27,7 +29,8 @@
 
 enum { CPU_WAIT_MAX_THREADS = 512 };
 
-/* A thread counts as working when it ran or waited at least this share of the window. */
+/* A thread counts as working when it ran or waited at least this share of the window (for the
+ * runnable tasks of other processes: ours that worked may be runnable at the end). */
 #define CPU_WAIT_WORKING 0.10
 
 /* One thread's counters. */
