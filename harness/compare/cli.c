@@ -26,9 +26,11 @@ static const char usage[] =
     "              row, from one median per run: the change, its CI, the minimum detectable\n"
     "              change and a verdict SLOWER / FASTER / SAME / UNSURE (Welch's t-test on the\n"
     "              log medians against the margin, a permutation test as a cross-check,\n"
-    "              Benjamini-Hochberg across rows). A row whose status went from ok to\n"
-    "              wrong/error/..., or that vanished, is a regression too. Runs of different\n"
-    "              hosts or devices are refused unless --allow-different-hosts.\n"
+    "              Benjamini-Hochberg across rows). One run a side, or a row timed on a\n"
+    "              shared CPU (cpu_wait_pct above 10%), is UNSURE. A row whose status went\n"
+    "              from ok to wrong/error/timeout/..., or that vanished, is a regression too,\n"
+    "              its cause named. Runs of different hosts or devices are refused unless\n"
+    "              --allow-different-hosts.\n"
     "\n"
     "options:\n"
     "  -b, --baseline SPEC    slowdown mode against device SPEC (cpu, cuda:0) of the first file\n"
@@ -37,10 +39,13 @@ static const char usage[] =
     "      --new FILE...      regression mode: the runs after\n"
     "      --threshold PCT    regression margin: the change that matters (default 5 = 5%)\n"
     "      --alpha P          false discovery rate across rows (default 0.05)\n"
-    "      --single-run-floor PCT  with one run per side, the smallest slowdown called SLOWER\n"
-    "                         (default 25 = +25%: run-to-run noise is unknown then); FASTER\n"
-    "                         from the same factor the other way (1/1.25: -20%)\n"
-    "      --strict           UNSURE rows, and runs timed on a shared GPU, fail too (exit 1)\n"
+    "      --single-run-floor PCT  with one run per side (always UNSURE: run-to-run noise is\n"
+    "                         unknown), the change from which the verdict says it looks slower\n"
+    "                         (default 25 = +25%) or faster (the same factor: -20%)\n"
+    "      --strict           UNSURE rows (one run a side, a shared CPU included), and runs\n"
+    "                         timed on a shared GPU, fail too (exit 1)\n"
+    "      --common           regression mode: only the rows both sides ran (no VANISHED or NEW:\n"
+    "                         a run limited with -w or -i is checked on what it chose)\n"
     "      --allow-different-hosts  a regression check of runs from different hosts or devices\n"
     "      --samples FILE     a samples file (gpubench --samples); repeatable; matched to its run\n"
     "                         CSV by run_id; with one run per side, its repetitions tell whether\n"
@@ -166,6 +171,7 @@ enum {
     OPT_FLOOR,
     OPT_STRICT,
     OPT_HOSTS,
+    OPT_COMMON,
     OPT_BASE,
     OPT_NEW
 };
@@ -183,6 +189,7 @@ static int one_option(int opt, char **argv, struct cmp_opts *o, char **samples, 
     case OPT_SEED: return opt_stats('S', optarg, o, err, errlen);
     case OPT_STRICT: o->strict = 1; return 0;
     case OPT_HOSTS: o->allow_hosts = 1; return 0;
+    case OPT_COMMON: o->common = 1; return 0;
     case OPT_BASE:
     case OPT_NEW: *side = opt == OPT_BASE ? 1 : 2; return 0;
     case 'f': return opt_format(optarg, o, err, errlen);
@@ -213,6 +220,7 @@ static int parse_options(int argc, char **argv, struct cmp_opts *o, char **sampl
         {"single-run-floor", required_argument, NULL, OPT_FLOOR},
         {"strict", no_argument, NULL, OPT_STRICT},
         {"allow-different-hosts", no_argument, NULL, OPT_HOSTS},
+        {"common", no_argument, NULL, OPT_COMMON},
         {"seed", required_argument, NULL, OPT_SEED},
         {"format", required_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},

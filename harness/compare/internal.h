@@ -23,6 +23,7 @@ struct cmp_opts {
     double single_floor;  /* one run per side: smallest change called SLOWER (0.25) */
     int strict;           /* UNSURE rows exit 1 */
     int allow_hosts;      /* compare runs of different hosts or devices as a regression */
+    int common;           /* regression: only the rows both sides have (--common) */
     uint64_t seed;        /* seed of the permutations drawn at random */
     enum cmp_format format;
 };

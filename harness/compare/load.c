@@ -302,6 +302,18 @@ static int refuse_simulated_mix(const struct cmp_input *in, char *err, size_t er
     return rc;
 }
 
+/* A median of 0 ms is no time (a ratio against it is infinite, its logarithm undefined): refused
+ * as a negative one is (csv_read.c), naming file, line and column. Returns 0 or -1 with err. */
+static int zero_median(const struct csv_table *t, char *err, size_t errlen) {
+    for (size_t r = 0; r < t->nrows; r++)
+        if (t->run[r].median_ms == 0) {
+            snprintf(err, errlen, "%s:%d: column median_ms: 0 is not a time (a median must be > 0)",
+                     t->name, t->run[r].line);
+            return -1;
+        }
+    return 0;
+}
+
 int cmp_load(struct cmp_input *in, char *const *files, int nfiles, char *const *samples,
              int nsamples, char *err, size_t errlen) {
     memset(in, 0, sizeof *in);
@@ -329,6 +341,8 @@ int cmp_load(struct cmp_input *in, char *const *files, int nfiles, char *const *
             snprintf(err, errlen, "%s:2: column schema: no result rows (only a header)", files[f]);
             return -1;
         }
+        if (zero_median(&in->runs[f], err, errlen))
+            return -1;
     }
     for (int f = 0; f < nsamples; f++) {
         if (csv_read_file(samples[f], CSV_SAMPLES, &in->samples[f], err, errlen))

@@ -184,6 +184,7 @@ static void hardware_differences(struct rg_report *rp) {
     const struct run_row *hb = hw_row(b, NULL), *hn = hw_row(n, NULL);
     char was[RG_DIFF_LEN], now[RG_DIFF_LEN];
     if (!hb || !hn) {
+        rp->hw_unknown = 1; /* said in the report: "machine identity not recorded" */
         for (int i = 0; i < rp->nd; i++)
             if (!strcmp(rp->d[i].field, "threads"))
                 rp->d[i].machine = 1;
@@ -362,7 +363,7 @@ static int join(struct rg_report *rp) {
 /* --- judging a row --------------------------------------------------------------------------- */
 
 static int is_failure(enum status s) {
-    return s == ST_WRONG || s == ST_ERROR;
+    return s == ST_WRONG || s == ST_ERROR || s == ST_TIMEOUT;
 }
 
 /* The geometric mean of a side's run medians when every run of it is ok, else NaN. */
@@ -396,7 +397,9 @@ static void judge_status(struct rg_row *w) {
                 w->bad[side] = w->side[side][i]->status;
     for (int side = 0; side < RG_SIDES; side++)
         w->ms[side] = side_ms(w, side);
-    if (!w->n[RG_NEW])
+    if (!w->n[RG_NEW] && all_unsupported(w))
+        w->state = RG_UNSUPPORTED; /* not chosen now, and nothing to lose: not VANISHED */
+    else if (!w->n[RG_NEW])
         w->state = RG_VANISHED;
     else if (!w->n[RG_BASE])
         w->state = RG_ADDED;
@@ -410,6 +413,53 @@ static void judge_status(struct rg_row *w) {
         w->state =
             is_failure(w->bad[RG_NEW]) && w->bad[RG_NEW] != w->bad[RG_BASE] ? RG_BROKEN : RG_NOT_OK;
     w->regression = w->state == RG_VANISHED || w->state == RG_BROKEN;
+}
+
+/* A BROKEN row that was ok in every base run: its cause, from the first failing new run's status
+ * and note (the note's first clause: what the run said first), as "timeout: … after 30 s". */
+static void broken_cause(struct rg_row *w) {
+    w->cause[0] = '\0';
+    if (w->state != RG_BROKEN || w->nbad[RG_BASE])
+        return;
+    for (int i = 0; i < w->n[RG_NEW]; i++) {
+        const struct run_row *r = w->side[RG_NEW][i];
+        if (r->status == ST_OK)
+            continue;
+        const char *st = status_name(r->status), *note = r->note ? r->note : "";
+        int len = (int)strcspn(note, ";");
+        if (len > 160)
+            len = 160;
+        if (!len)
+            snprintf(w->cause, sizeof w->cause, "%s", st);
+        else if (strstr(note, st) && strstr(note, st) < note + len) /* the note names it */
+            snprintf(w->cause, sizeof w->cause, "%.*s", len, note);
+        else
+            snprintf(w->cause, sizeof w->cause, "%s: %.*s", st, len, note);
+        return;
+    }
+}
+
+/* Each side's median of its runs' cpu_wait_pct (NaN: none says), and the sides above the
+ * threshold. The median, so that with several runs a side one run that met a neighbour is the
+ * run-to-run test's noise, and a side that mostly ran shared is not judged. */
+static void cpu_shared_sides(struct rg_row *w) {
+    w->cpu_shared = 0;
+    for (int side = 0; side < RG_SIDES; side++) {
+        double v[64];
+        int n = 0;
+        for (int i = 0; i < w->n[side] && n < 64; i++)
+            if (!isnan(w->side[side][i]->cpu_wait_pct))
+                v[n++] = w->side[side][i]->cpu_wait_pct;
+        for (int i = 1; i < n; i++) /* insertion sort: a handful of runs */
+            for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+                double t = v[j];
+                v[j] = v[j - 1];
+                v[j - 1] = t;
+            }
+        w->cpu_wait[side] = !n ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        if (w->cpu_wait[side] > CPU_WAIT_SHARED_PCT)
+            w->cpu_shared |= 1 << side;
+    }
 }
 
 /* With one run per side: do the two runs' own timings separate? The rank test on their samples
@@ -477,6 +527,11 @@ static int decide_all(struct rg_report *rp) {
             rp->level = w->vd.level;
         else
             rp->single++;
+        cpu_shared_sides(w);
+        if (w->cpu_shared) { /* a busy machine's times decide nothing (issue 45) */
+            w->vd.kind = VD_UNSURE;
+            rp->cpu_shared++;
+        }
         w->regression = w->vd.kind == VD_SLOWER;
         w->unsure = w->vd.kind == VD_UNSURE;
         rp->slower += w->vd.kind == VD_SLOWER;
@@ -489,6 +544,19 @@ static int decide_all(struct rg_report *rp) {
     }
     free(v);
     return 0;
+}
+
+/* --common: the rows both sides have, in their order; the others (VANISHED, NEW) counted. */
+static void keep_common(struct rg_report *rp) {
+    size_t kept = 0;
+    for (size_t i = 0; i < rp->nrows; i++) {
+        enum rg_state st = rp->rows[i].state;
+        if (st == RG_VANISHED || st == RG_ADDED)
+            rp->left_out++;
+        else
+            rp->rows[kept++] = rp->rows[i];
+    }
+    rp->nrows = kept;
 }
 
 int rg_exit_code(const struct rg_report *r) {
@@ -530,8 +598,12 @@ int cmp_regress(const struct cmp_input *in, const struct cmp_opts *o, FILE *out,
         snprintf(err, errlen, "compare: out of memory");
         goto out;
     }
-    for (size_t i = 0; i < rp.nrows; i++) {
+    for (size_t i = 0; i < rp.nrows; i++)
         judge_status(&rp.rows[i]);
+    if (o->common)
+        keep_common(&rp);
+    for (size_t i = 0; i < rp.nrows; i++) {
+        broken_cause(&rp.rows[i]);
         if (rp.rows[i].state == RG_TIMED &&
             prepare_timed(&rp, &rp.rows[i], o->seed + 0x9E3779B97F4A7C15ull * (i + 1))) {
             snprintf(err, errlen, "compare: out of memory");

@@ -52,6 +52,11 @@ struct rg_row {
     const char *test;       /* "welch-log", "single-run" or "" */
     int regression, unsure; /* counts toward exit 1; UNSURE (exit 1 with --strict) */
     char cycles[200];       /* how the sides' clocks or throttling differ (cycles.h), or "" */
+    /* A shared CPU: each side's median over its runs of cpu_wait_pct (NaN: no run says), and the
+     * sides above CPU_WAIT_SHARED_PCT (bit 1 << side): such a row is UNSURE, never decided. */
+    double cpu_wait[RG_SIDES];
+    int cpu_shared;
+    char cause[200]; /* BROKEN from ok: the failing new row's status and note ("timeout: …") */
 };
 
 /* What differs between the sides: a field of a device (or the host), base and new values;
@@ -78,6 +83,9 @@ struct rg_report {
     int slower, faster, same, unsure, broken, vanished;
     int slower_cycles; /* SLOWER rows whose clocks or throttling differ */
     int shared_runs;   /* runs (both sides) with a row timed on a shared GPU */
+    int cpu_shared;    /* timed rows left UNSURE because a side's CPU was shared */
+    int left_out;      /* --common: rows of one side only, left out */
+    int hw_unknown;    /* a side's rows have no hardware column: machine identity not checked */
     const struct run_row **store_; /* private: every row of both sides, grouped by key */
 };
 
@@ -87,8 +95,8 @@ const char *rg_field_title(const char *field);
 /* Print the report as a table (or markdown), CSV or JSON, by o->format. */
 void rg_print(const struct rg_report *r, FILE *out);
 
-/* The exit code of a report: 1 when something regressed (or, with --strict, is UNSURE or rests on
- * a run timed on a shared GPU). */
+/* The exit code of a report: 1 when something regressed (or, with --strict, is UNSURE, a shared
+ * CPU's rows included, or rests on a run timed on a shared GPU). */
 int rg_exit_code(const struct rg_report *r);
 
 #endif

@@ -51,24 +51,63 @@ static const char *verdict_word(const struct rg_row *w) {
     return w->state == RG_TIMED ? vd_name(w->vd.kind) : state_name(w->state);
 }
 
+/* Why a timed row's CPU makes it UNSURE: "the new run's CPU was shared: 41% of its time
+ * waiting" (a side of several runs: their median). */
+static void cpu_shared_reason(char *buf, size_t len, const struct rg_row *w) {
+    if (w->cpu_shared == (1 << RG_BASE | 1 << RG_NEW)) {
+        snprintf(buf, len, "both sides' CPU was shared: %.0f%% and %.0f%% of their time waiting",
+                 w->cpu_wait[RG_BASE], w->cpu_wait[RG_NEW]);
+        return;
+    }
+    int side = w->cpu_shared & 1 << RG_NEW ? RG_NEW : RG_BASE;
+    const char *name = side == RG_NEW ? "new" : "base";
+    if (w->n[side] == 1)
+        snprintf(buf, len, "the %s run's CPU was shared: %.0f%% of its time waiting", name,
+                 w->cpu_wait[side]);
+    else
+        snprintf(buf, len, "the %s runs' CPU was shared: %.0f%% of their time waiting (median)",
+                 name, w->cpu_wait[side]);
+}
+
+/* "5 runs/side", ">1000 runs/side". */
+static void runs_phrase(char *buf, size_t len, int runs) {
+    if (runs > 1000)
+        snprintf(buf, len, ">1000 runs/side");
+    else
+        snprintf(buf, len, "%d runs/side", runs);
+}
+
 /* The verdict cell of the table: the word and what it rests on. */
 static void verdict_cell(char *buf, size_t len, const struct rg_row *w) {
-    char sc[96];
-    if (w->state == RG_BROKEN || w->state == RG_FIXED || w->state == RG_NOT_OK) {
+    char sc[96], runs[32];
+    if (w->state == RG_BROKEN && w->cause[0]) { /* ok before: the cause, as the new run said it */
+        char some[48] = "";
+        if (w->nbad[RG_NEW] < w->n[RG_NEW])
+            snprintf(some, sizeof some, "; in %d of %d new runs", w->nbad[RG_NEW], w->n[RG_NEW]);
+        snprintf(buf, len, "BROKEN: %s (ok in the base runs%s)", w->cause, some);
+    } else if (w->state == RG_BROKEN || w->state == RG_FIXED || w->state == RG_NOT_OK) {
         status_change(sc, sizeof sc, w);
         snprintf(buf, len, "%s: %s", state_name(w->state), sc);
     } else if (w->state == RG_UNSUPPORTED) {
-        snprintf(buf, len, "unsupported, as before");
+        snprintf(buf, len, w->n[RG_NEW] ? "unsupported, as before"
+                                        : "unsupported before, not run now");
     } else if (w->state != RG_TIMED || w->vd.kind != VD_UNSURE) {
         snprintf(buf, len, "%s", verdict_word(w));
+    } else if (w->cpu_shared) {
+        char why[160];
+        cpu_shared_reason(why, sizeof why, w);
+        snprintf(buf, len, "UNSURE: %s", why);
     } else if (w->vd.runs_needed < 0) {
         snprintf(buf, len, "UNSURE: noise unknown");
+    } else if (isnan(w->vd.se)) { /* one run a side */
+        runs_phrase(runs, sizeof runs, w->vd.runs_needed);
+        snprintf(buf, len, "UNSURE: %sone run a side; %s would decide",
+                 w->vd.looks > 0   ? "looks slower, "
+                 : w->vd.looks < 0 ? "looks faster, "
+                                   : "",
+                 runs);
     } else {
-        char runs[32];
-        if (w->vd.runs_needed > 1000)
-            snprintf(runs, sizeof runs, ">1000 runs/side");
-        else
-            snprintf(runs, sizeof runs, "%d runs/side", w->vd.runs_needed);
+        runs_phrase(runs, sizeof runs, w->vd.runs_needed);
         snprintf(buf, len, "UNSURE: %s%s",
                  w->vd.perm_disagrees ? "permutation test disagrees; " : "", runs);
     }
@@ -172,6 +211,14 @@ static void print_head(const struct rg_report *r, int md, FILE *out) {
         fprintf(out, "%sdiffers: %s%s%s: %s -> %s\n", li, r->d[i].device,
                 r->d[i].device[0] ? " " : "", rg_field_title(r->d[i].field),
                 r->d[i].was[0] ? r->d[i].was : "(empty)", r->d[i].now[0] ? r->d[i].now : "(empty)");
+    if (r->hw_unknown) /* files written before the hardware column, or with it empty */
+        fprintf(out,
+                "%smachine identity not recorded: cannot check (a side's rows have no hardware "
+                "column; the CPU's thread count stands in)\n",
+                li);
+    if (r->o->common && r->left_out)
+        fprintf(out, "%s--common: %d row%s of one side only left out (not run on the other)\n",
+                li, r->left_out, r->left_out == 1 ? "" : "s");
     if (any_emulated(r)) /* said once, as the slowdown report says it (issue 38 item 3) */
         fprintf(out,
                 "%sthe simulated devices' times are CPU emulation (gpubench-sim), not "
@@ -213,21 +260,24 @@ static void print_method(const struct rg_report *r, int md, FILE *out) {
     }
     if (r->single) {
         fprintf(out,
-                "%s%d row%s with one run per side: run-to-run noise is unknown, so no CI; "
-                "SLOWER/FASTER only\n",
+                "%s%d row%s with one run per side: run-to-run noise is unknown (a busy machine "
+                "alone can slow\n",
                 sub, r->single, r->single == 1 ? "" : "s");
         /* the floor is a factor, as every change here is a ratio: +25% one way, -20% the
          * other (verdict.c, decide_single) */
         fprintf(out,
-                "%sfrom %+.3g%% (SLOWER) or %+.3g%% (FASTER) on (--single-run-floor: one factor, "
-                "%.3g, either way)\n",
-                cont, 100 * o->single_floor, 100 * (1 / (1 + o->single_floor) - 1),
-                1 + o->single_floor);
+                "%sone run many times over), so UNSURE; beyond %+.3g%% or %+.3g%% it \"looks\" "
+                "slower or faster\n",
+                cont, 100 * o->single_floor, 100 * (1 / (1 + o->single_floor) - 1));
         fprintf(out,
-                "%sand when the runs' own timings separate; run both sides with --runs 5 or more "
-                "for a real test\n",
-                cont);
+                "%s(--single-run-floor); run both sides with --runs %d or more for a verdict\n",
+                cont, vd_runs_for_test(o->alpha));
     }
+    if (r->cpu_shared)
+        fprintf(out,
+                "%s%d row%s timed on a shared CPU (a side's cpu_wait_pct above %.0f%%: its "
+                "threads waited for\n%sa core that long): UNSURE, whatever the times\n",
+                sub, r->cpu_shared, r->cpu_shared == 1 ? "" : "s", CPU_WAIT_SHARED_PCT, cont);
     fputc('\n', out);
 }
 
@@ -321,8 +371,9 @@ static void print_summary(const struct rg_report *r, int md, FILE *out) {
         return;
     }
     if (r->o->strict && r->unsure) {
-        fprintf(out, "\n%sUNSURE (--strict): %d row%s not settled: run more runs per side%s\n", b,
-                r->unsure, r->unsure == 1 ? "" : "s", b);
+        fprintf(out, "\n%sUNSURE (--strict): %d row%s not settled: run more runs per side%s%s\n",
+                b, r->unsure, r->unsure == 1 ? "" : "s",
+                r->cpu_shared ? " on a quiet machine (a shared CPU's rows are refused)" : "", b);
         return;
     }
     fprintf(out, "\n%sno regression%s: %d SAME, %d FASTER, %d UNSURE%s\n", b, b, r->same, r->faster,
@@ -362,7 +413,7 @@ static struct pct row_pct(const struct rg_row *w) {
 static void print_csv(const struct rg_report *r, FILE *out) {
     fputs("device,workload,impl,shape,dtype,base_status,new_status,base_runs,new_runs,base_ms,"
           "new_ms,change_pct,ci_lo_pct,ci_hi_pct,ci_level_pct,mdc_pct,p,p_perm,test,verdict,"
-          "runs_needed,regression,cycles,emulated\n",
+          "runs_needed,regression,cycles,emulated,cpu_wait_base_pct,cpu_wait_new_pct,cause\n",
           out);
     for (size_t i = 0; i < r->nrows; i++) {
         const struct rg_row *w = &r->rows[i];
@@ -388,7 +439,12 @@ static void print_csv(const struct rg_report *r, FILE *out) {
             fprintf(out, "%d", x.needed);
         fprintf(out, ",%d,", w->regression);
         csv_field(out, w->cycles);
-        fprintf(out, ",%d\n", row_emulated(w));
+        fprintf(out, ",%d", row_emulated(w));
+        csv_num(out, w->state == RG_TIMED ? w->cpu_wait[RG_BASE] : NAN);
+        csv_num(out, w->state == RG_TIMED ? w->cpu_wait[RG_NEW] : NAN);
+        fputc(',', out);
+        csv_field(out, w->cause);
+        fputc('\n', out);
     }
 }
 
@@ -446,6 +502,11 @@ static void json_row(FILE *out, const struct rg_row *w) {
     fprintf(out, ",\"regression\": %s", w->regression ? "true" : "false");
     json_member_string(out, ",", "cycles", w->cycles[0] ? w->cycles : NULL);
     fprintf(out, ",\"simulated\": %s", row_emulated(w) ? "true" : "false");
+    json_member_number(out, ",", "cpu_wait_base_pct",
+                       w->state == RG_TIMED ? w->cpu_wait[RG_BASE] : NAN);
+    json_member_number(out, ",", "cpu_wait_new_pct",
+                       w->state == RG_TIMED ? w->cpu_wait[RG_NEW] : NAN);
+    json_member_string(out, ",", "cause", w->cause[0] ? w->cause : NULL);
 }
 
 static void print_json(const struct rg_report *r, FILE *out) {
@@ -476,8 +537,11 @@ static void print_json(const struct rg_report *r, FILE *out) {
         json_row(out, &r->rows[i]);
         fputc('}', out);
     }
-    fprintf(out, "],\n\"regressions\": %d,\"unsure\": %d,\"shared_runs\": %d,\"exit\": %d}\n",
-            r->slower + r->broken + r->vanished, r->unsure, r->shared_runs, rg_exit_code(r));
+    fprintf(out,
+            "],\n\"regressions\": %d,\"unsure\": %d,\"shared_runs\": %d,\"cpu_shared_rows\": %d,"
+            "\"left_out\": %d,\"exit\": %d}\n",
+            r->slower + r->broken + r->vanished, r->unsure, r->shared_runs, r->cpu_shared,
+            r->left_out, rg_exit_code(r));
 }
 
 /* The human report; where the width of `out` is known, its lines fit it (the table by leaving

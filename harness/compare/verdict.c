@@ -278,6 +278,7 @@ static int runs_to_settle(double d, double sd, double L, double gamma) {
 /* A row whose noise is known: interval, verdict, permutation cross-check, MDC, runs needed. */
 static void decide_tested(struct vd_row *r, double L, double gamma) {
     double half = half_width(r->se, r->df, gamma);
+    r->looks = 0;
     r->level = 1 - gamma;
     r->lo = r->d - half;
     r->hi = r->d + half;
@@ -304,24 +305,24 @@ static void decide_tested(struct vd_row *r, double L, double gamma) {
         r->runs_needed = 2 * (r->nb > r->nn ? r->nb : r->nn); /* more of the same, at least */
 }
 
-/* One run per side: no interval; the floor decides, unless the runs' own timings overlap. The
- * floor is a factor, like the margin: new/base ≥ 1.25 is SLOWER, ≤ 1/1.25 (−20%) FASTER — a
- * change and its reverse are judged alike (compare's help and legend say both bounds). */
+int vd_runs_for_test(double alpha) {
+    for (int n = 2; n < 64; n++)
+        if (2 / choose(2 * n, n) <= alpha / 2)
+            return n;
+    return 64;
+}
+
+/* One run per side: the run-to-run noise is unknown, so nothing is decided (a busy machine
+ * slows one run by 10-35x, issue 45): UNSURE, with the runs per side the test needs. A change
+ * past the floor (a factor, like the margin: new/base ≥ 1.25 or ≤ 1/1.25) whose two runs' own
+ * timings do not overlap "looks" slower or faster: said, never decided. */
 static void decide_single(struct vd_row *r, const struct vd_opts *o) {
     double F = log1p(o->single_floor);
-    r->level = r->lo = r->hi = NAN;
-    r->mdc = F;
+    r->level = r->lo = r->hi = r->mdc = NAN;
     r->perm_disagrees = 0;
-    r->runs_needed = -1;
     r->kind = VD_UNSURE;
-    if (r->within == VD_WITHIN_OVERLAP)
-        return;
-    if (r->d >= F)
-        r->kind = VD_SLOWER;
-    else if (r->d <= -F)
-        r->kind = VD_FASTER;
-    if (r->kind != VD_UNSURE)
-        r->runs_needed = 0;
+    r->runs_needed = vd_runs_for_test(o->alpha);
+    r->looks = r->within == VD_WITHIN_OVERLAP ? 0 : r->d >= F ? 1 : r->d <= -F ? -1 : 0;
 }
 
 int vd_decide(struct vd_row *rows, int n, const struct vd_opts *o) {

@@ -12,8 +12,9 @@
  *   FASTER  the whole interval lies below −margin;
  *   SAME    the whole interval lies within ±margin (an equivalence test);
  *   UNSURE  otherwise, with the runs per side that would settle it if the change stays.
- * With one run per side the run-to-run noise is unknown: no interval, and SLOWER only from a
- * documented floor on (25% by default) and only when the two rows' own timings separate.
+ * With one run per side the run-to-run noise is unknown: no interval and no decision, UNSURE with
+ * the runs per side the test needs (vd_runs_for_test); a change past a documented floor (25% by
+ * default) whose two runs' own timings separate "looks" slower or faster, and is said so.
  * Pure functions on numbers, no I/O: tests/compare/test_verdict.c checks them on synthetic runs.
  */
 #ifndef GPUBENCH_VERDICT_H
@@ -26,7 +27,7 @@ enum vd_kind { VD_SAME, VD_SLOWER, VD_FASTER, VD_UNSURE };
 struct vd_opts {
     double margin;       /* practical margin as a fraction of the base time (0.05) */
     double alpha;        /* false discovery rate across the tested rows (0.05) */
-    double single_floor; /* one run per side: the smallest slowdown called SLOWER (0.25) */
+    double single_floor; /* one run per side: the smallest slowdown that "looks" slower (0.25) */
     uint64_t seed;       /* seed of the permutations drawn when there are too many to list */
 };
 
@@ -49,9 +50,11 @@ struct vd_row {
     /* out of vd_decide */
     double level;       /* confidence level of [lo, hi], e.g. 0.9944 */
     double lo, hi;      /* interval of d (log scale); NaN with one run per side */
-    double mdc;         /* minimum detectable slowdown (log scale): the smallest d called SLOWER */
+    double mdc;         /* minimum detectable slowdown (log scale): the smallest d called SLOWER;
+                           NaN with one run per side (none is) */
     int runs_needed;    /* UNSURE: runs per side that would settle it; 0 settled, -1 unknown */
     int perm_disagrees; /* Welch alone would have said SLOWER or FASTER */
+    int looks;          /* one run per side: +1 past the floor, slower; -1 faster; 0 neither */
     enum vd_kind kind;
 };
 
@@ -63,6 +66,11 @@ int vd_test_row(struct vd_row *r, const struct vd_opts *o);
  * known, their intervals at the level that implies, the verdicts, the minimum detectable
  * changes and the runs needed. Returns the number of rows the correction counted. */
 int vd_decide(struct vd_row *rows, int n, const struct vd_opts *o);
+
+/* Runs per side from which the test can decide at false discovery rate alpha: the smallest n at
+ * which the permutation cross-check, whose smallest p is 2 / C(2n, n), reaches alpha / 2 (room
+ * for the correction across a few rows): 5 at alpha 0.05. */
+int vd_runs_for_test(double alpha);
 
 /* Benjamini–Hochberg: of the n p-values, how many are rejected at false discovery rate q (the
  * largest k with p_(k) ≤ k·q/n). */

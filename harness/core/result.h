@@ -58,6 +58,12 @@ static inline int row_shared(const struct row_telemetry *t) {
     return t->shared_known ? 0 : -1;
 }
 
+/* A row whose cpu_wait_pct (struct result) is above this share of its timed time ran on a shared
+ * CPU: its note says so (harness/telemetry/cpu_wait.c), the run's footer lists it
+ * (harness/run/sinks.c), and `gpubench compare` gives it no SLOWER, FASTER or SAME
+ * (harness/compare/regress.c). docs/measurement.md, "A shared CPU", says why 10%. */
+#define CPU_WAIT_SHARED_PCT 10.0
+
 struct result {
     const struct device *dev;
     const struct workload *w;
@@ -77,14 +83,19 @@ struct result {
                               working set fits in the last-level cache …"); else NULL */
     int cached;            /* 1: the working set was served by the last-level cache, and the rate
                               shows it (runner.c's cache_note): a cache rate, not memory's */
-    double cpu_wait_pct; /* <0 unknown */
-    int below_timer_res;
+    int below_timer_res;   /* 1: its samples are below the timer's resolution (marks.h); batching
+                              (calls_per_sample) keeps a timed row above it */
     double max_rel_err;    /* <0: not verified */
     enum status status;
     char note[1024];
     const double *samples; /* st.n timed samples, ms */
     const float *trace_mhz, *trace_w; /* per sample: SM clock and power then (0 unknown), or NULL */
     struct row_telemetry tel;
+    /* Whether the CPU was shared while the row was timed (harness/telemetry/cpu_wait.h): the share
+     * of the timed wall time its threads waited for a core, and the runnable tasks of other
+     * processes seen then. */
+    double cpu_wait_pct; /* <0 unknown */
+    int cpu_others;      /* <0 unknown */
 };
 
 #endif

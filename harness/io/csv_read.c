@@ -583,12 +583,29 @@ static int check_run_index(const struct csv_table *t, int col, struct run_row *r
     return type_field(t->name, row->line, "run", &desc, row->raw[col], row, err, errlen);
 }
 
+/* The extra column `cpu_wait_pct` of a run row when the file has one: a percentage from 0 to
+ * 100, or empty (NaN). Returns 0 or -1 with err. */
+static int check_cpu_wait(const struct csv_table *t, int col, struct run_row *row, char *err,
+                          size_t errlen) {
+    static const struct fdesc desc = {F_NUM, offsetof(struct run_row, cpu_wait_pct)};
+    row->cpu_wait_pct = NAN;
+    if (col < 0)
+        return 0;
+    if (type_field(t->name, row->line, "cpu_wait_pct", &desc, row->raw[col], row, err, errlen))
+        return -1;
+    if (row->cpu_wait_pct > 100)
+        return fail(err, errlen, "%s:%d: column cpu_wait_pct: %s is above 100 (a percentage)",
+                    t->name, row->line, row->raw[col]);
+    return 0;
+}
+
 /* The rows after the header into t->run or t->samples. Blank lines are allowed only at the end
  * of the file. Returns 0 or -1 with err (t owns what was allocated). */
 static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size_t errlen) {
     const int run = t->kind == CSV_RUN;
     const int run_col = run ? csv_col_index(t, "run") : -1;
     const int hw_col = run ? csv_col_index(t, "hardware") : -1;
+    const int wait_col = run ? csv_col_index(t, "cpu_wait_pct") : -1;
     const int marks_col = run ? csv_col_index(t, "marks") : -1;
     size_t nrec = tk->nrecs;
     while (nrec > 1 && tk->recs[nrec - 1].blank)
@@ -607,7 +624,8 @@ static int check_rows(struct csv_table *t, const struct tok *tk, char *err, size
         const struct rec *rc = &tk->recs[r + 1];
         if (check_row(t, rc, tk->fields + rc->first, (char *)rows + r * rowsize, err, errlen))
             return -1;
-        if (run && check_run_index(t, run_col, &t->run[r], err, errlen))
+        if (run && (check_run_index(t, run_col, &t->run[r], err, errlen) ||
+                    check_cpu_wait(t, wait_col, &t->run[r], err, errlen)))
             return -1;
         if (!run)
             continue;

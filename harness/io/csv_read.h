@@ -50,6 +50,8 @@ struct run_row {
     long run; /* the extra column `run` (the run's index within one --runs N); -1 if absent */
     const char *hardware; /* the extra column `hardware` (what tells machines apart,
                              harness/run/hardware.h); "" when empty or absent */
+    double cpu_wait_pct;  /* the extra column `cpu_wait_pct` (a shared CPU); NaN when empty or
+                             absent */
     unsigned marks; /* what changes the meaning of its figures (harness/io/marks.h): the extra
                        column `marks`, or in a file without it what its device name and note
                        say (emulated, cached) */

@@ -15,14 +15,15 @@
 
 /* Fixed columns (results/README.md) in order, then extra columns: timings that came later, the
  * run's index among those of one `--runs N` invocation, Slurm provenance, the machine's
- * hardware (what tells two machines apart, harness/run/hardware.h), and the telemetry columns
- * (tel_cols.h), then `marks`: the facts that change what the row's figure means (marks.h), last
- * (the fleet test finds the Slurm pair by name). */
+ * hardware (what tells two machines apart, harness/run/hardware.h), the telemetry columns
+ * (tel_cols.h), cpu_wait_pct (a shared CPU, harness/telemetry/cpu_wait.h), then `marks`: the
+ * facts that change what the row's figure means (marks.h), last (the fleet test finds the
+ * Slurm pair by name). */
 const char CSV_HEADER[] =
     "schema,run_id,utc,host,device,device_name,cc,driver,runtime,blas_lib,dnn_lib,threads,"
     "workload,impl,dtype,shape,flops,bytes,reps,median_ms,min_ms,mean_ms,stddev_ms,ci95_lo_ms,"
     "ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note,"
-    "batch_ms,run,slurm_job_id,slurm_array_task_id,hardware," TEL_HEADER ",marks";
+    "batch_ms,run,slurm_job_id,slurm_array_task_id,hardware," TEL_HEADER ",cpu_wait_pct,marks";
 /* The seven fixed columns, the row's tier (a run has an f32 and an f64 row of the same shape;
  * files written before tiers have no dtype column and are float32), then the GPU's clock and
  * power as the telemetry sampler last read them when the repetition ended (empty where unknown:
@@ -150,6 +151,7 @@ void csv_write_result(FILE *f, const struct run_info *ri, const struct result *r
             num(f, tc[i].fmt, tc[i].num, isfinite(tc[i].num));
         }
     }
+    num(f, "%.3g", r->cpu_wait_pct, timed && r->cpu_wait_pct >= 0);
     char marks[96];
     fputc(',', f);
     csv_field(f, marks_words(marks_of(r), "+", marks, sizeof marks));

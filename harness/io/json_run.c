@@ -97,6 +97,7 @@ static int json_row(FILE *f, const struct run_info *ri, const struct result *r, 
         else
             json_member_number(f, ", ", tc[i].name, tc[i].num);
     }
+    json_member_number(f, ", ", "cpu_wait_pct", when(r->cpu_wait_pct, t));
     fputs(", \"marks\": [", f);
     unsigned m = marks_of(r);
     for (int i = 0, n = 0; i < MARK_KINDS; i++)

@@ -30,7 +30,7 @@ enum {
 
 /* Above this share of the timed time spent waiting for a core (result.cpu_wait_pct), the row's
  * CPU counts as shared. */
-#define MARK_SHARED_CPU_PCT 10.0
+#define MARK_SHARED_CPU_PCT CPU_WAIT_SHARED_PCT /* harness/core/result.h: one threshold */
 
 struct mark_kind {
     unsigned bit;

@@ -42,7 +42,8 @@ static void merge_usage(FILE *f) {
           "      --list PATH      also write the run CSVs merged, one path a line\n"
           "  -h, --help           this text\n"
           "\n"
-          "exit: 0 all merged; 1 some task missing or failed; 2 bad usage or input\n"
+          "exit: 0 all merged; 1 some task missing or failed, or the output could not be\n"
+          "written (a full disk), as a run; 2 bad usage or input\n"
           "\n"
           "examples:\n"
           "  gpubench merge results/fleet/1234 --out fleet.csv\n"
@@ -254,7 +255,8 @@ static int output_columns(const struct merge_set *s, const char ***cols, int *nc
     return 0;
 }
 
-/* Write the merged CSV atomically (PATH.partial, then rename). Returns 0, or 2 with a message. */
+/* Write the merged CSV atomically (PATH.partial, then rename). Returns 0, 2 when --out cannot be
+ * opened, or 1 when writing it failed (a full disk: exit 1, as a run's), with a message. */
 static int write_merged(const struct merge_set *s, const char *out, size_t *rows) {
     const char **cols;
     int ncols;
@@ -314,10 +316,10 @@ static int write_merged(const struct merge_set *s, const char *out, size_t *rows
     if (ferror(cf.f)) {
         fprintf(stderr, "gpubench merge: --out: %s: write error\n", out);
         csv_discard(&cf);
-        rc = 2;
+        rc = 1;
     } else if (csv_commit(&cf, err, sizeof err) != 0) {
         fprintf(stderr, "gpubench merge: --out: %s\n", err);
-        rc = 2;
+        rc = 1;
     }
 done:
     free(header);
@@ -342,7 +344,7 @@ static int write_list(const struct merge_set *s, const char *path) {
     if (fclose(f) != 0 || bad || rename(tmp, path) != 0) {
         fprintf(stderr, "gpubench merge: --list: %s: cannot write\n", path);
         unlink(tmp);
-        return 2;
+        return 1; /* a failed write, as --out's */
     }
     return 0;
 }

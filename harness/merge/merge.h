@@ -13,10 +13,10 @@
 
 /* `gpubench merge [options] FILE|DIR... --out FLEET.csv` with argv[0] = "merge". Per-task
  * findings and errors go to stderr. Returns the exit code: 0 everything merged; 1 some task is
- * missing or failed (the file is written only with --allow-missing, holding the others); 2 bad
- * usage or input (unreadable or malformed CSV, the same run twice, nothing to merge, an
- * unwritable --out): one line naming the argument or the file, line and column, nothing
- * written. */
+ * missing or failed (the file is written only with --allow-missing, holding the others), or
+ * writing the output failed (a full disk, as a run's exit 1); 2 bad usage or input (unreadable
+ * or malformed CSV, the same run twice, nothing to merge, an --out that cannot be opened): one
+ * line naming the argument or the file, line and column, nothing written. */
 int merge_main(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@
 #include "harness/gpuinfo/gpu_tier.h"
 #include "harness/run/backend.h"
 #include "harness/run/blas_core.h"
+#include "harness/telemetry/cpu_wait.h"
 #include "harness/telemetry/telemetry.h"
 
 static double host_ms(void) {
@@ -323,14 +324,20 @@ static enum status timed_loop(const struct options *o, const struct device *dev,
 }
 
 /* The timed loop with the device's telemetry around it (clocks, power, throttling: the
- * repetitions' own, not the warm-up's or the batches'). */
+ * repetitions' own, not the warm-up's or the batches'), and the time our threads waited for a
+ * core (a shared CPU, CPU and GPU rows alike: a GPU row's host thread launches and times). */
 static enum status timed_observed(const struct options *o, const struct device *dev,
                                   const struct impl *im, struct impl_ctx *ctx, struct result *r,
                                   size_t *n) {
     struct tel_row tel;
+    static struct cpu_wait cw; /* 12 KiB of thread counters; rows are measured one at a time */
+    if (!o->no_telemetry)
+        cpu_wait_begin(&cw);
     tel_row_begin(&tel, dev);
     enum status st = timed_loop(o, dev, im, ctx, r, &tel, n);
     tel_row_end(&tel, &r->tel);
+    if (!o->no_telemetry)
+        cpu_wait_end(&cw, &r->cpu_wait_pct, &r->cpu_others);
     return st;
 }
 
@@ -745,6 +752,8 @@ void runner_measure(const struct options *o, const struct device *dev, const str
     r->e2e_median_ms = -1;
     r->batch_ms = -1;
     r->calls_per_sample = 1;
+    r->cpu_wait_pct = -1;
+    r->cpu_others = -1;
     r->samples = samples;
     r->dtype = p->dtype;
     enum status st = tier_check(dev, w, im, p->dtype, ctx.note, sizeof ctx.note);
@@ -769,6 +778,8 @@ void runner_measure(const struct options *o, const struct device *dev, const str
         char tel[640];
         tel_note(&r->tel, im->host_transfer, r->gbps, tel, sizeof tel);
         append_note(r, tel);
+        cpu_wait_note(r->cpu_wait_pct, r->cpu_others, tel, sizeof tel);
+        append_note(r, tel);
         if (dev->kind == DEV_CUDA) { /* what qualifies every number of the row */
             char q[160];
             gpu_row_qualifiers(dev->name, q, sizeof q);
@@ -776,6 +787,7 @@ void runner_measure(const struct options *o, const struct device *dev, const str
         }
     } else {
         memset(&r->tel, 0, sizeof r->tel); /* a failed row's figures describe nothing */
+        r->cpu_wait_pct = -1;
     }
     if (st != ST_OK && st != ST_WRONG)
         memset(&r->st, 0, sizeof r->st); /* no trustworthy times from a failed row */
@@ -805,6 +817,8 @@ static void row_no_inputs(struct result *r, const char *why) {
     r->max_rel_err = -1;
     r->e2e_median_ms = -1;
     r->batch_ms = -1;
+    r->cpu_wait_pct = -1;
+    r->cpu_others = -1;
     snprintf(r->note, sizeof r->note, "host inputs: %s", why[0] ? why : "out of host memory");
 }
 

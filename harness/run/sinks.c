@@ -11,6 +11,7 @@
 #include "harness/io/rows.h"
 #include "harness/io/termcols.h"
 #include "harness/io/stdout_check.h"
+#include "harness/telemetry/cpu_wait.h"
 
 void sink_fmt_ms(char *out, size_t len, double ms) {
     if (ms >= 100)
@@ -238,6 +239,54 @@ static void count_no_peak(struct sink *s, const struct result *r) {
     }
 }
 
+/* Count a timed row by whether its CPU was shared, and keep the worst few (the footer's). */
+static void count_cpu_wait(struct sink *s, const struct result *r) {
+    if (!(r->st.n > 0) || r->cpu_wait_pct < 0)
+        return;
+    s->nwait_timed++;
+    if (!(r->cpu_wait_pct > CPU_WAIT_SHARED_PCT))
+        return;
+    int at = s->nwait < SINK_WAIT_WORST ? s->nwait : SINK_WAIT_WORST;
+    s->nwait++;
+    while (at > 0 && s->wait_pct[at - 1] < r->cpu_wait_pct) { /* insertion, worst first */
+        if (at < SINK_WAIT_WORST) {
+            s->wait_pct[at] = s->wait_pct[at - 1];
+            memcpy(s->wait_row[at], s->wait_row[at - 1], sizeof s->wait_row[at]);
+        }
+        at--;
+    }
+    if (at >= SINK_WAIT_WORST)
+        return;
+    s->wait_pct[at] = r->cpu_wait_pct;
+    snprintf(s->wait_row[at], sizeof s->wait_row[at], "%.16s %.32s %.32s %s %.100s", r->dev->id, r->w->name,
+             r->im->name, dtype_flag(r->dtype), r->shape_short);
+}
+
+/* Under the table, once: how many rows were timed on a shared CPU (their status "ok [shared-cpu]",
+ * its legend line above says what the mark means), the worst named. */
+static void cpu_wait_footer(const struct sink *s, int md) {
+    char line[1100];
+    if (!s->nwait)
+        return;
+    int n = snprintf(line, sizeof line,
+                     "CPU shared: %d of %d timed rows waited for a core more than %.0f%% of "
+                     "their timed time, so their times are slower than this machine gives alone; "
+                     "the worst: ",
+                     s->nwait, s->nwait_timed, CPU_WAIT_SHARED_PCT);
+    int shown = s->nwait < SINK_WAIT_WORST ? s->nwait : SINK_WAIT_WORST;
+    for (int i = 0; i < shown && n > 0 && (size_t)n < sizeof line; i++)
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s%s (%.0f%%)", i ? ", " : "",
+                      s->wait_row[i], s->wait_pct[i]);
+    if (n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n,
+                 " (cpu_wait_pct in the CSV; run again when the machine is quiet)");
+    printf("\n");
+    if (md)
+        printf("%s\n", line);
+    else
+        term_wrapped(stdout, line, s->width, 0, 2);
+}
+
 /* The machine-readable formats are harness/io's row formats (rows.h). */
 static const struct row_format *machine_format(enum out_format fmt) {
     switch (fmt) {
@@ -291,6 +340,7 @@ void sink_row(struct sink *s, const struct run_info *ri, const struct result *r)
     }
     count_no_peak(s, r);
     count_marks(s, r);
+    count_cpu_wait(s, r);
     switch (s->fmt) {
     case FMT_TABLE:
         make_cells(r, &c);
@@ -321,6 +371,8 @@ void sink_end(struct sink *s) {
         s->rows_fmt->end(stdout, s->rows);
     else
         table_legend(s);
+    if (!s->rows_fmt)
+        cpu_wait_footer(s, s->fmt == FMT_MARKDOWN);
     if (!s->rows_fmt && s->ri && s->ri->ndevs > 0) {
         printf("\n");
         for (int i = 0; i < s->ri->ndevs; i++) {

@@ -11,6 +11,8 @@ struct row_format;
 
 enum { SINK_NO_PEAK_MAX = 8 };
 
+enum { SINK_WAIT_WORST = 3 };
+
 struct sink {
     enum out_format fmt;
     const struct row_format *rows_fmt; /* NULL for table and markdown */
@@ -30,6 +32,12 @@ struct sink {
     /* The timed rows seen so far with each mark (harness/io/marks.h: mark_kinds' order), for
      * the legend under the table. */
     int mark_rows[MARK_KINDS];
+    /* The rows timed on a shared CPU (cpu_wait_pct above CPU_WAIT_SHARED_PCT,
+     * harness/telemetry/cpu_wait.h) seen so far: how many, and the worst SINK_WAIT_WORST, worst
+     * first ("cpu gemm openblas f32 m=256 n=256 k=256"), for the footer. */
+    int nwait, nwait_timed;
+    double wait_pct[SINK_WAIT_WORST];
+    char wait_row[SINK_WAIT_WORST][200];
 };
 
 /* Start the output; shape_width and impl_width are the longest short shape and implementation

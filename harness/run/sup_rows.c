@@ -95,6 +95,8 @@ static void write_failed(struct sup *s, int row, struct result *r, enum status s
     r->e2e_median_ms = -1;
     r->batch_ms = -1;
     r->gflops = r->gbps = r->peak_pct = -1;
+    r->cpu_wait_pct = -1;
+    r->cpu_others = -1;
     r->no_peak = NULL;
     r->samples = NULL;
     r->trace_mhz = r->trace_w = NULL;

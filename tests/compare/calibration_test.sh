@@ -22,6 +22,7 @@ python3 "$cal" --gpubench "$bin" --pairs 1 --runs 2 --workloads "$w" --out cal \
 rc=$?
 [ "$rc" = 0 ] && pass "exit 0" || { fail "exit $rc: $(tail -n 3 err.txt)"; }
 for what in "same .* 1 pairs exit 1 (false alarm)" "busy .* 1 pairs with SLOWER rows" \
+  "busy .* 1 pairs naming the shared CPU" \
   "threads .* 1 pairs SLOWER" "^wall time of one comparison" "^  $w  *MDC " \
   "settings: 1 pairs, --runs 2 per side"; do
   grep -q -- "$what" report.txt && pass "report: $what" || fail "report lacks '$what'"

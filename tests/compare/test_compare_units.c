@@ -239,6 +239,36 @@ static void test_run_column(void) {
     csv_free(&t);
 }
 
+/* The extra column `cpu_wait_pct` (the last): a percentage, NaN when empty or absent, refused
+ * above 100 or negative. */
+static void test_cpu_wait_column(void) {
+    static const struct {
+        const char *value, *err; /* NULL: read */
+        double want;             /* NaN: empty */
+    } cases[] = {{"41.5", NULL, 41.5},
+                 {"", NULL, NAN},
+                 {"0", NULL, 0},
+                 {"150", "w.csv:2: column cpu_wait_pct: 150 is above 100", 0},
+                 {"-3", "w.csv:2: column cpu_wait_pct: -3 is negative", 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char buf[4096], err[CSV_ERR_LEN] = "";
+        struct csv_table t;
+        int n = snprintf(buf, sizeof buf, "%s\n", CSV_HEADER);
+        add_row(buf, sizeof buf, &n, CSV_HEADER, "r1", "0");
+        n += snprintf(buf + n - 1, sizeof buf - (size_t)n + 1, "%s\n", cases[i].value) - 1;
+        int rc = csv_read_buffer("w.csv", buf, (size_t)n, CSV_RUN, &t, err, sizeof err);
+        if (cases[i].err) {
+            CHECK_MSG(rc == -1 && strstr(err, cases[i].err), "case %zu: %s", i, err);
+        } else {
+            CHECK_MSG(rc == 0, "case %zu: %s", i, err);
+            double got = rc == 0 ? t.run[0].cpu_wait_pct : -1;
+            CHECK_MSG(isnan(cases[i].want) ? isnan(got) : got == cases[i].want, "case %zu: %g", i,
+                      got);
+        }
+        csv_free(&t);
+    }
+}
+
 static int dcmp(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return (a > b) - (a < b);
@@ -280,6 +310,7 @@ int main(int argc, char **argv) {
     test_read_errors();
     test_mwu();
     test_run_column();
+    test_cpu_wait_column();
     test_median_geomean();
     return TEST_END();
 }

@@ -182,46 +182,49 @@ static void test_same(void) {
     CHECK_MSG(s3 >= 0.9 * TRIALS, "3%% change: SAME in %d of %d", s3, TRIALS);
 }
 
-/* One run per side: no interval; SLOWER only from the floor on. */
+/* One run per side: no interval and no decision (issue 45: a busy machine faked "+314.8%
+ * SLOWER" in 10 of 10 same-vs-same pairs): UNSURE always, with the runs per side the test needs;
+ * past the floor, "looks" slower or faster. */
 static void test_single_run(void) {
     enum { TRIALS = 1000 };
     struct vd_row rows[1];
     enum vd_kind k[1];
-    int fa = 0, big = 0, mid = 0, below = 0;
+    int decided = 0, big = 0, mid = 0;
     double none[1] = {0}, ten[1] = {log(1.10)}, fifty[1] = {log(1.5)};
     for (int t = 0; t < TRIALS; t++) {
         compare_once(1, 1, 1, none, 0.05, 0.02, 100 + t, rows, k);
-        fa += k[0] != VD_UNSURE;
+        decided += k[0] != VD_UNSURE;
         compare_once(1, 1, 1, ten, 0.02, 0.02, 100 + t, rows, k);
-        mid += k[0] == VD_SLOWER;
-        compare_once(1, 1, 1, ten, 0.10, 0.02, 100 + t, rows, k);
-        below += k[0] == VD_SLOWER && rows[0].d < log1p(0.25); /* an observed change < floor */
+        decided += k[0] != VD_UNSURE;
+        mid += rows[0].looks != 0;
         compare_once(1, 1, 1, fifty, 0.05, 0.02, 100 + t, rows, k);
-        big += k[0] == VD_SLOWER;
+        decided += k[0] != VD_UNSURE;
+        big += rows[0].looks > 0;
     }
-    CHECK_MSG(below == 0, "one run: %d SLOWER below the floor", below);
-    CHECK(isnan(rows[0].lo) && rows[0].runs_needed == 0 && rows[0].mdc == log1p(0.25));
-    CHECK_MSG(fa <= 0.01 * TRIALS, "one run, nothing changed: %d alarms", fa);
-    CHECK_MSG(mid == 0, "one run, 10%% slower, quiet: SLOWER %d times (the floor is 25%%)", mid);
-    CHECK_MSG(big >= 0.9 * TRIALS, "one run, 50%% slower: SLOWER %d of %d", big, TRIALS);
-    /* the floor is a factor either way (issue 33): new/base 0.778 (−22.2%) is FASTER, as
-     * 1/0.778 = 1.29 is beyond 1.25; 0.82 (−18%) and 1.22 (+22%) are not; 1.26 is SLOWER */
+    CHECK_MSG(decided == 0, "one run a side: %d verdicts other than UNSURE", decided);
+    CHECK(isnan(rows[0].lo) && isnan(rows[0].mdc) && rows[0].runs_needed == 5);
+    CHECK_MSG(mid == 0, "one run, 10%% slower, quiet: looks slower %d times (the floor is 25%%)",
+              mid);
+    CHECK_MSG(big >= 0.9 * TRIALS, "one run, 50%% slower: looks slower %d of %d", big, TRIALS);
+    CHECK(vd_runs_for_test(0.05) == 5 && vd_runs_for_test(0.01) == 6);
+    /* the floor is a factor either way (issue 33): new/base 0.778 (−22.2%) looks faster, as
+     * 1/0.778 = 1.29 is beyond 1.25; 0.82 (−18%) and 1.22 (+22%) do not; 1.26 looks slower */
     const double ratio[] = {0.778, 0.82, 1.22, 1.26};
-    const enum vd_kind want[] = {VD_FASTER, VD_UNSURE, VD_UNSURE, VD_SLOWER};
+    const int want[] = {-1, 0, 0, 1};
     for (int i = 0; i < 4; i++) {
         double b1[1] = {0}, n1[1] = {log(ratio[i])};
         struct vd_row f = {.base = b1, .new_ = n1, .nb = 1, .nn = 1, .within = VD_WITHIN_SEPARATE};
         vd_test_row(&f, &OPTS);
         vd_decide(&f, 1, &OPTS);
-        CHECK_MSG(f.kind == want[i], "one run, new/base %.3f: %s, expected %s", ratio[i],
-                  vd_name(f.kind), vd_name(want[i]));
+        CHECK_MSG(f.kind == VD_UNSURE && f.looks == want[i], "one run, new/base %.3f: %s looks %d",
+                  ratio[i], vd_name(f.kind), f.looks);
     }
-    /* the runs' own timings overlap: never SLOWER, whatever the change */
+    /* the runs' own timings overlap: not even "looks", whatever the change */
     double b[1] = {0}, n[1] = {1};
     struct vd_row r = {.base = b, .new_ = n, .nb = 1, .nn = 1, .within = VD_WITHIN_OVERLAP};
     vd_test_row(&r, &OPTS);
     vd_decide(&r, 1, &OPTS);
-    CHECK(r.kind == VD_UNSURE && r.runs_needed == -1 && isnan(r.se));
+    CHECK(r.kind == VD_UNSURE && r.looks == 0 && isnan(r.se));
     /* one run on one side only: the other side's spread stands for both */
     double bb[4] = {0, 0.01, -0.01, 0.005}, nn1[1] = {0.5};
     r = (struct vd_row){.base = bb, .new_ = nn1, .nb = 4, .nn = 1};

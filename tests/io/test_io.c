@@ -110,6 +110,8 @@ static void make_rows(struct result r[2]) {
     }
     r[0].samples = samples;
     stats_compute(samples, 3, &r[0].st);
+    r[0].cpu_wait_pct = 12.5;
+    r[1].cpu_wait_pct = -1;
     r[1].status = ST_UNSUPPORTED;
     r[1].max_rel_err = -1;
     snprintf(r[1].note, sizeof r[1].note, "no kernel image");
@@ -140,7 +142,9 @@ static void test_formats(void) {
     CHECK(strstr(buf, "\"median_ms\": 2.5, ") && strstr(buf, "\"flops\": 1000000000, "));
     CHECK(strstr(buf, "\"batch_ms\": 2.25, \"run\": 3, \"slurm_job_id\": \"77\", "
                       "\"slurm_array_task_id\": null, \"hardware\": null, \"sm_clock_start_mhz\": null"));
-    CHECK(strstr(buf, "\"ecc\": null, \"persistence\": null, \"shared_gpu\": null, \"marks\": []}"));
+    CHECK(strstr(buf, "\"ecc\": null, \"persistence\": null, \"shared_gpu\": null, "
+                      "\"cpu_wait_pct\": 12.5, \"marks\": [\"shared-cpu\"]}")); /* no telemetry */
+    CHECK(strstr(buf, "\"shared_gpu\": null, \"cpu_wait_pct\": null, \"marks\": []}")); /* untimed */
     CHECK(strstr(buf, "\"batch_ms\": null, \"run\": 3, \"slurm_job_id\"") != NULL); /* untimed */
     CHECK(strstr(buf, "\"reps\": 0, \"median_ms\": null") != NULL); /* the untimed row */
 

@@ -76,6 +76,10 @@ check no_rows 2 "header_only.csv:2: .*no result rows" no header_only.csv --out o
 check missing_file 2 "nope.csv: cannot open" no r1.csv nope.csv --out out.csv
 check out_folder_missing 2 "--out: folder nowhere does not exist" no r1.csv --out nowhere/out.csv
 check out_unwritable 2 "--out: .*/proc" no r1.csv --out /proc/out.csv
+# a write that fails (a full disk) is exit 1, as a run's, not bad usage
+if [ -w /dev/full ]; then
+  check out_full 1 "--out: /dev/full: write (error|failed)" no r1.csv --out /dev/full
+fi
 check no_out 2 "--out FLEET.csv is required" no r1.csv
 check no_input 2 "no input" no --out out.csv
 check unknown_option 2 "unknown option '--bogus'" no r1.csv --out out.csv --bogus

@@ -90,6 +90,7 @@ def main():
             rows = list(csv.reader(f))
         header, body = rows[0], rows[1:]
         check(header[:len(FIXED)] == FIXED, f"fixed columns in order: {header}")
+        check(header[-1] == "cpu_wait_pct", f"cpu_wait_pct is the last extra column: {header}")
         seen = set()
         by_key = {}
         for r in body:
@@ -128,6 +129,15 @@ def main():
             # (a time-only row is a fresh process per run: no batches)
             check(time_only or d.get("batch_ms", "") != "" and float(d["batch_ms"]) > 0,
                   f"{key} batch_ms {d.get('batch_ms')!r} is a time per run")
+            # the share of the timed time spent waiting for a core: a percentage, read wherever
+            # the kernel keeps scheduler statistics; above 10% the note says the CPU was shared
+            wait = d.get("cpu_wait_pct", "missing")
+            check(wait != "" or not os.path.exists("/proc/self/schedstat"),
+                  f"{key} cpu_wait_pct empty although /proc/self/schedstat exists")
+            if wait not in ("", "missing"):
+                check(0 <= float(wait) <= 100, f"{key} cpu_wait_pct {wait} is a percentage")
+                check((float(wait) > 10) == ("CPU shared: " in d["note"]),
+                      f"{key} cpu_wait_pct {wait} and the note agree: {d['note']}")
         check(expected <= seen, f"every CPU implementation ran: missing {expected - seen}")
         with open(samples, newline="") as f:
             srows = list(csv.reader(f))

@@ -57,6 +57,7 @@ CSV_FORMAT.update({c: ".0f" for c in (
     "pcie_width_max")})
 CSV_FORMAT.update({c: ".4g" for c in ("power_avg_w", "power_peak_w", "energy_per_rep_j",
                                        "gflops_per_j", "gb_per_j")})
+CSV_FORMAT["cpu_wait_pct"] = ".3g"  # a shared CPU's share, harness/io/csv_write.c
 TEXT = ("schema", "run_id", "utc", "host", "device", "device_name", "cc", "driver", "runtime",
         "blas_lib", "dnn_lib", "workload", "impl", "dtype", "shape", "status", "note",
         "slurm_job_id", "slurm_array_task_id", "hardware", "throttle_reasons", "ecc", "persistence",

@@ -3,7 +3,7 @@
 --format, with stdout on /dev/full (each write fails with ENOSPC, as on a full disk) prints one
 line "gpubench: error writing standard output: …" on stderr and exits non-zero — 1 where the
 same command with stdout on /dev/null exits 0, else that command's own code (merge with --out
-/dev/stdout: its own line and 2, nothing merged). A run that also
+/dev/stdout: its own line and 1, nothing merged, as a run's failed write). A run that also
 writes a file still commits it, every row in it. Skipped (77) where /dev/full does not exist.
 
 usage: stdout_full.py GPUBENCH WORKLOAD COMPARE_DATA_DIR
@@ -49,9 +49,9 @@ def main():
             full = run(args, "/dev/full", tmp)
             print(f"--- {name}: exit {fine.returncode} to /dev/null, {full.returncode} to "
                   f"/dev/full\n{full.stderr}", end="")
-            # merge writes its --out, /dev/stdout here, as a file: a failed one is merge's
-            # "nothing merged", 2 (scripts/slurm/fleet-merge.sbatch reads it so)
-            want = 2 if args[1] == "merge" and "--out" in args else fine.returncode or 1
+            # merge writes its --out, /dev/stdout here, as a file: a failed write is exit 1, as
+            # a run's, and nothing merged (scripts/slurm/fleet-merge.sbatch: no merged.list)
+            want = 1 if args[1] == "merge" and "--out" in args else fine.returncode or 1
             check(full.returncode == want,
                   f"{name}: exit {full.returncode} with stdout full, want {want}")
             said = [line for line in full.stderr.splitlines() if "standard output" in line or

@@ -57,7 +57,8 @@ static void measure(const struct device *dev, struct result *r) {
     r->tel.energy_j = tel_energy(&r->tel, r->st.median);
 }
 
-/* The telemetry cells of r's CSV row, as the file holds them: tail[i] is column i of TEL_HEADER. */
+/* The telemetry cells of r's CSV row, as the file holds them: tail[i] is column i of TEL_HEADER
+ * (the row's last column but one: cpu_wait_pct follows). */
 static void csv_tail(const struct result *r, char tail[TEL_NCOLS][64]) {
     struct run_info ri = {.run_id = "r1", .utc = "t", .host = "h"};
     char *buf = NULL;
@@ -66,10 +67,10 @@ static void csv_tail(const struct result *r, char tail[TEL_NCOLS][64]) {
     csv_write_result(f, &ri, r);
     fclose(f);
     buf[strcspn(buf, "\n")] = '\0';
-    /* the TEL_NCOLS fields before the last (`marks`, harness/io/marks.h): none of them is ever
-     * quoted */
-    char *p = strrchr(buf, ',');
-    p = p ? p : buf + strlen(buf);
+    *strrchr(buf, ',') = '\0'; /* `marks` (harness/io/marks.h), last (csv_write.c) */
+    *strrchr(buf, ',') = '\0'; /* cpu_wait_pct, after the telemetry columns */
+    /* the last TEL_NCOLS fields before them: none of them is ever quoted */
+    char *p = buf + strlen(buf);
     for (int i = TEL_NCOLS - 1; i >= 0; i--) {
         char *c = p;
         while (c > buf && c[-1] != ',')
@@ -372,9 +373,9 @@ static int test_words(void) {
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? "," : "",
                  c[i].name);
     CHECK_MSG(strcmp(names, TEL_HEADER) == 0, "%s", names);
-    /* appended after the other extra columns, followed only by `marks` (harness/io/marks.h) */
-    const char *h = CSV_HEADER + strlen(CSV_HEADER) - strlen(TEL_HEADER ",marks");
-    CHECK(strcmp(h, TEL_HEADER ",marks") == 0 && h[-1] == ',');
+    /* appended after the other extra columns, followed by cpu_wait_pct and `marks` */
+    const char *h = CSV_HEADER + strlen(CSV_HEADER) - strlen(TEL_HEADER ",cpu_wait_pct,marks");
+    CHECK(strcmp(h, TEL_HEADER ",cpu_wait_pct,marks") == 0 && h[-1] == ',');
     /* a row with nothing known writes empty cells, never 0 */
     char tail[TEL_NCOLS][64];
     r.dev = &(struct device){.id = "cpu", .kind = DEV_CPU};
