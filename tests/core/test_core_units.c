@@ -194,13 +194,13 @@ static void test_csv(void) {
         "ci95_lo_ms,ci95_hi_ms,e2e_median_ms,gflops,gbps,peak_pct,max_rel_err,status,note";
     CHECK(strncmp(CSV_HEADER, fixed, strlen(fixed)) == 0);
     CHECK(CSV_HEADER[strlen(fixed)] == ',' || CSV_HEADER[strlen(fixed)] == '\0');
-    /* the extra columns after them, in order (results/README.md): the telemetry's, then the
-     * shared CPU's, last */
+    /* the extra columns after them, in order (results/README.md): the telemetry's, the shared
+     * CPU's, then the marks (harness/io/marks.h), last */
     const char *extra = ",batch_ms,run,slurm_job_id,slurm_array_task_id,hardware,";
     CHECK(strncmp(CSV_HEADER + strlen(fixed), extra, strlen(extra)) == 0);
     const char *last = strrchr(CSV_HEADER, ',');
-    CHECK(last && strcmp(last, ",cpu_wait_pct") == 0);
-    CHECK(strstr(CSV_HEADER, ",shared_gpu,cpu_wait_pct") != NULL);
+    CHECK(last && strcmp(last, ",marks") == 0);
+    CHECK(strstr(CSV_HEADER, ",shared_gpu,cpu_wait_pct,marks") != NULL);
     /* the seven fixed samples columns, the row's tier, then the telemetry trace */
     CHECK(strcmp(SAMPLES_HEADER,
                  "run_id,device,workload,impl,shape,rep,ms,dtype,sm_clock_mhz,power_w") == 0);

@@ -90,7 +90,8 @@ def main():
             rows = list(csv.reader(f))
         header, body = rows[0], rows[1:]
         check(header[:len(FIXED)] == FIXED, f"fixed columns in order: {header}")
-        check(header[-1] == "cpu_wait_pct", f"cpu_wait_pct is the last extra column: {header}")
+        check(header[-2:] == ["cpu_wait_pct", "marks"],
+              f"cpu_wait_pct, then marks, are the last extra columns: {header}")
         seen = set()
         by_key = {}
         for r in body:
