@@ -606,6 +606,23 @@ int gb_wgmma_persist_pick(int M, int N, int sms) {
     return gb_wp_pick(M, N, sms);
 }
 
+cudaError_t gb_wgmma_persist_regs(int bf16, int *regs, int *need, int *ok) {
+#if GB_HAVE_WGMMA
+    struct cudaFuncAttributes attr;
+    const struct gb_gemm_kernel *k = gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 1);
+    cudaError_t e = cudaFuncGetAttributes(&attr, k->ref.fn);
+    if (e != cudaSuccess)
+        return e;
+    *regs = attr.numRegs;
+    *need = GB_WP_REGS_ENTRY;
+    *ok = gb_wp_regs_ok(attr.numRegs);
+    return cudaSuccess;
+#else
+    (void)bf16, (void)regs, (void)need, (void)ok;
+    return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
+#endif
+}
+
 cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,
                                    const struct gb_wgmma_maps *maps, int M, int N, int K,
                                    float *C, int ldc) {

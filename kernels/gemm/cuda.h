@@ -223,6 +223,11 @@ cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int 
  * setup): does a product of M×N on a card of sms multiprocessors take it (gb_wp_pick: at least
  * one 128×256 tile a multiprocessor), and its launcher, with gb_xgemm_wgmma's errors. */
 int gb_wgmma_persist_pick(int M, int N, int sms);
+/* The persistent kernel's registers a thread at entry (cudaFuncGetAttributes' numRegs) into
+ * *regs, the count its setmaxnreg moves assume into *need (GB_WP_REGS_ENTRY), and into *ok
+ * whether the moves can complete (gb_wp_regs_ok; with fewer registers the consumers' increase
+ * would wait forever); the runtime's error, or cudaErrorInvalidValue before CUDA 12.0. */
+cudaError_t gb_wgmma_persist_regs(int bf16, int *regs, int *need, int *ok);
 cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,
                                    const struct gb_wgmma_maps *maps, int M, int N, int K,
                                    float *C, int ldc);

@@ -316,12 +316,14 @@ static enum status tc_hopper_tf32(struct impl_ctx *ctx, struct gemm_tc_state *s)
  * f16 and bf16 on a compute capability 9.0 card take the wgmma kernel where the card runs this
  * build's sm_90a code and TMA can read A and B (gb_wgmma_tma_ok), tf32 where it runs sm_90a code
  * (tc_hopper_tf32); otherwise the cc 8.x path of gemm_tc_run, the note (tc_mma_pick's) saying why
- * not the wgmma kernel and how to get it. ST_OK either way, unless a CUDA call fails. */
+ * not the wgmma kernel and how to get it. The persistent 128×256 kernel only where it starts with
+ * the registers its setmaxnreg moves assume (gb_wgmma_persist_regs), else the 128×128 one, the
+ * note saying why. ST_OK either way, unless a CUDA call fails. */
 static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
     const int bf16 = s->dtype == DT_BF16;
     const void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B];
     const char *tier = bf16 ? "bf16" : "f16";
-    char why[160];
+    char why[320];
     enum status st;
     size_t len = strlen(ctx->note);
     s->wgmma = 0;
@@ -358,6 +360,22 @@ static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
     CU_TRY(gb_wgmma_setup(bf16), ctx);
     if ((s->wgmma = tc_wgmma_pick(ctx, s, why, sizeof why)) == 0)
         return ST_ERROR;
+    if (s->wgmma == 2) {
+        /* its setmaxnreg moves hold only at the registers they assume (wgmma_persist.cuh) */
+        int regs, need, ok;
+        CU_TRY(gb_wgmma_persist_regs(bf16, &regs, &need, &ok), ctx);
+        if (!ok) {
+            char chosen[96]; /* the pick's reason, short: "forced by …", "N tiles >= M SMs" */
+            memcpy(chosen, why, sizeof chosen - 1);
+            chosen[sizeof chosen - 1] = '\0';
+            snprintf(why, sizeof why,
+                     "not the persistent 128x256 kernel (%s): it starts with %d registers a "
+                     "thread (cudaFuncGetAttributes numRegs), and its setmaxnreg moves (producer "
+                     "40, consumers 232) need %d, or its consumers would wait forever",
+                     chosen, regs, need);
+            s->wgmma = 1;
+        }
+    }
     if (s->wgmma == 2)
         snprintf(ctx->note, sizeof ctx->note,
                  "own wgmma %s persistent 128x256 tiles (m64n256k16, 2-CTA clusters with TMA "
