@@ -602,7 +602,9 @@ cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int 
 }
 
 /* --- Hopper: the persistent 128×256 wgmma kernel (wgmma_persist.cuh), the same maps --------- */
-int gb_wgmma_persist_pick(int M, int N, int sms) {
+int gb_wgmma_persist_pick(int M, int N, int sms, long *r128, long *r256, int *cost_x10) {
+    gb_wp_rounds(M, N, sms, r128, r256);
+    *cost_x10 = GB_WP_TILE_COST_X10;
     return gb_wp_pick(M, N, sms);
 }
 

@@ -9,7 +9,7 @@
  *   pair tile exactly once over the clusters, for odd counts; the multicast delivers each
  *   block each of B's four boxes at most once, its "full" barrier's expected bytes are what the
  *   issued copies deliver, and every stored element reads issued boxes; the descriptors at n = 256 read each element of a stage once; the register
- *   and shared-memory budgets; the choice between the two kernels.
+ *   and shared-memory budgets; the choice between the two kernels by modelled time.
  */
 
 struct wp_args {
@@ -245,9 +245,19 @@ static void wp_budget_checks(void) {
               "wgmma_persist: registers at entry (%d) and gb_wp_regs_ok", GB_WP_REGS_ENTRY);
     EMU_CHECK(GB_WP_SMEM <= 232448, "wgmma_persist: %d bytes of shared memory a block",
               (int)GB_WP_SMEM);
-    EMU_CHECK(gb_wp_pick(4096, 4096, 132) && gb_wp_pick(2048, 2048, 132) == 0 &&
-                  gb_wp_pick(4096, 4096, 0) == 0 && gb_wp_pick(1024, 4096, 132) == 0 &&
-                  gb_wp_pick(2304, 4096, 132),
+    /* the choice by modelled time on an H100's or H200's 132 SMs (docs/ARCHITECTURE.md's table):
+     * 2048² 1.8 < 2 rounds, 2304² 3.6 > 3, 3072² 5.4 > 5, 4096² 7.2 < 8, 5120² 12.6 < 13; one
+     * tile each, 1.8 > 1; no SMs known, 128×128 */
+    {
+        long r128, r256;
+        gb_wp_rounds(2304, 2304, 132, &r128, &r256);
+        EMU_CHECK(r128 == 3 && r256 == 2, "wgmma_persist: gb_wp_rounds(2304²) %ld, %ld", r128,
+                  r256);
+    }
+    EMU_CHECK(gb_wp_pick(2048, 2048, 132) && !gb_wp_pick(2304, 2304, 132) &&
+                  !gb_wp_pick(3072, 3072, 132) && gb_wp_pick(4096, 4096, 132) &&
+                  gb_wp_pick(5120, 5120, 132) && !gb_wp_pick(128, 256, 132) &&
+                  !gb_wp_pick(4096, 4096, 0) && GB_WP_TILE_COST_X10 == 18,
               "wgmma_persist: gb_wp_pick");
 }
 

@@ -69,9 +69,12 @@
  *   one 8-byte store where C and ldc allow it (wgmma.cuh's gb_wg_store2, as the 128×128 kernel),
  *   single floats at the edges. The producer prefetches both tensor maps first (wgmma.cuh).
  *
- * When it is chosen over the 128×128 kernel (gb_wp_pick, kernels/gemm/cuda_tc.c's note): when
- * C has at least as many 128×256 tiles as the card has multiprocessors, so that every block
- * has a tile; smaller products keep the 128×128 kernel, whose 4× more blocks fill the card.
+ * When it is chosen over the 128×128 kernel (gb_wp_pick, kernels/gemm/cuda_tc.c's note): where
+ * its modelled time is the smaller, the rounds of each schedule on the card's multiprocessors
+ * (gb_wp_rounds) times the time of one tile, a 128×256 tile modelled at 1.8 times a 128×128
+ * one (GB_WP_TILE_COST_X10, an estimate for the first card run to set): wave quantization
+ * decides, not the tile count alone (at 2304² the persistent kernel's 81 pair tiles on 66
+ * clusters take 2 rounds, 3.6, the 128×128 kernel's 324 tiles on 132 SMs 3 rounds, 3).
  *
  * The twin (GPUBENCH_EMU) is the same persistent walk made synchronous, as wgmma.cuh's twin:
  * thread 0 copies the block's A box and, for each rank of the cluster, that rank's B boxes
@@ -139,12 +142,35 @@ GB_WG_HD int gb_wp_blocks(long pairs, int sms) {
     return (int)(c < 1 ? (long)GB_WP_CLUSTER : c * GB_WP_CLUSTER);
 }
 
-/* Take the persistent 128×256 kernel (1) or the 128×128 one (0): 128×256 tiles at least one a
- * multiprocessor. */
+/* The modelled time of a 128×256 tile in 128×128 tiles' time, in tenths (issue 46, P4): twice
+ * the flops at an estimated tenth less time a flop (m64n256 issues half the wgmma instructions a
+ * flop, multicast halves B's reads from L2): 18. An estimate until the first card run sets it:
+ * the persistent kernel's time a 128×256 tile ÷ the 128×128 kernel's time a tile, at a shape
+ * where both fill the card in whole rounds (4096³ on 128 of an H100's SMs is close). */
+#define GB_WP_TILE_COST_X10 18
+
+/* The rounds of each schedule on a card of sms multiprocessors: *r128 the 128×128 kernel's (its
+ * tiles over the SMs, one block an SM: two need more shared memory than an SM has), *r256 the
+ * persistent kernel's (the most pair tiles one of its clusters walks, gb_wp_blocks' clusters;
+ * each of a pair's blocks one 128×256 tile in that time). */
+GB_WG_HD void gb_wp_rounds(int M, int N, int sms, long *r128, long *r256) {
+    const long t128 = (((long)M + GB_WG_BM - 1) / GB_WG_BM) * (((long)N + GB_WG_BN - 1) / GB_WG_BN);
+    int pm, pn;
+    const long pairs = gb_wp_pairs(M, N, &pm, &pn);
+    const long q = pairs < 0 ? 1 : gb_wp_blocks(pairs, sms) / GB_WP_CLUSTER;
+    *r128 = sms > 0 ? (t128 + sms - 1) / sms : t128;
+    *r256 = pairs < 0 ? 0 : (pairs + q - 1) / q;
+}
+
+/* Take the persistent 128×256 kernel (1) or the 128×128 one (0): the smaller modelled time,
+ * rounds × the time of one tile (r256 · 1.8 < r128, GB_WP_TILE_COST_X10); a tie keeps the
+ * 128×128 kernel. A card of unknown size (sms < 1) keeps it too. */
 GB_WG_HD int gb_wp_pick(int M, int N, int sms) {
-    const long tiles =
-        (((long)M + GB_WP_BM - 1) / GB_WP_BM) * (((long)N + GB_WP_BN - 1) / GB_WP_BN);
-    return sms > 0 && tiles >= sms;
+    long r128, r256;
+    if (sms < 1)
+        return 0;
+    gb_wp_rounds(M, N, sms, &r128, &r256);
+    return r256 > 0 && r256 * GB_WP_TILE_COST_X10 < r128 * 10;
 }
 
 /* Can the kernel's setmaxnreg moves complete when it starts with `regs` registers a thread
