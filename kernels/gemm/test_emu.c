@@ -1025,8 +1025,9 @@ static void wgmma_index_checks(void) {
         for (n = 1; n <= 600; n++)
             for (n0 = 0; n0 < n; n0 += GB_WG_BN) {
                 const int second = gb_wg_box_in((long)n0 + GB_WG_BOX_N, n);
-                const unsigned bytes = ta.box[0] * ta.box[1] * ta.elem_bytes +
-                                       (1u + (unsigned)second) * tb.box[0] * tb.box[1] * tb.elem_bytes;
+                const unsigned bytes =
+                    ta.box[0] * ta.box[1] * ta.elem_bytes +
+                    (1u + (unsigned)second) * tb.box[0] * tb.box[1] * tb.elem_bytes;
                 bad += bytes != gb_wg_stage_tx(n, n0) || (!second && n0 + GB_WG_BOX_N < n);
             }
         EMU_CHECK(bad == 0 && gb_wg_stage_tx(4096, 0) == GB_WG_STAGE_BYTES &&

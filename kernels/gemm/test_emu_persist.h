@@ -8,8 +8,9 @@
  * - CPU models, each seen failing when broken on purpose: the grouped tile walk visits every
  *   pair tile exactly once over the clusters, for odd counts; the multicast delivers each
  *   block each of B's four boxes at most once, its "full" barrier's expected bytes are what the
- *   issued copies deliver, and every stored element reads issued boxes; the descriptors at n = 256 read each element of a stage once; the register
- *   and shared-memory budgets; the choice between the two kernels by modelled time.
+ *   issued copies deliver, and every stored element reads issued boxes; the descriptors at
+ *   n = 256 read each element of a stage once; the register and shared-memory budgets; the
+ *   choice between the two kernels by modelled time.
  */
 
 struct wp_args {

@@ -133,7 +133,8 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
                         if (issue & (2u << i))
                             gb_wp_tma_mc(st + GB_WG_A_BYTES + j * GB_WG_B_BOX_BYTES, &tmb,
                                          cn * GB_WP_BN + j * GB_WG_BOX_N, kt * GB_WG_BK,
-                                         full + 8 * s, (unsigned short)((1u << GB_WP_CLUSTER) - 1u));
+                                         full + 8 * s,
+                                         (unsigned short)((1u << GB_WP_CLUSTER) - 1u));
                     }
                 }
             }
