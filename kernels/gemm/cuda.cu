@@ -602,8 +602,27 @@ cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int 
 }
 
 /* --- Hopper: the persistent 128×256 wgmma kernel (wgmma_persist.cuh), the same maps --------- */
-int gb_wgmma_persist_pick(int M, int N, int sms) {
+int gb_wgmma_persist_pick(int M, int N, int sms, long *r128, long *r256, int *cost_x10) {
+    gb_wp_rounds(M, N, sms, r128, r256);
+    *cost_x10 = GB_WP_TILE_COST_X10;
     return gb_wp_pick(M, N, sms);
+}
+
+cudaError_t gb_wgmma_persist_regs(int bf16, int *regs, int *need, int *ok) {
+#if GB_HAVE_WGMMA
+    struct cudaFuncAttributes attr;
+    const struct gb_gemm_kernel *k = gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 1);
+    cudaError_t e = cudaFuncGetAttributes(&attr, k->ref.fn);
+    if (e != cudaSuccess)
+        return e;
+    *regs = attr.numRegs;
+    *need = GB_WP_REGS_ENTRY;
+    *ok = gb_wp_regs_ok(attr.numRegs);
+    return cudaSuccess;
+#else
+    (void)bf16, (void)regs, (void)need, (void)ok;
+    return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
+#endif
 }
 
 cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,

@@ -220,9 +220,16 @@ cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int 
                            int ldc);
 
 /* The persistent 128×256 kernel with 2-CTA clusters (wgmma_persist.cuh; the same maps, the same
- * setup): does a product of M×N on a card of sms multiprocessors take it (gb_wp_pick: at least
- * one 128×256 tile a multiprocessor), and its launcher, with gb_xgemm_wgmma's errors. */
-int gb_wgmma_persist_pick(int M, int N, int sms);
+ * setup): does a product of M×N on a card of sms multiprocessors take it (gb_wp_pick: the
+ * smaller modelled time), with the model's rounds of the 128×128 kernel (*r128) and of the
+ * persistent one (*r256) and a 128×256 tile's cost in 128×128 tiles, in tenths (*cost_x10);
+ * and its launcher, with gb_xgemm_wgmma's errors. */
+int gb_wgmma_persist_pick(int M, int N, int sms, long *r128, long *r256, int *cost_x10);
+/* The persistent kernel's registers a thread at entry (cudaFuncGetAttributes' numRegs) into
+ * *regs, the count its setmaxnreg moves assume into *need (GB_WP_REGS_ENTRY), and into *ok
+ * whether the moves can complete (gb_wp_regs_ok; with fewer registers the consumers' increase
+ * would wait forever); the runtime's error, or cudaErrorInvalidValue before CUDA 12.0. */
+cudaError_t gb_wgmma_persist_regs(int bf16, int *regs, int *need, int *ok);
 cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,
                                    const struct gb_wgmma_maps *maps, int M, int N, int K,
                                    float *C, int ldc);

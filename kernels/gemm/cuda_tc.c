@@ -244,14 +244,15 @@ static int tc_dmma16_pick(struct impl_ctx *ctx, const struct gemm_tc_state *s) {
 }
 
 /* Which wgmma kernel (1: 128×128, 2: the persistent 128×256 one) and why, into why (the note's
- * words): the persistent one where C has at least one 128×256 tile a multiprocessor
- * (gb_wgmma_persist_pick), so that every block has a tile; fewer, and the 128×128 kernel's 4× more
- * blocks fill the card better. GPUBENCH_WGMMA_KERNEL=128x128 or 128x256 forces one (the edge-shape
+ * words): the one of the smaller modelled time (gb_wgmma_persist_pick: the rounds of each
+ * schedule on this card's SMs times a tile's time, a 128×256 tile 1.8 times a 128×128 one), the
+ * note giving both. GPUBENCH_WGMMA_KERNEL=128x128 or 128x256 forces one (the edge-shape
  * runs of scripts/gpu-check and scripts/kernel-lease try both); another value: 0, the note says
  * so. */
 static int tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s, char *why, size_t len) {
     const char *force = getenv("GPUBENCH_WGMMA_KERNEL");
-    const long tiles = (((long)s->m + 127) / 128) * (((long)s->n + 255) / 256);
+    long r128, r256;
+    int cost, persist;
     if (force && *force) {
         if (strcmp(force, "128x128") != 0 && strcmp(force, "128x256") != 0) {
             snprintf(ctx->note, sizeof ctx->note,
@@ -261,13 +262,13 @@ static int tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s, char *wh
         snprintf(why, len, "forced by GPUBENCH_WGMMA_KERNEL");
         return strcmp(force, "128x256") == 0 ? 2 : 1;
     }
-    if (gb_wgmma_persist_pick(s->m, s->n, s->arch.sms)) {
-        snprintf(why, len, "%ld 128x256 tiles >= %d SMs", tiles, s->arch.sms);
-        return 2;
-    }
-    snprintf(why, len, "%ld 128x256 tiles < %d SMs (the persistent 128x256 kernel from one a SM)",
-             tiles, s->arch.sms);
-    return 1;
+    persist = gb_wgmma_persist_pick(s->m, s->n, s->arch.sms, &r128, &r256, &cost);
+    snprintf(why, len,
+             "modelled on %d SMs: %ld rounds of 128x256 tiles x %d.%d = %ld.%d %s %ld of "
+             "128x128 tiles (%d.%d estimated until a card run)",
+             s->arch.sms, r256, cost / 10, cost % 10, r256 * cost / 10, (int)(r256 * cost % 10),
+             persist ? "<" : ">=", r128, cost / 10, cost % 10);
+    return persist ? 2 : 1;
 }
 
 /* tf32 on Hopper (kernels/gemm/wgmma_tf32.cuh, after tc_hopper's checks): wgmma reads tf32
@@ -316,12 +317,14 @@ static enum status tc_hopper_tf32(struct impl_ctx *ctx, struct gemm_tc_state *s)
  * f16 and bf16 on a compute capability 9.0 card take the wgmma kernel where the card runs this
  * build's sm_90a code and TMA can read A and B (gb_wgmma_tma_ok), tf32 where it runs sm_90a code
  * (tc_hopper_tf32); otherwise the cc 8.x path of gemm_tc_run, the note (tc_mma_pick's) saying why
- * not the wgmma kernel and how to get it. ST_OK either way, unless a CUDA call fails. */
+ * not the wgmma kernel and how to get it. The persistent 128×256 kernel only where it starts with
+ * the registers its setmaxnreg moves assume (gb_wgmma_persist_regs), else the 128×128 one, the
+ * note saying why. ST_OK either way, unless a CUDA call fails. */
 static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
     const int bf16 = s->dtype == DT_BF16;
     const void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B];
     const char *tier = bf16 ? "bf16" : "f16";
-    char why[160];
+    char why[352]; /* the pick's reason and the register check's: the note holds 511 */
     enum status st;
     size_t len = strlen(ctx->note);
     s->wgmma = 0;
@@ -358,6 +361,20 @@ static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
     CU_TRY(gb_wgmma_setup(bf16), ctx);
     if ((s->wgmma = tc_wgmma_pick(ctx, s, why, sizeof why)) == 0)
         return ST_ERROR;
+    if (s->wgmma == 2) {
+        /* its setmaxnreg moves hold only at the registers they assume (wgmma_persist.cuh) */
+        int regs, need, ok;
+        CU_TRY(gb_wgmma_persist_regs(bf16, &regs, &need, &ok), ctx);
+        if (!ok) { /* the pick's reason stays, and this follows it */
+            size_t n = strlen(why);
+            snprintf(why + n, sizeof why - n,
+                     "; not the persistent 128x256 kernel: it starts with %d registers a thread "
+                     "(cudaFuncGetAttributes numRegs), and its setmaxnreg moves (producer 40, "
+                     "consumers 232) need %d, or its consumers would wait forever",
+                     regs, need);
+            s->wgmma = 1;
+        }
+    }
     if (s->wgmma == 2)
         snprintf(ctx->note, sizeof ctx->note,
                  "own wgmma %s persistent 128x256 tiles (m64n256k16, 2-CTA clusters with TMA "

@@ -2,12 +2,15 @@
  * emulation test of gemm (included once by kernels/gemm/test_emu.c, after its wgmma section,
  * whose case setup and check wg_case_open and wg_case_close it uses):
  * - its twin on odd shapes, with 1, 2 and 3 clusters (a cluster walking several tiles, odd pair
- *   counts, the second block of a pair wholly below M, ragged edges, odd ldc: no paired store);
+ *   counts, the second block of a pair wholly below M, ragged edges, odd ldc: no paired store),
+ *   where a box wholly outside the matrix is not issued and NaN stands in its place, and each
+ *   stage's copies must deliver exactly the bytes its "full" barrier expects (or the twin traps);
  * - CPU models, each seen failing when broken on purpose: the grouped tile walk visits every
  *   pair tile exactly once over the clusters, for odd counts; the multicast delivers each
- *   block each of B's four boxes once, and its "full" barrier's expected bytes are what the
- *   copies deliver; the descriptors at n = 256 read each element of a stage once; the register
- *   and shared-memory budgets; the choice between the two kernels.
+ *   block each of B's four boxes at most once, its "full" barrier's expected bytes are what the
+ *   issued copies deliver, and every stored element reads issued boxes; the descriptors at
+ *   n = 256 read each element of a stage once; the register and shared-memory budgets; the
+ *   choice between the two kernels by modelled time.
  */
 
 struct wp_args {
@@ -44,9 +47,11 @@ static int wp_cases(int drop) {
     /* 1×1×1; one pair with its second block partial and two columns of tiles; three row tiles
      * (the second pair's second block wholly below M: A's box wholly outside, zeros) with K over
      * two slices; exact 256 columns; odd ldc (single stores) and k = 1; K = 0 */
+    /* …; N = 136: B's last box (columns 192–255) outside, not issued, NaN in its place */
     static const struct gemm_case cases[] = {
         {1, 1, 1, 0, 0},     {129, 257, 65, 0, 0}, {300, 70, 130, 2, 0},
         {64, 256, 64, 0, 0}, {131, 65, 1, 1, 0},   {3, 70, 0, 0, 0},
+        {131, 136, 72, 0, 0},
     };
     static const int sms[] = {2, 4, 6};
     int bf16, ci, si, runs = 0;
@@ -116,17 +121,18 @@ static void wp_walk_checks(void) {
     }
 }
 
-/* The multicast layout: each block receives, over both ranks' copies, each of B's boxes once,
- * at its own offset in the stage; the bytes the copies deliver to one block (its A box and
- * the four B boxes, the sizes of the tensor maps' boxes) are the expect_tx of its "full"
- * barrier; the "empty" barrier counts every consumer warpgroup of the cluster. */
+/* The multicast layout and the boxes left out (issue 46): each block receives, over both ranks'
+ * copies, each of B's boxes at most once, at its own offset in the stage; for every M and N
+ * from 1 to 600 (odd and even numbers of 128-row tiles, N mod 256 from 1 to 255) and every
+ * pair tile, the bytes the issued copies deliver to a block (its A box, the B boxes each rank
+ * issues, the sizes of the tensor maps' boxes) are the expect_tx of its "full" barrier, both
+ * blocks' B parts alike; every element the epilogue stores (row < M, column < N) reads only
+ * issued boxes; the "empty" barrier counts every consumer warpgroup of the cluster. */
 static void wp_multicast_checks(void) {
     struct gb_wg_tmap ta, tb;
-    int got[GB_WP_B_BOXES] = {0}, src, i, bad = 0;
-    unsigned bytes;
+    int got[GB_WP_B_BOXES] = {0}, src, i, bad = 0, M, N, bad_tx = 0, bad_read = 0;
     gb_wg_tmap_a(&ta, (void *)(size_t)256, 1000, 1000, 1000);
     gb_wg_tmap_b(&tb, (void *)(size_t)256, 1000, 1000, 1000);
-    bytes = ta.box[0] * ta.box[1] * ta.elem_bytes;
     for (src = 0; src < GB_WP_CLUSTER; src++)
         for (i = 0; i < GB_WP_B_BOXES / GB_WP_CLUSTER; i++) {
             const int j = gb_wp_b_box(src, i);
@@ -134,14 +140,51 @@ static void wp_multicast_checks(void) {
                 bad++;
             else
                 got[j]++;
-            bytes += tb.box[0] * tb.box[1] * tb.elem_bytes;
         }
     for (i = 0; i < GB_WP_B_BOXES; i++)
         bad += got[i] != 1;
     EMU_CHECK(bad == 0, "wgmma_persist: multicast does not deliver each B box once (%d)", bad);
-    EMU_CHECK(bytes == GB_WP_STAGE_BYTES && GB_WP_STAGE_BYTES == 49152,
-              "wgmma_persist: a block's full barrier expects %d bytes, its copies deliver %u",
-              (int)GB_WP_STAGE_BYTES, bytes);
+    for (M = 1; M <= 600; M += 7)
+        for (N = 1; N <= 600; N++) {
+            int pm, pn, cm, cn, rank;
+            gb_wp_pairs(M, N, &pm, &pn);
+            for (cm = 0; cm < pm; cm++)
+                for (cn = 0; cn < pn; cn++) {
+                    unsigned bpart[GB_WP_CLUSTER];
+                    for (rank = 0; rank < GB_WP_CLUSTER; rank++) {
+                        /* what reaches block `rank`: its A box, every rank's issued B boxes */
+                        const unsigned own = gb_wp_issue(rank, M, N, cm, cn);
+                        unsigned bytes = own & 1u ? ta.box[0] * ta.box[1] * ta.elem_bytes : 0u;
+                        int c, b = 0;
+                        for (src = 0; src < GB_WP_CLUSTER; src++)
+                            for (i = 0; i < GB_WP_B_BOXES / GB_WP_CLUSTER; i++)
+                                if (gb_wp_issue(src, M, N, cm, cn) & (2u << i)) {
+                                    bytes += tb.box[0] * tb.box[1] * tb.elem_bytes;
+                                    b |= 1 << gb_wp_b_box(src, i);
+                                }
+                        bad_tx += bytes != gb_wp_stage_tx(M, N, cm, cn, rank);
+                        bpart[rank] = gb_wp_stage_tx(M, N, cm, cn, rank) -
+                                      (own & 1u ? (unsigned)GB_WG_A_BYTES : 0u);
+                        /* the epilogue stores an element of this block's tile inside C; a
+                         * box's first row and column are its least, so a box feeds a stored
+                         * element where its first one is stored */
+                        for (c = 0; c < GB_WP_BN; c += GB_WG_BOX_N)
+                            if ((GB_WP_CLUSTER * cm + rank) * GB_WP_BM < M && cn * GB_WP_BN + c < N)
+                                bad_read += !(own & 1u) || !(b >> (c / GB_WG_BOX_N) & 1);
+                    }
+                    bad_tx += bpart[0] != bpart[1];
+                }
+        }
+    EMU_CHECK(bad_tx == 0,
+              "wgmma_persist: a block's full barrier expects other bytes than its issued copies "
+              "deliver, or the blocks of a cluster expect different B bytes (%d)",
+              bad_tx);
+    EMU_CHECK(bad_read == 0,
+              "wgmma_persist: a stored element reads a box that is not issued (%d)", bad_read);
+    EMU_CHECK(gb_wp_stage_tx(4096, 4096, 3, 5, 1) == GB_WP_STAGE_BYTES &&
+                  GB_WP_STAGE_BYTES == 49152 && gb_wp_stage_tx(300, 70, 1, 0, 1) == 2 * 8192 &&
+                  gb_wp_stage_tx(300, 70, 1, 0, 0) == 16384 + 2 * 8192,
+              "wgmma_persist: the full barrier's bytes at 4096x4096 and 300x70");
     EMU_CHECK(GB_WP_EMPTY_ARRIVALS == GB_WG_CONSUMERS * GB_WP_CLUSTER,
               "wgmma_persist: empty barrier arrivals");
 }
@@ -195,11 +238,27 @@ static void wp_budget_checks(void) {
                       65536 &&
                   GB_WP_REGS_CONSUMER >= GB_WP_ACC + 64,
               "wgmma_persist: setmaxnreg budget");
+    /* the entry count the moves assume, and the host's test of numRegs (gb_wp_regs_ok) */
+    EMU_CHECK(GB_WG_THREADS * GB_WP_REGS_ENTRY ==
+                      128 * GB_WP_REGS_PRODUCER + 128 * GB_WG_CONSUMERS * GB_WP_REGS_CONSUMER &&
+                  gb_wp_regs_ok(GB_WP_REGS_ENTRY) && !gb_wp_regs_ok(GB_WP_REGS_ENTRY - 8) &&
+                  !gb_wp_regs_ok(128),
+              "wgmma_persist: registers at entry (%d) and gb_wp_regs_ok", GB_WP_REGS_ENTRY);
     EMU_CHECK(GB_WP_SMEM <= 232448, "wgmma_persist: %d bytes of shared memory a block",
               (int)GB_WP_SMEM);
-    EMU_CHECK(gb_wp_pick(4096, 4096, 132) && gb_wp_pick(2048, 2048, 132) == 0 &&
-                  gb_wp_pick(4096, 4096, 0) == 0 && gb_wp_pick(1024, 4096, 132) == 0 &&
-                  gb_wp_pick(2304, 4096, 132),
+    /* the choice by modelled time on an H100's or H200's 132 SMs (docs/ARCHITECTURE.md's table):
+     * 2048² 1.8 < 2 rounds, 2304² 3.6 > 3, 3072² 5.4 > 5, 4096² 7.2 < 8, 5120² 12.6 < 13; one
+     * tile each, 1.8 > 1; no SMs known, 128×128 */
+    {
+        long r128, r256;
+        gb_wp_rounds(2304, 2304, 132, &r128, &r256);
+        EMU_CHECK(r128 == 3 && r256 == 2, "wgmma_persist: gb_wp_rounds(2304²) %ld, %ld", r128,
+                  r256);
+    }
+    EMU_CHECK(gb_wp_pick(2048, 2048, 132) && !gb_wp_pick(2304, 2304, 132) &&
+                  !gb_wp_pick(3072, 3072, 132) && gb_wp_pick(4096, 4096, 132) &&
+                  gb_wp_pick(5120, 5120, 132) && !gb_wp_pick(128, 256, 132) &&
+                  !gb_wp_pick(4096, 4096, 0) && GB_WP_TILE_COST_X10 == 18,
               "wgmma_persist: gb_wp_pick");
 }
 

@@ -47,7 +47,12 @@
  * Edges: TMA fills every element of a box outside the matrix with zeros, so an edge tile is a
  * full tile padded with zeros (no padding code) and K need not be a multiple of 64; the
  * epilogue writes each accumulator element (gb_wg_d_elem: the m64nNk16 D fragment layout) only
- * where it is inside C.
+ * where it is inside C. A box with no element inside the matrix is not issued at all (issue 46:
+ * that the card credits such a box's bytes to the mbarrier is documented nowhere, and if it
+ * credited less, the barrier would never complete and the kernel would hang): here B's second
+ * box where N − n0 ≤ 64 (N mod 128 in 1–64, the last column tile). Its bytes are not expected
+ * (gb_wg_stage_tx), and the stale shared memory left in its place feeds only the accumulator
+ * columns n0 + 64 … n0 + 127, all at or past N, which the epilogue never stores.
  *
  * Epilogue: a thread's accumulators d[i], d[i + 1] (i even) are adjacent columns of one row, so
  * it stores them as one 8-byte store when C is 8-byte aligned and ldc even (gb_wg_pairs_ok),
@@ -64,7 +69,10 @@
  * The twin (GPUBENCH_EMU: the emulation tests and the simulated device): the emulation has no
  * mbarriers, asynchronous proxies or warpgroups, so the kernel is not run as written: the twin is
  * the same tile loop made synchronous — thread 0 copies each slice's boxes into the same stage as
- * the producer (gb_wg_tma_box: the box, the zero fill, the same swizzle), a barrier, then every
+ * the producer (gb_wg_tma_box: the box, the zero fill, the same swizzle), counting each box's
+ * bytes off the stage's expected count and trapping unless it comes to zero (gb_wg_twin_copy,
+ * gb_wg_twin_full: the transactions of the "full" barrier), and NaN where a box is not issued
+ * (gb_wg_twin_stale: stale shared memory at its worst), a barrier, then every
  * consumer lane computes its 64 accumulator elements (gb_wg_d_elem) with FP32 FMAs, reading the
  * operands from shared memory through the same descriptors (gb_wg_desc_decode and the layout
  * functions gb_wg_kmajor_offset / gb_wg_mnmajor_offset), a barrier, and the same epilogue code
@@ -324,6 +332,47 @@ GB_WG_HD void gb_wg_tma_box(const struct gb_wg_tmap *t, int x, int y, unsigned c
                     inside ? g[(size_t)gy * t->stride + (size_t)gx * t->elem_bytes + b] : 0;
         }
 }
+
+/* Does a TMA box whose first element along a dimension is at `first` (≥ 0) hold any element of
+ * that dimension's `dim`? A box that holds none is not issued (the "Edges" above). */
+GB_WG_HD int gb_wg_box_in(long first, long dim) {
+    return first < dim;
+}
+
+/* The bytes a 16-bit tier's "full" barrier expects for a slice of the 128×128 kernel's column
+ * tile n0 (0 ≤ n0 < N): A's box (its rows start at m0 < M: inside), B's box at n0 (inside) and
+ * B's box at n0 + 64 where it holds a column of the matrix. TMA credits a box's every byte, the
+ * zeros of its part outside the matrix included. */
+GB_WG_HD unsigned gb_wg_stage_tx(int N, int n0) {
+    return GB_WG_A_BYTES +
+           GB_WG_B_BOX_BYTES * (1u + (unsigned)gb_wg_box_in((long)n0 + GB_WG_BOX_N, N));
+}
+
+#if GB_WG_TWIN
+/* The twin of the transactions of a stage's "full" barrier: *left is what expect_tx set; a box
+ * the producer issues is copied (gb_wg_tma_box) and its whole box's bytes come off *left, as
+ * complete_tx takes them off on a card. */
+GB_WG_HD void gb_wg_twin_copy(const struct gb_wg_tmap *t, int x, int y, unsigned char *base,
+                              unsigned dst_off, long *left) {
+    gb_wg_tma_box(t, x, y, base, dst_off);
+    *left -= (long)t->box[0] * (long)t->box[1] * (long)t->elem_bytes;
+}
+/* A box the producer does not issue: its place in the stage keeps whatever an earlier slice left
+ * there, here NaN in every 16-bit (and 32-bit) element, so that an accumulator the epilogue stores
+ * and that read it comes out NaN and fails the test. */
+GB_WG_HD void gb_wg_twin_stale(const struct gb_wg_tmap *t, unsigned char *base, unsigned dst_off) {
+    unsigned i, n = t->box[0] * t->box[1] * t->elem_bytes;
+    for (i = 0; i < n; i++)
+        base[dst_off + i] = 0xff;
+}
+/* The phase completes, releasing the consumers, only when the copies delivered exactly the
+ * expected bytes: left over, a card's barrier never completes and the kernel hangs (with its
+ * cluster peer); overdrawn, the phase completes before a box has landed. The twin traps on both. */
+GB_WG_HD void gb_wg_twin_full(long left) {
+    if (left != 0)
+        __trap();
+}
+#endif
 
 /* Does code for compute capability code_sm (arch_specific: sm_90a code) have the real body? */
 GB_WG_HD int gb_wg_body_at(int have, int code_sm, int arch_specific) {

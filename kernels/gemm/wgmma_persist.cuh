@@ -12,15 +12,27 @@
  * SASS check: gb_bgemm_wgmma_persist_128x256 STG.E.64 x64 from 900a
  * SASS check: gb_hgemm_wgmma_persist_128x256 UTMACCTL.PF x2 from 900a
  * SASS check: gb_bgemm_wgmma_persist_128x256 UTMACCTL.PF x2 from 900a
+ * SASS check: gb_hgemm_wgmma_persist_128x256 no MEMBAR.ALL.GPU in loop from 900a
+ * SASS check: gb_bgemm_wgmma_persist_128x256 no MEMBAR.ALL.GPU in loop from 900a
  * (tests/gpuinfo/sass_check.py: n = 256 in the instruction; the 128×128 kernel's HGMMA.64x128x16
  * would fail it. The paired epilogue: an 8-byte store for each of a thread's 64 column pairs;
- * the tensor maps' prefetches, as in wgmma.cuh.)
+ * the tensor maps' prefetches, as in wgmma.cuh. No MEMBAR.ALL.GPU in the main loop, the
+ * consumers' slice loop: the plain remote arrive of the Structure below; a cluster-scope
+ * release there compiles to MEMBAR.ALL.GPU + ERRBAR before each arrive. The cluster barriers
+ * before and after the walk keep theirs.)
  *
  * Structure:
  * - 128×256 tiles of C. A block of 384 threads: warpgroup 0 the producer, warpgroups 1 and 2
  *   consumers of 64 rows × 256 columns each (m64n256k16, 128 FP32 accumulators a thread).
  *   __launch_bounds__(384, 1) caps a thread at 168 registers at entry; then `setmaxnreg` gives
- *   the producer 40 and the consumers 232: 128·40 + 256·232 = 64,512 ≤ 65,536 (GB_WP_REGS_*).
+ *   the producer 40 and the consumers 232: 128·40 + 256·232 = 64,512 = 384·168 (GB_WP_REGS_*).
+ *   The consumers' setmaxnreg.inc waits until the block's pool has the registers, so it holds
+ *   only where the kernel starts with 168 a thread (GB_WP_REGS_ENTRY, what CUDA 13's ptxas
+ *   gives it): with fewer it would wait forever. The host reads the count
+ *   (cudaFuncGetAttributes' numRegs) and runs the 128×128 kernel where gb_wp_regs_ok refuses it,
+ *   the row note saying why (kernels/gemm/cuda_tc.c). The budget is not derived from the count
+ *   instead: setmaxnreg takes an immediate, and a consumer holding 128 accumulators is compiled
+ *   for its 232.
  * - Persistent: the host launches one block per multiprocessor (an even number: clusters of 2,
  *   at most as many as there are tile pairs); cluster q of Q walks the pair tiles q, q + Q, …
  *   in the grouped order of gb_wp_tile (GB_WP_GROUP pair-rows of tiles, column by column within
@@ -35,21 +47,40 @@
  *   GB_WP_STAGE_BYTES = 16 KiB of A + 4 × 8 KiB of B, half of B from its peer (expect_tx of the
  *   whole stage); B leaves L2 once for two tiles. A stage may be refilled only when both blocks'
  *   consumers are done with it (the peer writes into it too), so each "empty" barrier counts
- *   GB_WP_EMPTY_ARRIVALS = 4 arrivals: the 2 local consumer warpgroups and the peer's 2 (a
- *   remote mbarrier arrive through mapa). A cluster barrier after the barriers' initialisation
+ *   GB_WP_EMPTY_ARRIVALS = 4 arrivals: the 2 local consumer warpgroups and the peer's 2. A
+ *   consumer warpgroup's lanes 0 and 1 each arrive on one block's barrier (rank = lane), in one
+ *   instruction, with the plain remote arrive (mapa, then mbarrier.arrive.shared::cluster, no
+ *   .release.cluster), and the producer waits on "empty" with the plain try_wait.parity, as
+ *   CUTLASS's PipelineTmaAsync does (issue 46, P3): the cluster-scope release compiled to
+ *   MEMBAR.ALL.GPU + ERRBAR before each arrive, twice a slice, and the cluster-scope acquire to a
+ *   CCTL.IVALL after each wait; the wgmma reads of the stage have retired (wait_group) before the
+ *   arrive, and the peer writes the stage only through TMA. A SASS claim below keeps
+ *   MEMBAR.ALL.GPU out of the main loop. A cluster barrier after the barriers' initialisation
  *   (no multicast lands before the peer's barriers exist) and one before exit (no remote arrive
  *   or multicast reaches a block that has exited).
+ * - Boxes wholly outside the matrix are not issued (wgmma.cuh's "Edges"): the second block's A
+ *   box where the number of 128-row tiles is odd (the last pair-row's second tile is below M),
+ *   and B's boxes at cn·256 + 64j ≥ N (N mod 256 in 1–192: the last column of pair tiles). Each
+ *   block's "full" barrier expects its own A box where issued and every B box either block
+ *   issues (gb_wp_stage_tx: both blocks compute the same B count from N, the peer's multicast
+ *   included). The stale shared memory left in a box's place feeds only accumulator rows at or
+ *   past M (A) or columns at or past N (B), which the epilogue never stores.
  * - The epilogue stores pairs of adjacent columns (d[4j], d[4j + 1]: columns 8j + 2t, + 1) as
  *   one 8-byte store where C and ldc allow it (wgmma.cuh's gb_wg_store2, as the 128×128 kernel),
  *   single floats at the edges. The producer prefetches both tensor maps first (wgmma.cuh).
  *
- * When it is chosen over the 128×128 kernel (gb_wp_pick, kernels/gemm/cuda_tc.c's note): when
- * C has at least as many 128×256 tiles as the card has multiprocessors, so that every block
- * has a tile; smaller products keep the 128×128 kernel, whose 4× more blocks fill the card.
+ * When it is chosen over the 128×128 kernel (gb_wp_pick, kernels/gemm/cuda_tc.c's note): where
+ * its modelled time is the smaller, the rounds of each schedule on the card's multiprocessors
+ * (gb_wp_rounds) times the time of one tile, a 128×256 tile modelled at 1.8 times a 128×128
+ * one (GB_WP_TILE_COST_X10, an estimate for the first card run to set): wave quantization
+ * decides, not the tile count alone (at 2304² the persistent kernel's 81 pair tiles on 66
+ * clusters take 2 rounds, 3.6, the 128×128 kernel's 324 tiles on 132 SMs 3 rounds, 3).
  *
  * The twin (GPUBENCH_EMU) is the same persistent walk made synchronous, as wgmma.cuh's twin:
  * thread 0 copies the block's A box and, for each rank of the cluster, that rank's B boxes
- * (gb_wp_b_box: what multicast delivers to every block), a barrier, the consumers' FMAs through
+ * (gb_wp_b_box: what multicast delivers to every block), each issued box's bytes counted off
+ * the stage's expected count, which must come to zero, and NaN in place of a box not issued
+ * (gb_wg_twin_copy, gb_wg_twin_stale, gb_wg_twin_full), a barrier, the consumers' FMAs through
  * the descriptors, a barrier, the paired epilogue. It proves the tile walk, the multicast
  * layout, the descriptors at n = 256 and the epilogue; the mbarrier protocol across the
  * cluster and setmaxnreg are the PTX ISA's, checked only on a card.
@@ -70,9 +101,11 @@ enum {
     GB_WP_SMEM = GB_WG_ATOM + GB_WG_STAGES * GB_WP_STAGE_BYTES + 2 * GB_WG_STAGES * 8,
     GB_WP_EMPTY_ARRIVALS = GB_WG_CONSUMERS * GB_WP_CLUSTER
 };
-/* setmaxnreg's registers a thread (macros: the PTX takes them as literals, GB_WP_STR) */
+/* setmaxnreg's registers a thread (macros: the PTX takes them as literals, GB_WP_STR), and the
+ * count at entry the moves assume: 384·168 = 128·40 + 256·232 */
 #define GB_WP_REGS_PRODUCER 40
 #define GB_WP_REGS_CONSUMER 232
+#define GB_WP_REGS_ENTRY 168
 #define GB_WP_STR2(x) #x
 #define GB_WP_STR(x) GB_WP_STR2(x)
 
@@ -109,12 +142,72 @@ GB_WG_HD int gb_wp_blocks(long pairs, int sms) {
     return (int)(c < 1 ? (long)GB_WP_CLUSTER : c * GB_WP_CLUSTER);
 }
 
-/* Take the persistent 128×256 kernel (1) or the 128×128 one (0): 128×256 tiles at least one a
- * multiprocessor. */
+/* The modelled time of a 128×256 tile in 128×128 tiles' time, in tenths (issue 46, P4): twice
+ * the flops at an estimated tenth less time a flop (m64n256 issues half the wgmma instructions a
+ * flop, multicast halves B's reads from L2): 18. An estimate until the first card run sets it:
+ * the persistent kernel's time a 128×256 tile ÷ the 128×128 kernel's time a tile, at a shape
+ * where both fill the card in whole rounds (4096³ on 128 of an H100's SMs is close). */
+#define GB_WP_TILE_COST_X10 18
+
+/* The rounds of each schedule on a card of sms multiprocessors: *r128 the 128×128 kernel's (its
+ * tiles over the SMs, one block an SM: two need more shared memory than an SM has), *r256 the
+ * persistent kernel's (the most pair tiles one of its clusters walks, gb_wp_blocks' clusters;
+ * each of a pair's blocks one 128×256 tile in that time). */
+GB_WG_HD void gb_wp_rounds(int M, int N, int sms, long *r128, long *r256) {
+    const long t128 = (((long)M + GB_WG_BM - 1) / GB_WG_BM) * (((long)N + GB_WG_BN - 1) / GB_WG_BN);
+    int pm, pn;
+    const long pairs = gb_wp_pairs(M, N, &pm, &pn);
+    const long q = pairs < 0 ? 1 : gb_wp_blocks(pairs, sms) / GB_WP_CLUSTER;
+    *r128 = sms > 0 ? (t128 + sms - 1) / sms : t128;
+    *r256 = pairs < 0 ? 0 : (pairs + q - 1) / q;
+}
+
+/* Take the persistent 128×256 kernel (1) or the 128×128 one (0): the smaller modelled time,
+ * rounds × the time of one tile (r256 · 1.8 < r128, GB_WP_TILE_COST_X10); a tie keeps the
+ * 128×128 kernel. A card of unknown size (sms < 1) keeps it too. */
 GB_WG_HD int gb_wp_pick(int M, int N, int sms) {
-    const long tiles =
-        (((long)M + GB_WP_BM - 1) / GB_WP_BM) * (((long)N + GB_WP_BN - 1) / GB_WP_BN);
-    return sms > 0 && tiles >= sms;
+    long r128, r256;
+    if (sms < 1)
+        return 0;
+    gb_wp_rounds(M, N, sms, &r128, &r256);
+    return r256 > 0 && r256 * GB_WP_TILE_COST_X10 < r128 * 10;
+}
+
+/* Can the kernel's setmaxnreg moves complete when it starts with `regs` registers a thread
+ * (cudaFuncGetAttributes' numRegs)? The consumers' increase waits until the block's pool, 384
+ * threads' entry registers, holds the producer's 40 and the consumers' 232 a thread: at 168
+ * exactly (the most __launch_bounds__(384, 1) allows); with fewer it waits forever. */
+GB_WG_HD int gb_wp_regs_ok(int regs) {
+    return (long)GB_WG_THREADS * regs >=
+           128L * GB_WP_REGS_PRODUCER + 128L * GB_WG_CONSUMERS * GB_WP_REGS_CONSUMER;
+}
+
+/* Is the A box of cluster rank `rank` in pair-row cm issued (does it hold a row of A)? Is B's
+ * box j (0–3) of pair column cn issued? Both blocks evaluate the same B boxes from N. */
+GB_WG_HD int gb_wp_a_in(int M, int cm, int rank) {
+    return gb_wg_box_in(((long)GB_WP_CLUSTER * cm + rank) * GB_WP_BM, M);
+}
+GB_WG_HD int gb_wp_b_in(int N, int cn, int j) {
+    return gb_wg_box_in((long)cn * GB_WP_BN + (long)j * GB_WG_BOX_N, N);
+}
+
+/* The boxes block `rank` issues for a slice of pair tile (cm, cn), as bits: 1 its A box, 2 << i
+ * its i-th B box (gb_wp_b_box(rank, i)). */
+GB_WG_HD unsigned gb_wp_issue(int rank, int M, int N, int cm, int cn) {
+    unsigned bits = (unsigned)gb_wp_a_in(M, cm, rank), i;
+    for (i = 0; i < GB_WP_B_BOXES / GB_WP_CLUSTER; i++)
+        bits |= (unsigned)gb_wp_b_in(N, cn, gb_wp_b_box(rank, (int)i)) << (i + 1);
+    return bits;
+}
+
+/* The bytes block `rank`'s "full" barrier expects for a slice of pair tile (cm, cn): its own A
+ * box where issued, and every B box that holds a column, whichever block issues it. */
+GB_WG_HD unsigned gb_wp_stage_tx(int M, int N, int cm, int cn, int rank) {
+    unsigned bytes = gb_wp_a_in(M, cm, rank) ? (unsigned)GB_WG_A_BYTES : 0u;
+    int j;
+    for (j = 0; j < GB_WP_B_BOXES; j++)
+        bytes += gb_wp_b_in(N, cn, j) ? (unsigned)GB_WG_B_BOX_BYTES : 0u;
+    return bytes;
 }
 
 /* The B descriptor of step kk of the slice in stage s (256 columns: LBO steps over 4 boxes). */
@@ -158,23 +251,14 @@ static __device__ __forceinline__ void gb_wp_tma_mc(unsigned dst, const void *ma
                  "l"((unsigned long long)map), "r"(x), "r"(y), "r"(bar), "h"(mask)
                  : "memory");
 }
-/* arrive on the barrier at local offset bar of cluster block `rank` (itself or the peer) */
+/* arrive on the barrier at local offset bar of cluster block `rank` (itself or the peer): the
+ * plain remote arrive, no cluster-scope release (the Structure above; CUTLASS's
+ * ClusterBarrier::arrive(cta_id) is the same two instructions) */
 static __device__ __forceinline__ void gb_wp_arrive_at(unsigned bar, unsigned rank) {
     asm volatile("{\n.reg .b32 ra;\n"
                  "mapa.shared::cluster.u32 ra, %0, %1;\n"
-                 "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [ra];\n}" ::"r"(bar),
+                 "mbarrier.arrive.shared::cluster.b64 _, [ra];\n}" ::"r"(bar),
                  "r"(rank)
-                 : "memory");
-}
-/* the producer's wait on "empty": the peer's consumers arrive with cluster-scope release */
-static __device__ __forceinline__ void gb_wp_wait_cluster(unsigned bar, int parity) {
-    asm volatile("{\n"
-                 ".reg .pred done;\n"
-                 "wait:\n"
-                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
-                 "@!done bra.uni wait;\n"
-                 "}" ::"r"(bar),
-                 "r"(parity)
                  : "memory");
 }
 #endif

@@ -113,20 +113,28 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
             gb_wg_prefetch_tmap(&tmb);
             for (t = q; t < npairs; t += clusters) {
                 int cm, cn;
+                unsigned tx, issue;
                 gb_wp_tile(t, pm, pn, &cm, &cn);
+                /* this tile's slices' bytes and boxes, once a tile: the producer has 40
+                 * registers, and M and N live through its slice loop spilled */
+                tx = gb_wp_stage_tx(M, N, cm, cn, (int)rank);
+                issue = gb_wp_issue((int)rank, M, N, cm, cn);
                 for (kt = 0; kt < nk; kt++, it++) {
                     const int s = it % GB_WG_STAGES;
                     const unsigned st = sbase + s * GB_WP_STAGE_BYTES;
                     if (it >= GB_WG_STAGES)
-                        gb_wp_wait_cluster(empty + 8 * s, gb_wg_empty_parity(it));
-                    gb_wg_bar_expect(full + 8 * s, GB_WP_STAGE_BYTES);
-                    gb_wg_tma_2d(st, &tma, kt * GB_WG_BK,
-                                 (GB_WP_CLUSTER * cm + (int)rank) * GB_WP_BM, full + 8 * s);
+                        gb_wg_bar_wait(empty + 8 * s, gb_wg_empty_parity(it));
+                    gb_wg_bar_expect(full + 8 * s, tx);
+                    if (issue & 1u)
+                        gb_wg_tma_2d(st, &tma, kt * GB_WG_BK,
+                                     (GB_WP_CLUSTER * cm + (int)rank) * GB_WP_BM, full + 8 * s);
                     for (i = 0; i < GB_WP_B_BOXES / GB_WP_CLUSTER; i++) {
                         const int j = gb_wp_b_box((int)rank, i);
-                        gb_wp_tma_mc(st + GB_WG_A_BYTES + j * GB_WG_B_BOX_BYTES, &tmb,
-                                     cn * GB_WP_BN + j * GB_WG_BOX_N, kt * GB_WG_BK, full + 8 * s,
-                                     (unsigned short)((1u << GB_WP_CLUSTER) - 1u));
+                        if (issue & (2u << i))
+                            gb_wp_tma_mc(st + GB_WG_A_BYTES + j * GB_WG_B_BOX_BYTES, &tmb,
+                                         cn * GB_WP_BN + j * GB_WG_BOX_N, kt * GB_WG_BK,
+                                         full + 8 * s,
+                                         (unsigned short)((1u << GB_WP_CLUSTER) - 1u));
                     }
                 }
             }
@@ -149,19 +157,13 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
                     GB_WPT_FN(mma)
                 (d, gb_wp_desc_a(s, wg - 1, i) + (sbase >> 4), gb_wp_desc_b(s, i) + (sbase >> 4));
                 gb_wg_commit();
-                gb_wg_wait1(); /* the slice before is done: its stage back to both producers */
-                if (kt > 0 && tid % 128 == 0) {
-                    const unsigned e = empty + 8 * ((it - 1) % GB_WG_STAGES);
-                    gb_wp_arrive_at(e, 0);
-                    gb_wp_arrive_at(e, 1);
-                }
+                gb_wg_wait1(); /* the slice before is done: its stage back to both producers, */
+                if (kt > 0 && tid % 128 < GB_WP_CLUSTER) /* lane r arriving at block r's */
+                    gb_wp_arrive_at(empty + 8 * ((it - 1) % GB_WG_STAGES), (unsigned)(tid % 128));
             }
             gb_wg_wait0();
-            if (nk > 0 && tid % 128 == 0) {
-                const unsigned e = empty + 8 * ((it - 1) % GB_WG_STAGES);
-                gb_wp_arrive_at(e, 0);
-                gb_wp_arrive_at(e, 1);
-            }
+            if (nk > 0 && tid % 128 < GB_WP_CLUSTER)
+                gb_wp_arrive_at(empty + 8 * ((it - 1) % GB_WG_STAGES), (unsigned)(tid % 128));
             /* the epilogue, while the producer already loads this block's next tile */
             GB_UNROLL
             for (i = 0; i < GB_WP_ACC; i += 2) {
@@ -186,15 +188,25 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
             const int s = kt % GB_WG_STAGES;
             const unsigned st = (unsigned)(s * GB_WP_STAGE_BYTES);
             if (tid == 0) {
-                gb_wg_tma_box(&tma, kt * GB_WG_BK, (GB_WP_CLUSTER * cm + rank) * GB_WP_BM, base,
-                              st);
-                /* what multicast delivers here: each rank's boxes of B */
+                /* this block's "full" barrier expects its count; the copies take theirs off */
+                long left = (long)gb_wp_stage_tx(M, N, cm, cn, rank);
+                if (gb_wp_issue(rank, M, N, cm, cn) & 1u)
+                    gb_wg_twin_copy(&tma, kt * GB_WG_BK, (GB_WP_CLUSTER * cm + rank) * GB_WP_BM,
+                                    base, st, &left);
+                else
+                    gb_wg_twin_stale(&tma, base, st);
+                /* what multicast delivers here: the boxes of B each rank issues */
                 for (src = 0; src < GB_WP_CLUSTER; src++)
                     for (i = 0; i < GB_WP_B_BOXES / GB_WP_CLUSTER; i++) {
                         const int j = gb_wp_b_box(src, i);
-                        gb_wg_tma_box(&tmb, cn * GB_WP_BN + j * GB_WG_BOX_N, kt * GB_WG_BK, base,
-                                      st + GB_WG_A_BYTES + (unsigned)j * GB_WG_B_BOX_BYTES);
+                        const unsigned dst = st + GB_WG_A_BYTES + (unsigned)j * GB_WG_B_BOX_BYTES;
+                        if (gb_wp_issue(src, M, N, cm, cn) & (2u << i))
+                            gb_wg_twin_copy(&tmb, cn * GB_WP_BN + j * GB_WG_BOX_N, kt * GB_WG_BK,
+                                            base, dst, &left);
+                        else
+                            gb_wg_twin_stale(&tmb, base, dst);
                     }
+                gb_wg_twin_full(left);
             }
             __syncthreads(); /* "full" */
             if (wg > 0)

@@ -62,11 +62,16 @@ static __device__ __forceinline__ void GB_WGT_FN(mma)(float *d, unsigned long lo
 }
 #endif
 
-/* B's descriptor: the 16-bit tiers' N-major (gb_wg_desc_b), tf32's K-major (gb_wt_desc_b) */
+/* B's descriptor: the 16-bit tiers' N-major (gb_wg_desc_b), tf32's K-major (gb_wt_desc_b); the
+ * bytes a stage's "full" barrier expects: the 16-bit tiers' second B box only where it holds a
+ * column of B (gb_wg_stage_tx), tf32's whole stage (its one B box of 128 rows of Bᵀ starts at
+ * n0 < N, inside) */
 #if GB_WGT_TF32
 #define GB_WGT_DESC_B(s, kk) gb_wt_desc_b(s, kk)
+#define GB_WGT_STAGE_TX(N, n0) ((unsigned)GB_WG_STAGE_BYTES)
 #else
 #define GB_WGT_DESC_B(s, kk) gb_wg_desc_b(s, kk)
+#define GB_WGT_STAGE_TX(N, n0) gb_wg_stage_tx(N, n0)
 #endif
 
 #if GB_WG_TWIN
@@ -111,6 +116,7 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
     const int tid = (int)threadIdx.x, wg = tid / 128, w = (tid % 128) / 32, lane = tid % 32;
     const int m0 = (int)blockIdx.y * GB_WG_BM, n0 = (int)blockIdx.x * GB_WG_BN;
     const int nk = (K + GB_WGT_BK - 1) / GB_WGT_BK;
+    const unsigned tx = GB_WGT_STAGE_TX(N, n0); /* a stage's bytes: the same every slice */
     float d[GB_WG_ACC];
     int kt, i, r, c;
     GB_UNROLL
@@ -139,14 +145,15 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
                     const unsigned st = sbase + s * GB_WG_STAGE_BYTES;
                     if (kt >= GB_WG_STAGES)
                         gb_wg_bar_wait(empty + 8 * s, gb_wg_empty_parity(kt));
-                    gb_wg_bar_expect(full + 8 * s, GB_WG_STAGE_BYTES);
+                    gb_wg_bar_expect(full + 8 * s, tx);
                     gb_wg_tma_2d(st, &tma, kt * GB_WGT_BK, m0, full + 8 * s);
 #if GB_WGT_TF32
                     gb_wg_tma_2d(st + GB_WG_A_BYTES, &tmb, kt * GB_WGT_BK, n0, full + 8 * s);
 #else
                     gb_wg_tma_2d(st + GB_WG_A_BYTES, &tmb, n0, kt * GB_WG_BK, full + 8 * s);
-                    gb_wg_tma_2d(st + GB_WG_A_BYTES + GB_WG_B_BOX_BYTES, &tmb, n0 + GB_WG_BOX_N,
-                                 kt * GB_WG_BK, full + 8 * s);
+                    if (gb_wg_box_in((long)n0 + GB_WG_BOX_N, N)) /* else not expected either */
+                        gb_wg_tma_2d(st + GB_WG_A_BYTES + GB_WG_B_BOX_BYTES, &tmb,
+                                     n0 + GB_WG_BOX_N, kt * GB_WG_BK, full + 8 * s);
 #endif
                 }
             }
@@ -174,15 +181,20 @@ __global__ void GB_WGT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP_PARAM(tmb), int M,
     for (kt = 0; kt < nk; kt++) {
         const int s = kt % GB_WG_STAGES;
         const unsigned st = (unsigned)(s * GB_WG_STAGE_BYTES);
-        if (tid == 0) { /* the producer's copies, synchronous */
-            gb_wg_tma_box(&tma, kt * GB_WGT_BK, m0, base, st);
+        if (tid == 0) { /* the producer's copies, synchronous, counted off the expected bytes */
+            long left = (long)tx;
+            gb_wg_twin_copy(&tma, kt * GB_WGT_BK, m0, base, st, &left);
 #if GB_WGT_TF32
-            gb_wg_tma_box(&tmb, kt * GB_WGT_BK, n0, base, st + GB_WG_A_BYTES);
+            gb_wg_twin_copy(&tmb, kt * GB_WGT_BK, n0, base, st + GB_WG_A_BYTES, &left);
 #else
-            gb_wg_tma_box(&tmb, n0, kt * GB_WG_BK, base, st + GB_WG_A_BYTES);
-            gb_wg_tma_box(&tmb, n0 + GB_WG_BOX_N, kt * GB_WG_BK, base,
-                          st + GB_WG_A_BYTES + GB_WG_B_BOX_BYTES);
+            gb_wg_twin_copy(&tmb, n0, kt * GB_WG_BK, base, st + GB_WG_A_BYTES, &left);
+            if (gb_wg_box_in((long)n0 + GB_WG_BOX_N, N))
+                gb_wg_twin_copy(&tmb, n0 + GB_WG_BOX_N, kt * GB_WG_BK, base,
+                                st + GB_WG_A_BYTES + GB_WG_B_BOX_BYTES, &left);
+            else
+                gb_wg_twin_stale(&tmb, base, st + GB_WG_A_BYTES + GB_WG_B_BOX_BYTES);
 #endif
+            gb_wg_twin_full(left);
         }
         __syncthreads(); /* "full" */
         if (wg > 0)
@@ -222,3 +234,4 @@ GB_SIM_KERNEL(GB_WGT_NAME, GB_WG_TMAP_TYPE, GB_WG_TMAP_TYPE, int, int, int, floa
 #undef GB_WGT_INSTR
 #undef GB_WGT_IMM
 #undef GB_WGT_DESC_B
+#undef GB_WGT_STAGE_TX

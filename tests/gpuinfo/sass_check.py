@@ -11,6 +11,10 @@ Each kernel file that claims an instruction says so in its header, one line per 
     SASS check: <kernel> no <OPCODE> from <ARCH>     (none in any code, e.g. no LDL: no local
                                                      memory; ARCH names where the body is real)
     SASS check: <kernel> <OPCODE> from <ARCH> below <END>   (none from END on either)
+    SASS check: <kernel> no <OPCODE> in loop from <ARCH>    (none in the kernel's main loop: the
+                                                     smallest backward branch's body among those
+                                                     with the most MMAs and FMAs, e.g. no
+                                                     MEMBAR.ALL.GPU: kernels/gemm/wgmma_persist.cuh)
 
 (kernels/gemm/wmma.cuh: HMMA from sm_70 for f16, sm_80 for bf16 and tf32; dmma.cuh: DMMA from
 sm_80). ARCH may end in "a" (`HGMMA from 900a`, kernels/gemm/wgmma.cuh): the instruction exists in
@@ -33,22 +37,42 @@ import re
 import subprocess
 import sys
 
-CLAIM = re.compile(r"SASS check: (\w+) (no )?([A-Z][A-Z0-9]*(?:\.[A-Za-z0-9]+)*)(?: x(\d+))? "
-                   r"from (\d+)(a?)\b(?: below (\d+)\b)?")
+CLAIM = re.compile(r"SASS check: (\w+) (no )?([A-Z][A-Z0-9]*(?:\.[A-Za-z0-9]+)*)(?: x(\d+))?"
+                   r"( in loop)? from (\d+)(a?)\b(?: below (\d+)\b)?")
+# the arithmetic that marks a kernel's main loop (as scripts/sass-loop-mix reads it)
+LOOP_WORK = ("FFMA", "DFMA", "HFMA2", "HMMA", "DMMA", "IMMA", "HGMMA")
 
 
 def claims(root):
-    """[(kernel, opcode, arch, file, at least, none, below)] of every kernel header under
-    kernels/: at least that many from arch on (1 unless "xN"), or with none set, no such opcode
-    anywhere; below: the first architecture past the claim's range, or None."""
+    """[(kernel, opcode, arch, file, at least, none, below, in loop)] of every kernel header
+    under kernels/: at least that many from arch on (1 unless "xN"), or with none set, no such
+    opcode anywhere; below: the first architecture past the claim's range, or None; in loop:
+    counted in the main loop only (main_loop)."""
     out = []
     for path in sorted(glob.glob(os.path.join(root, "kernels", "**", "*.cuh"), recursive=True)):
         with open(path, encoding="utf-8") as f:
             for m in CLAIM.finditer(f.read()):
-                out.append((m.group(1), m.group(3), (int(m.group(5)), m.group(6)),
+                out.append((m.group(1), m.group(3), (int(m.group(6)), m.group(7)),
                             os.path.relpath(path, root), int(m.group(4) or 1), bool(m.group(2)),
-                            int(m.group(7)) if m.group(7) else None))
+                            int(m.group(8)) if m.group(8) else None, bool(m.group(5))))
     return out
+
+
+def main_loop(insns):
+    """The opcodes of a function's main loop: of the backward branches' bodies (a BRA to a lower
+    address, its target up to the branch), those holding the most FMAs and MMAs, the smallest (an
+    outer loop, or a wait's out-of-line retry jumping back into the code, holds the same work
+    and more); [] where there is no loop. insns: [(address, opcode, operands)]."""
+    best, best_work = [], 0
+    for i, (addr, op, args) in enumerate(insns):
+        m = re.search(r"0x([0-9a-f]+)", args)
+        if not op.startswith("BRA") or not m or int(m.group(1), 16) >= addr:
+            continue
+        body = [x[1] for x in insns[: i + 1] if x[0] >= int(m.group(1), 16)]
+        work = sum(1 for o in body if o.split(".")[0] in LOOP_WORK)
+        if work > best_work or (work == best_work and work and len(body) < len(best)):
+            best, best_work = body, work
+    return best
 
 
 def symbols(binary):
@@ -74,7 +98,8 @@ def cuobjdump_release(cuobjdump):
 
 
 def opcodes_by_function(cuobjdump, binary, functions):
-    """{mangled name: {(arch, suffix) (e.g. (800, ""), (900, "a")): [opcodes]}} of the
+    """{mangled name: {(arch, suffix) (e.g. (800, ""), (900, "a")): [(address, opcode,
+    operands)]}} of the
     functions' SASS in each architecture's code, from one cuobjdump call. CUDA 13's dumps the
     whole binary (about 30 s of CPU for every kernel of every architecture; with the list of
     functions, `-fun A,B,…`, it took 58). CUDA 11.8's disassembles about four times slower (138 s
@@ -99,9 +124,10 @@ def opcodes_by_function(cuobjdump, binary, functions):
         if m:
             ops = out.setdefault(m.group(1), {}).setdefault(arch, [])
             continue
-        m = re.match(r"\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)", line)
+        m = re.match(r"\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Za-z0-9_.]*)([^;]*)",
+                     line)
         if ops is not None and m:
-            ops.append(m.group(1))
+            ops.append((int(m.group(1), 16), m.group(2), m.group(3)))
     return out
 
 
@@ -137,7 +163,7 @@ def main():
     names = symbols(binary)
     sass = opcodes_by_function(cuobjdump, binary,
                                {n for n in (mangled(names, t[0]) for t in todo) if n})
-    for kernel, op, since, src, least, none, below in todo:
+    for kernel, op, since, src, least, none, below, in_loop in todo:
         name = mangled(names, kernel)
         if name is None and since[1] and since not in embedded:
             # an arch-specific kernel exists only where its toolkit does (wgmma: CUDA 12.0+); a
@@ -160,13 +186,21 @@ def main():
             print(f"note: {kernel}: this build has no sm_{since[0] // 10}{since[1]} code, so its "
                   f"{op} claim ({src}) is not checked here")
         for arch in sorted(per_arch):
-            n = sum(1 for o in per_arch[arch] if opcode_is(o, op))
+            ops = main_loop(per_arch[arch]) if in_loop else [x[1] for x in per_arch[arch]]
+            n = sum(1 for o in ops if opcode_is(o, op))
+            real = arch == since if since[1] else arch[0] >= since[0]
+            if in_loop and real and not ops:  # a claim on a loop that is not found proves nothing
+                print(f"FAIL: {kernel} sm_{arch[0] // 10}{arch[1]}: no main loop found for its "
+                      f"{op} claim ({src})")
+                failed += 1
+                continue
             want_some = not none and (arch == since if since[1] else arch[0] >= since[0] and
                                       (below is None or arch[0] < below))
             ok = n >= least if want_some else n == 0
             failed += not ok
             name_arch = f"sm_{arch[0] // 10}{arch[1]}"
-            want = (op if least == 1 else f"{least}x {op}") if want_some else "no " + op
+            want = ((op if least == 1 else f"{least}x {op}") if want_some else "no " + op) + \
+                (" in loop" if in_loop else "")
             print(f"{kernel:<24} {name_arch:<6} {want:>10} "
                   f"{n:>6}  {'ok' if ok else 'FAIL'}"
                   f"{'' if ok else f' ({src} claims {want} from sm_{since[0] // 10}{since[1]}'}"

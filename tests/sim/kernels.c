@@ -393,6 +393,44 @@ static cudaError_t func_code(const void *host, const struct gbsim_device *d, str
                                                    : cudaErrorNoKernelImageForDevice;
 }
 
+/* The registers a thread of kernel `name` starts with, as cudaFuncGetAttributes' numRegs:
+ * GPUBENCH_SIM_NUM_REGS=NAME=N[,…] where it names the kernel (a test of a host's register check,
+ * e.g. kernels/gemm/cuda_tc.c's fallback from the persistent wgmma kernel); else what CUDA 13's
+ * ptxas gives the kernels whose host reads the figure (the persistent wgmma kernels: the 168 a
+ * thread their setmaxnreg moves assume, kernels/gemm/wgmma_persist.cuh's GB_WP_REGS_ENTRY;
+ * sim_wgmma_persist_regs fails where the two part); else a typical 32, not known without the
+ * SASS. A malformed value ends the process with a message (exit 2). */
+static int func_num_regs(const char *name) {
+    static const struct {
+        const char *name;
+        int regs;
+    } known[] = {{"gb_hgemm_wgmma_persist_128x256", 168}, {"gb_bgemm_wgmma_persist_128x256", 168}};
+    const char *env = getenv("GPUBENCH_SIM_NUM_REGS"), *p = env;
+    const size_t len = strlen(name);
+    while (p && *p) {
+        const char *eq = strchr(p, '='), *comma = strchr(p, ',');
+        char *end;
+        long n;
+        if (!eq || (comma && comma < eq)) {
+            fprintf(stderr, "gbsim: GPUBENCH_SIM_NUM_REGS='%s': want NAME=N[,NAME=N]\n", env);
+            exit(2);
+        }
+        n = strtol(eq + 1, &end, 10);
+        if (end == eq + 1 || (*end && *end != ',') || n < 1 || n > 255) {
+            fprintf(stderr, "gbsim: GPUBENCH_SIM_NUM_REGS='%s': N must be a whole number 1-255\n",
+                    env);
+            exit(2);
+        }
+        if ((size_t)(eq - p) == len && strncmp(p, name, len) == 0)
+            return (int)n;
+        p = *end ? end + 1 : end;
+    }
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(known[i].name, name) == 0)
+            return known[i].regs;
+    return 32;
+}
+
 cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d,
                                   struct cudaFuncAttributes *attr) {
     struct func *f;
@@ -406,7 +444,7 @@ cudaError_t gbsim_func_attributes(const void *host, const struct gbsim_device *d
     attr->binaryVersion = binary;
     attr->ptxVersion = ptx;
     attr->maxThreadsPerBlock = 1024;
-    attr->numRegs = 32; /* not known without the SASS: a typical figure */
+    attr->numRegs = func_num_regs(f->name);
     attr->maxDynamicSharedSizeBytes = f->max_dyn > 48 * 1024 ? (int)f->max_dyn : 48 * 1024;
     /* arch-specific SASS (sm_90a, 9.0 only): the probe kernel's code there alone has static
      * shared memory, which is how gpubench tells it from sm_90 code (kernels/common/arch.cu);
