@@ -91,38 +91,40 @@ class First:
         return e
 
 
-def step_probes(f):
+def parts(f, title, runs):
+    """Run each of `runs` (functions returning an edge_rows.Result) up to the first hang; the
+    step's result and lines."""
     lines, result = [], "ok"
-    for kernel, shape in PROBES:
-        stem = os.path.join(f.out, f"probe-{kernel.label}")
-        res = edge_rows.Result()
-        edge_rows.batch(f.gb, kernel, [shape], stem,
-                        f"probe {kernel.label} at {shape.split(':')[1]}",
-                        (f.limit(PROBE_LIMIT), f.limit(PROBE_LIMIT)), res)
+    for run_part in runs:
+        res = run_part()
         lines += res.lines
         if res.hung:
-            f.hung = f"1 hang probes: {res.hung}"
+            f.hung = f"{title}: {res.hung}"
             return "HUNG", lines
-        if res.failed:
-            result = "FAIL"
+        result = "FAIL" if res.failed else result
     return result, lines
+
+
+def probe(f, kernel, shape):
+    res = edge_rows.Result()
+    edge_rows.batch(f.gb, kernel, [shape], os.path.join(f.out, f"probe-{kernel.label}"),
+                    f"probe {kernel.label} at {shape.split(':')[1]}",
+                    (f.limit(PROBE_LIMIT), f.limit(PROBE_LIMIT)), res)
+    return res
+
+
+def step_probes(f):
+    return parts(f, "1 hang probes",
+                 [lambda k=k, s=s: probe(f, k, s) for k, s in PROBES])
 
 
 def step_edges(f):
-    lines, result = [], "ok"
+    out = os.path.join(f.out, "edges")
     limits = (f.limit(wgmma_edges.BATCH_LIMIT), f.limit(wgmma_edges.SHAPE_LIMIT))
-    for script, run in ((wgmma_edges, lambda d: wgmma_edges.run_all(f.gb, d, limits, True)),
-                        (dmma_edges, lambda d: dmma_edges.run_all(f.gb, d, limits, True)),
-                        (conv2d_tc_edges, lambda d: conv2d_tc_edges.run_all(
-                            f.gb, d, f.limit(conv2d_tc_edges.LIMIT)))):
-        res = run(os.path.join(f.out, "edges"))
-        lines += res.lines
-        if res.hung:
-            f.hung = f"2 edge runs: {res.hung}"
-            return "HUNG", lines
-        if res.failed:
-            result = "FAIL"
-    return result, lines
+    return parts(f, "2 edge runs",
+                 [lambda: wgmma_edges.run_all(f.gb, out, limits, True),
+                  lambda: dmma_edges.run_all(f.gb, out, limits, True),
+                  lambda: conv2d_tc_edges.run_all(f.gb, out, f.limit(conv2d_tc_edges.LIMIT))])
 
 
 def step_memcheck(f):
@@ -142,6 +144,9 @@ def step_memcheck(f):
             f.hung = f"3 memcheck: {kernel.label} at {shape}: no exit within " \
                      f"{f.limit(MEMCHECK_LIMIT)} s"
             return "HUNG", lines + [f"{what}: HUNG"]
+        refused = tool_refused(stem + ".log", SANITIZER_REFUSALS)
+        if rc != 0 and refused:  # the tool, not the kernel (gVisor machines: the device docs)
+            return "not run", lines + [f"{what}: compute-sanitizer cannot run here: {refused}"]
         v = edge_rows.judge(stem + ".csv", kernel)
         errors = summary_line(stem + ".log")
         if rc != 0 or v.bad:
@@ -153,6 +158,21 @@ def step_memcheck(f):
             lines.append(f"{what}: {v.on} rows on {kernel.label}, {errors} "
                          f"in {time.time() - t0:.0f} s")
     return result, lines
+
+
+# what compute-sanitizer and ncu print where the machine does not let them work (seen on the lent
+# machines' gVisor runtime, the device tool's KINDS.md): the step is "not run", not a failure
+SANITIZER_REFUSALS = ("Device not supported",)
+NCU_REFUSALS = ("LibraryNotLoaded", "ERR_NVGPUCTRPERM", "Failed to initialize the profiler")
+
+
+def tool_refused(log, phrases):
+    """The first line of log holding one of phrases, or ""."""
+    try:
+        with open(log, errors="replace") as fh:
+            return next((ln.strip()[:120] for ln in fh if any(p in ln for p in phrases)), "")
+    except OSError:
+        return ""
 
 
 def summary_line(log):
@@ -228,6 +248,9 @@ def step_ncu(f):
     if rc is None:
         f.hung = f"5 ncu: the persistent kernel at {shape}: no exit within {f.limit(NCU_LIMIT)} s"
         return "HUNG", [f"ncu at {shape}: HUNG"]
+    refused = tool_refused(rep + ".log", NCU_REFUSALS)
+    if rc != 0 and refused:
+        return "not run", [f"ncu cannot read the counters here: {refused}"]
     raw = os.path.join(f.out, "ncu-raw.csv")
     for page, path in (("raw", raw), ("details", os.path.join(f.out, "ncu-details.txt"))):
         with open(path, "w") as fh:

@@ -41,15 +41,8 @@ done
 has "^conv2d/cuda_tc edges: 8 rows × f16 verified on mma.sync"
 ! grep -q FAIL "$work/lines" || fail "a run failed"
 
-PYTHONPATH=$src/scripts/lib python3 - "$gb" "$work/fallback" >"$work/fallback.out" <<'EOF'
-import os, sys
-import edge_rows, wgmma_edges
-os.makedirs(sys.argv[2])
-res = edge_rows.Result()
-edge_rows.batch(sys.argv[1], wgmma_edges.M64, ["gemm:m=129,n=64,k=64", "gemm:m=129,n=65,k=64"],
-                os.path.join(sys.argv[2], "fb"), "fallback", (600, 600), res)
-sys.exit(1 if res.failed else 0)
-EOF
+PYTHONPATH=$src/scripts/lib python3 "$src/tests/gpuinfo/edge_fallback.py" "$gb" "$work/fallback" \
+    M64 gemm:m=129,n=64,k=64 gemm:m=129,n=65,k=64 >"$work/fallback.out"
 rc=$?
 [ $rc = 1 ] || fail "a forced 64x64-warp row on another kernel passed the check (exit $rc)"
 grep -q "FAIL 64x64 f16 m=129;n=65;k=64: ok, not own mma.sync f16 128x128 tiles, 64x64 warps: own WMMA" \

@@ -32,21 +32,7 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 bin=$work/bin
 mkdir -p "$bin"
-cat >"$bin/compute-sanitizer" <<'EOF'
-#!/bin/sh
-# stand-in compute-sanitizer: drops its own options, runs the program unchecked, and says so
-while [ $# -gt 0 ]; do
-    case "$1" in
-    --tool | --error-exitcode | --print-limit) shift 2 ;;
-    --*) shift ;;
-    *) break ;;
-    esac
-done
-"$@"
-rc=$?
-echo "========= ERROR SUMMARY: 0 errors (stand-in: nothing was checked)"
-exit $rc
-EOF
+cp "$src/tests/gpuinfo/stand_in_sanitizer.sh" "$bin/compute-sanitizer"
 cat >"$bin/ncu" <<'EOF'
 #!/bin/sh
 # stand-in ncu: runs the program (its own options dropped, --export FILE made); --import answers
@@ -130,17 +116,8 @@ done
 ! ls "$work/hang"/probe-128x128* 2>/dev/null || fail "the second probe ran after the hang"
 
 # 3. a shape that falls back fails the check
-PYTHONPATH=$src/scripts/lib python3 - "$build/gpubench-sim" "$work/fallback" \
-    >"$work/fallback.out" <<'EOF'
-import os, sys
-import edge_rows, wgmma_edges
-os.makedirs(sys.argv[2])
-res = edge_rows.Result()
-edge_rows.batch(sys.argv[1], wgmma_edges.W128,
-                ["gemm:m=1,n=64,k=64", "gemm:m=1,n=65,k=64"], os.path.join(sys.argv[2], "fb"),
-                "fallback", (600, 600), res)
-sys.exit(1 if res.failed else 0)
-EOF
+PYTHONPATH=$src/scripts/lib python3 "$src/tests/gpuinfo/edge_fallback.py" "$build/gpubench-sim" \
+    "$work/fallback" W128 gemm:m=1,n=64,k=64 gemm:m=1,n=65,k=64 >"$work/fallback.out"
 rc=$?
 [ $rc = 1 ] || fail "a forced 128x128 row on another kernel passed the check (exit $rc)"
 grep -q "FAIL 128x128 f16 m=1;n=65;k=64: ok, not own wgmma f16 128x128 tiles: own " \
