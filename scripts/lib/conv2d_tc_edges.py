@@ -43,10 +43,12 @@ WMMA = Forced("WMMA", "f16", None, None, "own WMMA f16 implicit GEMM",
               workload="conv2d")
 
 
-def run_all(gb, out, limit=LIMIT):
-    """The shapes on cuda:0 of gb, on the kernel its card runs; an edge_rows.Result."""
+def run_all(gb, out, limit=LIMIT, scale=None):
+    """The shapes on cuda:0 of gb, on the kernel its card runs, under limit times
+    edge_rows.deadline_scale; an edge_rows.Result."""
     res = edge_rows.Result()
-    cc = edge_rows.device(gb)[1]
+    name, cc = edge_rows.device(gb)
+    limits = edge_rows.scaled_limits((limit, SHAPE_LIMIT), edge_rows.deadline_scale(name, scale))
     kernel = MMA if major(cc) >= 8 else WMMA
     os.makedirs(out, exist_ok=True)
     why = kernel.card(cc)
@@ -54,8 +56,7 @@ def run_all(gb, out, limit=LIMIT):
         edge_rows.not_here("conv2d/cuda_tc edges", why, res)
         return res
     edge_rows.batch(gb, kernel, ["conv2d:" + s for s in SHAPES],
-                    os.path.join(out, "conv2d-tc-edges"), "conv2d/cuda_tc edges",
-                    (limit, SHAPE_LIMIT), res)
+                    os.path.join(out, "conv2d-tc-edges"), "conv2d/cuda_tc edges", limits, res)
     return res
 
 

@@ -24,8 +24,10 @@ def gpubench_args(limit):
     ROW-TIMEOUT: the one place for gpubench's own per-row deadline. When gpubench has the lead's
     supervisor (`--row-timeout SEC`: a row that hangs becomes status `timeout` and the run goes
     on), return ["--row-timeout", str(limit)] here: every edge run and every step of the first
-    card run then gets it, and `timeout` below stays as the last guard. Until then gpubench has
-    no such option, and the whole process is the unit a deadline stops."""
+    card run then gets it, and `timeout` below stays as the last guard; edge_rows.batch and
+    first_card's ratio round then also take a row of status `timeout` for a hang (today such a
+    row would only fail). Until then gpubench has no such option, and the whole process is the
+    unit a deadline stops."""
     del limit
     return []
 

@@ -39,10 +39,12 @@ D8 = Forced("8x8x4", "f64", "GPUBENCH_DMMA_KERNEL", "8x8x4",
 KERNELS = [D16, D8]
 
 
-def run_all(gb, out, limits=(BATCH_LIMIT, SHAPE_LIMIT), stop_at_hang=False):
-    """Each DMMA kernel at M × N × K of the docstring on cuda:0 of gb; an edge_rows.Result."""
+def run_all(gb, out, limits=(BATCH_LIMIT, SHAPE_LIMIT), stop_at_hang=False, scale=None):
+    """Each DMMA kernel at M × N × K of the docstring on cuda:0 of gb, each run under limits
+    times edge_rows.deadline_scale; an edge_rows.Result."""
     res = edge_rows.Result()
-    cc = edge_rows.device(gb)[1]
+    name, cc = edge_rows.device(gb)
+    limits = edge_rows.scaled_limits(limits, edge_rows.deadline_scale(name, scale))
     os.makedirs(out, exist_ok=True)
     for kernel in KERNELS:
         why = kernel.card(cc)

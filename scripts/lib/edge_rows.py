@@ -71,6 +71,21 @@ def simulated(name):
     return bool(name) and name.startswith("simulated ")
 
 
+# the CPU emulation is slower than a card by far, and slower still on a loaded machine: deadlines
+# on the simulated device are this many times a card's
+SIM_DEADLINE_SCALE = 8
+
+
+def deadline_scale(name, scale=None):
+    """`scale` where given (--deadline-scale), else SIM_DEADLINE_SCALE on the simulated device
+    named `name`, 1 on a card."""
+    return scale if scale else (SIM_DEADLINE_SCALE if simulated(name) else 1)
+
+
+def scaled_limits(limits, scale):
+    return tuple(max(1, int(x * scale)) for x in limits)
+
+
 def run(gb, kernel, shapes, csv_path, log_path, limit, prefix=(), extra_env=None):
     """One `gpubench run` of kernel.workload's cuda_tc at shapes (their --shape values) with
     `kernel` forced, under a deadline of `limit` seconds (scripts/lib/deadline.py), after

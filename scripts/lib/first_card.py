@@ -17,7 +17,8 @@ deadline (scripts/lib/deadline.py):
 It stops at the first hang (a command past its deadline) and prints one screen last: what hung,
 what verified, and every own ÷ vendor ratio — "not measured" where its rows did not run, never
 an estimate. On the simulated device (gpubench-sim) the big shapes are the edge scripts' SCALED
-ones and SIM_RATIO_SHAPES, deadlines are SIM_DEADLINE_SCALE times longer (CPU emulation), and the
+ones and SIM_RATIO_SHAPES, deadlines are edge_rows.SIM_DEADLINE_SCALE times longer (CPU
+emulation), and the
 screen says that nothing on it is a measurement.
 
 Files in the output folder: each step's CSVs and logs, ncu-persist.ncu-rep, ncu-raw.csv and
@@ -49,7 +50,6 @@ SIM_CONV_SHAPE = "conv2d:n=1,c=32,h=28,w=28,k=32,r=3,s=3,stride=1,pad=1"
 NCU_SHAPE, SIM_NCU_SHAPE = RATIO_SHAPES[1], "gemm:m=264,n=520,k=200"
 TIMING = ["--min-time", "0.2", "--max-time", "1", "--warmup", "2"]
 SIM_TIMING = ["--reps", "1", "--warmup", "0", "--min-time", "0"]
-SIM_DEADLINE_SCALE = 8
 # a step starts only with this much of --budget left (seconds, on a card)
 NEED = {"probes": 45, "edges": 60, "memcheck": 45, "ratios": 90, "ncu": 45}
 STEPS = [("probes", "1 hang probes"), ("edges", "2 edge runs"), ("memcheck", "3 memcheck"),
@@ -120,11 +120,11 @@ def step_probes(f):
 
 def step_edges(f):
     out = os.path.join(f.out, "edges")
-    limits = (f.limit(wgmma_edges.BATCH_LIMIT), f.limit(wgmma_edges.SHAPE_LIMIT))
+    limits = (wgmma_edges.BATCH_LIMIT, wgmma_edges.SHAPE_LIMIT)
     return parts(f, "2 edge runs",
-                 [lambda: wgmma_edges.run_all(f.gb, out, limits, True),
-                  lambda: dmma_edges.run_all(f.gb, out, limits, True),
-                  lambda: conv2d_tc_edges.run_all(f.gb, out, f.limit(conv2d_tc_edges.LIMIT))])
+                 [lambda: wgmma_edges.run_all(f.gb, out, limits, True, f.scale),
+                  lambda: dmma_edges.run_all(f.gb, out, limits, True, f.scale),
+                  lambda: conv2d_tc_edges.run_all(f.gb, out, conv2d_tc_edges.LIMIT, f.scale)])
 
 
 def step_memcheck(f):
@@ -404,7 +404,7 @@ def run(gb, out, budget, scale=None):
     os.makedirs(out, exist_ok=True)
     name, cc = edge_rows.device(gb)
     sim = edge_rows.simulated(name)
-    f = First(gb, out, scale if scale else (SIM_DEADLINE_SCALE if sim else 1), budget, name, cc)
+    f = First(gb, out, edge_rows.deadline_scale(name, scale), budget, name, cc)
     if not name:
         f.hung = "gpubench lists no CUDA device (or did not answer in 60 s)"
     work = {"probes": step_probes, "edges": step_edges, "memcheck": step_memcheck,

@@ -97,10 +97,12 @@ def scaled(gb_device_name, card_shape, sim_shape):
     return sim_shape if edge_rows.simulated(gb_device_name) else card_shape
 
 
-def run_all(gb, out, limits=(BATCH_LIMIT, SHAPE_LIMIT), stop_at_hang=False):
-    """Every run of the module docstring on cuda:0 of gb; an edge_rows.Result."""
+def run_all(gb, out, limits=(BATCH_LIMIT, SHAPE_LIMIT), stop_at_hang=False, scale=None):
+    """Every run of the module docstring on cuda:0 of gb, each under limits (a run's, a shape's
+    alone) times edge_rows.deadline_scale; an edge_rows.Result."""
     res = edge_rows.Result()
     name, cc = edge_rows.device(gb)
+    limits = edge_rows.scaled_limits(limits, edge_rows.deadline_scale(name, scale))
     os.makedirs(out, exist_ok=True)
     wgmma_path = False
     for kernel, ns, ks in WGMMA_RUNS + MMA_RUNS:
