@@ -3,23 +3,25 @@
 (kernels/conv2d/test_emu_mma.h), on the card, for scripts/gpu-check and scripts/kernel-lease
 (issue 39 items 5 and 7): each row verified by gpubench against the CPU reference, as every
 row is. On sm_80+ code they run the mma.sync kernel (kernels/conv2d/tc_mma.cuh: padded NHWC,
-16-byte cp.async gathers), on sm_70/75 the WMMA one; the note of the first row says which.
+16-byte cp.async gathers), on sm_70/75 the WMMA one; a row whose note does not name the kernel
+its card runs fails (scripts/lib/edge_rows.py, issue 46).
 
 Why each shape: channel counts that are not multiples of 8 (1, 3, 9, 17, 19: the padded
 channels' zero chunks), k past one 128-filter tile and not a multiple of 8, pixels past one
 128-pixel tile, a single 32-tap slice (fewer than the 3 stages) and many, strides and padding
-wider than the filter (zero-filled chunks), a 5×20 and a 7×7 filter. One run, under a time
-limit, so that a hang is a failure, not a stuck lease.
+wider than the filter (zero-filled chunks), a 5×20 and a 7×7 filter. One run, under a deadline
+(scripts/lib/deadline.py), so that a hang is a failure with its shape named, not a stuck lease.
 
 usage: conv2d_tc_edges.py GPUBENCH OUTDIR [LIMIT_S]
-Prints one line, and the failing rows; exit 0 when every row is ok (or unsupported, with its
-note), 1 otherwise. Writes OUTDIR/conv2d-tc-edges.csv and .log.
+Prints one line, and the failing rows; exit 0 when every row was on the card's kernel, 1
+otherwise. Writes OUTDIR/conv2d-tc-edges.csv and .log.
 """
 import os
-import subprocess
 import sys
 
-import wgmma_edges  # bad_rows: the rows neither ok nor unsupported
+import edge_rows
+from edge_rows import Forced, major
+from wgmma_edges import SHAPE_LIMIT
 
 SHAPES = [
     "n=2,c=1,h=9,w=11,k=5,r=3,s=3,stride_h=1,stride_w=1,pad_h=1,pad_w=1",
@@ -32,37 +34,37 @@ SHAPES = [
     "n=2,c=17,h=6,w=5,k=70,r=1,s=1,stride_h=1,stride_w=1,pad_h=0,pad_w=0",
 ]
 LIMIT = 120
+# the kernel a card runs (no variable forces it: the card's code chooses): mma.sync on sm_80+
+MMA = Forced("mma.sync", "f16", None, None, "own mma.sync f16 implicit GEMM",
+             lambda cc: None if major(cc) >= 8 else f"mma.sync is sm_80 code; this card is {cc}",
+             workload="conv2d")
+WMMA = Forced("WMMA", "f16", None, None, "own WMMA f16 implicit GEMM",
+              lambda cc: None if major(cc) == 7 else f"a {cc} card runs no WMMA f16 code",
+              workload="conv2d")
+
+
+def run_all(gb, out, limit=LIMIT, scale=None):
+    """The shapes on cuda:0 of gb, on the kernel its card runs, under limit times
+    edge_rows.deadline_scale; an edge_rows.Result."""
+    res = edge_rows.Result()
+    name, cc = edge_rows.device(gb)
+    limits = edge_rows.scaled_limits((limit, SHAPE_LIMIT), edge_rows.deadline_scale(name, scale))
+    kernel = MMA if major(cc) >= 8 else WMMA
+    os.makedirs(out, exist_ok=True)
+    why = kernel.card(cc)
+    if why:
+        edge_rows.not_here("conv2d/cuda_tc edges", why, res)
+        return res
+    edge_rows.batch(gb, kernel, ["conv2d:" + s for s in SHAPES],
+                    os.path.join(out, "conv2d-tc-edges"), "conv2d/cuda_tc edges", limits, res)
+    return res
 
 
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
-    gb, out = argv[1], argv[2]
     limit = int(argv[3]) if len(argv) > 3 else LIMIT
-    os.makedirs(out, exist_ok=True)
-    stem = os.path.join(out, "conv2d-tc-edges")
-    cmd = [gb, "run", "-d", "cuda:0", "-w", "conv2d", "-i", "cuda_tc", "-D", "f16", "--reps", "1",
-           "--warmup", "0", "--min-time", "0", "-o", stem + ".csv"]
-    for s in SHAPES:
-        cmd += ["-s", "conv2d:" + s]
-    with open(stem + ".log", "w") as log:
-        log.write("$ " + " ".join(cmd) + "\n")
-        log.flush()
-        try:
-            rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                timeout=limit).returncode
-        except subprocess.TimeoutExpired:
-            print(f"conv2d/cuda_tc edges: FAIL timeout after {limit} s (a hang); see {stem}.log")
-            return 1
-    bad, note = wgmma_edges.bad_rows(stem + ".csv")
-    if rc != 0 or bad:
-        print(f"conv2d/cuda_tc edges: FAIL exit {rc}; see {stem}.log")
-        for dtype, s, st in bad:
-            print(f"  FAIL {dtype} {s}: {st}")
-        return 1
-    kernel = note[note.find("own "):] if "own " in note else note
-    print(f"conv2d/cuda_tc edges: {len(SHAPES)} shapes f16 ok ({kernel[:100]})")
-    return 0
+    return 1 if run_all(argv[1], argv[2], limit).failed else 0
 
 
 if __name__ == "__main__":

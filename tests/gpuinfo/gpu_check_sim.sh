@@ -69,18 +69,7 @@ case "$*" in
 *) echo "stand-in nvidia-smi: not answered: $*" >&2; exit 1 ;;
 esac
 EOF
-cat >"$bin/compute-sanitizer" <<'EOF'
-#!/bin/sh
-# stand-in compute-sanitizer: drops its own options and runs the program unchecked
-while [ $# -gt 0 ]; do
-    case "$1" in
-    --tool | --error-exitcode | --print-limit) shift 2 ;;
-    --*) shift ;;
-    *) break ;;
-    esac
-done
-exec "$@"
-EOF
+cp "$src/tests/gpuinfo/stand_in_sanitizer.sh" "$bin/compute-sanitizer"
 cat >"$bin/torch-python" <<EOF
 #!/bin/sh
 # stand-in PyTorch interpreter: imports "work", a PyTorch step takes 1 ms
