@@ -19,17 +19,13 @@ HUNG = (124, 137)  # timeout's exit status: stopped at the deadline, or killed a
 
 
 def gpubench_args(limit):
-    """Extra `gpubench run` arguments that bound each row by `limit` seconds.
-
-    ROW-TIMEOUT: the one place for gpubench's own per-row deadline. When gpubench has the lead's
-    supervisor (`--row-timeout SEC`: a row that hangs becomes status `timeout` and the run goes
-    on), return ["--row-timeout", str(limit)] here: every edge run and every step of the first
-    card run then gets it, and `timeout` below stays as the last guard; edge_rows.batch and
-    first_card's ratio round then also take a row of status `timeout` for a hang (today such a
-    row would only fail). Until then gpubench has no such option, and the whole process is the
-    unit a deadline stops."""
-    del limit
-    return []
+    """Extra `gpubench run` arguments that bound each row by gpubench's own deadline: its
+    supervisor (harness/run/supervise.c) ends a row that hangs at 3/4 of `limit` (a stage's
+    floor, `--row-timeout`), writes it `timeout` and goes on, so the run still ends inside
+    `limit`'s coreutils deadline below, which stays the last guard (a hang at start-up, before any
+    row). A caller takes a row of status `timeout` for a hang (edge_rows.batch, first_card's
+    ratio round)."""
+    return ["--row-timeout", f"{max(1.0, 0.75 * limit):g}"]
 
 
 def command(cmd, limit):

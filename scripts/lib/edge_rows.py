@@ -205,6 +205,9 @@ def batch(gb, kernel, shapes, stem, what, limits, res):
                 return None
         res.hang(f"{kernel.label}: the run of {len(shapes)} shapes, though no shape alone")
         return None
+    for r in timed_out(stem + ".csv"):  # gpubench's own deadline ended the row, the run went on
+        res.hang(f"{kernel.label} {r['shape']} {r.get('dtype', '')}: {r['note'][:200]}")
+        return None
     v = judge(stem + ".csv", kernel)
     if v.bad or rc != 0:
         res.fail(f"{what}: FAIL exit {rc}, {len(v.bad)} rows not verified on {kernel.label}; "
@@ -218,6 +221,14 @@ def batch(gb, kernel, shapes, stem, what, limits, res):
                 + (", others not on this build" if v.elsewhere else "")
                 + f" in {time.time() - t0:.0f} s ({short(v.note)[:120]})")
     return v
+
+
+def timed_out(csv_path):
+    """The rows gpubench's supervisor ended at their deadline (status `timeout`)."""
+    if not os.path.exists(csv_path):
+        return []
+    with open(csv_path, newline="") as f:
+        return [r for r in csv.DictReader(f) if r.get("status") == "timeout"]
 
 
 def not_here(what, why, res):

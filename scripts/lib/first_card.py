@@ -212,6 +212,11 @@ def step_ratios(f):
             return "HUNG", lines + [f"{label}: HUNG"]
         rows = read_csv(stem + ".csv")
         f.rows += rows
+        hung = [r for r in rows if r.get("status") == "timeout"]  # gpubench's own deadline
+        if hung:
+            f.hung = f"4 ratio round: {label}: {hung[0]['impl']} {hung[0]['shape']}: " \
+                     f"{hung[0]['note'][:160]}"
+            return "HUNG", lines + [f"{label}: HUNG"]
         bad = [r for r in rows if r.get("status") not in ("ok", "unsupported")]
         if rc != 0 or bad:
             result = "FAIL"
