@@ -15,7 +15,10 @@
  * sleeps while its worker waits —
  *     W = max over threads of Δwait_ns / wall_ns,
  * and of the rest, the share the VM's host stole (S = Δsteal / Δall of /proc/stat's cpu line):
- *     cpu_wait_pct = 100 × (W + (1 − W) × S), at most 100.
+ *     cpu_wait_pct = 100 × (W + (1 − W) × S), at most 100,
+ * and 0 when no other process's task was runnable at the window's start or end and nothing was
+ * stolen: then the wait was this process's own threads' (the pool's caller and its workers on
+ * the same cores), not a shared CPU.
  * A row pays one walk of /proc/self/task, two small reads per thread, a read of each working
  * thread's state at the end, and /proc/loadavg (/proc/stat twice on a VM): tens of µs, outside
  * the timed repetitions (tests/telemetry/test_cpu_wait.c prints the figure).
@@ -54,6 +57,7 @@ struct cpu_wait {
     struct cpu_wait_thread th[CPU_WAIT_MAX_THREADS];
     int vm;                 /* a virtual machine: steal time read */
     struct cpu_wait_stat st; /* at begin (a VM's only) */
+    int others0;             /* other processes' runnable tasks at begin, -1 unread */
 };
 
 /* Start a window (just before the first timed repetition). */

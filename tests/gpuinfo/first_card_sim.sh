@@ -15,10 +15,10 @@
 #      mma.sync; the mma.sync GEMM runs not on this card), memcheck on the three wgmma kernels,
 #      all ten own ÷ vendor ratios with a value marked emulated, the three ncu figures read from
 #      the stand-in's page;
-#   2. a staged hang in the first probe (GPUBENCH_STAGED_HANG, scripts/lib/deadline.py: the
-#      probe's command is `sleep 3600` under its deadline; to become the simulated device's own
-#      hang of the named kernel): exit 4, the screen names the probe, no later step ran, every
-#      ratio "not measured";
+#   2. a hang in the first probe (GPUBENCH_SIM_HANG, the simulated card's own: the persistent
+#      kernel never finishes; gpubench's row deadline, --row-timeout from
+#      scripts/lib/deadline.py, or the probe's own ends it): exit 4, the screen names the probe, no
+#      later step ran, every ratio "not measured";
 #   3. a shape that falls back from the kernel its run forces fails the edge check: the 128×128
 #      wgmma kernel forced at N = 64 (TMA-legal) and N = 65 (ldb not a multiple of 8: another
 #      kernel runs): the second row fails naming the kernel it ran (not only the first row's note
@@ -100,13 +100,17 @@ has "membar: 12\.5% of the stall reasons summed"
 # the screen is the last thing printed
 tail -n 1 "$work/screen" | grep -q "^====" || fail "the screen is not printed last"
 
-# 2. a staged hang in the first probe: its deadline 20 s × 0.2
-GPUBENCH_STAGED_HANG=GPUBENCH_WGMMA_KERNEL=128x256 "$lease" --first \
-    --binary "$build/gpubench-sim" --out "$work/hang" --deadline-scale 0.2 >"$work/hang.out" 2>&1
+# 2. a hang in the first probe, the simulated card's own (GPUBENCH_SIM_HANG: the persistent
+# kernel's launch never completes, tests/sim/stage.c): gpubench's row deadline (3/4 of the
+# probe's, scripts/lib/deadline.py) or the probe's own ends it, at 20 s × 0.5
+GPUBENCH_SIM_HANG=gb_hgemm_wgmma_persist "$lease" --first \
+    --binary "$build/gpubench-sim" --out "$work/hang" --deadline-scale 0.5 >"$work/hang.out" 2>&1
 rc=$?
-[ $rc = 4 ] || fail "the staged hang exited $rc, want 4"
+[ $rc = 4 ] || fail "the hang exited $rc, want 4"
+grep -rqs "never completes (GPUBENCH_SIM_HANG=gb_hgemm_wgmma_persist" "$work/hang" ||
+    fail "the probe never reached the hung kernel (a start-up past the deadline?)"
 screen=$work/hang/screen.txt
-has "^HUNG: 1 hang probes: 128x256 gemm:m=128,n=64,k=512: no exit within 4 s"
+has "^HUNG: 1 hang probes: 128x256 "
 has "^1 hang probes +HUNG "
 for step in "2 edge runs" "3 memcheck" "4 ratio round" "5 ncu, persistent"; do
     has "^$step +not run "
