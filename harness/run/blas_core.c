@@ -216,6 +216,11 @@ static int in_reexec;     /* this process is our re-execution (or one of its chi
 
 void blas_core_init(int argc, char **argv) {
     const char *env = getenv("OPENBLAS_CORETYPE"), *picked = getenv(PICKED_ENV);
+    /* tests: a value judged as the user's that OpenBLAS never saw (blas_core.h), so that no test
+     * sets OPENBLAS_CORETYPE itself; a machine's own value wins over it */
+    const char *as_user = getenv("GPUBENCH_TEST_BLAS_USER_CORETYPE");
+    if (as_user && !(env && env[0]))
+        env = as_user;
     const char *how = getenv(HOW_ENV), *used = openblas_get_corename();
     state.cpu_level = blas_cpu_level(cpu_features());
     snprintf(state.used, sizeof state.used, "%s", used ? used : "unknown");

@@ -16,8 +16,11 @@
  * Tests inject what the machine would say: GPUBENCH_TEST_BLAS_OWN_CORE (OpenBLAS's pick; kept
  * for real by forcing it), GPUBENCH_TEST_CPU_FEATURES ("avx512f,avx512bf16,avx2,fma,avx,amd"),
  * GPUBENCH_TEST_BLAS_TRIAL_FAULT ("SkylakeX:crash,Haswell:wrong": a candidate's trial dies or
- * verifies wrong; "slow": it sleeps 1 s before each answer), GPUBENCH_TEST_BLAS_ROW_WRONG=1 (an openblas row's output is poisoned after its
- * verified run, harness/run/runner.c, so its verification really fails).
+ * verifies wrong; "slow": it sleeps 1 s before each answer), GPUBENCH_TEST_BLAS_ROW_WRONG=1 (an
+ * openblas row's output is poisoned after its verified run, harness/run/runner.c, so its
+ * verification really fails), GPUBENCH_TEST_BLAS_USER_CORETYPE (judged as a user's
+ * OPENBLAS_CORETYPE that OpenBLAS ignored, where the environment sets none: no test sets
+ * OPENBLAS_CORETYPE).
  */
 #ifndef GPUBENCH_BLAS_CORE_H
 #define GPUBENCH_BLAS_CORE_H

@@ -115,16 +115,17 @@ cat together1.txt together2.txt together3.txt >together.txt
 [ "$(grep -ho "core [A-Za-z]* (chosen by gpubench" together.txt | sort -u | wc -l)" = 1 ] &&
     passes=$((passes + 1)) || { echo "FAIL together_same_core:"; cat together.txt; fails=$((fails + 1)); }
 
-# A value OpenBLAS ignores (not one of its names, exactly): said so, with the core it runs. The
-# environment did not set OPENBLAS_CORETYPE (else this part is not reached), so nothing of the
-# user's is overridden.
+# A value OpenBLAS ignores (not one of its names, exactly): said so, with the core it runs. Given
+# as GPUBENCH_TEST_BLAS_USER_CORETYPE (blas_core.h), judged as a user's OPENBLAS_CORETYPE that
+# OpenBLAS ignored: no test sets OPENBLAS_CORETYPE (and this part runs only where the
+# environment sets none).
 for v in Bogus "SkylakeX "; do
-    OPENBLAS_CORETYPE=$v XDG_CACHE_HOME=$dir/c7 "$G" doctor >ignored.txt 2>&1
+    GPUBENCH_TEST_BLAS_USER_CORETYPE=$v XDG_CACHE_HOME=$dir/c7 "$G" doctor >ignored.txt 2>&1
     check ignored_verdict ignored.txt "BLAS verdict +OPENBLAS_CORETYPE='$v' is not a core this OpenBLAS knows: it runs its own pick, [A-Za-z]+"
     check ignored_fix ignored.txt "BLAS fix +unset OPENBLAS_CORETYPE"
     check_not ignored_not_user ignored.txt "set by the user"
 done
-OPENBLAS_CORETYPE=Bogus XDG_CACHE_HOME=$dir/c7 "$G" $T --out r7.csv >run7.txt 2>&1
+GPUBENCH_TEST_BLAS_USER_CORETYPE=Bogus XDG_CACHE_HOME=$dir/c7 "$G" $T --out r7.csv >run7.txt 2>&1
 check ignored_blas_lib r7.csv "OPENBLAS_CORETYPE='Bogus' is not a core this OpenBLAS knows"
 
 # This machine as it is: a verdict in every case.
