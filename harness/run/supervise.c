@@ -90,13 +90,17 @@ static int start_worker(struct sup *s, struct worker_life *w) {
     w->msg_fd = w->ctl_fd = -1;
     w->cur = -1;
     w->stage = -1;
-    if (pipe2(msg, O_CLOEXEC) != 0 || pipe2(ctl, O_CLOEXEC) != 0) {
+    if (pipe2(msg, O_CLOEXEC) != 0) {
         fprintf(stderr, "gpubench: cannot start the worker: %s\n", strerror(errno));
         return -1;
     }
     char **args = calloc((size_t)s->argc + 2, sizeof *args);
-    if (!args) {
-        fprintf(stderr, "gpubench: cannot start the worker: out of memory\n");
+    if (!args || pipe2(ctl, O_CLOEXEC) != 0) {
+        fprintf(stderr, "gpubench: cannot start the worker: %s\n",
+                args ? strerror(errno) : "out of memory");
+        free(args);
+        close(msg[0]);
+        close(msg[1]);
         return -1;
     }
     args[0] = "gpubench";
