@@ -103,6 +103,10 @@ struct impl {
     /* What its memory traffic is where it differs from the workload's convention, as a clause
      * ("in place: ..."), or NULL. The note of a row above 100% of the memory peak names it. */
     const char *traffic_note;
+    /* Tiers it has elsewhere that this build lacks (a DT_BIT mask, not in `dtypes`), and why
+     * ("this OpenBLAS has no cblas_sbgemm …"), said in those tiers' `unsupported` rows. */
+    unsigned no_tiers;
+    const char *no_tier_why;
     /* 1 when run itself makes the host wait for the device (a copy from or to pageable host
      * memory): the backend cannot hold the device's queue while it enqueues the timed work, so
      * such a row's kernel-only time includes the host's share, which is the cost of that copy. */

@@ -735,7 +735,9 @@ static enum status measure(const struct options *o, const struct device *dev,
 static enum status tier_check(const struct device *dev, const struct workload *w,
                               const struct impl *im, enum dtype t, char *note, size_t len) {
     if (!(dtype_mask(im->dtypes) & DT_BIT(t))) {
-        snprintf(note, len, "%s/%s has no %s version", w->name, im->name, dtype_label(t));
+        int why = im->no_tier_why && (im->no_tiers & DT_BIT(t)); /* this build's lack */
+        snprintf(note, len, "%s/%s has no %s version%s%s", w->name, im->name, dtype_label(t),
+                 why ? " in this build: " : "", why ? im->no_tier_why : "");
         return ST_UNSUPPORTED;
     }
     int major, minor;

@@ -105,7 +105,13 @@ static void openblas_release(struct impl_ctx *ctx) {
 #define OPENBLAS_BF16 0u
 #define OPENBLAS_SUMMARY                                                                          \
     "cblas_sgemm / cblas_dgemm, row-major (no bf16: this OpenBLAS has no cblas_sbgemm)"
+#define OPENBLAS_NO_TIER                                                                          \
+    "this OpenBLAS has no cblas_sbgemm (0.3.10 or newer built with BUILD_BFLOAT16=1 has it)"
 #endif
+#ifndef OPENBLAS_NO_TIER
+#define OPENBLAS_NO_TIER NULL
+#endif
+#define OPENBLAS_NO_TIERS (DT_BIT(DT_BF16) & ~OPENBLAS_BF16)
 
 const struct impl gemm_openblas_impl = {
     .name = "openblas",
@@ -115,4 +121,6 @@ const struct impl gemm_openblas_impl = {
     .run = openblas_run,
     .release = openblas_release,
     .dtypes = DT_BIT(DT_F32) | DT_BIT(DT_F64) | OPENBLAS_BF16,
+    .no_tiers = OPENBLAS_NO_TIERS,
+    .no_tier_why = OPENBLAS_NO_TIER,
 };
