@@ -840,7 +840,8 @@ int runner_run(const struct plan *pl, double prev_end, const struct runner_hooks
             continue;
         hook_row = i;
         struct result r;
-        if (pr->shape != cur) { /* inputs are made once per shape, shared by its rows */
+        int new_shape = pr->shape != cur; /* inputs are made once per shape, shared by its rows */
+        if (new_shape) {
             if (cur >= 0)
                 pl->shapes[cur].w->free_problem(&p);
             memset(&p, 0, sizeof p);
@@ -848,18 +849,16 @@ int runner_run(const struct plan *pl, double prev_end, const struct runner_hooks
             p.dtype = pl->shapes[pr->shape].dtype;
             p.seed = o->seed;
             perr[0] = '\0';
-            row_begin(pr, w, &p, &r);
-            if (h->begin)
-                h->begin(h->ctx, i, &r);
+        }
+        row_begin(pr, w, &p, &r); /* its identity first: a hang while making inputs names it */
+        if (h->begin)
+            h->begin(h->ctx, i, &r);
+        if (new_shape) {
             stage_begin(o, STAGE_INPUTS, 0, "");
             made = w->make_problem(&p, perr, sizeof perr) == 0;
             cur = pr->shape;
             if (gb_interrupted) /* inputs and reference stop early: nothing of them is kept */
                 break;
-        } else {
-            row_begin(pr, w, &p, &r);
-            if (h->begin)
-                h->begin(h->ctx, i, &r);
         }
         if (made)
             runner_measure(o, pr->dev, w, pr->im, &p, &r);
