@@ -2,6 +2,8 @@
 that counts and prints each failure, the summary line with the exit code, and scripts/plot
 loaded as a module."""
 
+import time
+
 passed = 0
 fails = []
 
@@ -31,3 +33,17 @@ def load_plot(path):
     mod = importlib.util.module_from_spec(spec)
     loader.exec_module(mod)
     return mod
+
+
+def wait_for_lines(path, lines, limit, proc=None, poll=0.02):
+    """Wait until the file at `path` holds `lines` lines (a run's PATH.partial: its header and
+    rows so far), at most `limit` seconds, or until `proc` (a Popen, if given) has ended."""
+    deadline = time.time() + limit
+    while time.time() < deadline and (proc is None or proc.poll() is None):
+        try:
+            with open(path) as f:
+                if sum(1 for _ in f) >= lines:
+                    return
+        except FileNotFoundError:
+            pass
+        time.sleep(poll)

@@ -13,11 +13,13 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
                                 "lib"))
 import gpubench_list  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testhelp import wait_for_lines  # noqa: E402
 
 
 def main():
@@ -32,15 +34,7 @@ def main():
         proc = subprocess.Popen([gpubench, "-w", w.name, "-d", "cpu", "--min-time", "0.1",
                                  "--reps", "3", "--out", out] + shapes,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                with open(out + ".partial") as f:
-                    if sum(1 for _ in f) >= 3:
-                        break
-            except FileNotFoundError:
-                pass
-            time.sleep(0.02)
+        wait_for_lines(out + ".partial", 3, 60)
         proc.send_signal(signal.SIGINT)
         try:
             err = proc.communicate(timeout=60)[1]

@@ -26,7 +26,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testhelp import check, summary  # noqa: E402
+from testhelp import check, summary, wait_for_lines  # noqa: E402
 
 # Seconds a stopped run may take to commit its file: "a second or two" on an idle machine,
 # with room for a loaded 2-core one; the old code took 81 s (SIGINT) and over 10 min (SIGTERM).
@@ -87,15 +87,7 @@ def stop_after_first_row(args, out, sig, bound):
     """Start gpubench ARGS, wait until OUT.partial holds a row, send sig; (exit code, stderr,
     seconds from the signal to the exit). A run still going `bound` s after it is killed."""
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None:
-        try:
-            with open(out + ".partial") as f:
-                if sum(1 for _ in f) >= 2:
-                    break
-        except FileNotFoundError:
-            pass
-        time.sleep(0.01)
+    wait_for_lines(out + ".partial", 2, 120, proc=proc, poll=0.01)
     sent = time.time()
     err = signal_and_wait(proc, sig, bound)
     return proc.returncode, err, time.time() - sent

@@ -24,7 +24,7 @@ import time
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testhelp import check, summary  # noqa: E402
+from testhelp import check, summary, wait_for_lines  # noqa: E402
 
 FAST = ["-d", "cpu", "-q", "-D", "f32", "--min-time", "0", "--reps", "2", "--warmup", "0",
         "-s", "vecadd:n=4096", "-s", "gemm:m=64,n=64,k=64"]
@@ -84,15 +84,7 @@ def check_stop(g, tmp, sig):
     p = subprocess.Popen([g] + FAST + ROWS + ["--out", out, "--row-timeout", "600"],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
     # the hang begins after the vecadd rows (2 on the CPU) are in the file
-    end = time.time() + 300
-    while time.time() < end:
-        try:
-            with open(out + ".partial") as f:
-                if sum(1 for _ in f) >= 3:
-                    break
-        except FileNotFoundError:
-            pass
-        time.sleep(0.05)
+    wait_for_lines(out + ".partial", 3, 300, poll=0.05)
     time.sleep(1.0)
     t0 = time.time()
     p.send_signal(sig)
