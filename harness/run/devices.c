@@ -8,13 +8,14 @@
 #include "harness/run/topology.h"
 
 /* Load the topology, start the CPU threads, and find every device. */
-void devices_discover(int threads, struct device_list *devs, char *gpu_why, size_t whylen) {
+void devices_discover(int threads, int quiet, struct device_list *devs, char *gpu_why,
+                      size_t whylen) {
     char err[256];
-    if (topology_load(err, sizeof err) != 0)
+    if (topology_load(err, sizeof err) != 0 && !quiet)
         fprintf(stderr, "gpubench: warning: %s; CPU threads will not be pinned\n", err);
     if (threads <= 0)
         threads = topology_cores();
-    else if (topology_cores() > 0 && threads > topology_cores())
+    else if (topology_cores() > 0 && threads > topology_cores() && !quiet)
         fprintf(stderr,
                 "gpubench: warning: --threads %d is more than this machine's %d cores: threads "
                 "share cores, so CPU rows measure oversubscription\n",

@@ -74,7 +74,7 @@ int list_cmd(int argc, char **argv) {
     }
     struct device_list devs;
     char gpu_why[512];
-    devices_discover(0, &devs, gpu_why, sizeof gpu_why);
+    devices_discover(0, 0, &devs, gpu_why, sizeof gpu_why);
     int rc = list_main(&devs, gpu_why);
     devices_shutdown(&devs);
     return rc;

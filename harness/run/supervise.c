@@ -82,8 +82,9 @@ static void life_free(struct worker_life *w) {
     w->msg_fd = w->ctl_fd = -1;
 }
 
-/* Start a worker with the run's options. Returns 0, or -1 with a message. */
-static int start_worker(struct sup *s, struct worker_life *w) {
+/* Start a worker with the run's options (fresh: not the run's first, so it does not repeat the
+ * machine's warnings). Returns 0, or -1 with a message. */
+static int start_worker(struct sup *s, struct worker_life *w, int fresh) {
     int msg[2], ctl[2];
     char env[96];
     memset(w, 0, sizeof *w);
@@ -107,7 +108,7 @@ static int start_worker(struct sup *s, struct worker_life *w) {
     args[1] = "__worker";
     for (int i = 1; i < s->argc; i++)
         args[i + 1] = s->argv[i];
-    snprintf(env, sizeof env, WORKER_ENV "=%d:%.6f", s->run_index, s->prev_end);
+    snprintf(env, sizeof env, WORKER_ENV "=%d:%.6f:%d", s->run_index, s->prev_end, fresh);
     const char *vars[] = {env, NULL};
     int fds[] = {msg[1], ctl[0]};
     /* this process gone: the worker goes, whatever it is doing */
@@ -313,7 +314,7 @@ int supervise_run(int argc, char **argv, const struct options *o, int run_index)
     int fresh = 0, idle = 0, rc = 0;
     for (;; fresh = 1) {
         life_free(&w);
-        if (start_worker(&s, &w) != 0) {
+        if (start_worker(&s, &w, fresh) != 0) {
             rc = fresh ? sup_not_run(&s, "a fresh worker could not be started") : 1;
             break;
         }

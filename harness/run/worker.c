@@ -187,9 +187,9 @@ static void catch_fatal(void) {
 
 int worker_main(int argc, char **argv) {
     const char *env = getenv(WORKER_ENV);
-    int run_index;
+    int run_index, fresh;
     double prev_end;
-    if (!env || sscanf(env, "%d:%lf", &run_index, &prev_end) != 2) {
+    if (!env || sscanf(env, "%d:%lf:%d", &run_index, &prev_end, &fresh) != 3) {
         fprintf(stderr, "gpubench: __worker is started by gpubench run, not by hand\n");
         return 2;
     }
@@ -206,7 +206,7 @@ int worker_main(int argc, char **argv) {
     struct device_list devs;
     char gpu_why[512];
     struct plan pl;
-    devices_discover(o.threads, &devs, gpu_why, sizeof gpu_why);
+    devices_discover(o.threads, fresh, &devs, gpu_why, sizeof gpu_why);
     if ((rc = plan_build(&o, &devs, gpu_why, &pl)) != 0) {
         devices_shutdown(&devs);
         return rc;

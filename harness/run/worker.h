@@ -8,9 +8,10 @@
 #include <stddef.h>
 
 /* What the supervisor tells a worker beside its options, in the environment:
- * "RUN_INDEX:PREV_END" (run index of --runs, -1 alone; when the cards were last busy with our
- * own work, CLOCK_MONOTONIC seconds, 0 unknown). Its messages go to descriptor 3, the
- * supervisor's answers come on 4. */
+ * "RUN_INDEX:PREV_END:FRESH" (run index of --runs, -1 alone; when the cards were last busy with
+ * our own work, CLOCK_MONOTONIC seconds, 0 unknown; 1 for a worker after the run's first, which
+ * leaves the machine's warnings to the first: devices_discover's quiet). Its messages go to
+ * descriptor 3, the supervisor's answers come on 4. */
 #define WORKER_ENV "GPUBENCH_WORKER"
 enum { WORKER_MSG_FD = 3, WORKER_CTL_FD = 4 };
 

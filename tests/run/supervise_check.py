@@ -10,6 +10,8 @@ would.
   stop   SIGINT, then SIGTERM, during a hang (--row-timeout far away): exit 130 well before the
          deadline, the finished rows in a valid CSV, nothing of the hung row
   usage  a bad option still exits 2 with one line and leaves no file (the worker's check)
+  warn   a warning about the machine (more threads than cores) is printed once a run, not once
+         by each fresh worker
 
 usage: supervise_check.py PATH/TO/gpubench
 """
@@ -49,8 +51,8 @@ def run(g, tmp, name, fault, extra=()):
     return p, out, js
 
 
-def check_fault(g, tmp, kind, status, words):
-    p, out, js = run(g, tmp, kind, "gemm/openblas:" + kind, ["--row-timeout", "3"])
+def check_fault(g, tmp, kind, status, words, extra=()):
+    p, out, js = run(g, tmp, kind, "gemm/openblas:" + kind, ["--row-timeout", "3"] + list(extra))
     check(p.returncode == 1, f"{kind}: exit {p.returncode}, want 1:\n{p.stderr}")
     check(not os.path.exists(out + ".partial"), f"{kind}: .partial left")
     rows, table = rows_of(out)
@@ -75,6 +77,7 @@ def check_fault(g, tmp, kind, status, words):
     check(said.startswith("## Rows that hung or failed") and
           said.count(f"| {status} | {os.path.basename(out)} | cpu | gemm/openblas") == 2,
           f"{kind}: hung_rows.py does not list the two rows:\n{said}")
+    return p.stderr
 
 
 def check_stop(g, tmp, sig):
@@ -112,8 +115,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_fault(g, tmp, "hang", "timeout",
                     ["gemm/openblas f32 on cpu", "verified run", "within 3 s", "fresh"])
-        check_fault(g, tmp, "crash", "error",
-                    ["gemm/openblas f32 on cpu", "verified run", "SIGSEGV", "fresh worker"])
+        # more threads than cores: a warning of the machine's, which the run's three workers
+        # would each print; the first alone does (devices_discover's quiet)
+        err = check_fault(g, tmp, "crash", "error",
+                          ["gemm/openblas f32 on cpu", "verified run", "SIGSEGV", "fresh worker"],
+                          ["-t", str(os.cpu_count() + 1)])
+        check(err.count("is more than this machine's") == 1,
+              f"crash: the threads warning is printed once per run, not per worker:\n{err}")
         check_stop(g, tmp, signal.SIGINT)
         check_stop(g, tmp, signal.SIGTERM)
         out = os.path.join(tmp, "usage.csv")

@@ -132,7 +132,6 @@ static void test_live(void) {
            "wall time = %.5f%% of a 0.05 s row; last window %.1f%%, other runnable tasks %d\n",
            cpu, us, us / 5e2, pct, others);
     CHECK(others >= 0);
-    CHECK_MSG(us < 500, "%.1f us per row", us);
 }
 
 int main(void) {

@@ -319,8 +319,10 @@ static int test_rapl(void) {
 }
 
 /* The cost of telemetry to a CPU row: one tel_row_begin + tel_row_end (two reads of every
- * package counter) on the fake tree, averaged over 2000 rows. It must stay below 1% of the
- * shortest row --quick times (--min-time 0.05 s): 500 µs; in practice it is some µs. */
+ * package counter) on the fake tree, averaged over 2000 rows. The target is below 1% of the
+ * shortest row --quick times (--min-time 0.05 s): 500 µs; in practice it is some µs. Printed,
+ * not checked: a time under load is the machine's, and tests assert no timing; the target is
+ * scripts/telemetry-overhead's. */
 static int test_cost(void) {
     char root[] = "/tmp/gb_powercap_XXXXXX";
     CHECK(mkdtemp(root) != NULL);
@@ -342,7 +344,6 @@ static int test_cost(void) {
     double us = ((double)(t1.tv_sec - t0.tv_sec) * 1e6 + (t1.tv_nsec - t0.tv_nsec) * 1e-3) / ROWS;
     printf("telemetry per CPU row (2 package counters, read twice): %.2f us = %.5f%% of a "
            "0.05 s row, %.6f%% of a 0.5 s row\n", us, us / 5e2, us / 5e3);
-    CHECK_MSG(us < 500, "%.1f us per row", us);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     CHECK(system(cmd) == 0);
