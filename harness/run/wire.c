@@ -202,34 +202,36 @@ static const char *intern(const char *s, size_t n) {
     return i->s;
 }
 
-const char *wire_get_str(struct wire_cur *c) {
-    int n = wire_get_int(c);
-    if (n < 0 || c->err)
+/* A string's bytes (its length first): where they start, their count in *n; NULL when the
+ * message is cut short (c->err set). */
+static const char *take_str(struct wire_cur *c, size_t *n) {
+    int len = wire_get_int(c);
+    if (len < 0 || c->err)
         return NULL;
-    if ((size_t)n > c->left) {
+    if ((size_t)len > c->left) {
         c->err = 1;
         return NULL;
     }
-    const char *s = intern(c->p, (size_t)n);
-    c->p += n;
-    c->left -= (size_t)n;
-    return s;
+    const char *p = c->p;
+    c->p += len;
+    c->left -= (size_t)len;
+    *n = (size_t)len;
+    return p;
+}
+
+const char *wire_get_str(struct wire_cur *c) {
+    size_t n;
+    const char *p = take_str(c, &n);
+    return p ? intern(p, n) : NULL;
 }
 
 void wire_get_strbuf(struct wire_cur *c, char *buf, size_t len) {
-    int n = wire_get_int(c);
-    buf[0] = '\0';
-    if (n < 0 || c->err)
-        return;
-    if ((size_t)n > c->left) {
-        c->err = 1;
-        return;
-    }
-    size_t k = (size_t)n < len ? (size_t)n : len - 1;
-    memcpy(buf, c->p, k);
+    size_t n;
+    const char *p = take_str(c, &n);
+    size_t k = !p ? 0 : n < len ? n : len - 1;
+    if (k)
+        memcpy(buf, p, k);
     buf[k] = '\0';
-    c->p += n;
-    c->left -= (size_t)n;
 }
 
 void wire_get_device(struct wire_cur *c, struct device *d) {

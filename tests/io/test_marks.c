@@ -11,6 +11,7 @@
 #include "harness/io/marks.h"
 #include "harness/io/rows.h"
 #include "harness/run/sinks.h"
+#include "tests/capture.h"
 #include "tests/testhelp.h"
 
 static const struct workload toy = {.name = "toy"};
@@ -107,27 +108,14 @@ static char *machine(const struct row_format *fmt) {
 static char *human(enum out_format fmt) {
     struct result r[NROWS];
     struct sink s;
-    char path[] = "/tmp/test_marks_XXXXXX";
-    int fd = mkstemp(path), saved = dup(STDOUT_FILENO);
-    fflush(stdout);
-    dup2(fd, STDOUT_FILENO);
+    struct stdout_capture cap;
+    stdout_capture_begin(&cap);
     make_rows(r);
     sink_begin(&s, fmt, 8, 8, &ri, "");
     for (int i = 0; i < NROWS; i++)
         sink_row(&s, &ri, &r[i]);
     sink_end(&s);
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    FILE *f = fopen(path, "r");
-    char *buf = calloc(1, 65536);
-    size_t n = f && buf ? fread(buf, 1, 65535, f) : 0;
-    buf[n] = '\0';
-    if (f)
-        fclose(f);
-    close(fd);
-    unlink(path);
-    return buf;
+    return stdout_capture_end(&cap);
 }
 
 static void test_human(void) {

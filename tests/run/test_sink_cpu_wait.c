@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "harness/run/sinks.h"
+#include "tests/capture.h"
 #include "tests/testhelp.h"
 
 static const struct workload w = {.name = "gemm"};
@@ -15,12 +16,8 @@ static const struct device dev = {.id = "cpu", .kind = DEV_CPU, .name = "Test CP
 
 /* The sink's stdout, in format fmt, for rows whose cpu_wait_pct are pct[0..n). */
 static char *sink_output(enum out_format fmt, const double *pct, int n) {
-    char path[] = "/tmp/gb_sink_wait_XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    dup2(fd, STDOUT_FILENO);
+    struct stdout_capture cap;
+    stdout_capture_begin(&cap);
     struct run_info ri = {.run_id = "r", .utc = "t", .host = "h"};
     struct sink s;
     sink_begin(&s, fmt, 20, 8, &ri, NULL);
@@ -39,20 +36,7 @@ static char *sink_output(enum out_format fmt, const double *pct, int n) {
         sink_row(&s, &ri, &r);
     }
     sink_end(&s);
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    FILE *f = fdopen(fd, "r");
-    char *text = calloc(1, 65536);
-    if (f && text) {
-        rewind(f);
-        size_t len = fread(text, 1, 65535, f);
-        text[len] = '\0';
-    }
-    if (f)
-        fclose(f);
-    unlink(path);
-    return text;
+    return stdout_capture_end(&cap);
 }
 
 static int count(const char *text, const char *what) {
