@@ -633,49 +633,53 @@ cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *ar
 }
 
 /* --- Hopper: tf32 on wgmma (wgmma_tf32.cuh): the pass, the maps of its copies, the kernel ---- */
-size_t gb_tgemm_wgmma_copies(int M, int N, int K, int *ldk) {
-    return gb_wt_copies(M, N, K, ldk);
+int gb_tgemm_wgmma_a_in_place(const float *A, int lda) {
+    return gb_wt_a_in_place(A, lda);
+}
+
+size_t gb_tgemm_wgmma_copies(int M, int N, int K, int a_in_place, int *ldk) {
+    return gb_wt_copies(M, N, K, a_in_place, ldk);
 }
 
 cudaError_t gb_tgemm_wgmma_copy(cudaStream_t stream, int M, int N, int K, const float *A, int lda,
-                                const float *B, int ldb, float *copies, int ldk) {
+                                const float *B, int ldb, float *ar, float *bt, int ldk) {
 #if GB_HAVE_WGMMA
     const struct gb_gemm_kernel *k = gb_gemm_find(GB_GF_TGEMM_WGMMA, 1);
     typedef void (*fn_t)(int, int, int, const float *, int, const float *, int, float *, float *,
                          int);
-    dim3 grid(1, 1, 2);
-    if (!k || gb_tc_args(M, N, K, lda, ldb, N) != cudaSuccess || ldk < K || ldk % 4 != 0)
+    dim3 grid(1, 1, ar ? 2 : 1); /* A then B, or B alone (A read in place) */
+    if (!k || gb_tc_args(M, N, K, lda, ldb, N) != cudaSuccess || ldk < K || ldk % 4 != 0 || !bt)
         return cudaErrorInvalidValue;
     if (M == 0 || N == 0 || K == 0)
         return cudaSuccess; /* nothing the kernel reads */
-    if (gb_wt_prep_grid(M, N, K, &grid.x, &grid.y) != 0)
+    if (gb_wt_prep_grid(ar ? M : 0, N, K, &grid.x, &grid.y) != 0)
         return cudaErrorInvalidConfiguration;
     ((fn_t)k->ref.fn)<<<grid, dim3(GB_WT_PREP_TILE, GB_WT_PREP_ROWS, 1), 0, stream>>>(
-        M, N, K, A, lda, B, ldb, copies, copies + (size_t)M * ldk, ldk);
+        M, N, K, A, lda, B, ldb, ar, bt, ldk);
     return cudaGetLastError();
 #else
-    (void)stream, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)copies;
-    (void)ldk;
+    (void)stream, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)ar;
+    (void)bt, (void)ldk;
     return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
 #endif
 }
 
-int gb_tgemm_wgmma_encode(int M, int N, int K, const float *copies, int ldk,
+int gb_tgemm_wgmma_encode(int M, int N, int K, const float *a, int lda, const float *bt, int ldk,
                           struct gb_wgmma_maps *maps, char *why, size_t len) {
 #if GB_HAVE_WGMMA
     void *fn = NULL;
     struct gb_wg_tmap ta, tb;
     if (gb_wg_entry("cuTensorMapEncodeTiled", &fn, why, len) != 0)
         return -1;
-    gb_wt_tmap(&ta, copies, M, K, ldk);
-    gb_wt_tmap(&tb, copies + (size_t)M * ldk, N, K, ldk);
-    if (gb_wg_encode_one((gb_wg_encode_fn)fn, "A's TF32 copy", 0, &ta, maps->a, why, len) != 0 ||
+    gb_wt_tmap(&ta, a, M, K, lda);
+    gb_wt_tmap(&tb, bt, N, K, ldk);
+    if (gb_wg_encode_one((gb_wg_encode_fn)fn, "A, or its TF32 copy", 0, &ta, maps->a, why, len) != 0 ||
         gb_wg_encode_one((gb_wg_encode_fn)fn, "B's transposed TF32 copy", 0, &tb, maps->b, why,
                          len) != 0)
         return -1;
     return 0;
 #else
-    (void)M, (void)N, (void)K, (void)copies, (void)ldk, (void)maps;
+    (void)M, (void)N, (void)K, (void)a, (void)lda, (void)bt, (void)ldk, (void)maps;
     snprintf(why, len, "this gpubench was built with a CUDA older than 12.0 (no wgmma, no TMA)");
     return -1;
 #endif

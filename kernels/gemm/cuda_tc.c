@@ -24,9 +24,10 @@
  *         (wgmma_persist.cuh; tc_wgmma_pick). Where the card runs plain sm_90 code, or TMA
  *         cannot read A and B (lda, ldb not multiples of 8), the sm_80 path below runs and the
  *         note says why not wgmma and how to get it.
- *   tf32  on the same cards and code: wgmma m64n128k8 on 128×128 tiles (wgmma_tf32.cuh) of
- *         K-major TF32 copies of A and of Bᵀ that a pass timed with the row makes (tf32 wgmma
- *         takes K-major operands only; tc_hopper_tf32); elsewhere the mma.sync kernel above.
+ *   tf32  on the same cards and code: wgmma m64n128k8 on 128×128 tiles (wgmma_tf32.cuh) of A
+ *         read in place where TMA can (lda a multiple of 4 floats; else a rounded copy) and a
+ *         K-major TF32 copy of Bᵀ that a pass timed with the row makes (tf32 wgmma takes
+ *         K-major operands only; tc_hopper_tf32); elsewhere the mma.sync kernel above.
  * The mma.sync kernels copy 16 bytes at a time: they run where the rows of A (k) and B (n) are
  * multiples of 16 bytes and the buffers 16-byte aligned (gb_mma_fits_ptrs); otherwise, and on
  * code below sm_80, the WMMA kernel of the tier runs, which takes any alignment, and the row
@@ -132,8 +133,9 @@ struct gemm_tc_state {
     int dmma16; /* f64 on the m16n8k16 kernel (tc_dmma16_pick) rather than the 8x8x4 one */
     int wgmma;  /* on a Hopper kernel (tc_hopper): f16/bf16 1 the 128×128 one, 2 the persistent
                    128×256 one; tf32 3, the 128×128 one on the copies */
-    struct gb_wgmma_maps maps; /* its tensor maps of A and B (tf32: of the copies) */
+    struct gb_wgmma_maps maps; /* its tensor maps of A and B (tf32: of A or its copy, of Bᵀ) */
     int ldk;                   /* tf32: the copies' leading dimension */
+    float *a_copy, *bt;        /* tf32: A's copy (NULL: A read in place) and Bᵀ's, in DEV_COPIES */
 };
 
 /* f16/bf16: which mma kernel (1: 64×32 warps, 2: 64×64 warps) for the row's C, into ctx->note
@@ -272,25 +274,32 @@ static int tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s, char *wh
 }
 
 /* tf32 on Hopper (kernels/gemm/wgmma_tf32.cuh, after tc_hopper's checks): wgmma reads tf32
- * operands K-major only, so a pass makes TF32 copies of A and of Bᵀ, both K-major, into one
- * buffer of the row's (DEV_COPIES), and the kernel reads those: no alignment rule on A and B.
- * The pass runs in every timed run (gemm_tc_run): it is part of the product here. Where the
- * copies would not fit on the card beside A, B and C, the mma.sync path runs and the note says
- * so. */
+ * operands K-major only, so a pass makes a TF32 copy of Bᵀ (K-major) into a buffer of the row's
+ * (DEV_COPIES), and of A too where TMA cannot read A in place (gb_tgemm_wgmma_a_in_place: lda a
+ * multiple of 4 floats, a 16-byte aligned base); the kernel reads A (truncated to TF32 by wgmma)
+ * or its rounded copy, and Bᵀ's: no alignment rule on A and B. The pass runs in every timed run
+ * (gemm_tc_run): it is part of the product here. Where the copies would not fit on the card
+ * beside A, B and C, the mma.sync path runs and the note says so. The note says whether A was
+ * read in place, and why not. */
 static enum status tc_hopper_tf32(struct impl_ctx *ctx, struct gemm_tc_state *s) {
-    const size_t n = gb_tgemm_wgmma_copies(s->m, s->n, s->k, &s->ldk);
+    const float *A = s->dev.ptr[DEV_A];
+    const int in_place = gb_tgemm_wgmma_a_in_place(A, s->k);
+    const size_t n = gb_tgemm_wgmma_copies(s->m, s->n, s->k, in_place, &s->ldk);
     const size_t abc =
         ((size_t)s->m * s->k + (size_t)s->k * s->n + (size_t)s->m * s->n) * sizeof(float);
     const struct gb_dev_spec spec = {.name = "the TF32 copies of A and B (wgmma)", .n = n};
-    char why[160], note[sizeof ctx->note];
+    const char *what = in_place ? "copy of B" : "copies of A and B";
+    char why[160], note[sizeof ctx->note], a_how[160];
+    const float *a;
     enum status st;
     memcpy(note, ctx->note, sizeof note);
-    st = gb_row_footprint(ctx, abc + n * sizeof(float), "A, B, C and the TF32 copies of A and B");
+    snprintf(why, sizeof why, "A, B, C and the TF32 %s", what);
+    st = gb_row_footprint(ctx, abc + n * sizeof(float), why);
     if (st == ST_UNSUPPORTED) {
         snprintf(ctx->note, sizeof ctx->note,
-                 "%s; not the wgmma kernel: its K-major TF32 copies of A and B (%.1f MiB) do "
-                 "not fit on this card beside A, B and C",
-                 note, (double)(n * sizeof(float)) / (1024.0 * 1024.0));
+                 "%s; not the wgmma kernel: its K-major TF32 %s (%.1f MiB) do not fit on this "
+                 "card beside A, B and C",
+                 note, what, (double)(n * sizeof(float)) / (1024.0 * 1024.0));
         return ST_OK;
     }
     if (st != ST_OK)
@@ -299,17 +308,29 @@ static enum status tc_hopper_tf32(struct impl_ctx *ctx, struct gemm_tc_state *s)
     if ((st = gb_check_kernels(ctx, gb_tgemm_wgmma_kernels)) != ST_OK ||
         (st = gb_dev_prepare(ctx, &spec, 1, 0, NULL)) != ST_OK)
         return st;
-    if (gb_tgemm_wgmma_encode(s->m, s->n, s->k, s->dev.ptr[DEV_COPIES], s->ldk, &s->maps, why,
-                              sizeof why) != 0) {
+    s->a_copy = in_place ? NULL : (float *)s->dev.ptr[DEV_COPIES];
+    s->bt = (float *)s->dev.ptr[DEV_COPIES] + (in_place ? 0 : (size_t)s->m * s->ldk);
+    a = in_place ? A : s->a_copy;
+    if (gb_tgemm_wgmma_encode(s->m, s->n, s->k, a, in_place ? s->k : s->ldk, s->bt, s->ldk,
+                              &s->maps, why, sizeof why) != 0) {
         snprintf(ctx->note, sizeof ctx->note, "gemm/cuda_tc's tf32 wgmma kernel: %s", why);
         return ST_ERROR;
     }
     CU_TRY(gb_tgemm_wgmma_setup(), ctx);
     s->wgmma = 3;
+    if (in_place)
+        snprintf(a_how, sizeof a_how,
+                 "A read in place (lda %d a multiple of 4 floats, 16-byte aligned: TMA reads it; "
+                 "wgmma truncates it to TF32)",
+                 s->k);
+    else
+        snprintf(a_how, sizeof a_how, "A copied, rounded (lda %d%s: TMA cannot read it in place)",
+                 s->k, s->k % 4 ? " not a multiple of 4 floats" : ", its base not 16-byte aligned");
     snprintf(ctx->note, sizeof ctx->note,
              "own wgmma tf32 128x128 tiles (m64n128k8 from TMA through an mbarrier pipeline, "
-             "sm_90a) on K-major TF32 copies of A and of B transposed, made by a pass timed with "
-             "the row (tf32 wgmma reads K-major operands only); FP32 accumulation");
+             "sm_90a): %s; B transposed into a K-major TF32 copy (rounded as cvt.rna) by a pass "
+             "timed with the row (tf32 wgmma reads K-major operands only); FP32 accumulation",
+             a_how);
     return ST_OK;
 }
 
@@ -448,9 +469,8 @@ static enum status gemm_tc_run(struct impl_ctx *ctx) {
     struct gemm_tc_state *s = ctx->state;
     void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
     if (s->wgmma == 3) { /* tf32 on Hopper (tc_hopper_tf32): the pass, then the kernel */
-        float *copies = s->dev.ptr[DEV_COPIES];
         CU_TRY(gb_tgemm_wgmma_copy(gb_stream(), s->m, s->n, s->k, (const float *)a, s->k,
-                                   (const float *)b, s->n, copies, s->ldk),
+                                   (const float *)b, s->n, s->a_copy, s->bt, s->ldk),
                ctx);
         CU_TRY(gb_tgemm_wgmma(gb_stream(), &s->arch, &s->maps, s->m, s->n, s->k, (float *)c, s->n),
                ctx);

@@ -5,9 +5,13 @@
  *   32-deep slice, many slices, ragged edges, leading dimensions of A and B not multiples of 4,
  *   a base one float off 16 bytes, K = 0) with every element outside A and B NaN and the copies'
  *   buffer NaN before the pass, against the row's reference and the tf32 tier's tolerance; its C
- *   must fail the FP32 tolerance (the operands are rounded);
- * - the pass on its own: the copies are exactly A and Bᵀ rounded as cvt.rna rounds, and their
- *   padding columns (K to ldk) are never written;
+ *   must fail the FP32 tolerance (the operands are rounded or truncated). A is read in place
+ *   where the host would (gb_wt_a_in_place: lda a multiple of 4, a 16-byte aligned base: the
+ *   cases with lda 32 and 300 and no offset), copied elsewhere;
+ * - the pass on its own: the copies are exactly Bᵀ, and A where it is copied, rounded as cvt.rna
+ *   rounds, their padding columns (K to ldk) never written, nothing past Bᵀ where A is not copied;
+ * - truncation against rounding, bit for bit (wt_trunc_checks): the twin reads operands as wgmma
+ *   does (gb_wt_trunc), so A read in place is truncated and a copied A rounded;
  * - a CPU model of the tf32 layout, seen failing when broken on purpose: over every stage,
  *   consumer and k8 step, the K-major descriptors of A and Bᵀ read each element at the byte TMA's
  *   32 × 128 box wrote it (128-byte swizzle of 4-byte elements) and each byte of the stages once;
@@ -15,16 +19,15 @@
  */
 
 struct wt_args {
-    int M, N, K, lda, ldb, ldk, ldc;
+    int M, N, K, lda, ldb, ldk, ldc, in_place;
     const float *A, *B;
-    float *copies, *C;
+    float *copies, *ar, *bt, *C; /* ar: A's copy in copies, NULL where A is read in place */
     struct gb_wg_tmap ta, tb;
 };
 
 static void wt_prep_body(void *p) {
     const struct wt_args *a = p;
-    gb_tgemm_wgmma_prep(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->copies,
-                        a->copies + (size_t)a->M * a->ldk, a->ldk);
+    gb_tgemm_wgmma_prep(a->M, a->N, a->K, a->A, a->lda, a->B, a->ldb, a->ar, a->bt, a->ldk);
 }
 
 static void wt_body(void *p) {
@@ -48,49 +51,65 @@ static long wt_copy_bad(const float *copy, int rows, int K, int ldk, const float
     return bad;
 }
 
-/* The copies: Ar against A (M×K, lda), Bt against Bᵀ (B: K×N, ldb). */
+/* The copies: Ar against A (M×K, lda) where A is copied, Bt against Bᵀ (B: K×N, ldb); where A
+ * is read in place, the buffer holds Bt alone and one NaN after it. */
 static long wt_copies_bad(const struct wt_args *a) {
-    return wt_copy_bad(a->copies, a->M, a->K, a->ldk, a->A, (size_t)a->lda, 1) +
-           wt_copy_bad(a->copies + (size_t)a->M * a->ldk, a->N, a->K, a->ldk, a->B, 1,
-                       (size_t)a->ldb);
+    return (a->ar ? wt_copy_bad(a->ar, a->M, a->K, a->ldk, a->A, (size_t)a->lda, 1) : 0) +
+           wt_copy_bad(a->bt, a->N, a->K, a->ldk, a->B, 1, (size_t)a->ldb) +
+           !isnan(a->bt[(size_t)a->N * a->ldk]);
 }
 
-/* One case: the pass, then the twin on the copies' maps, both emulated in `order`; the wrong
- * elements of C (or of the copies, or -1). */
+/* After A, B, lda, ldb, M, N, K and copies are set: A read in place or copied (the host's rule,
+ * gb_wt_a_in_place), the copies' places and the maps; then the pass and the twin emulated in
+ * `order`. 0, or -1 where a launch failed. */
+static int wt_launch(struct wt_args *a, enum emu_order order) {
+    dim3 grid = emu_dim3(1, 1, 1);
+    a->in_place = gb_wt_a_in_place(a->A, a->lda);
+    a->ar = a->in_place ? NULL : a->copies;
+    a->bt = a->copies + (a->in_place ? 0 : (size_t)a->M * a->ldk);
+    gb_wt_tmap(&a->ta, a->in_place ? a->A : a->ar, a->M, a->K, a->in_place ? a->lda : a->ldk);
+    gb_wt_tmap(&a->tb, a->bt, a->N, a->K, a->ldk);
+    grid.z = a->in_place ? 1 : 2;
+    if (a->K > 0 && (gb_wt_prep_grid(a->in_place ? 0 : a->M, a->N, a->K, &grid.x, &grid.y) != 0 ||
+                     emu_launch(grid, emu_dim3(GB_WT_PREP_TILE, GB_WT_PREP_ROWS, 1), 0, order, 97,
+                                wt_prep_body, a) != 0))
+        return -1;
+    if (gb_wg_grid(a->M, a->N, &grid.x, &grid.y) != 0 ||
+        emu_launch(emu_dim3(grid.x, grid.y, 1), emu_dim3(GB_WG_THREADS, 1, 1), GB_WG_SMEM, order,
+                   99, wt_body, a) != 0)
+        return -1;
+    return 0;
+}
+
+/* One case: the pass, then the twin on the maps (A in place where TMA can read it), both
+ * emulated in `order`; the wrong elements of C (or of the copies, or -1). */
 static long run_wtcase(const struct gemm_case *c, enum emu_order order, int report) {
     const int M = c->M, N = c->N, K = c->K;
     struct wt_args a;
     const size_t na = (size_t)M * (K + c->pad) + 2, nb = (size_t)K * (N + c->pad) + 2;
     float *fa = emu_alloc(na * sizeof(float)), *fb = emu_alloc(nb * sizeof(float));
-    const size_t ncopies = gb_wt_copies(M, N, K, &a.ldk);
+    size_t ncopies;
     double *ref = emu_alloc(((size_t)M * N + 1) * sizeof(double));
     struct tol tol = verify_tol(DT_TF32, K, 1.0, 0); /* |a·b| ≤ 1 */
-    dim3 grid = emu_dim3(1, 1, 2);
     long bad = -1;
     float *cbuf;
     a.M = M, a.N = N, a.K = K, a.lda = K + c->pad, a.ldb = N + c->pad, a.ldc = N + c->pad;
-    a.copies = emu_alloc((ncopies + 1) * sizeof(float));
-    cbuf = emu_alloc(((size_t)M * a.ldc + 1 + (size_t)c->misalign) * sizeof(float));
-    a.C = cbuf + c->misalign; /* misalign: C 4 bytes off 8 too (single stores) */
     /* operands in [-1, 1) from one float past the buffers' start (misalign: 16-byte rule not
-     * needed), NaN outside the matrices */
+     * met, A copied whatever lda), NaN outside the matrices */
     w80_fill(fa, na, (size_t)c->misalign, M, K, a.lda, 1, 71);
     w80_fill(fb, nb, (size_t)c->misalign, K, N, a.ldb, 1, 72);
     a.A = fa + c->misalign, a.B = fb + c->misalign;
+    ncopies = gb_wt_copies(M, N, K, gb_wt_a_in_place(a.A, a.lda), &a.ldk);
+    a.copies = emu_alloc((ncopies + 1) * sizeof(float));
+    cbuf = emu_alloc(((size_t)M * a.ldc + 1 + (size_t)c->misalign) * sizeof(float));
+    a.C = cbuf + c->misalign; /* misalign: C 4 bytes off 8 too (single stores) */
     emu_poison(a.copies, ncopies + 1);
     emu_poison(a.C, (size_t)M * a.ldc + 1);
     ref_nn(a.A, a.lda, a.B, a.ldb, M, N, K, ref);
-    gb_wt_tmap(&a.ta, a.copies, M, K, a.ldk);
-    gb_wt_tmap(&a.tb, a.copies + (size_t)M * a.ldk, N, K, a.ldk);
-    if ((K == 0 || (gb_wt_prep_grid(M, N, K, &grid.x, &grid.y) == 0 &&
-                    emu_launch(grid, emu_dim3(GB_WT_PREP_TILE, GB_WT_PREP_ROWS, 1), 0, order, 97,
-                               wt_prep_body, &a) == 0)) &&
-        gb_wg_grid(M, N, &grid.x, &grid.y) == 0 &&
-        emu_launch(emu_dim3(grid.x, grid.y, 1), emu_dim3(GB_WG_THREADS, 1, 1), GB_WG_SMEM, order,
-                   99, wt_body, &a) == 0) {
+    if (wt_launch(&a, order) == 0) {
         bad = K > 0 ? wt_copies_bad(&a) : 0;
-        EMU_CHECK(bad == 0, "gb_tgemm_wgmma_prep %dx%dx%d: %ld copied elements wrong", M, N, K,
-                  bad);
+        EMU_CHECK(bad == 0, "gb_tgemm_wgmma_prep %dx%dx%d (A %s): %ld copied elements wrong", M, N,
+                  K, a.in_place ? "in place" : "copied", bad);
         bad += count_bad(a.C, a.ldc, ref, M, N, tol, report);
         if (bad == 0)
             bad = pad_written(a.C, M, N, a.ldc) + !isnan(a.C[(size_t)M * a.ldc]);
@@ -104,15 +123,57 @@ static long run_wtcase(const struct gemm_case *c, enum emu_order order, int repo
     return bad;
 }
 
+/* A read in place is truncated, a copied A rounded, bit for bit: every element of A 1 + 3·2^-12
+ * (truncated: 1; rounded: 1 + 2^-10), of B 1 (exact), K = 72: C must be exactly 72 where TMA
+ * reads A in place (lda 72, a 16-byte aligned base) and 72·(1 + 2^-10) where it cannot (the same
+ * A one float off 16 bytes, copied by the pass). Both sums are exact in FP32, and both lie within
+ * the tf32 tolerance of the exact 72·(1 + 3·2^-12): only a bitwise check tells them apart. */
+static void wt_trunc_checks(void) {
+    enum { M = 3, N = 5, K = 72 };
+    int misalign;
+    for (misalign = 0; misalign < 2; misalign++) {
+        struct wt_args a;
+        float *fa = emu_alloc(((size_t)M * K + 1) * sizeof(float)),
+              *fb = emu_alloc(((size_t)K * N) * sizeof(float));
+        const float want = misalign ? (float)K * (1.0f + 0x1p-10f) : (float)K;
+        size_t i, ncopies;
+        long bad = 0;
+        for (i = 0; i < (size_t)M * K + 1; i++)
+            fa[i] = 1.0f + 3 * 0x1p-12f;
+        for (i = 0; i < (size_t)K * N; i++)
+            fb[i] = 1.0f;
+        a.M = M, a.N = N, a.K = K, a.lda = K, a.ldb = N, a.ldc = N;
+        a.A = fa + misalign, a.B = fb;
+        ncopies = gb_wt_copies(M, N, K, gb_wt_a_in_place(a.A, a.lda), &a.ldk);
+        a.copies = emu_alloc((ncopies + 1) * sizeof(float));
+        a.C = emu_alloc((size_t)M * N * sizeof(float));
+        emu_poison(a.copies, ncopies + 1);
+        emu_poison(a.C, (size_t)M * N);
+        if (wt_launch(&a, EMU_FORWARD) != 0)
+            bad = -1;
+        else
+            for (i = 0; i < (size_t)M * N; i++)
+                bad += a.C[i] != want;
+        EMU_CHECK(a.in_place == !misalign && bad == 0,
+                  "gb_tgemm_wgmma_128x128 (twin), A %s: %ld of C not %.9g (A = 1 + 3*2^-12, B = "
+                  "1, K = 72: wgmma truncates A read in place to 1, the pass rounds a copy to "
+                  "1 + 2^-10)",
+                  a.in_place ? "in place" : "copied", bad, (double)want);
+        free(fa), free(fb), free(a.copies), free(a.C);
+    }
+}
+
 /* The pass and the twin on odd shapes in every order (no numbered barriers: nothing to drop).
  * Returns the launches. */
 static int wt_cases(int drop) {
     /* 1×1×1; k = 1 with odd padded leading dimensions; K below a slice and not a multiple of 4
      * (ldk > K: padding the maps must stop at); one exact slice and tile; many slices (stages
      * reused) with ragged 2×3 tiles; a misaligned base with K % 4 = 3; K = 0 */
+    /* …; A read in place: 128×128×32 (one slice) and 130×70×300 (lda 300, stages reused, ragged
+     * tiles) */
     static const struct gemm_case cases[] = {
-        {1, 1, 1, 0, 0},    {130, 129, 1, 1, 0},    {70, 60, 50, 3, 0}, {128, 128, 32, 0, 0},
-        {129, 257, 165, 1, 0}, {67, 45, 35, 0, 1}, {3, 70, 0, 0, 0},
+        {1, 1, 1, 0, 0},       {130, 129, 1, 1, 0}, {70, 60, 50, 3, 0}, {128, 128, 32, 0, 0},
+        {129, 257, 165, 1, 0}, {67, 45, 35, 0, 1},  {3, 70, 0, 0, 0},   {130, 70, 300, 0, 0},
     };
     int ci, o, runs = 0;
     if (drop)
@@ -189,8 +250,19 @@ static void wt_layout_checks(void) {
         unsigned gx = 0, gy = 0;
         int ldk;
         EMU_CHECK(gb_wt_ldk(1) == 4 && gb_wt_ldk(4) == 4 && gb_wt_ldk(5) == 8 && gb_wt_ldk(0) == 4 &&
-                      gb_wt_copies(3, 5, 7, &ldk) == 64 && ldk == 8,
+                      gb_wt_copies(3, 5, 7, 0, &ldk) == 64 && ldk == 8 &&
+                      gb_wt_copies(3, 5, 7, 1, &ldk) == 40,
                   "wgmma tf32: the copies' leading dimension and size");
+        /* TMA's rules for reading A in place: a 16-byte aligned base, rows of whole 16 bytes */
+        EMU_CHECK(gb_wt_a_in_place((const float *)(size_t)4096, 8) &&
+                      !gb_wt_a_in_place((const float *)(size_t)4100, 8) &&
+                      !gb_wt_a_in_place((const float *)(size_t)4096, 6) &&
+                      !gb_wt_a_in_place((const float *)(size_t)4096, 0),
+                  "wgmma tf32: gb_wt_a_in_place");
+        EMU_CHECK(gb_wt_trunc(1.0f + 0x1.ffep-11f) == 1.0f &&
+                      gb_wt_trunc(-1.0f - 0x1p-11f) == -1.0f &&
+                      gb_wt_trunc(1.0f + 0x1p-10f) == 1.0f + 0x1p-10f && isinf(gb_wt_trunc(INFINITY)),
+                  "wgmma tf32: gb_wt_trunc is not a truncation to 10 mantissa bits");
         EMU_CHECK(gb_wt_prep_grid(33, 70, 65, &gx, &gy) == 0 && gx == 3 && gy == 3 &&
                       gb_wt_prep_grid(1, 1, 0, &gx, &gy) == -1 &&
                       gb_wt_prep_grid(65535 * 32 + 1, 1, 1, &gx, &gy) == -1,
