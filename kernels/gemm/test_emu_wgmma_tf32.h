@@ -19,7 +19,7 @@
  */
 
 struct wt_args {
-    int M, N, K, lda, ldb, ldk, ldc, in_place;
+    int M, N, K, lda, ldb, ldk, ldc, in_place, sms; /* sms > 0: the persistent kernel on so many */
     const float *A, *B;
     float *copies, *ar, *bt, *C; /* ar: A's copy in copies, NULL where A is read in place */
     struct gb_wg_tmap ta, tb;
@@ -32,7 +32,14 @@ static void wt_prep_body(void *p) {
 
 static void wt_body(void *p) {
     const struct wt_args *a = p;
-    gb_tgemm_wgmma_128x128(a->ta, a->tb, a->M, a->N, a->K, a->C, a->ldc);
+    if (a->sms > 0)
+        gb_tgemm_wgmma_persist_128x256(a->ta, a->tb, a->M, a->N, a->K, a->C, a->ldc);
+    else
+        gb_tgemm_wgmma_128x128(a->ta, a->tb, a->M, a->N, a->K, a->C, a->ldc);
+}
+
+static const char *wt_name(const struct wt_args *a) {
+    return a->sms > 0 ? "gb_tgemm_wgmma_persist_128x256" : "gb_tgemm_wgmma_128x128";
 }
 
 /* One copy (rows × ldk) against its source rounded (gb_wm_tf32_bits, bit for bit): element
@@ -59,21 +66,31 @@ static long wt_copies_bad(const struct wt_args *a) {
            !isnan(a->bt[(size_t)a->N * a->ldk]);
 }
 
-/* After A, B, lda, ldb, M, N, K and copies are set: A read in place or copied (the host's rule,
- * gb_wt_a_in_place), the copies' places and the maps; then the pass and the twin emulated in
- * `order`. 0, or -1 where a launch failed. */
+/* After A, B, lda, ldb, M, N, K, sms and copies are set: A read in place or copied (the host's
+ * rule, gb_wt_a_in_place), the copies' places and the maps (Bᵀ's boxes 64 rows for the
+ * persistent kernel, as the host's gb_tgemm_wgmma_encode); then the pass and the twin of the
+ * 128×128 kernel (sms 0) or of the persistent one on a card of sms multiprocessors (its grid,
+ * gb_wp_blocks), emulated in `order`. 0, or -1 where a launch failed. */
 static int wt_launch(struct wt_args *a, enum emu_order order) {
     dim3 grid = emu_dim3(1, 1, 1);
+    int pm, pn;
     a->in_place = gb_wt_a_in_place(a->A, a->lda);
     a->ar = a->in_place ? NULL : a->copies;
     a->bt = a->copies + (a->in_place ? 0 : (size_t)a->M * a->ldk);
     gb_wt_tmap(&a->ta, a->in_place ? a->A : a->ar, a->M, a->K, a->in_place ? a->lda : a->ldk);
-    gb_wt_tmap(&a->tb, a->bt, a->N, a->K, a->ldk);
+    (a->sms > 0 ? gb_wt_tmap_bt4 : gb_wt_tmap)(&a->tb, a->bt, a->N, a->K, a->ldk);
     grid.z = a->in_place ? 1 : 2;
     if (a->K > 0 && (gb_wt_prep_grid(a->in_place ? 0 : a->M, a->N, a->K, &grid.x, &grid.y) != 0 ||
                      emu_launch(grid, emu_dim3(GB_WT_PREP_TILE, GB_WT_PREP_ROWS, 1), 0, order, 97,
                                 wt_prep_body, a) != 0))
         return -1;
+    if (a->sms > 0)
+        return emu_launch(emu_dim3((unsigned)gb_wp_blocks(gb_wp_pairs(a->M, a->N, &pm, &pn),
+                                                          a->sms),
+                                   1, 1),
+                          emu_dim3(GB_WG_THREADS, 1, 1), GB_WP_SMEM, order, 98, wt_body, a) == 0
+                   ? 0
+                   : -1;
     if (gb_wg_grid(a->M, a->N, &grid.x, &grid.y) != 0 ||
         emu_launch(emu_dim3(grid.x, grid.y, 1), emu_dim3(GB_WG_THREADS, 1, 1), GB_WG_SMEM, order,
                    99, wt_body, a) != 0)
@@ -81,9 +98,10 @@ static int wt_launch(struct wt_args *a, enum emu_order order) {
     return 0;
 }
 
-/* One case: the pass, then the twin on the maps (A in place where TMA can read it), both
- * emulated in `order`; the wrong elements of C (or of the copies, or -1). */
-static long run_wtcase(const struct gemm_case *c, enum emu_order order, int report) {
+/* One case: the pass, then the twin of the 128×128 kernel (sms 0) or of the persistent one on
+ * sms multiprocessors, on the maps (A in place where TMA can read it), both emulated in
+ * `order`; the wrong elements of C (or of the copies, or -1). */
+static long run_wtcase(const struct gemm_case *c, int sms, enum emu_order order, int report) {
     const int M = c->M, N = c->N, K = c->K;
     struct wt_args a;
     const size_t na = (size_t)M * (K + c->pad) + 2, nb = (size_t)K * (N + c->pad) + 2;
@@ -94,6 +112,7 @@ static long run_wtcase(const struct gemm_case *c, enum emu_order order, int repo
     long bad = -1;
     float *cbuf;
     a.M = M, a.N = N, a.K = K, a.lda = K + c->pad, a.ldb = N + c->pad, a.ldc = N + c->pad;
+    a.sms = sms;
     /* operands in [-1, 1) from one float past the buffers' start (misalign: 16-byte rule not
      * met, A copied whatever lda), NaN outside the matrices */
     w80_fill(fa, na, (size_t)c->misalign, M, K, a.lda, 1, 71);
@@ -115,9 +134,9 @@ static long run_wtcase(const struct gemm_case *c, enum emu_order order, int repo
             bad = pad_written(a.C, M, N, a.ldc) + !isnan(a.C[(size_t)M * a.ldc]);
         if (bad == 0 && K >= 32 && M * N >= 64 && order == EMU_FORWARD)
             EMU_CHECK(count_bad(a.C, a.ldc, ref, M, N, verify_tol(DT_F32, K, 1.0, 0), 0) > 0,
-                      "gb_tgemm_wgmma_128x128 (twin) %dx%dx%d: passes the FP32 tolerance, so its "
-                      "operands are not rounded to TF32",
-                      M, N, K);
+                      "%s (twin) %dx%dx%d: passes the FP32 tolerance, so its operands are not "
+                      "rounded to TF32",
+                      wt_name(&a), M, N, K);
     }
     free(fa), free(fb), free(a.copies), free(cbuf), free(ref);
     return bad;
@@ -131,19 +150,19 @@ static long run_wtcase(const struct gemm_case *c, enum emu_order order, int repo
 static void wt_trunc_checks(void) {
     enum { M = 3, N = 5, K = 72 };
     int misalign;
-    for (misalign = 0; misalign < 2; misalign++) {
+    for (misalign = 0; misalign < 4; misalign++) { /* bit 0: A misaligned, bit 1: persistent */
         struct wt_args a;
         float *fa = emu_alloc(((size_t)M * K + 1) * sizeof(float)),
               *fb = emu_alloc(((size_t)K * N) * sizeof(float));
-        const float want = misalign ? (float)K * (1.0f + 0x1p-10f) : (float)K;
+        const float want = misalign & 1 ? (float)K * (1.0f + 0x1p-10f) : (float)K;
         size_t i, ncopies;
         long bad = 0;
         for (i = 0; i < (size_t)M * K + 1; i++)
             fa[i] = 1.0f + 3 * 0x1p-12f;
         for (i = 0; i < (size_t)K * N; i++)
             fb[i] = 1.0f;
-        a.M = M, a.N = N, a.K = K, a.lda = K, a.ldb = N, a.ldc = N;
-        a.A = fa + misalign, a.B = fb;
+        a.M = M, a.N = N, a.K = K, a.lda = K, a.ldb = N, a.ldc = N, a.sms = misalign & 2 ? 2 : 0;
+        a.A = fa + (misalign & 1), a.B = fb;
         ncopies = gb_wt_copies(M, N, K, gb_wt_a_in_place(a.A, a.lda), &a.ldk);
         a.copies = emu_alloc((ncopies + 1) * sizeof(float));
         a.C = emu_alloc((size_t)M * N * sizeof(float));
@@ -154,40 +173,47 @@ static void wt_trunc_checks(void) {
         else
             for (i = 0; i < (size_t)M * N; i++)
                 bad += a.C[i] != want;
-        EMU_CHECK(a.in_place == !misalign && bad == 0,
-                  "gb_tgemm_wgmma_128x128 (twin), A %s: %ld of C not %.9g (A = 1 + 3*2^-12, B = "
-                  "1, K = 72: wgmma truncates A read in place to 1, the pass rounds a copy to "
-                  "1 + 2^-10)",
-                  a.in_place ? "in place" : "copied", bad, (double)want);
+        EMU_CHECK(a.in_place == !(misalign & 1) && bad == 0,
+                  "%s (twin), A %s: %ld of C not %.9g (A = 1 + 3*2^-12, B = 1, K = 72: wgmma "
+                  "truncates A read in place to 1, the pass rounds a copy to 1 + 2^-10)",
+                  wt_name(&a), a.in_place ? "in place" : "copied", bad, (double)want);
         free(fa), free(fb), free(a.copies), free(a.C);
     }
 }
 
-/* The pass and the twin on odd shapes in every order (no numbered barriers: nothing to drop).
- * Returns the launches. */
+/* The pass and the twins on odd shapes: the 128×128 kernel's in every order, the persistent
+ * kernel's at 1, 2 and 3 clusters (sms 2, 4, 6; one order each, in turn). No numbered barriers:
+ * nothing to drop. Returns the launches. */
 static int wt_cases(int drop) {
     /* 1×1×1; k = 1 with odd padded leading dimensions; K below a slice and not a multiple of 4
      * (ldk > K: padding the maps must stop at); one exact slice and tile; many slices (stages
      * reused) with ragged 2×3 tiles; a misaligned base with K % 4 = 3; K = 0 */
-    /* …; A read in place: 128×128×32 (one slice) and 130×70×300 (lda 300, stages reused, ragged
-     * tiles) */
+    /* …; A read in place: 128×128×32 (one slice), 130×70×300 (lda 300, stages reused, ragged
+     * tiles) and 300×136×200 (3 tile rows: the persistent kernel's second pair has its second
+     * block's A box wholly below M, B's last 64-row box of Bᵀ wholly past N; 7 slices) */
     static const struct gemm_case cases[] = {
         {1, 1, 1, 0, 0},       {130, 129, 1, 1, 0}, {70, 60, 50, 3, 0}, {128, 128, 32, 0, 0},
         {129, 257, 165, 1, 0}, {67, 45, 35, 0, 1},  {3, 70, 0, 0, 0},   {130, 70, 300, 0, 0},
+        {300, 136, 200, 0, 0},
     };
+    static const int sms[] = {2, 4, 6};
     int ci, o, runs = 0;
     if (drop)
         return 0;
-    for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++)
-        for (o = 0; o < EMU_ORDERS; o++) {
-            const struct gemm_case *c = &cases[ci];
-            long bad = run_wtcase(c, (enum emu_order)o, 1);
+    for (ci = 0; ci < (int)(sizeof cases / sizeof cases[0]); ci++) {
+        const struct gemm_case *c = &cases[ci];
+        for (o = 0; o < EMU_ORDERS + 3; o++) {
+            const int persist = o >= EMU_ORDERS;
+            const enum emu_order order =
+                (enum emu_order)(persist ? (ci + o) % EMU_ORDERS : o);
+            const int n = persist ? sms[o - EMU_ORDERS] : 0;
+            long bad = run_wtcase(c, n, order, 1);
             runs += 2;
-            EMU_CHECK(bad == 0, "gb_tgemm_wgmma_128x128 (twin) %dx%dx%d pad %d misalign %d %s: %ld "
-                                "wrong",
-                      c->M, c->N, c->K, c->pad, c->misalign, emu_order_name((enum emu_order)o),
-                      bad);
+            EMU_CHECK(bad == 0, "%s (twin) %dx%dx%d pad %d misalign %d on %d SMs %s: %ld wrong",
+                      persist ? "gb_tgemm_wgmma_persist_128x256" : "gb_tgemm_wgmma_128x128",
+                      c->M, c->N, c->K, c->pad, c->misalign, n, emu_order_name(order), bad);
         }
+    }
     return runs;
 }
 

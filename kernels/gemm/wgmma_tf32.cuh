@@ -1,14 +1,26 @@
 /* wgmma_tf32.cuh — gemm/cuda_tc's tf32 tier on Hopper's wgmma (sm_90a): C (M×N, ldc, FP32) =
- * A (M×K) · B (K×N), FP32 operands as TF32, FP32 accumulation. The kernel is the 128×128 source
- * of wgmma.cuh (wgmma_tile.cuh, read wgmma.cuh first) instantiated for 4-byte elements:
- *   gb_tgemm_wgmma_128x128  wgmma m64n128k8.f32.tf32.tf32, both operands K-major;
- *   gb_tgemm_wgmma_prep     the pass before it, which makes the operands it cannot read in place.
+ * A (M×K) · B (K×N), FP32 operands as TF32, FP32 accumulation. The kernels are the 16-bit tiers'
+ * sources (read wgmma.cuh and wgmma_persist.cuh first) instantiated for 4-byte elements:
+ *   gb_tgemm_wgmma_128x128          wgmma_tile.cuh: m64n128k8.f32.tf32.tf32, both operands
+ *                                   K-major;
+ *   gb_tgemm_wgmma_persist_128x256  wgmma_persist_tile.cuh: m64n256k8.f32.tf32.tf32, the
+ *                                   persistent 2-CTA-cluster kernel, Bᵀ multicast in four
+ *                                   64-row boxes (gb_wt_tmap_bt4, gb_wp_desc_bt); its choice,
+ *                                   register check and edges are the 16-bit tiers' (tc_wgmma_pick,
+ *                                   kernels/gemm/cuda_tc.c);
+ *   gb_tgemm_wgmma_prep             the pass before either, which makes the operands they cannot
+ *                                   read in place.
  *
  * SASS check: gb_tgemm_wgmma_128x128 HGMMA.64x128x8.F32.TF32 from 900a
  * SASS check: gb_tgemm_wgmma_128x128 STG.E.64 x32 from 900a
  * SASS check: gb_tgemm_wgmma_128x128 UTMACCTL.PF x2 from 900a
- * (tests/gpuinfo/sass_check.py: the tf32 shape's HGMMA in the build's sm_90a code alone; the
- * paired epilogue and the tensor maps' prefetches of the 16-bit tiers, wgmma.cuh.)
+ * SASS check: gb_tgemm_wgmma_persist_128x256 HGMMA.64x256x8.F32.TF32 from 900a
+ * SASS check: gb_tgemm_wgmma_persist_128x256 STG.E.64 x64 from 900a
+ * SASS check: gb_tgemm_wgmma_persist_128x256 UTMACCTL.PF x2 from 900a
+ * SASS check: gb_tgemm_wgmma_persist_128x256 no MEMBAR.ALL.GPU in loop from 900a
+ * (tests/gpuinfo/sass_check.py: the tf32 shapes' HGMMA in the build's sm_90a code alone, n = 256
+ * for the persistent kernel; the paired epilogue, the tensor maps' prefetches and the plain
+ * remote arrive of the 16-bit tiers, wgmma.cuh and wgmma_persist.cuh.)
  *
  * Why a pass first, and which layout goes which way. wgmma has a transpose bit for 16-bit
  * operands only: a tf32 operand in shared memory must be K-major (k contiguous), for A and for B.
@@ -51,6 +63,7 @@
 
 #include "kernels/common/wmma.cuh" /* gb_wm_tf32_bits: cvt.rna's rounding in plain C */
 #include "kernels/gemm/wgmma.cuh"
+#include "kernels/gemm/wgmma_persist.cuh"
 
 enum {
     GB_WT_BK = GB_WG_ROW_BYTES / 4, /* 32 tf32 a slice: one swizzled row */
@@ -64,6 +77,13 @@ enum {
  * the slice in stage s: 8-row groups SBO = 1024 apart, a step 32 bytes along the rows. */
 GB_WG_HD unsigned long long gb_wt_desc_b(int s, int kk) {
     return gb_wg_desc((unsigned)(s * GB_WG_STAGE_BYTES + GB_WG_A_BYTES + kk * 32), 16, GB_WG_ATOM);
+}
+
+/* The persistent kernel's (wgmma_persist.cuh) consumer-independent descriptor of Bᵀ (K-major,
+ * N = 256 rows: its four 64-row boxes back to back) for step kk (0 ≤ kk < 4) of the slice in
+ * stage s: as gb_wt_desc_b, in the persistent kernel's 48 KiB stages. */
+GB_WG_HD unsigned long long gb_wp_desc_bt(int s, int kk) {
+    return gb_wg_desc((unsigned)(s * GB_WP_STAGE_BYTES + GB_WG_A_BYTES + kk * 32), 16, GB_WG_ATOM);
 }
 
 /* The copies' leading dimension: K rounded up to 4 elements (16-byte rows); K = 0 gives 4. */
@@ -99,10 +119,15 @@ GB_WG_HD float gb_wt_trunc(float x) {
     return v.f;
 }
 
-/* A copy's tensor map (Ar: M×K, Bt: N×K, leading dimension ldk): FP32 elements in boxes of 32
- * (128 bytes, k) × 128 rows, 128-byte swizzle. */
-GB_WG_HD void gb_wt_tmap(struct gb_wg_tmap *t, const float *p, int rows, int K, int ldk) {
-    gb_wg_tmap_2d_e(t, p, rows, K, ldk, GB_WT_BK, GB_WG_BM, 4u);
+/* An operand's tensor map (A or Ar: M×K, Bt: N×K, leading dimension ld): FP32 elements in boxes
+ * of 32 (128 bytes, k) × 128 rows, 128-byte swizzle; gb_wt_tmap_bt4 Bᵀ's for the persistent
+ * kernel, in boxes of 32 × 64 rows (GB_WG_BOX_N: a quarter of its 256 columns, 8 KiB, multicast
+ * two by each block of a cluster). */
+GB_WG_HD void gb_wt_tmap(struct gb_wg_tmap *t, const float *p, int rows, int K, int ld) {
+    gb_wg_tmap_2d_e(t, p, rows, K, ld, GB_WT_BK, GB_WG_BM, 4u);
+}
+GB_WG_HD void gb_wt_tmap_bt4(struct gb_wg_tmap *t, const float *p, int N, int K, int ld) {
+    gb_wg_tmap_2d_e(t, p, N, K, ld, GB_WT_BK, GB_WG_BOX_N, 4u);
 }
 
 /* The pass's grid (GB_WT_PREP_TILE × GB_WT_PREP_ROWS threads a block): x over 32-wide slices of
@@ -159,6 +184,13 @@ GB_SIM_KERNEL(gb_tgemm_wgmma_prep, int, int, int, const float *, int, const floa
 #define GB_WGT_PTX "tf32"
 #define GB_WGT_TF32 1
 #include "kernels/gemm/wgmma_tile.cuh"
+
+#define GB_WPT_NAME gb_tgemm_wgmma_persist_128x256
+#define GB_WPT_IN float
+#define GB_WPT_FLOAT(x) gb_wt_trunc(x) /* what wgmma reads of a tf32 operand */
+#define GB_WPT_PTX "tf32"
+#define GB_WPT_TF32 1
+#include "kernels/gemm/wgmma_persist_tile.cuh"
 #endif
 
 #endif
