@@ -24,7 +24,8 @@
  *         (wgmma_persist.cuh; tc_wgmma_pick). Where the card runs plain sm_90 code, or TMA
  *         cannot read A and B (lda, ldb not multiples of 8), the sm_80 path below runs and the
  *         note says why not wgmma and how to get it.
- *   tf32  on the same cards and code: wgmma m64n128k8 on 128×128 tiles (wgmma_tf32.cuh) of A
+ *   tf32  on the same cards and code: wgmma m64n128k8 on 128×128 tiles, or m64n256k8 in the
+ *         persistent 128×256 kernel by the same rule as f16 and bf16 (wgmma_tf32.cuh), of A
  *         read in place where TMA can (lda a multiple of 4 floats; else a rounded copy) and a
  *         K-major TF32 copy of Bᵀ that a pass timed with the row makes (tf32 wgmma takes
  *         K-major operands only; tc_hopper_tf32); elsewhere the mma.sync kernel above.

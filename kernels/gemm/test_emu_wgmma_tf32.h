@@ -217,21 +217,25 @@ static int wt_cases(int drop) {
     return runs;
 }
 
-/* The tf32 layout: every stage, both consumers' A and the shared Bᵀ over the 4 k8 steps of a
- * slice read element (row, k) at the byte TMA's box put it (row·128 + k·4, swizzled, at the
- * operand's place in the stage), and together each byte of the stages once; the boxes' bytes
- * are the stage's expect_tx. */
-static void wt_layout_checks(void) {
-    static unsigned char hit[GB_WG_STAGES * GB_WG_STAGE_BYTES];
-    struct gb_wg_tmap ta, tb;
+/* The tf32 layout of the 128×128 kernel (persist 0: 32 KiB stages, Bᵀ 128 rows) or of the
+ * persistent one (1: 48 KiB stages, Bᵀ 256 rows in four 64-row boxes): every stage, both
+ * consumers' A and the shared Bᵀ over the 4 k8 steps of a slice read element (row, k) at the
+ * byte TMA's boxes put it (row·128 + k·4, swizzled, at the operand's place in the stage), and
+ * together each byte of the stages once. The wrong reads and bytes. */
+static int wt_layout_bad(int persist) {
+    static unsigned char hit[GB_WG_STAGES * GB_WP_STAGE_BYTES];
+    const unsigned stage = persist ? GB_WP_STAGE_BYTES : GB_WG_STAGE_BYTES;
+    const int brows = persist ? GB_WP_BN : GB_WG_BN;
     int s, kk, c, r, k, b, bad = 0;
     memset(hit, 0, sizeof hit);
     for (s = 0; s < GB_WG_STAGES; s++)
         for (kk = 0; kk < GB_WT_BK / GB_WT_MK; kk++) {
-            const unsigned st = (unsigned)(s * GB_WG_STAGE_BYTES);
-            const struct gb_wg_desc_fields fb = gb_wg_desc_decode(gb_wt_desc_b(s, kk));
+            const unsigned st = (unsigned)s * stage;
+            const struct gb_wg_desc_fields fb =
+                gb_wg_desc_decode(persist ? gb_wp_desc_bt(s, kk) : gb_wt_desc_b(s, kk));
             for (c = 0; c < GB_WG_CONSUMERS; c++) {
-                const struct gb_wg_desc_fields fa = gb_wg_desc_decode(gb_wg_desc_a(s, c, kk));
+                const struct gb_wg_desc_fields fa = gb_wg_desc_decode(
+                    persist ? gb_wp_desc_a(s, c, kk) : gb_wg_desc_a(s, c, kk));
                 for (r = 0; r < 64; r++)
                     for (k = 0; k < GB_WT_MK; k++) {
                         const unsigned off =
@@ -239,25 +243,41 @@ static void wt_layout_checks(void) {
                         bad += off != st + gb_wg_swizzle128((unsigned)((64 * c + r) * 128 +
                                                                        (GB_WT_MK * kk + k) * 4));
                         for (b = 0; b < 4; b++)
-                            if (off + b < sizeof hit)
+                            if (off + b < GB_WG_STAGES * stage)
                                 hit[off + b]++;
                     }
             }
-            for (r = 0; r < GB_WG_BN; r++)
+            for (r = 0; r < brows; r++)
                 for (k = 0; k < GB_WT_MK; k++) {
                     const unsigned off = gb_wg_swizzle128(gb_wg_kmajor_offset_e(fb, r, k, 4u));
                     bad += off != st + GB_WG_A_BYTES +
                                       gb_wg_swizzle128((unsigned)(r * 128 + (GB_WT_MK * kk + k) * 4));
                     for (b = 0; b < 4; b++)
-                        if (off + b < sizeof hit)
+                        if (off + b < GB_WG_STAGES * stage)
                             hit[off + b]++;
                 }
         }
-    for (s = 0; s < (int)sizeof hit; s++)
+    for (s = 0; s < (int)(GB_WG_STAGES * stage); s++)
         bad += hit[s] != 1;
+    return bad;
+}
+
+/* The layouts (wt_layout_bad) and the boxes, descriptors, ldk and grid of the pass, each seen
+ * failing when broken on purpose. */
+static void wt_layout_checks(void) {
+    struct gb_wg_tmap ta, tb;
+    int bad = wt_layout_bad(0);
     EMU_CHECK(bad == 0, "wgmma tf32: the K-major descriptors do not read each stage once, where "
                         "TMA wrote it (%d)",
               bad);
+    bad = wt_layout_bad(1);
+    EMU_CHECK(bad == 0, "wgmma tf32 persistent: the K-major descriptors of A and of Bᵀ's 256 rows "
+                        "do not read each stage once, where TMA wrote it (%d)",
+              bad);
+    /* the persistent kernel's boxes: A's 32 × 128 and Bᵀ's 32 × 64, the 16-bit tiers' bytes */
+    gb_wt_tmap_bt4(&tb, (const float *)(size_t)256, 1000, 1000, 1000);
+    EMU_CHECK(tb.box[0] * tb.box[1] * tb.elem_bytes == GB_WG_B_BOX_BYTES && tb.box[1] == GB_WG_BOX_N,
+              "wgmma tf32 persistent: Bᵀ's box is not a quarter of 256 rows, 8 KiB");
     {
         /* a descriptor's swizzle mode and base offset as the 16-bit tiers' */
         const struct gb_wg_desc_fields f = gb_wg_desc_decode(gb_wt_desc_b(1, 3));
