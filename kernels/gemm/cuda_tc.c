@@ -337,8 +337,8 @@ static enum status tc_hopper_tf32(struct impl_ctx *ctx, struct gemm_tc_state *s)
     st = gb_row_footprint(ctx, abc + n * sizeof(float), why);
     if (st == ST_UNSUPPORTED) {
         snprintf(ctx->note, sizeof ctx->note,
-                 "%s; not the wgmma kernel: its K-major TF32 %s (%.1f MiB) do not fit on this "
-                 "card beside A, B and C",
+                 "%s; not the wgmma kernel: the K-major TF32 %s it reads (%.1f MiB) would not "
+                 "fit on this card beside A, B and C",
                  note, what, (double)(n * sizeof(float)) / (1024.0 * 1024.0));
         return ST_OK;
     }

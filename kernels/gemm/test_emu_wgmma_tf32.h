@@ -1,21 +1,23 @@
 /* test_emu_wgmma_tf32.h — tf32 on Hopper's wgmma (wgmma_tf32.cuh) in the emulation test of gemm
  * (included once by kernels/gemm/test_emu.c, after its wgmma section, whose ref_nn, count_bad and
  * pad_written it uses):
- * - the pass and the kernel's twin together on odd shapes (k = 1, K not a multiple of 4 or of the
- *   32-deep slice, many slices, ragged edges, leading dimensions of A and B not multiples of 4,
- *   a base one float off 16 bytes, K = 0) with every element outside A and B NaN and the copies'
- *   buffer NaN before the pass, against the row's reference and the tf32 tier's tolerance; its C
- *   must fail the FP32 tolerance (the operands are rounded or truncated). A is read in place
- *   where the host would (gb_wt_a_in_place: lda a multiple of 4, a 16-byte aligned base: the
- *   cases with lda 32 and 300 and no offset), copied elsewhere;
+ * - the pass and the twins of both kernels (128×128; persistent 128×256 at 1, 2 and 3 clusters,
+ *   its boxes wholly outside the matrix not issued and each stage's transactions counted, as
+ *   test_emu_persist.h's 16-bit twins) together on odd shapes (k = 1, K not a multiple of 4 or
+ *   of the 32-deep slice, many slices, ragged edges, leading dimensions of A and B not multiples
+ *   of 4, a base one float off 16 bytes, K = 0) with every element outside A and B NaN and the
+ *   copies' buffer NaN before the pass, against the row's reference and the tf32 tier's
+ *   tolerance; its C must fail the FP32 tolerance (the operands are rounded or truncated). A is
+ *   read in place where the host would (gb_wt_a_in_place: lda a multiple of 4, a 16-byte aligned
+ *   base: the cases with lda 32, 300 and 200 and no offset), copied elsewhere;
  * - the pass on its own: the copies are exactly Bᵀ, and A where it is copied, rounded as cvt.rna
  *   rounds, their padding columns (K to ldk) never written, nothing past Bᵀ where A is not copied;
- * - truncation against rounding, bit for bit (wt_trunc_checks): the twin reads operands as wgmma
+ * - truncation against rounding, bit for bit (wt_trunc_checks): the twins read operands as wgmma
  *   does (gb_wt_trunc), so A read in place is truncated and a copied A rounded;
- * - a CPU model of the tf32 layout, seen failing when broken on purpose: over every stage,
- *   consumer and k8 step, the K-major descriptors of A and Bᵀ read each element at the byte TMA's
- *   32 × 128 box wrote it (128-byte swizzle of 4-byte elements) and each byte of the stages once;
- *   the two boxes deliver the stage's expect_tx bytes; the pass's grid and ldk.
+ * - a CPU model of the tf32 layouts of both kernels, seen failing when broken on purpose: over
+ *   every stage, consumer and k8 step, the K-major descriptors of A and Bᵀ read each element at
+ *   the byte TMA's boxes wrote it (128-byte swizzle of 4-byte elements) and each byte of the
+ *   stages once; the boxes deliver the stage's expect_tx bytes; the pass's grid and ldk.
  */
 
 struct wt_args {

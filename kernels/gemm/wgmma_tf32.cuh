@@ -106,17 +106,9 @@ GB_WG_HD size_t gb_wt_copies(int M, int N, int K, int a_in_place, int *ldk) {
 }
 
 /* x as wgmma reads a tf32 operand: its top 19 bits (sign, exponent, 10 mantissa bits), the low
- * 13 dropped, a truncation toward zero; infinities and NaN keep their class (a NaN's payload
- * may lose its low bits). The twin's operand reads. */
+ * 13 dropped, a truncation toward zero; infinities and NaN unchanged. The twin's operand reads. */
 GB_WG_HD float gb_wt_trunc(float x) {
-    union {
-        float f;
-        unsigned u;
-    } v;
-    v.f = x;
-    if ((v.u & 0x7f800000u) != 0x7f800000u)
-        v.u &= 0xffffe000u;
-    return v.f;
+    return gb_wm_tf32_cut(x, 0u);
 }
 
 /* An operand's tensor map (A or Ar: M×K, Bt: N×K, leading dimension ld): FP32 elements in boxes
