@@ -25,18 +25,19 @@ struct tol {
 
 /* The tolerance for outputs that are sums of `terms` products, each at most `term_max` in size,
  * computed in tier t against a reference in double:
- *   atol = term_max · (TOL_SAFETY · terms · u_acc + TOL_SIGMAS · √terms · 2·u_in)
+ *   atol = term_max · (TOL_SAFETY · terms · u_acc + TOL_SIGMAS · √terms · e_in)
  *   rtol = TOL_SAFETY · u_out
- * where u_acc is the tier's accumulation round-off (FP32, or FP64 for f64), u_in the rounding
- * the hardware applies to exact float32 inputs (tf32 only: inputs of every other tier are drawn
- * as values it stores) and u_out the round-off of the stored output (`out_in_tier`: 1 when the
- * output is stored in the tier — vecadd's f16 c —, 0 when it is FP32 — GEMM with FP32 output).
- * The worst case of recursive summation is terms·u·Σ|term|; in practice errors grow like
- * √terms, so the safety factor of 32 covers any summation order and still catches one missing
- * term and a lower tier than the one asked for (a tf32 result in an f32 row). The rounding of
- * inputs is independent from term to term: its error is a random walk of √terms steps of at
- * most 2·u_in, bounded by TOL_SIGMAS of them (the worst case, terms·2·u_in, would accept
- * garbage at k = 2048). */
+ * where u_acc is the tier's accumulation round-off (FP32, or FP64 for f64), e_in the relative
+ * error the hardware's conversion of two exact float32 operands puts in their product (tf32
+ * only: inputs of every other tier are drawn as values it stores; verify_tol says why 3·2^-11)
+ * and u_out the round-off of the stored output (`out_in_tier`: 1 when the output is stored in
+ * the tier — vecadd's f16 c —, 0 when it is FP32 — GEMM with FP32 output). The worst case of
+ * recursive summation is terms·u·Σ|term|; in practice errors grow like √terms, so the safety
+ * factor of 32 covers any summation order and still catches one missing term and a lower tier
+ * than the one asked for (a tf32 result in an f32 row). The conversion of inputs is
+ * independent from term to term, and of random sign (the inputs are of random sign): its error
+ * is a random walk of √terms steps of at most e_in, bounded by TOL_SIGMAS of them (the worst
+ * case, terms·e_in, would accept garbage at k = 2048). */
 struct tol verify_tol(enum dtype t, double terms, double term_max, int out_in_tier);
 
 enum { TOL_SAFETY = 32, TOL_SIGMAS = 8 };

@@ -134,17 +134,23 @@ GB_WM_HD int gb_wm_body_at(int have, int min_arch, int code_sm) {
     return have && code_sm * 10 >= min_arch;
 }
 
-/* x rounded to TF32 (10 mantissa bits) as the hardware's cvt.rna.tf32.f32: to nearest, ties away
- * from zero; infinities and NaN unchanged. The twin's __float_to_tf32, and the tests'. */
-GB_WM_HD float gb_wm_tf32_bits(float x) {
+/* x cut to TF32 (10 mantissa bits) after `half` is added to its bits: 0x1000 (half a TF32 unit)
+ * rounds to nearest, ties away from zero, as the hardware's cvt.rna.tf32.f32; 0 truncates
+ * toward zero, as wgmma reads an FP32 tf32 operand (kernels/gemm/wgmma_tf32.cuh). Infinities
+ * and NaN unchanged. */
+GB_WM_HD float gb_wm_tf32_cut(float x, unsigned half) {
     union {
         float f;
         unsigned u;
     } v;
     v.f = x;
     if ((v.u & 0x7f800000u) != 0x7f800000u)
-        v.u = (v.u + 0x1000u) & 0xffffe000u;
+        v.u = (v.u + half) & 0xffffe000u;
     return v.f;
+}
+/* x rounded as cvt.rna.tf32.f32: the twin's __float_to_tf32, and the tests'. */
+GB_WM_HD float gb_wm_tf32_bits(float x) {
+    return gb_wm_tf32_cut(x, 0x1000u);
 }
 
 #if GB_HAVE_WMMA && GB_WMMA_BODY

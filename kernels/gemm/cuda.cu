@@ -155,12 +155,14 @@ static const struct gb_gemm_kernel gb_gemm_table[] = {
          gb_grid_wgmma_persist, 256, 0, GB_WG_THREADS, GB_WP_SMEM),
     GB_K(GB_GF_BGEMM_WGMMA, 1, gb_bgemm_wgmma_persist_128x256, gb_wgmma_runs,
          gb_grid_wgmma_persist, 256, 0, GB_WG_THREADS, GB_WP_SMEM),
-    /* tf32: the kernel (key 0) and the pass that makes its K-major copies (key 1, launched by
-     * gb_tgemm_wgmma_copy on its own grid) */
+    /* tf32: the 128×128 kernel (key 0), the pass that makes its K-major copies (key 1, launched
+     * by gb_tgemm_wgmma_copy on its own grid) and the persistent 128×256 kernel (key 2) */
     GB_K(GB_GF_TGEMM_WGMMA, 0, gb_tgemm_wgmma_128x128, gb_wgmma_runs, gb_grid_wgmma, 128, 0,
          GB_WG_THREADS, GB_WG_SMEM),
     GB_K(GB_GF_TGEMM_WGMMA, 1, gb_tgemm_wgmma_prep, NULL, NULL, GB_WT_PREP_TILE, 0,
          GB_WT_PREP_TILE * GB_WT_PREP_ROWS, 0),
+    GB_K(GB_GF_TGEMM_WGMMA, 2, gb_tgemm_wgmma_persist_128x256, gb_wgmma_runs,
+         gb_grid_wgmma_persist, 256, 0, GB_WG_THREADS, GB_WP_SMEM),
 #endif
 };
 
@@ -546,8 +548,7 @@ int gb_wgmma_encode(int bf16, int M, int N, int K, const void *A, int lda, const
 #endif
 }
 
-/* The wgmma kernels of a family (f16, bf16: 128×128 and the persistent 128×256; tf32: 128×128)
- * take more than 48 KiB; tf32's pass (no dynamic shared memory) is left as it is. */
+/* The wgmma kernels of a family (128×128 and the persistent 128×256) take more than 48 KiB; tf32's pass (no dynamic shared memory) is left as it is. */
 static cudaError_t gb_wg_setup(enum gb_gemm_family family) {
     int found = 0;
     for (int i = 0; i < GB_GEMM_N; i++) {
@@ -567,8 +568,8 @@ cudaError_t gb_wgmma_setup(int bf16) {
     return gb_wg_setup(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA);
 }
 
-/* Launch a wgmma family's kernel `key` (f16, bf16: 0 128×128, 1 persistent 128×256; tf32: 0) on
- * the maps. */
+/* Launch a wgmma family's kernel `key` (f16, bf16: 0 128×128, 1 persistent 128×256; tf32: 0
+ * 128×128, 2 persistent 128×256) on the maps. */
 static cudaError_t gb_wgmma_launch(enum gb_gemm_family family, int key, cudaStream_t stream,
                                    const struct gb_arch *arch, const struct gb_wgmma_maps *maps,
                                    int M, int N, int K, float *C, int ldc) {
@@ -608,10 +609,13 @@ int gb_wgmma_persist_pick(int M, int N, int sms, long *r128, long *r256, int *co
     return gb_wp_pick(M, N, sms);
 }
 
-cudaError_t gb_wgmma_persist_regs(int bf16, int *regs, int *need, int *ok) {
+cudaError_t gb_wgmma_persist_regs(enum gb_wgmma_tier tier, int *regs, int *need, int *ok) {
 #if GB_HAVE_WGMMA
     struct cudaFuncAttributes attr;
-    const struct gb_gemm_kernel *k = gb_gemm_find(bf16 ? GB_GF_BGEMM_WGMMA : GB_GF_HGEMM_WGMMA, 1);
+    const struct gb_gemm_kernel *k = gb_gemm_find(tier == GB_WGMMA_TF32   ? GB_GF_TGEMM_WGMMA
+                                                  : tier == GB_WGMMA_BF16 ? GB_GF_BGEMM_WGMMA
+                                                                          : GB_GF_HGEMM_WGMMA,
+                                                  tier == GB_WGMMA_TF32 ? 2 : 1);
     cudaError_t e = cudaFuncGetAttributes(&attr, k->ref.fn);
     if (e != cudaSuccess)
         return e;
@@ -620,7 +624,7 @@ cudaError_t gb_wgmma_persist_regs(int bf16, int *regs, int *need, int *ok) {
     *ok = gb_wp_regs_ok(attr.numRegs);
     return cudaSuccess;
 #else
-    (void)bf16, (void)regs, (void)need, (void)ok;
+    (void)tier, (void)regs, (void)need, (void)ok;
     return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
 #endif
 }
@@ -633,49 +637,54 @@ cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *ar
 }
 
 /* --- Hopper: tf32 on wgmma (wgmma_tf32.cuh): the pass, the maps of its copies, the kernel ---- */
-size_t gb_tgemm_wgmma_copies(int M, int N, int K, int *ldk) {
-    return gb_wt_copies(M, N, K, ldk);
+int gb_tgemm_wgmma_a_in_place(const float *A, int lda) {
+    return gb_wt_a_in_place(A, lda);
+}
+
+size_t gb_tgemm_wgmma_copies(int M, int N, int K, int a_in_place, int *ldk) {
+    return gb_wt_copies(M, N, K, a_in_place, ldk);
 }
 
 cudaError_t gb_tgemm_wgmma_copy(cudaStream_t stream, int M, int N, int K, const float *A, int lda,
-                                const float *B, int ldb, float *copies, int ldk) {
+                                const float *B, int ldb, float *ar, float *bt, int ldk) {
 #if GB_HAVE_WGMMA
     const struct gb_gemm_kernel *k = gb_gemm_find(GB_GF_TGEMM_WGMMA, 1);
     typedef void (*fn_t)(int, int, int, const float *, int, const float *, int, float *, float *,
                          int);
-    dim3 grid(1, 1, 2);
-    if (!k || gb_tc_args(M, N, K, lda, ldb, N) != cudaSuccess || ldk < K || ldk % 4 != 0)
+    dim3 grid(1, 1, ar ? 2 : 1); /* A then B, or B alone (A read in place) */
+    if (!k || gb_tc_args(M, N, K, lda, ldb, N) != cudaSuccess || ldk < K || ldk % 4 != 0 || !bt)
         return cudaErrorInvalidValue;
     if (M == 0 || N == 0 || K == 0)
         return cudaSuccess; /* nothing the kernel reads */
-    if (gb_wt_prep_grid(M, N, K, &grid.x, &grid.y) != 0)
+    if (gb_wt_prep_grid(ar ? M : 0, N, K, &grid.x, &grid.y) != 0)
         return cudaErrorInvalidConfiguration;
     ((fn_t)k->ref.fn)<<<grid, dim3(GB_WT_PREP_TILE, GB_WT_PREP_ROWS, 1), 0, stream>>>(
-        M, N, K, A, lda, B, ldb, copies, copies + (size_t)M * ldk, ldk);
+        M, N, K, A, lda, B, ldb, ar, bt, ldk);
     return cudaGetLastError();
 #else
-    (void)stream, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)copies;
-    (void)ldk;
+    (void)stream, (void)M, (void)N, (void)K, (void)A, (void)lda, (void)B, (void)ldb, (void)ar;
+    (void)bt, (void)ldk;
     return cudaErrorInvalidValue; /* no wgmma in this toolkit: gemm/cuda_tc refuses first */
 #endif
 }
 
-int gb_tgemm_wgmma_encode(int M, int N, int K, const float *copies, int ldk,
-                          struct gb_wgmma_maps *maps, char *why, size_t len) {
+int gb_tgemm_wgmma_encode(int persist, int M, int N, int K, const float *a, int lda,
+                          const float *bt, int ldk, struct gb_wgmma_maps *maps, char *why,
+                          size_t len) {
 #if GB_HAVE_WGMMA
     void *fn = NULL;
     struct gb_wg_tmap ta, tb;
     if (gb_wg_entry("cuTensorMapEncodeTiled", &fn, why, len) != 0)
         return -1;
-    gb_wt_tmap(&ta, copies, M, K, ldk);
-    gb_wt_tmap(&tb, copies + (size_t)M * ldk, N, K, ldk);
-    if (gb_wg_encode_one((gb_wg_encode_fn)fn, "A's TF32 copy", 0, &ta, maps->a, why, len) != 0 ||
+    gb_wt_tmap(&ta, a, M, K, lda);
+    (persist ? gb_wt_tmap_bt4 : gb_wt_tmap)(&tb, bt, N, K, ldk);
+    if (gb_wg_encode_one((gb_wg_encode_fn)fn, "A, or its TF32 copy", 0, &ta, maps->a, why, len) != 0 ||
         gb_wg_encode_one((gb_wg_encode_fn)fn, "B's transposed TF32 copy", 0, &tb, maps->b, why,
                          len) != 0)
         return -1;
     return 0;
 #else
-    (void)M, (void)N, (void)K, (void)copies, (void)ldk, (void)maps;
+    (void)persist, (void)M, (void)N, (void)K, (void)a, (void)lda, (void)bt, (void)ldk, (void)maps;
     snprintf(why, len, "this gpubench was built with a CUDA older than 12.0 (no wgmma, no TMA)");
     return -1;
 #endif
@@ -685,8 +694,9 @@ cudaError_t gb_tgemm_wgmma_setup(void) {
     return gb_wg_setup(GB_GF_TGEMM_WGMMA);
 }
 
-cudaError_t gb_tgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch,
+cudaError_t gb_tgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int persist,
                            const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
                            int ldc) {
-    return gb_wgmma_launch(GB_GF_TGEMM_WGMMA, 0, stream, arch, maps, M, N, K, C, ldc);
+    return gb_wgmma_launch(GB_GF_TGEMM_WGMMA, persist ? 2 : 0, stream, arch, maps, M, N, K, C,
+                           ldc);
 }

@@ -225,40 +225,54 @@ cudaError_t gb_xgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int 
  * persistent one (*r256) and a 128×256 tile's cost in 128×128 tiles, in tenths (*cost_x10);
  * and its launcher, with gb_xgemm_wgmma's errors. */
 int gb_wgmma_persist_pick(int M, int N, int sms, long *r128, long *r256, int *cost_x10);
-/* The persistent kernel's registers a thread at entry (cudaFuncGetAttributes' numRegs) into
- * *regs, the count its setmaxnreg moves assume into *need (GB_WP_REGS_ENTRY), and into *ok
+/* The tier of a wgmma kernel, where one function serves the three. */
+enum gb_wgmma_tier { GB_WGMMA_F16, GB_WGMMA_BF16, GB_WGMMA_TF32 };
+/* The tier's persistent kernel's registers a thread at entry (cudaFuncGetAttributes' numRegs)
+ * into *regs, the count its setmaxnreg moves assume into *need (GB_WP_REGS_ENTRY), and into *ok
  * whether the moves can complete (gb_wp_regs_ok; with fewer registers the consumers' increase
  * would wait forever); the runtime's error, or cudaErrorInvalidValue before CUDA 12.0. */
-cudaError_t gb_wgmma_persist_regs(int bf16, int *regs, int *need, int *ok);
+cudaError_t gb_wgmma_persist_regs(enum gb_wgmma_tier tier, int *regs, int *need, int *ok);
 cudaError_t gb_xgemm_wgmma_persist(cudaStream_t stream, const struct gb_arch *arch, int bf16,
                                    const struct gb_wgmma_maps *maps, int M, int N, int K,
                                    float *C, int ldc);
 
 /* --- Hopper: tf32 on wgmma (gemm/cuda_tc's tf32 on sm_90a code, wgmma_tf32.cuh) ------------
- * wgmma reads tf32 operands K-major only: a pass first writes A rounded to TF32 (M×K) and B
- * transposed and rounded (N×K), both K-major with leading dimension ldk, into one device buffer
- * (`copies`), and the kernel reads those through their tensor maps. */
+ * wgmma reads tf32 operands K-major only: a pass first writes B transposed and rounded to TF32
+ * (N×K) and, where TMA cannot read A in place, A rounded (M×K), both K-major with leading
+ * dimension ldk, into one device buffer (`copies`), and the kernel reads A (or its copy) and Bᵀ
+ * through their tensor maps. */
 
 /* The pass and the kernel; none in a build whose toolkit predates CUDA 12.0. */
 int gb_tgemm_wgmma_kernels(const struct gb_kernel_ref **refs);
 
-/* The copies' floats ((M + N)·ldk) and their leading dimension *ldk (K rounded up to 4). */
-size_t gb_tgemm_wgmma_copies(int M, int N, int K, int *ldk);
+/* Can the kernel read A (lda floats a row) in place, so the pass copies B alone
+ * (gb_wt_a_in_place: a 16-byte aligned base, lda a multiple of 4)? */
+int gb_tgemm_wgmma_a_in_place(const float *A, int lda);
 
-/* The pass on stream: copies[0 .. M·ldk) = A rounded, copies[M·ldk ..) = Bᵀ rounded (TF32 to
- * nearest, ties away, as cvt.rna). cudaErrorInvalidValue on bad sizes (and before CUDA 12.0),
- * cudaErrorInvalidConfiguration beyond the grid's limits; nothing to do where M, N or K is 0. */
+/* The copies' floats ((M + N)·ldk, or N·ldk where A is read in place) and their leading
+ * dimension *ldk (K rounded up to 4). */
+size_t gb_tgemm_wgmma_copies(int M, int N, int K, int a_in_place, int *ldk);
+
+/* The pass on stream: ar[0 .. M·ldk) = A rounded (none where ar is NULL: A read in place),
+ * bt[0 .. N·ldk) = Bᵀ rounded (TF32 to nearest, ties away, as cvt.rna). cudaErrorInvalidValue
+ * on bad sizes (and before CUDA 12.0), cudaErrorInvalidConfiguration beyond the grid's limits;
+ * nothing to do where M, N or K is 0. */
 cudaError_t gb_tgemm_wgmma_copy(cudaStream_t stream, int M, int N, int K, const float *A, int lda,
-                                const float *B, int ldb, float *copies, int ldk);
+                                const float *B, int ldb, float *ar, float *bt, int ldk);
 
-/* The maps of the copies (FP32, 128-byte swizzle), as gb_wgmma_encode's: 0, or -1 with why. */
-int gb_tgemm_wgmma_encode(int M, int N, int K, const float *copies, int ldk,
-                          struct gb_wgmma_maps *maps, char *why, size_t len);
+/* The maps the kernel reads (FP32, 128-byte swizzle), as gb_wgmma_encode's: of a (M×K, lda: A
+ * itself, or its copy with ldk) and of bt (N×K, ldk), Bᵀ's boxes 64 rows for the persistent
+ * kernel (persist 1), 128 for the 128×128 one: 0, or -1 with why. */
+int gb_tgemm_wgmma_encode(int persist, int M, int N, int K, const float *a, int lda,
+                          const float *bt, int ldk, struct gb_wgmma_maps *maps, char *why,
+                          size_t len);
 
-/* gb_wgmma_setup's for the tf32 kernel, and the kernel: C (M×N, ldc) = A·B from the maps of the
- * copies, 128×128 tiles, with gb_xgemm_wgmma's errors. */
+/* gb_wgmma_setup's for the tf32 kernels, and a kernel: C (M×N, ldc) = A·B from the maps
+ * (gb_tgemm_wgmma_encode's, with the same persist), 128×128 tiles (persist 0) or the persistent
+ * 128×256 kernel (1; gb_wgmma_persist_pick and gb_wgmma_persist_regs as for f16 and bf16), with
+ * gb_xgemm_wgmma's errors. */
 cudaError_t gb_tgemm_wgmma_setup(void);
-cudaError_t gb_tgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch,
+cudaError_t gb_tgemm_wgmma(cudaStream_t stream, const struct gb_arch *arch, int persist,
                            const struct gb_wgmma_maps *maps, int M, int N, int K, float *C,
                            int ldc);
 

@@ -24,9 +24,11 @@
  *         (wgmma_persist.cuh; tc_wgmma_pick). Where the card runs plain sm_90 code, or TMA
  *         cannot read A and B (lda, ldb not multiples of 8), the sm_80 path below runs and the
  *         note says why not wgmma and how to get it.
- *   tf32  on the same cards and code: wgmma m64n128k8 on 128×128 tiles (wgmma_tf32.cuh) of
- *         K-major TF32 copies of A and of Bᵀ that a pass timed with the row makes (tf32 wgmma
- *         takes K-major operands only; tc_hopper_tf32); elsewhere the mma.sync kernel above.
+ *   tf32  on the same cards and code: wgmma m64n128k8 on 128×128 tiles, or m64n256k8 in the
+ *         persistent 128×256 kernel by the same rule as f16 and bf16 (wgmma_tf32.cuh), of A
+ *         read in place where TMA can (lda a multiple of 4 floats; else a rounded copy) and a
+ *         K-major TF32 copy of Bᵀ that a pass timed with the row makes (tf32 wgmma takes
+ *         K-major operands only; tc_hopper_tf32); elsewhere the mma.sync kernel above.
  * The mma.sync kernels copy 16 bytes at a time: they run where the rows of A (k) and B (n) are
  * multiples of 16 bytes and the buffers 16-byte aligned (gb_mma_fits_ptrs); otherwise, and on
  * code below sm_80, the WMMA kernel of the tier runs, which takes any alignment, and the row
@@ -130,10 +132,11 @@ struct gemm_tc_state {
     int mma;    /* run an mma.sync kernel (tc_mma_pick) rather than the WMMA one: 1 the 64×32-warp
                    one, 2 the 64×64-warp one (f16, bf16) */
     int dmma16; /* f64 on the m16n8k16 kernel (tc_dmma16_pick) rather than the 8x8x4 one */
-    int wgmma;  /* on a Hopper kernel (tc_hopper): f16/bf16 1 the 128×128 one, 2 the persistent
-                   128×256 one; tf32 3, the 128×128 one on the copies */
-    struct gb_wgmma_maps maps; /* its tensor maps of A and B (tf32: of the copies) */
+    int wgmma;  /* on a Hopper kernel (tc_hopper; tf32: tc_hopper_tf32): 1 the 128×128 one, 2 the
+                   persistent 128×256 one */
+    struct gb_wgmma_maps maps; /* its tensor maps of A and B (tf32: of A or its copy, of Bᵀ) */
     int ldk;                   /* tf32: the copies' leading dimension */
+    float *a_copy, *bt;        /* tf32: A's copy (NULL: A read in place) and Bᵀ's, in DEV_COPIES */
 };
 
 /* f16/bf16: which mma kernel (1: 64×32 warps, 2: 64×64 warps) for the row's C, into ctx->note
@@ -243,54 +246,100 @@ static int tc_dmma16_pick(struct impl_ctx *ctx, const struct gemm_tc_state *s) {
     return 1;
 }
 
-/* Which wgmma kernel (1: 128×128, 2: the persistent 128×256 one) and why, into why (the note's
- * words): the one of the smaller modelled time (gb_wgmma_persist_pick: the rounds of each
- * schedule on this card's SMs times a tile's time, a 128×256 tile 1.8 times a 128×128 one), the
- * note giving both. GPUBENCH_WGMMA_KERNEL=128x128 or 128x256 forces one (the edge-shape
- * runs of scripts/gpu-check and scripts/kernel-lease try both); another value: 0, the note says
- * so. */
-static int tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s, char *why, size_t len) {
+/* Which wgmma kernel of the tier (s->wgmma 1: 128×128, 2: the persistent 128×256 one) and why,
+ * into why (the note's words): the one of the smaller modelled time (gb_wgmma_persist_pick: the
+ * rounds of each schedule on this card's SMs times a tile's time, a 128×256 tile 1.8 times a
+ * 128×128 one), the note giving both; GPUBENCH_WGMMA_KERNEL=128x128 or 128x256 forces one (the
+ * edge-shape runs of scripts/gpu-check and scripts/kernel-lease try both), another value is
+ * ST_ERROR, the note saying so. The persistent kernel only where it starts with the registers
+ * its setmaxnreg moves assume (gb_wgmma_persist_regs, wgmma_persist.cuh), else the 128×128 one,
+ * why saying so after the pick's reason. The same rule for f16, bf16 and tf32. */
+static enum status tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s,
+                                 enum gb_wgmma_tier tier, char *why, size_t len) {
     const char *force = getenv("GPUBENCH_WGMMA_KERNEL");
     long r128, r256;
-    int cost, persist;
+    int cost, persist, regs, need, ok;
+    size_t n;
     if (force && *force) {
         if (strcmp(force, "128x128") != 0 && strcmp(force, "128x256") != 0) {
             snprintf(ctx->note, sizeof ctx->note,
                      "GPUBENCH_WGMMA_KERNEL='%.40s' is neither 128x128 nor 128x256", force);
-            return 0;
+            return ST_ERROR;
         }
         snprintf(why, len, "forced by GPUBENCH_WGMMA_KERNEL");
-        return strcmp(force, "128x256") == 0 ? 2 : 1;
+        s->wgmma = strcmp(force, "128x256") == 0 ? 2 : 1;
+    } else {
+        persist = gb_wgmma_persist_pick(s->m, s->n, s->arch.sms, &r128, &r256, &cost);
+        snprintf(why, len,
+                 "modelled on %d SMs: %ld rounds of 128x256 tiles x %d.%d = %ld.%d %s %ld of "
+                 "128x128 tiles (%d.%d estimated until a card run)",
+                 s->arch.sms, r256, cost / 10, cost % 10, r256 * cost / 10,
+                 (int)(r256 * cost % 10), persist ? "<" : ">=", r128, cost / 10, cost % 10);
+        s->wgmma = persist ? 2 : 1;
     }
-    persist = gb_wgmma_persist_pick(s->m, s->n, s->arch.sms, &r128, &r256, &cost);
-    snprintf(why, len,
-             "modelled on %d SMs: %ld rounds of 128x256 tiles x %d.%d = %ld.%d %s %ld of "
-             "128x128 tiles (%d.%d estimated until a card run)",
-             s->arch.sms, r256, cost / 10, cost % 10, r256 * cost / 10, (int)(r256 * cost % 10),
-             persist ? "<" : ">=", r128, cost / 10, cost % 10);
-    return persist ? 2 : 1;
+    if (s->wgmma != 2)
+        return ST_OK;
+    /* its setmaxnreg moves hold only at the registers they assume (wgmma_persist.cuh) */
+    CU_TRY(gb_wgmma_persist_regs(tier, &regs, &need, &ok), ctx);
+    if (!ok) { /* the pick's reason stays, and this follows it */
+        n = strlen(why);
+        snprintf(why + n, len - n,
+                 "; not the persistent 128x256 kernel: it starts with %d registers a thread "
+                 "(numRegs), and its setmaxnreg moves (40/232) need %d or never complete",
+                 regs, need);
+        s->wgmma = 1;
+    }
+    return ST_OK;
+}
+
+/* The note of a row on a wgmma kernel (s->wgmma, tc_wgmma_pick's): the tier, the kernel, `on`
+ * (tf32: which operands it reads, and how), the pick's why; "..." at its end where it had to be
+ * cut (none of today's notes is: the longest, tf32's register fallback, is about 470 bytes). */
+static void tc_wgmma_note(struct impl_ctx *ctx, const struct gemm_tc_state *s, const char *tier,
+                          const char *on, const char *why) {
+    const int k = s->dtype == DT_TF32 ? 8 : 16;
+    int n;
+    if (s->wgmma == 2)
+        n = snprintf(ctx->note, sizeof ctx->note,
+                     "own wgmma %s persistent 128x256 tiles (m64n256k%d, 2-CTA clusters with TMA "
+                     "multicast of B, setmaxnreg 40/232, sm_90a)%s: %s; FP32 accumulation",
+                     tier, k, on, why);
+    else
+        n = snprintf(ctx->note, sizeof ctx->note,
+                     "own wgmma %s 128x128 tiles (m64n128k%d from TMA through an mbarrier "
+                     "pipeline, sm_90a)%s: %s; FP32 accumulation",
+                     tier, k, on, why);
+    if (n >= (int)sizeof ctx->note)
+        memcpy(ctx->note + sizeof ctx->note - 4, "...", 4);
 }
 
 /* tf32 on Hopper (kernels/gemm/wgmma_tf32.cuh, after tc_hopper's checks): wgmma reads tf32
- * operands K-major only, so a pass makes TF32 copies of A and of Bᵀ, both K-major, into one
- * buffer of the row's (DEV_COPIES), and the kernel reads those: no alignment rule on A and B.
- * The pass runs in every timed run (gemm_tc_run): it is part of the product here. Where the
- * copies would not fit on the card beside A, B and C, the mma.sync path runs and the note says
- * so. */
+ * operands K-major only, so a pass makes a TF32 copy of Bᵀ (K-major) into a buffer of the row's
+ * (DEV_COPIES), and of A too where TMA cannot read A in place (gb_tgemm_wgmma_a_in_place: lda a
+ * multiple of 4 floats, a 16-byte aligned base); the kernel reads A (truncated to TF32 by wgmma)
+ * or its rounded copy, and Bᵀ's: no alignment rule on A and B. The pass runs in every timed run
+ * (gemm_tc_run): it is part of the product here. Where the copies would not fit on the card
+ * beside A, B and C, the mma.sync path runs and the note says so. The note says whether A was
+ * read in place, and why not. */
 static enum status tc_hopper_tf32(struct impl_ctx *ctx, struct gemm_tc_state *s) {
-    const size_t n = gb_tgemm_wgmma_copies(s->m, s->n, s->k, &s->ldk);
+    const float *A = s->dev.ptr[DEV_A];
+    const int in_place = gb_tgemm_wgmma_a_in_place(A, s->k);
+    const size_t n = gb_tgemm_wgmma_copies(s->m, s->n, s->k, in_place, &s->ldk);
     const size_t abc =
         ((size_t)s->m * s->k + (size_t)s->k * s->n + (size_t)s->m * s->n) * sizeof(float);
     const struct gb_dev_spec spec = {.name = "the TF32 copies of A and B (wgmma)", .n = n};
-    char why[160], note[sizeof ctx->note];
+    const char *what = in_place ? "copy of B" : "copies of A and B";
+    char why[352], note[sizeof ctx->note], a_how[192];
+    const float *a;
     enum status st;
     memcpy(note, ctx->note, sizeof note);
-    st = gb_row_footprint(ctx, abc + n * sizeof(float), "A, B, C and the TF32 copies of A and B");
+    snprintf(why, sizeof why, "A, B, C and the TF32 %s", what);
+    st = gb_row_footprint(ctx, abc + n * sizeof(float), why);
     if (st == ST_UNSUPPORTED) {
         snprintf(ctx->note, sizeof ctx->note,
-                 "%s; not the wgmma kernel: its K-major TF32 copies of A and B (%.1f MiB) do "
-                 "not fit on this card beside A, B and C",
-                 note, (double)(n * sizeof(float)) / (1024.0 * 1024.0));
+                 "%s; not the wgmma kernel: the K-major TF32 %s it reads (%.1f MiB) would not "
+                 "fit on this card beside A, B and C",
+                 note, what, (double)(n * sizeof(float)) / (1024.0 * 1024.0));
         return ST_OK;
     }
     if (st != ST_OK)
@@ -299,17 +348,27 @@ static enum status tc_hopper_tf32(struct impl_ctx *ctx, struct gemm_tc_state *s)
     if ((st = gb_check_kernels(ctx, gb_tgemm_wgmma_kernels)) != ST_OK ||
         (st = gb_dev_prepare(ctx, &spec, 1, 0, NULL)) != ST_OK)
         return st;
-    if (gb_tgemm_wgmma_encode(s->m, s->n, s->k, s->dev.ptr[DEV_COPIES], s->ldk, &s->maps, why,
-                              sizeof why) != 0) {
-        snprintf(ctx->note, sizeof ctx->note, "gemm/cuda_tc's tf32 wgmma kernel: %s", why);
+    s->a_copy = in_place ? NULL : (float *)s->dev.ptr[DEV_COPIES];
+    s->bt = (float *)s->dev.ptr[DEV_COPIES] + (in_place ? 0 : (size_t)s->m * s->ldk);
+    a = in_place ? A : s->a_copy;
+    CU_TRY(gb_tgemm_wgmma_setup(), ctx);
+    if ((st = tc_wgmma_pick(ctx, s, GB_WGMMA_TF32, why, sizeof why)) != ST_OK)
+        return st;
+    if (gb_tgemm_wgmma_encode(s->wgmma == 2, s->m, s->n, s->k, a, in_place ? s->k : s->ldk, s->bt,
+                              s->ldk, &s->maps, a_how, sizeof a_how) != 0) {
+        snprintf(ctx->note, sizeof ctx->note, "gemm/cuda_tc's tf32 wgmma kernel: %s", a_how);
         return ST_ERROR;
     }
-    CU_TRY(gb_tgemm_wgmma_setup(), ctx);
-    s->wgmma = 3;
-    snprintf(ctx->note, sizeof ctx->note,
-             "own wgmma tf32 128x128 tiles (m64n128k8 from TMA through an mbarrier pipeline, "
-             "sm_90a) on K-major TF32 copies of A and of B transposed, made by a pass timed with "
-             "the row (tf32 wgmma reads K-major operands only); FP32 accumulation");
+    if (in_place)
+        snprintf(a_how, sizeof a_how,
+                 " on A in place (lda %d, a multiple of 4 floats: wgmma truncates it to TF32) and "
+                 "a K-major Bt a timed pass rounds",
+                 s->k);
+    else
+        snprintf(a_how, sizeof a_how,
+                 " on K-major copies of A and Bt a timed pass rounds (A not in place: lda %d%s)",
+                 s->k, s->k % 4 ? " not a multiple of 4 floats" : ", base not 16-byte aligned");
+    tc_wgmma_note(ctx, s, "tf32", a_how, why);
     return ST_OK;
 }
 
@@ -359,32 +418,10 @@ static enum status tc_hopper(struct impl_ctx *ctx, struct gemm_tc_state *s) {
         return ST_ERROR;
     }
     CU_TRY(gb_wgmma_setup(bf16), ctx);
-    if ((s->wgmma = tc_wgmma_pick(ctx, s, why, sizeof why)) == 0)
-        return ST_ERROR;
-    if (s->wgmma == 2) {
-        /* its setmaxnreg moves hold only at the registers they assume (wgmma_persist.cuh) */
-        int regs, need, ok;
-        CU_TRY(gb_wgmma_persist_regs(bf16, &regs, &need, &ok), ctx);
-        if (!ok) { /* the pick's reason stays, and this follows it */
-            size_t n = strlen(why);
-            snprintf(why + n, sizeof why - n,
-                     "; not the persistent 128x256 kernel: it starts with %d registers a thread "
-                     "(cudaFuncGetAttributes numRegs), and its setmaxnreg moves (producer 40, "
-                     "consumers 232) need %d, or its consumers would wait forever",
-                     regs, need);
-            s->wgmma = 1;
-        }
-    }
-    if (s->wgmma == 2)
-        snprintf(ctx->note, sizeof ctx->note,
-                 "own wgmma %s persistent 128x256 tiles (m64n256k16, 2-CTA clusters with TMA "
-                 "multicast of B, setmaxnreg 40/232, sm_90a): %s; FP32 accumulation",
-                 tier, why);
-    else
-        snprintf(ctx->note, sizeof ctx->note,
-                 "own wgmma %s 128x128 tiles (m64n128k16 from TMA through an mbarrier pipeline, "
-                 "sm_90a): %s; FP32 accumulation",
-                 tier, why);
+    if ((st = tc_wgmma_pick(ctx, s, bf16 ? GB_WGMMA_BF16 : GB_WGMMA_F16, why, sizeof why)) !=
+        ST_OK)
+        return st;
+    tc_wgmma_note(ctx, s, tier, "", why);
     return ST_OK;
 }
 
@@ -447,12 +484,12 @@ static cudaError_t gemm_tc_launch16(const struct gemm_tc_state *s, const void *a
 static enum status gemm_tc_run(struct impl_ctx *ctx) {
     struct gemm_tc_state *s = ctx->state;
     void *a = s->dev.ptr[DEV_A], *b = s->dev.ptr[DEV_B], *c = s->dev.ptr[DEV_C];
-    if (s->wgmma == 3) { /* tf32 on Hopper (tc_hopper_tf32): the pass, then the kernel */
-        float *copies = s->dev.ptr[DEV_COPIES];
+    if (s->wgmma && s->dtype == DT_TF32) { /* tf32 on Hopper (tc_hopper_tf32): pass, kernel */
         CU_TRY(gb_tgemm_wgmma_copy(gb_stream(), s->m, s->n, s->k, (const float *)a, s->k,
-                                   (const float *)b, s->n, copies, s->ldk),
+                                   (const float *)b, s->n, s->a_copy, s->bt, s->ldk),
                ctx);
-        CU_TRY(gb_tgemm_wgmma(gb_stream(), &s->arch, &s->maps, s->m, s->n, s->k, (float *)c, s->n),
+        CU_TRY(gb_tgemm_wgmma(gb_stream(), &s->arch, s->wgmma == 2, &s->maps, s->m, s->n, s->k,
+                              (float *)c, s->n),
                ctx);
         return ST_OK;
     }

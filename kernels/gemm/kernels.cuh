@@ -93,7 +93,8 @@
 #include "kernels/gemm/wgmma.cuh"
 /* the persistent 128×256 wgmma kernels with a 2-CTA multicast cluster (f16, bf16) */
 #include "kernels/gemm/wgmma_persist.cuh"
-/* tf32 on wgmma: its pass (K-major TF32 copies of A and Bᵀ) and the 128×128 kernel on them */
+/* tf32 on wgmma: its pass (K-major TF32 copies of Bᵀ, and of A where TMA cannot read A in
+ * place) and the 128×128 and persistent 128×256 kernels on them */
 #include "kernels/gemm/wgmma_tf32.cuh"
 
 /* DGEMM (dgemm.cuh: double-buffered, double2 shared loads, one barrier a slice), its own tiles

@@ -1181,6 +1181,7 @@ int main(void) {
     wgmma_index_checks();
     wgmma_persist_checks();
     wt_layout_checks();
+    wt_trunc_checks();
     dmma_index_checks();
     dmma16_index_checks();
     tf32_round_checks();

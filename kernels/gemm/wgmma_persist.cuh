@@ -4,7 +4,10 @@
  * maps of A and B (the same boxes: A 128×64, B 64×64) and its operand rules, and changes the
  * structure around them:
  *   gb_hgemm_wgmma_persist_128x256  f16:  wgmma m64n256k16.f32.f16.f16;
- *   gb_bgemm_wgmma_persist_128x256  bf16: wgmma m64n256k16.f32.bf16.bf16.
+ *   gb_bgemm_wgmma_persist_128x256  bf16: wgmma m64n256k16.f32.bf16.bf16;
+ * and, instantiated by wgmma_tf32.cuh from the same source (wgmma_persist_tile.cuh, GB_WPT_TF32),
+ *   gb_tgemm_wgmma_persist_128x256  tf32: wgmma m64n256k8.f32.tf32.tf32 on A (or its copy) and
+ *                                   the K-major copy Bᵀ, whose four 64-row boxes take B's place.
  *
  * SASS check: gb_hgemm_wgmma_persist_128x256 HGMMA.64x256x16 from 900a
  * SASS check: gb_bgemm_wgmma_persist_128x256 HGMMA.64x256x16 from 900a

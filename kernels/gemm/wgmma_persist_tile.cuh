@@ -4,23 +4,49 @@
  *
  * Parameters (defined by the includer, undefined at the end of this file):
  *   GB_WPT_NAME      kernel name, e.g. gb_hgemm_wgmma_persist_128x256
- *   GB_WPT_IN        element type of A and B: __half, __nv_bfloat16
- *   GB_WPT_FLOAT(x)  an element as float (the twin's FMAs)
- *   GB_WPT_PTX       wgmma's operand type: "f16", "bf16"
+ *   GB_WPT_IN        element type of A and B: __half, __nv_bfloat16, float (tf32)
+ *   GB_WPT_FLOAT(x)  an element as the tensor cores read it, as float (the twin's FMAs)
+ *   GB_WPT_PTX       wgmma's operand type: "f16", "bf16", "tf32"
+ *   GB_WPT_TF32      1 for the tf32 tier (wgmma_tf32.cuh), 0 or undefined otherwise: 4-byte
+ *                    elements (a slice 32 deep, a step 8: m64n256k8) and B K-major, the copy Bᵀ
+ *                    (N×K) in four boxes of 64 n-rows × 32 k (8 KiB each, as the 16-bit tiers'
+ *                    64 k-rows × 64 n), read without the transpose flag; the 16-bit tiers' B is
+ *                    N-major, read with it. A stage's bytes, boxes and barriers are the same.
  */
+#ifndef GB_WPT_TF32
+#define GB_WPT_TF32 0
+#endif
 #define GB_WPT_CAT2(a, b) a##_##b
 #define GB_WPT_CAT(a, b) GB_WPT_CAT2(a, b)
 #define GB_WPT_FN(suffix) GB_WPT_CAT(GB_WPT_NAME, suffix)
+/* a slice's and a step's depth in elements: 128 bytes (the swizzle span) and 32 bytes */
+#define GB_WPT_BK ((int)(GB_WG_ROW_BYTES / sizeof(GB_WPT_IN)))
+#define GB_WPT_MK ((int)(32 / sizeof(GB_WPT_IN)))
+/* the instruction and its immediates (scale-d from p, scale-a, scale-b 1; the 16-bit tiers'
+ * imm-trans-a 0, imm-trans-b 1: B N-major; 32-bit types have no transpose operands); B's
+ * descriptor (gb_wp_desc_b N-major, gb_wp_desc_bt K-major) and B box j's TMA coordinates of
+ * slice kt (x inner, y rows: the 16-bit tiers' B is K×N, tf32's Bᵀ N×K) */
+#if GB_WPT_TF32
+#define GB_WPT_INSTR "m64n256k8.f32.tf32.tf32"
+#define GB_WPT_IMM "p, 1, 1"
+#define GB_WPT_DESC_B(s, kk) gb_wp_desc_bt(s, kk)
+#define GB_WPT_B_XY(col, kt) (kt) * GB_WPT_BK, (col)
+#else
+#define GB_WPT_INSTR "m64n256k16.f32." GB_WPT_PTX "." GB_WPT_PTX
+#define GB_WPT_IMM "p, 1, 1, 0, 1"
+#define GB_WPT_DESC_B(s, kk) gb_wp_desc_b(s, kk)
+#define GB_WPT_B_XY(col, kt) (col), (kt) * GB_WPT_BK
+#endif
 
 #if GB_WG_NATIVE
-/* d += A·B for one m64n256k16 step (B N-major: imm-trans-b 1; scale-d 1). */
+/* d += A·B for one m64n256k16 (tf32: k8) step. */
 static __device__ __forceinline__ void GB_WPT_FN(mma)(float *d, unsigned long long da,
                                                       unsigned long long db) {
     asm volatile(
         "{\n"
         ".reg .pred p;\n"
         "setp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32." GB_WPT_PTX "." GB_WPT_PTX " {"
+        "wgmma.mma_async.sync.aligned." GB_WPT_INSTR " {"
         "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
         "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
         "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
@@ -31,7 +57,7 @@ static __device__ __forceinline__ void GB_WPT_FN(mma)(float *d, unsigned long lo
         "%111,"
         "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, "
         "%127"
-        "}, %128, %129, p, 1, 1, 0, 1;\n"
+        "}, %128, %129, " GB_WPT_IMM ";\n"
         "}\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
           "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
@@ -62,16 +88,21 @@ static __device__ __forceinline__ void GB_WPT_FN(mma)(float *d, unsigned long lo
 static void GB_WPT_FN(twin_mma)(float *d, const unsigned char *base, int s, int c, int w,
                                 int lane) {
     int kk, i, k, r, col;
-    for (kk = 0; kk < GB_WG_BK / GB_WG_MK; kk++) {
+    for (kk = 0; kk < GB_WPT_BK / GB_WPT_MK; kk++) {
         struct gb_wg_desc_fields fa = gb_wg_desc_decode(gb_wp_desc_a(s, c, kk));
-        struct gb_wg_desc_fields fb = gb_wg_desc_decode(gb_wp_desc_b(s, kk));
+        struct gb_wg_desc_fields fb = gb_wg_desc_decode(GB_WPT_DESC_B(s, kk));
         for (i = 0; i < GB_WP_ACC; i++) {
             gb_wg_d_elem(w, lane, i, &r, &col);
-            for (k = 0; k < GB_WG_MK; k++) {
-                const GB_WPT_IN *a =
-                    (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset(fa, r, k)));
+            for (k = 0; k < GB_WPT_MK; k++) {
+                const GB_WPT_IN *a = (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset_e(
+                                                                    fa, r, k, sizeof(GB_WPT_IN))));
+#if GB_WPT_TF32
+                const GB_WPT_IN *b = (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset_e(
+                                                                    fb, col, k, sizeof(GB_WPT_IN))));
+#else
                 const GB_WPT_IN *b =
                     (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_mnmajor_offset(fb, k, col)));
+#endif
                 d[i] += GB_WPT_FLOAT(*a) * GB_WPT_FLOAT(*b);
             }
         }
@@ -88,7 +119,7 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
     unsigned char *base =
         gb_wp_raw + ((GB_WG_ATOM - ((size_t)gb_wp_raw & (GB_WG_ATOM - 1))) & (GB_WG_ATOM - 1));
     const int tid = (int)threadIdx.x, wg = tid / 128, w = (tid % 128) / 32, lane = tid % 32;
-    const int nk = (K + GB_WG_BK - 1) / GB_WG_BK;
+    const int nk = (K + GB_WPT_BK - 1) / GB_WPT_BK;
     const int clusters = (int)gridDim.x / GB_WP_CLUSTER, q = (int)blockIdx.x / GB_WP_CLUSTER;
     const int pairs_ok = gb_wg_pairs_ok(C, ldc);
     int pm, pn, t, kt, i;
@@ -126,13 +157,13 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
                         gb_wg_bar_wait(empty + 8 * s, gb_wg_empty_parity(it));
                     gb_wg_bar_expect(full + 8 * s, tx);
                     if (issue & 1u)
-                        gb_wg_tma_2d(st, &tma, kt * GB_WG_BK,
+                        gb_wg_tma_2d(st, &tma, kt * GB_WPT_BK,
                                      (GB_WP_CLUSTER * cm + (int)rank) * GB_WP_BM, full + 8 * s);
                     for (i = 0; i < GB_WP_B_BOXES / GB_WP_CLUSTER; i++) {
                         const int j = gb_wp_b_box((int)rank, i);
                         if (issue & (2u << i))
                             gb_wp_tma_mc(st + GB_WG_A_BYTES + j * GB_WG_B_BOX_BYTES, &tmb,
-                                         cn * GB_WP_BN + j * GB_WG_BOX_N, kt * GB_WG_BK,
+                                         GB_WPT_B_XY(cn * GB_WP_BN + j * GB_WG_BOX_N, kt),
                                          full + 8 * s,
                                          (unsigned short)((1u << GB_WP_CLUSTER) - 1u));
                     }
@@ -153,9 +184,9 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
                 gb_wg_bar_wait(full + 8 * s, gb_wg_full_parity(it));
                 gb_wg_fence();
                 GB_UNROLL
-                for (i = 0; i < GB_WG_BK / GB_WG_MK; i++)
+                for (i = 0; i < GB_WPT_BK / GB_WPT_MK; i++)
                     GB_WPT_FN(mma)
-                (d, gb_wp_desc_a(s, wg - 1, i) + (sbase >> 4), gb_wp_desc_b(s, i) + (sbase >> 4));
+                (d, gb_wp_desc_a(s, wg - 1, i) + (sbase >> 4), GB_WPT_DESC_B(s, i) + (sbase >> 4));
                 gb_wg_commit();
                 gb_wg_wait1(); /* the slice before is done: its stage back to both producers, */
                 if (kt > 0 && tid % 128 < GB_WP_CLUSTER) /* lane r arriving at block r's */
@@ -191,7 +222,7 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
                 /* this block's "full" barrier expects its count; the copies take theirs off */
                 long left = (long)gb_wp_stage_tx(M, N, cm, cn, rank);
                 if (gb_wp_issue(rank, M, N, cm, cn) & 1u)
-                    gb_wg_twin_copy(&tma, kt * GB_WG_BK, (GB_WP_CLUSTER * cm + rank) * GB_WP_BM,
+                    gb_wg_twin_copy(&tma, kt * GB_WPT_BK, (GB_WP_CLUSTER * cm + rank) * GB_WP_BM,
                                     base, st, &left);
                 else
                     gb_wg_twin_stale(&tma, base, st);
@@ -201,7 +232,7 @@ __global__ void GB_WP_CLUSTER_DIMS GB_WPT_NAME(GB_WG_TMAP_PARAM(tma), GB_WG_TMAP
                         const int j = gb_wp_b_box(src, i);
                         const unsigned dst = st + GB_WG_A_BYTES + (unsigned)j * GB_WG_B_BOX_BYTES;
                         if (gb_wp_issue(src, M, N, cm, cn) & (2u << i))
-                            gb_wg_twin_copy(&tmb, cn * GB_WP_BN + j * GB_WG_BOX_N, kt * GB_WG_BK,
+                            gb_wg_twin_copy(&tmb, GB_WPT_B_XY(cn * GB_WP_BN + j * GB_WG_BOX_N, kt),
                                             base, dst, &left);
                         else
                             gb_wg_twin_stale(&tmb, base, dst);
@@ -237,3 +268,10 @@ GB_SIM_KERNEL(GB_WPT_NAME, GB_WG_TMAP_TYPE, GB_WG_TMAP_TYPE, int, int, int, floa
 #undef GB_WPT_IN
 #undef GB_WPT_FLOAT
 #undef GB_WPT_PTX
+#undef GB_WPT_TF32
+#undef GB_WPT_BK
+#undef GB_WPT_MK
+#undef GB_WPT_INSTR
+#undef GB_WPT_IMM
+#undef GB_WPT_DESC_B
+#undef GB_WPT_B_XY

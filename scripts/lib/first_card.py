@@ -3,11 +3,12 @@
 deadline (scripts/lib/deadline.py):
 
   1. the hang probes: the forced persistent 128×256 kernel at 128×64×512 (its second block wholly
-     below M, three of four B boxes wholly outside, 8 slices) and the forced 128×128 kernel at
-     129×8×520 (a second tile row of one row, B's second box outside, 9 slices), 20 s each;
+     below M, three of four B boxes wholly outside, 8 slices; f16 and bf16, then tf32's: 16
+     slices) and the forced 128×128 kernel at 129×8×520 (a second tile row of one row, B's
+     second box outside, 9 slices), 20 s each;
   2. the edge runs (scripts/lib/wgmma_edges.py, dmma_edges.py, conv2d_tc_edges.py): every row
      verified and on the kernel its run forced;
-  3. memcheck across tiles: compute-sanitizer on both wgmma kernels and tf32's at
+  3. memcheck across tiles: compute-sanitizer on both wgmma kernels and tf32's two at
      wgmma_edges.MEMCHECK (2176×2056×328), where the machine has compute-sanitizer;
   4. the ratio round: gemm/cuda_tc ÷ cuBLAS at 2048³ and 4096³ in f16, bf16, tf32 and f64, and
      conv2d/cuda_tc ÷ cuDNN (its pick, and its best implicit GEMM) in f16 at the default shape;
@@ -38,7 +39,9 @@ import edge_rows
 import gpu_ratios
 import wgmma_edges
 
-PROBES = [(wgmma_edges.W256, "gemm:m=128,n=64,k=512"), (wgmma_edges.W128, "gemm:m=129,n=8,k=520")]
+PROBES = [(wgmma_edges.W256, "gemm:m=128,n=64,k=512"),
+          (wgmma_edges.TF32_256, "gemm:m=128,n=64,k=512"),
+          (wgmma_edges.W128, "gemm:m=129,n=8,k=520")]
 PROBE_LIMIT = 20
 MEMCHECK_LIMIT = 120
 RATIO_LIMIT = 150
@@ -134,7 +137,7 @@ def step_memcheck(f):
     shape = wgmma_edges.scaled(f.name, wgmma_edges.MEMCHECK, wgmma_edges.SCALED_MEMCHECK)
     lines, result = [], "ok"
     prefix = [san, "--tool", "memcheck", "--error-exitcode", "9", "--print-limit", "50"]
-    for kernel in (wgmma_edges.W128, wgmma_edges.W256, wgmma_edges.TF32):
+    for kernel in wgmma_edges.MEMCHECK_KERNELS:
         stem = os.path.join(f.out, f"memcheck-{kernel.label}")
         t0 = time.time()
         rc = edge_rows.run(f.gb, kernel, [shape], stem + ".csv", stem + ".log",

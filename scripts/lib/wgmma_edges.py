@@ -7,7 +7,8 @@ run: each run forces one kernel, and a row whose note does not name that kernel 
 On a 9.0 card: f16 and bf16 on the 128×128 and the persistent 128×256 wgmma kernels
 (GPUBENCH_WGMMA_KERNEL=128x128, 128x256: kernels/gemm/cuda_tc.c) at M ∈ {1, 129},
 N ∈ {8, 72, 136, 264}, K ∈ {8, 72, 328}; the 128×256 kernel again at BIG; tf32 on its 128×128
-kernel (kernels/gemm/wgmma_tf32.cuh). On a card from 8.0 without the wgmma path (or a 9.0 card
+and persistent 128×256 kernels (kernels/gemm/wgmma_tf32.cuh, forced by the same variable), the
+latter again at BIG. On a card from 8.0 without the wgmma path (or a 9.0 card
 running plain sm_90 code): f16 and bf16 on each mma.sync kernel (GPUBENCH_MMA_KERNEL=64x32,
 64x64: the warp tiles, kernels/gemm/mma.cuh) at their own edges. A run whose kernel the card
 cannot run is left out with the reason; one the build cannot run reads "not on this build".
@@ -22,14 +23,17 @@ f16); elsewhere the mma.sync kernel runs, so N and K are multiples of 8, ragged 
     are reused (the mbarrier parities flip);
   - M = 1 all but empty, M = 129 a second tile row of one row (the 128×256 kernel's second block
     of a cluster wholly below M: its A box wholly outside).
-BIG (4104×4360×1032 on a card) on the persistent kernel: 33 tile rows (an odd count: the last
+BIG (4104×4360×1032 on a card) on the persistent kernels: 33 tile rows (an odd count: the last
 cluster's second block below M), 18 tile columns the last 8 wide, 17 slices, and 306 pairs of
 tiles for 66 clusters on 132 SMs: several tiles per cluster, so the walk across tiles and the
 stage parities that carry over from one tile to the next. On the simulated device (CPU
 emulation, about an hour for BIG) SCALED_BIG stands in: 9 tile rows, 14 tile columns the last 8
 wide, 2 slices, 70 pairs for 66 clusters (a few clusters walk two).
-tf32 reads K-major TF32 copies (any N and K): N ∈ {1, 65, 136, 264}, K ∈ {1, 63, 65, 328}
-(32-deep slices: K = 328 is 11, the stages reused; K = 1, 63, 65 leave the copies' rows padded).
+tf32 reads A in place where K is a multiple of 4 and a K-major TF32 copy of it elsewhere, and a
+copy of Bᵀ always (any N and K): N ∈ {1, 65, 136, 264}, K ∈ {1, 63, 65, 328} (32-deep slices:
+K = 328 is 11, the stages reused, A read in place; K = 1, 63, 65 A copied, the copies' rows
+padded). On the persistent kernel N = 1, 65 and 136 leave 3, 2 and 1 of Bᵀ's four 64-row boxes
+wholly outside, N = 264 a last pair column 8 wide; M = 1 the second block's A box.
 
 TMA fills what lies outside with zeros and counts the box towards the mbarrier's transaction
 bytes; were the bytes a box delivers ever fewer than the expect_tx, the kernel would wait
@@ -78,13 +82,21 @@ W128 = Forced("128x128", "f16,bf16", "GPUBENCH_WGMMA_KERNEL", "128x128",
               "own wgmma {t} 128x128 tiles", hopper)
 W256 = Forced("128x256", "f16,bf16", "GPUBENCH_WGMMA_KERNEL", "128x256",
               "own wgmma {t} persistent 128x256 tiles", hopper)
-TF32 = Forced("tf32", "tf32", None, None, "own wgmma tf32 128x128 tiles", hopper)
+TF32 = Forced("tf32", "tf32", "GPUBENCH_WGMMA_KERNEL", "128x128", "own wgmma tf32 128x128 tiles",
+              hopper)
+TF32_256 = Forced("tf32-128x256", "tf32", "GPUBENCH_WGMMA_KERNEL", "128x256",
+                  "own wgmma tf32 persistent 128x256 tiles", hopper)
 M32 = Forced("64x32", "f16,bf16", "GPUBENCH_MMA_KERNEL", "64x32",
              "own mma.sync {t} 128x128 tiles, 64x32 warps", sm80)
 M64 = Forced("64x64", "f16,bf16", "GPUBENCH_MMA_KERNEL", "64x64",
              "own mma.sync {t} 128x128 tiles, 64x64 warps", sm80)
 # (kernel, N values, K values); the wgmma ones first: where they ran, the mma.sync ones cannot
-WGMMA_RUNS = [(W128, NS, KS), (W256, NS, KS), (TF32, TF32_NS, TF32_KS)]
+WGMMA_RUNS = [(W128, NS, KS), (W256, NS, KS), (TF32, TF32_NS, TF32_KS),
+              (TF32_256, TF32_NS, TF32_KS)]
+# the persistent kernels, which also run BIG; the kernels the memcheck runs (scripts/gpu-check's
+# sanitize_wgmma, the first card run's step 3)
+PERSISTENT = (W256, TF32_256)
+MEMCHECK_KERNELS = (W128, W256, TF32, TF32_256)
 MMA_RUNS = [(M32, MMA_NS, MMA_KS), (M64, MMA_NS, MMA_KS)]
 BATCH_LIMIT, SHAPE_LIMIT = 60, 20
 
@@ -116,7 +128,7 @@ def run_all(gb, out, limits=(BATCH_LIMIT, SHAPE_LIMIT), stop_at_hang=False, scal
             edge_rows.not_here(f"wgmma edges {label}", why, res)
             continue
         runs = [(f"M={m}", [shape(m, n, k) for n in ns for k in ks]) for m in MS]
-        if kernel is W256:
+        if kernel in PERSISTENT:
             big = scaled(name, BIG, SCALED_BIG)
             runs.append(("big" if big == BIG else "big, scaled for the emulation", [big]))
         for tag, shapes in runs:

@@ -6,8 +6,8 @@
 # (scripts/lib/edge_rows.py). The simulated H100's runs are first_card_sim.sh's.
 #
 # usage: edges_sim_a100.sh SOURCE_DIR BUILD_DIR
-# Checks: each script exits 0; the wgmma kernels (128x128, 128x256, tf32) and the m16n8k16 DMMA
-# kernel are "not on this card"; both mma.sync kernels (64x32, 64x64 warps) at M = 1 and 129, the
+# Checks: each script exits 0; the wgmma kernels (128x128, 128x256, tf32, tf32-128x256) and the
+# m16n8k16 DMMA kernel are "not on this card"; both mma.sync kernels (64x32, 64x64 warps) at M = 1 and 129, the
 # 8x8x4 DMMA kernel and conv2d's mma.sync kernel have every row verified on their kernel; and a
 # shape that falls back fails: the 64x64-warp kernel forced at N = 65 (rows of 130 bytes, not the
 # 16-byte multiple its cp.async needs: the WMMA kernel runs), the second row of its run, fails
@@ -26,7 +26,7 @@ for s in wgmma_edges dmma_edges conv2d_tc_edges; do
         fail "$s.py exited $?"
 done
 has() { grep -qE -- "$1" "$work/lines" || fail "no line /$1/"; }
-for k in 128x128 128x256 tf32; do
+for k in 128x128 128x256 tf32 tf32-128x256; do
     has "^wgmma edges $k: not on this card \(wgmma is sm_90a code, for a 9.0 card; this one is 8.0\)"
 done
 has "^dmma edges 16x8x16: not on this card"

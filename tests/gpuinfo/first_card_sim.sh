@@ -11,8 +11,9 @@
 # usage: first_card_sim.sh SOURCE_DIR BUILD_DIR
 # Checks:
 #   1. the whole run: exit 0; the screen says nothing hung, every step ok, every forced row on its
-#      kernel (wgmma 128x128, 128x256 and its scaled big shape, tf32, both DMMA kernels, conv2d's
-#      mma.sync; the mma.sync GEMM runs not on this card), memcheck on the three wgmma kernels,
+#      kernel (wgmma 128x128, 128x256 and its scaled big shape, tf32's 128x128 and 128x256 and the
+#      latter's scaled big shape, both DMMA kernels, conv2d's
+#      mma.sync; the mma.sync GEMM runs not on this card), memcheck on the four wgmma kernels,
 #      all ten own ÷ vendor ratios with a value marked emulated, the three ncu figures read from
 #      the stand-in's page;
 #   2. a hang in the first probe (GPUBENCH_SIM_HANG, the simulated card's own: the persistent
@@ -75,17 +76,21 @@ for step in "1 hang probes" "2 edge runs" "3 memcheck" "4 ratio round" "5 ncu, p
     has "^$step +ok "
 done
 has "probe 128x256 at m=128,n=64,k=512: 2 rows × f16,bf16 verified on 128x256"
+has "probe tf32-128x256 at m=128,n=64,k=512: 1 rows × tf32 verified on tf32-128x256"
 has "probe 128x128 at m=129,n=8,k=520: 2 rows × f16,bf16 verified on 128x128"
 for run in "128x128 M=1" "128x128 M=129" "128x256 M=1" "128x256 M=129"; do
     has "wgmma edges $run: 24 rows × f16,bf16 verified on ${run% *}"
 done
 has "wgmma edges 128x256 big, scaled for the emulation: 2 rows × f16,bf16 verified on 128x256"
-has "wgmma edges tf32 M=129: 16 rows × tf32 verified on tf32"
+for run in "tf32 M=1" "tf32 M=129" "tf32-128x256 M=1" "tf32-128x256 M=129"; do
+    has "wgmma edges $run: 16 rows × tf32 verified on ${run% *}"
+done
+has "wgmma edges tf32-128x256 big, scaled for the emulation: 1 rows × tf32 verified on tf32-128x256"
 has "wgmma edges 64x32: not on this card \(the wgmma path"
 has "dmma edges 16x8x16 M=129: 12 rows × f64 verified on 16x8x16"
 has "dmma edges 8x8x4 M=129: 12 rows × f64 verified on 8x8x4"
 has "conv2d/cuda_tc edges: 8 rows × f16 verified on mma.sync"
-for k in 128x128 128x256 tf32; do
+for k in 128x128 128x256 tf32 tf32-128x256; do
     has "memcheck $k at m=264,n=264,k=328: [0-9]+ rows on $k, ERROR SUMMARY"
 done
 [ "$(grep -c "cuda_tc ÷ cublas: .*[0-9]\.[0-9]{3} \(emulated\).*[0-9]\.[0-9]{3} \(emulated\)" -E \

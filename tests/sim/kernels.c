@@ -404,7 +404,9 @@ static int func_num_regs(const char *name) {
     static const struct {
         const char *name;
         int regs;
-    } known[] = {{"gb_hgemm_wgmma_persist_128x256", 168}, {"gb_bgemm_wgmma_persist_128x256", 168}};
+    } known[] = {{"gb_hgemm_wgmma_persist_128x256", 168},
+                 {"gb_bgemm_wgmma_persist_128x256", 168},
+                 {"gb_tgemm_wgmma_persist_128x256", 168}};
     const char *env = getenv("GPUBENCH_SIM_NUM_REGS"), *p = env;
     const size_t len = strlen(name);
     while (p && *p) {
