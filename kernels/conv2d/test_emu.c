@@ -524,6 +524,8 @@ int main(void) {
     cmm_layout_checks();
     cmm_gather_checks();
     cmm_ldsm_checks();
+    cmm_pair_checks();
+    cmm_pick_checks();
     runs = cmm_cases(drop);
     printf("%d emulated conv2d mma.sync launches as for sm_%d (barrier removed: %d), %.0f ms, "
            "%d failures\n",
