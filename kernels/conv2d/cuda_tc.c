@@ -4,8 +4,12 @@
  *   f16   FP16 x and filters, FP32 accumulation, FP16 y, as an implicit GEMM. The tier of
  *         conv2d/cudnn's and conv2d/cudnn_gemm's f16 rows (half tensors, FP32 compute), so the
  *         rows verify against the same reference and compare like with like.
- *         - sm_80 code (CUDA 11.0+): PTX mma.sync m16n8k16, ldmatrix, 3-stage cp.async, 128×128
- *           tiles (tc_mma.cuh), reading x as NHWC and the filters as KRSC, channels padded with
+ *         - sm_80 code (CUDA 11.0+): PTX mma.sync m16n8k16, ldmatrix, 3-stage cp.async, block
+ *           tiles of 128×128 (filters × pixels) or 64×256 (tc_mma.cuh; the smaller modelled mma
+ *           work below 128 filters, so 64×256 on the default layer's k = 64, where 128×128
+ *           computes 64 zero filter rows; GPUBENCH_CONV_KERNEL=128x128 or 64x256 forces one; the
+ *           row's note names the tile and why), y stored in pairs of halves where p·q is even,
+ *           reading x as NHWC and the filters as KRSC, channels padded with
  *           zeros to a multiple of 8 so that a gather is one 16-byte copy. The host places them
  *           so when it converts them to half in prepare (kernels/common/dev_bufs.h's place,
  *           gb_conv2d_mma_x_place), never timed — left out of the timing as conv2d/cudnn's f16
@@ -63,14 +67,16 @@ static int conv2d_tc_tile(struct impl_ctx *ctx, const struct conv2d_dims *d, cha
                  "GPUBENCH_CONV_KERNEL='%.40s' is neither 128x128 nor 64x256", force);
         return -1;
     }
-    t = gb_conv2d_mma_pick(d);
-    snprintf(why, n,
-             "k=%d: modelled mma work of 64x256 %.2f of 128x128's (filters and pixels padded to "
-             "the tile; the smaller below k=128, ties to 128x128)",
-             d->k,
-             (double)gb_conv2d_mma_work(GB_CONV2D_MMA_64X256, d) /
-                 (double)gb_conv2d_mma_work(GB_CONV2D_MMA_128X128, d));
-    return t;
+    if (d->k >= 128)
+        snprintf(why, n, "k=%d, 128 filters or more", d->k);
+    else
+        snprintf(why, n,
+                 "k=%d: modelled mma work of 64x256 %.2f of 128x128's (filters and pixels padded "
+                 "to each tile; the smaller below k=128, ties to 128x128)",
+                 d->k,
+                 (double)gb_conv2d_mma_work(GB_CONV2D_MMA_64X256, d) /
+                     (double)gb_conv2d_mma_work(GB_CONV2D_MMA_128X128, d));
+    return gb_conv2d_mma_pick(d);
 }
 
 static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {

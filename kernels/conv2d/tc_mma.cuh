@@ -1,20 +1,55 @@
 /* tc_mma.cuh — conv2d/cuda_tc's kernel for sm_80 and newer (kernels/conv2d/cuda_tc.c; tc.cuh's
  * WMMA kernel stays the one for sm_70/75): forward convolution on the FP16 tensor cores through
  * PTX mma.sync m16n8k16 with ldmatrix and a 3-stage cp.async pipeline, as an implicit GEMM on the
- * tile of gemm/cuda_tc's mma.sync kernel (kernels/common/mma.cuh: 128×128 block tiles of 8 warps
- * of 64×32, 32-deep slices of 16-byte chunks, XOR-swizzled; kernels/common/mma_pipe.cuh: the
- * chunk copies and the pipeline loop, this file giving it the gather and the fragment reads;
- * kernels/gemm/mma.cuh's file comment has the scheme). FP32 accumulation, y rounded to half
- * once, as tc.cuh's and conv2d/cudnn's f16.
+ * pieces of gemm/cuda_tc's mma.sync kernel (kernels/common/mma.cuh: 8 warps a block, 32-deep
+ * slices of 16-byte chunks, XOR-swizzled; kernels/common/mma_pipe.cuh: the chunk copies and the
+ * pipeline loop, this file giving it the gather and the fragment reads; kernels/gemm/mma.cuh's
+ * file comment has the scheme), in two block tiles (filters × pixels, kernels/conv2d/
+ * tc_mma_tile.cuh once for each). FP32 accumulation, y rounded to half once, as tc.cuh's and
+ * conv2d/cudnn's f16.
  *
- *   gb_conv2d_mma_f16  compute capability 8.0, CUDA 11.0; below sm_80 a trap the host never
- *                      launches (gb_conv2d_mma_runs, kernels/conv2d/cuda.cu)
+ *   gb_conv2d_mma_f16          128×128, 8 warps of 64×32 (2 × 4), gemm's tile
+ *   gb_conv2d_mma_f16_64x256   64×256, 8 warps of 32×64 (2 × 4): for k ≤ 64 filters
+ *   both compute capability 8.0, CUDA 11.0; below sm_80 a trap the host never launches
+ *   (gb_conv2d_mma_runs, kernels/conv2d/cuda.cu)
  *
  * SASS check: gb_conv2d_mma_f16 HMMA.16816 from 800
  * SASS check: gb_conv2d_mma_f16 LDSM from 800
  * SASS check: gb_conv2d_mma_f16 LDGSTS.E.BYPASS.128 from 800
- * (tests/gpuinfo/sass_check.py: from sm_80 the kernel holds the m16n8k16 mma, ldmatrix and the
- * 16-byte cp.async gathers — the claims' modifiers must lead the opcode's; below, none)
+ * SASS check: gb_conv2d_mma_f16 STG.E x96 from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 HMMA.16816 from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 LDSM from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 LDGSTS.E.BYPASS.128 from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 STG.E x96 from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 no LDL from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 no STL from 800
+ * (tests/gpuinfo/sass_check.py: from sm_80 each kernel holds the m16n8k16 mma, ldmatrix and the
+ * 16-byte cp.async gathers — the claims' modifiers must lead the opcode's; below, none. The
+ * epilogue's stores, 96 a lane: each of the 32 pixel pairs (FM·NF·2) as one 32-bit STG.E where
+ * p·q is even and as two 16-bit STG.E.U16 where it is odd — 32 + 64; a half at a time alone
+ * would be 64. The 64×256 kernel, at 128 registers, the cap of two blocks an SM, uses no local
+ * memory: no spills.)
+ *
+ * The tiles, and the choice (gb_cmm_pick; the host's note says which and why,
+ * kernels/conv2d/cuda_tc.c; GPUBENCH_CONV_KERNEL=128x128 or 64x256 forces one). A 128-filter
+ * tile on k = 64 filters — the default layer's, bench/conv2d.c — computes 64 zero filter rows:
+ * half of every mma. The 64×256 tile computes the same 16384 outputs a block (FM·NF = 2·8 = 16
+ * mma a warp a k16 step, as 4·4) with 2 A ldmatrix.x4 and 4 B ones a step (6, as 4 + 2), and
+ * copies 1 filter chunk and 4 pixel chunks a thread a slice (2 and 2). The rule: the smaller
+ * modelled mma work, filter rows and pixels each padded to the tile, below k = 128; ties to
+ * 128×128, which gathers each pixel's taps once per 128 filters, not once per 64. That is:
+ * k ≤ 64 beyond 128 pixels, 64×256; 65 ≤ k ≤ 127, 128×128 (both pad to 128 filter rows, and
+ * 64×256 would gather x twice); k ≥ 128, 128×128. A model, no card measured it: on the default
+ * layer (100352 pixels) 392 blocks of 64×256 against 784 of 128×128, each block the same mma
+ * count; at two blocks an SM, 2 rounds against 3 on an H100's 132 SMs, 2 against 4 on an
+ * A100's 108.
+ *
+ * Occupancy: both tiles 256 threads, up to 128 registers (GB_LAUNCH_BOUNDS_MIN 2), dynamic shared
+ * memory GB_MM_STAGES × (bm + bn) × 64 bytes: 48 KiB (128×128, as the static array it was) and
+ * 60 KiB (64×256, opted in past 48 KiB by gb_conv2d_mma_setup). Two blocks an SM, 16 warps, where
+ * an SM has 120 KiB for blocks (sm_80: 164 KiB, sm_90: 228 KiB); on the 100 KiB SMs of sm_86,
+ * sm_89 and sm_120 one 64×256 block fits (8 warps), against two 128×128 ones — whether 8 warps
+ * that compute no zero rows beat 16 that half do is for a card to say.
  *
  * Layouts: the kernel reads x as NHWC with the channels padded with zeros to cp, a multiple of 8
  * (gb_cmm_x_place), and the filters as k rows of r·s·cp (filter, row, column, channel: KRSC,
@@ -44,19 +79,23 @@
  * the taps past r·s·cp of the last slice; a pixel past n·p·q has h0 = GB_CMM_NO_PIXEL.
  *
  * Epilogue: from the accumulators (mma.cuh's gb_mm_frag_c) into NCHW y as halves, each element
- * where its filter is below k and its pixel exists; a lane's 8 pixels' places in y are computed
- * once (gb_cmm_y_at).
+ * where its filter is below k and its pixel exists; a lane's pixels' places in y are computed
+ * once (gb_cmm_y_at). An accumulator row of a fragment holds two adjacent pixels of one filter
+ * (columns 2t, 2t + 1): where p·q is even they are adjacent in y and the first is at an even
+ * place, so the pair is one 32-bit store (gb_cmm_pairs, gb_cmm_store2); where it is odd, a half
+ * at a time. Wider stores would take shuffles across lanes (the next pixels are another lane's).
  *
  * The twin (GPUBENCH_EMU) copies the inside chunks and zeroes the rest, and each lane computes its
  * fragment elements with FP32 FMAs over the shared slices read through the swizzle, as mma.cuh's.
  *
- * What the SASS says (no GPU measured it): the main loop issues 143-161 instructions per 32
- * HMMA.16816 (scripts/sass-loop-mix; sm_80 149, sm_90 161; tc.cuh's WMMA loop 472-526 per 16
- * HMMA), with 12 LDGSTS.E.BYPASS.128 and 12 LDSM a slice. ptxas gives it 125-128 registers, no
- * spills, in CUDA 13 (sm_80 to sm_120) and 11.8 (sm_80 to sm_90): two 256-thread blocks an SM,
- * 16 warps — as many as four of tc.cuh's 128-thread blocks, where that kernel fits three — and
- * 2 × 48 KiB of shared memory. A third block would need 85 registers a thread: not with 64
- * accumulators a lane.
+ * What the SASS says (no GPU measured it): the 128×128 kernel's main loop issues 143-161
+ * instructions per 32 HMMA.16816 (scripts/sass-loop-mix; sm_80 149, sm_90 161; tc.cuh's WMMA
+ * loop 472-526 per 16 HMMA), with 12 LDGSTS.E.BYPASS.128 and 12 LDSM a slice. ptxas (scripts/
+ * ptxas-report; CUDA 11.8's nvcc -Xptxas -v for sm_80, 86, 90) gives the 128×128 kernel 125-126
+ * registers and the 64×256 one 124-128, no spills, no stack, in CUDA 13 (sm_80 to sm_120) and
+ * 11.8 (sm_80 to sm_90): two 256-thread blocks an SM, 16 warps — as many as four of tc.cuh's
+ * 128-thread blocks, where that kernel fits three. A third block would need 85 registers a
+ * thread: not with 64 accumulators a lane (either tile: 4·4·4, 2·8·4).
  */
 #ifndef GPUBENCH_CONV2D_TC_MMA_CUH
 #define GPUBENCH_CONV2D_TC_MMA_CUH
