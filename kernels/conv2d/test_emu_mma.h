@@ -6,6 +6,8 @@
  * to 8) against the direct formulas, for channel counts 1, 3, 8, 9, 17: every element at its
  * place, no two at one, and the padding channels mapped by none (zero, as the host copy leaves
  * them).
+ * Every check runs for both block tiles (tc_mma.cuh's gb_cmm_tile_of: 128×128 of 64×32 warps,
+ * 64×256 of 32×64 warps).
  * cmm_gather_checks: a CPU model of the gather — every (pixel, 16-byte chunk) a thread copies
  * over the whole K loop, from the kernel's own pieces (gb_cmm_pixel, gb_cmm_tap_at, then
  * gb_cmm_step once a slice, gb_cmm_inside, the copy order gb_mm_copy) — against division: the
@@ -17,12 +19,22 @@
  * (gb_cmm_ldsm_b): the registers, in order, must be mma.m16n8k16's col operands b0b1, b2b3 (k =
  * 2t, 2t+1, 2t+8, 2t+9 of column n = g) of two n8 fragments, for every warp, n16 pair and k step
  * — and must not be at A's lane order (gb_mm_ldsm_a); and the lane offsets the kernel computes
- * once plus its constant steps must be those addresses.
+ * once plus its constant steps must be those addresses, and the warps must cover the tile once.
+ * cmm_pair_checks: the epilogue's pairs of halves (gb_cmm_pairs): at an even p·q, for every
+ * block, warp, lane and fragment, the pair's first place in y even and its second the next; no
+ * pairs at an odd p·q or an odd y. Seen failing with pairs at every p·q.
+ * cmm_pick_checks: the tile choice (gb_cmm_pick) at k = 1 … 192 and pixel counts on either side
+ * of the ties. Seen failing with the ties going to 64×256.
  * cmm_cases: the kernel's twin on odd shapes against a direct double convolution of the same
  * halves (the tolerance of tc.cuh's cases): c = 1, 3, 9, 17 and multiples of 8, k not a multiple
  * of 8 or of the 128-filter tile, several pixel tiles, one slice (fewer than the stages) and
  * many, strides and paddings (wider than the filter too); nothing written outside y. With barrier
- * 1 (its only one) dropped, every case wrong; with barrier 2 dropped, right.
+ * 1 (its only one) dropped, every case wrong; with barrier 2 dropped, right. Each case in both
+ * tiles, y's pairs as the launcher decides them; the cases added for the 64×256 tile: k = 64 at
+ * 260 pixels (ragged: 4 past a 256-pixel tile; p·q even, pairs), k = 40 at p·q = 49 (odd: a half
+ * at a time), k = 100 and 127 (two 64-filter tiles), p·q = 12 (images inside a fragment). Seen
+ * failing: the 64×256 twin reading its pixels at 128×128's offset in the stage; the epilogue's
+ * filter row without the block's m0 (the cases past one filter tile wrong); pairs at odd p·q.
  */
 #ifndef GPUBENCH_CONV2D_TEST_EMU_MMA_H
 #define GPUBENCH_CONV2D_TEST_EMU_MMA_H
