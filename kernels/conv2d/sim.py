@@ -30,15 +30,18 @@ def mma_tile(shape):
     return "64x256" if k < 128 and work(64, 256) < work(128, 128) else "128x128"
 
 
-def check_row(card, row, shape, check):
-    """conv2d/cuda_tc's mma.sync rows name the block tile the shape (or GPUBENCH_CONV_KERNEL) asks
-    for (mma_tile). conv2d/cudnn_gemm runs one of cuDNN's implicit-GEMM algorithms, never the FFT
-    or Winograd ones its sibling may pick (the sim's Find can rank WINOGRAD_NONFUSED first in
-    float32)."""
+def check_tier_row(card, row, shape, check):
+    """conv2d/cuda_tc's ok f16 rows on the mma.sync kernel name the block tile the shape (or
+    GPUBENCH_CONV_KERNEL) asks for (mma_tile)."""
     if row["impl"] == "cuda_tc" and "own mma.sync" in row["note"]:
         tile = mma_tile(shape)
         check(f"own mma.sync f16 implicit GEMM, {tile} tiles" in row["note"],
               f"{card.spec} {row['shape']}: cuda_tc not on its {tile} tile: {row['note'][:160]}")
+
+
+def check_row(card, row, shape, check):
+    """conv2d/cudnn_gemm runs one of cuDNN's implicit-GEMM algorithms, never the FFT or Winograd
+    ones its sibling may pick (the sim's Find can rank WINOGRAD_NONFUSED first in float32)."""
     if row["impl"] != "cudnn_gemm":
         return
     check(re.search(r"algo=IMPLICIT_(PRECOMP_)?GEMM ", row["note"]) is not None,
