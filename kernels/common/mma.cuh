@@ -100,12 +100,17 @@ GB_MM_HD int gb_mm_inside(int row_in, int col, int cols, int ec) {
     return !row_in || col >= cols ? 0 : cols - col < ec ? cols - col : ec;
 }
 
-/* Origin (row, column) in the block tile of warp w's 64×wn part (wn = GB_MM_WN: 2×4 warps;
- * GB_MM_WN64: 2×2), warps numbered along the rows of warps. */
-GB_MM_HD void gb_mm_warp_origin(int w, int wn, int *r, int *c) {
-    const int across = GB_MM_BN / wn;
-    *r = (w / across) * GB_MM_WM;
+/* Origin (row, column) in a block tile bn columns wide of warp w's wm×wn part, warps numbered
+ * along the rows of warps (conv2d's 64×256 tile of 32×64 warps: kernels/conv2d/tc_mma.cuh). */
+GB_MM_HD void gb_mm_warp_origin_in(int w, int bn, int wm, int wn, int *r, int *c) {
+    const int across = bn / wn;
+    *r = (w / across) * wm;
     *c = (w % across) * wn;
+}
+
+/* The same in the 128×128 tile of 64×wn warps (wn = GB_MM_WN: 2×4 warps; GB_MM_WN64: 2×2). */
+GB_MM_HD void gb_mm_warp_origin(int w, int wn, int *r, int *c) {
+    gb_mm_warp_origin_in(w, GB_MM_BN, GB_MM_WM, wn, r, c);
 }
 
 /* Warps of a block whose warps hold 64×wn each: 8 (64×32), 4 (64×64). */
@@ -191,13 +196,14 @@ GB_MM_HD void gb_mm_frag_c(int lane, int v, int *r, int *c) {
     *c = 2 * (lane & 3) + (v & 1);
 }
 
-/* acc[GB_MM_FM][nf][GB_MM_PER_FRAG] = 0 (nf: the warp's n8 fragments across; any element type,
- * also kernels/gemm/dmma16.cuh's doubles), unrolled: the accumulators are registers, indexed by
- * constants only. i, j, v: the caller's loop counters. */
-#define GB_MM_ACC_ZERO(acc, nf, i, j, v)                                                           \
+/* acc[fm][nf][GB_MM_PER_FRAG] = 0 (fm, nf: the warp's m16 fragments down, n8 across; any element
+ * type, also kernels/gemm/dmma16.cuh's doubles), unrolled: the accumulators are registers,
+ * indexed by constants only. i, j, v: the caller's loop counters. GB_MM_ACC_ZERO: 64-row warps. */
+#define GB_MM_ACC_ZERO(acc, nf, i, j, v) GB_MM_ACC_ZERO_FM(acc, GB_MM_FM, nf, i, j, v)
+#define GB_MM_ACC_ZERO_FM(acc, fm, nf, i, j, v)                                                    \
     do {                                                                                           \
         GB_UNROLL                                                                                  \
-        for (i = 0; i < GB_MM_FM; i++)                                                             \
+        for (i = 0; i < (fm); i++)                                                                 \
             GB_UNROLL                                                                              \
             for (j = 0; j < (nf); j++)                                                             \
                 GB_UNROLL                                                                          \
@@ -205,25 +211,30 @@ GB_MM_HD void gb_mm_frag_c(int lane, int v, int *r, int *c) {
                     acc[i][j][v] = 0;                                                              \
     } while (0)
 
-/* A warp's mma of one k step: MMA(acc[i][j], a[i], b[j]) for its GB_MM_FM × nf fragments,
- * unrolled. i, j: the caller's loop counters. */
-#define GB_MM_ISSUE(MMA, acc, a, b, nf, i, j)                                                      \
+/* A warp's mma of one k step: MMA(acc[i][j], a[i], b[j]) for its fm × nf fragments, unrolled.
+ * i, j: the caller's loop counters. GB_MM_ISSUE: 64-row warps (GB_MM_FM). */
+#define GB_MM_ISSUE(MMA, acc, a, b, nf, i, j) GB_MM_ISSUE_FM(MMA, acc, a, b, GB_MM_FM, nf, i, j)
+#define GB_MM_ISSUE_FM(MMA, acc, a, b, fm, nf, i, j)                                               \
     do {                                                                                           \
         GB_UNROLL                                                                                  \
-        for (i = 0; i < GB_MM_FM; i++)                                                             \
+        for (i = 0; i < (fm); i++)                                                                 \
             GB_UNROLL                                                                              \
             for (j = 0; j < (nf); j++)                                                             \
                 MMA(acc[i][j], a[i], b[j]);                                                        \
     } while (0)
 
-/* Blocks of an M×N result: x over column tiles, y over row tiles; 0, or -1 beyond the limits. */
-GB_MM_HD int gb_mm_grid(int M, int N, unsigned *gx, unsigned *gy) {
-    long x = ((long)N + GB_MM_BN - 1) / GB_MM_BN, y = ((long)M + GB_MM_BM - 1) / GB_MM_BM;
+/* Blocks of an M×N result in bm×bn tiles: x over column tiles, y over row tiles; 0, or -1
+ * beyond the limits. gb_mm_grid: 128×128 tiles. */
+GB_MM_HD int gb_mm_grid_in(int M, int N, int bm, int bn, unsigned *gx, unsigned *gy) {
+    long x = ((long)N + bn - 1) / bn, y = ((long)M + bm - 1) / bm;
     if (y > 65535 || x > 2147483647L)
         return -1;
     *gx = (unsigned)x;
     *gy = (unsigned)y;
     return 0;
+}
+GB_MM_HD int gb_mm_grid(int M, int N, unsigned *gx, unsigned *gy) {
+    return gb_mm_grid_in(M, N, GB_MM_BM, GB_MM_BN, gx, gy);
 }
 
 /* May the kernel of a tier with esize-byte elements read A (lda) and B (ldb) — the addresses

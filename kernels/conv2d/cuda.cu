@@ -94,9 +94,17 @@ cudaError_t gb_conv2d_wmma(cudaStream_t stream, const struct gb_arch *arch,
 
 /* --- tensor cores from sm_80: mma.sync ----------------------------------------------------- */
 
+/* cuda.h's tile numbers are tc_mma.cuh's */
+static_assert((int)GB_CONV2D_MMA_128X128 == (int)GB_CMM_T128 &&
+                  (int)GB_CONV2D_MMA_64X256 == (int)GB_CMM_T64 &&
+                  (int)GB_CONV2D_MMA_TILES == (int)GB_CMM_TILES,
+              "conv2d mma tiles");
+
 int gb_conv2d_mma_kernels(const struct gb_kernel_ref **refs) {
 #if GB_HAVE_MMA
-    static const struct gb_kernel_ref k[] = {{(const void *)gb_conv2d_mma_f16, "gb_conv2d_mma_f16"}};
+    static const struct gb_kernel_ref k[] = {
+        {(const void *)gb_conv2d_mma_f16, "gb_conv2d_mma_f16"},
+        {(const void *)gb_conv2d_mma_f16_64x256, "gb_conv2d_mma_f16_64x256"}};
     *refs = k;
     return (int)(sizeof k / sizeof k[0]);
 #else
@@ -131,23 +139,69 @@ size_t gb_conv2d_mma_w_place(size_t i, const void *dims) {
     return gb_cmm_w_place(i, d->c, d->r, d->s);
 }
 
+const char *gb_conv2d_mma_tile_name(int tile) {
+    return gb_cmm_tile_of(tile).name;
+}
+
+int gb_conv2d_mma_pick(const struct conv2d_dims *d) {
+    return gb_cmm_pick(d->k, (long long)d->n * d->p * d->q);
+}
+
+long long gb_conv2d_mma_work(int tile, const struct conv2d_dims *d) {
+    return gb_cmm_work(tile, d->k, (long long)d->n * d->p * d->q);
+}
+
+int gb_conv2d_mma_pairs(const struct conv2d_dims *d, const void *y) {
+    return gb_cmm_pairs(d, (size_t)y);
+}
+
+#if GB_HAVE_MMA
+/* tile's kernel (gb_conv2d_mma_kernels's order), or NULL for no such tile */
+static const void *conv2d_mma_fn(int tile) {
+    const struct gb_kernel_ref *refs;
+    return tile >= 0 && tile < gb_conv2d_mma_kernels(&refs) ? refs[tile].fn : NULL;
+}
+#endif
+
+cudaError_t gb_conv2d_mma_setup(int tile) {
+#if GB_HAVE_MMA
+    const struct gb_cmm_tile t = gb_cmm_tile_of(tile);
+    const void *fn = conv2d_mma_fn(tile);
+    if (!fn)
+        return cudaErrorInvalidValue;
+    return cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                gb_cmm_smem(t.bm, t.bn));
+#else
+    (void)tile;
+    return cudaErrorInvalidValue; /* no mma.sync in this toolkit: conv2d/cuda_tc uses WMMA */
+#endif
+}
+
 cudaError_t gb_conv2d_mma(cudaStream_t stream, const struct gb_arch *arch,
-                          const struct conv2d_dims *d, const void *x, const void *wt, void *y) {
+                          const struct conv2d_dims *d, int tile, const void *x, const void *wt,
+                          void *y) {
 #if GB_HAVE_MMA
     dim3 grid(1, 1, 1);
     struct gb_cmm_geom g;
-    if (!conv2d_dims_valid(d) || !gb_cmm_fits(d) || (size_t)x % 16 != 0 || (size_t)wt % 16 != 0)
+    const struct gb_cmm_tile t = gb_cmm_tile_of(tile);
+    if (!conv2d_dims_valid(d) || !gb_cmm_fits(d) || (size_t)x % 16 != 0 ||
+        (size_t)wt % 16 != 0 || !conv2d_mma_fn(tile))
         return cudaErrorInvalidValue;
-    if (gb_mm_grid(d->k, d->n * d->p * d->q, &grid.x, &grid.y) != 0)
+    if (gb_mm_grid_in(d->k, d->n * d->p * d->q, t.bm, t.bn, &grid.x, &grid.y) != 0)
         return cudaErrorInvalidConfiguration;
     if (!gb_conv2d_mma_runs(arch))
         return cudaErrorNoKernelImageForDevice; /* the body here is a trap: never launch */
     gb_cmm_geom_init(d, &g); /* the walk's constants, a parameter */
-    gb_conv2d_mma_f16<<<grid, GB_MM_THREADS, 0, stream>>>(*d, g, (const __half *)x,
-                                                          (const __half *)wt, (__half *)y);
+    g.pair = gb_cmm_pairs(d, (size_t)y);
+    if (tile == GB_CMM_T64)
+        gb_conv2d_mma_f16_64x256<<<grid, GB_MM_THREADS, gb_cmm_smem(t.bm, t.bn), stream>>>(
+            *d, g, (const __half *)x, (const __half *)wt, (__half *)y);
+    else
+        gb_conv2d_mma_f16<<<grid, GB_MM_THREADS, gb_cmm_smem(t.bm, t.bn), stream>>>(
+            *d, g, (const __half *)x, (const __half *)wt, (__half *)y);
     return cudaGetLastError();
 #else
-    (void)stream, (void)arch, (void)d, (void)x, (void)wt, (void)y;
+    (void)stream, (void)arch, (void)d, (void)tile, (void)x, (void)wt, (void)y;
     return cudaErrorInvalidValue; /* no mma.sync in this toolkit: conv2d/cuda_tc uses WMMA */
 #endif
 }

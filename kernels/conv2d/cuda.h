@@ -56,8 +56,30 @@ cudaError_t gb_conv2d_wmma(cudaStream_t stream, const struct gb_arch *arch,
 
 /* --- tensor cores from sm_80 (kernels/conv2d/tc_mma.cuh) ----------------------------------- */
 
-/* The kernel gb_conv2d_mma launches; 0 in a build whose CUDA has no mma.sync (before 11.0). */
+/* The kernels gb_conv2d_mma launches, one a block tile (128×128, then 64×256); 0 in a build
+ * whose CUDA has no mma.sync (before 11.0). */
 int gb_conv2d_mma_kernels(const struct gb_kernel_ref **refs);
+
+/* The block tiles (filters × pixels; tc_mma.cuh's GB_CMM_T128 and GB_CMM_T64) */
+enum { GB_CONV2D_MMA_128X128, GB_CONV2D_MMA_64X256, GB_CONV2D_MMA_TILES };
+
+/* The tile's name, "128x128" or "64x256" (GPUBENCH_CONV_KERNEL's values). */
+const char *gb_conv2d_mma_tile_name(int tile);
+
+/* The tile for d (tc_mma.cuh's gb_cmm_pick: the smaller modelled mma work, filters and pixels
+ * padded to the tile; 64×256 only below 128 filters, ties to 128×128), and that work of a tile
+ * (for the row note's ratio). */
+int gb_conv2d_mma_pick(const struct conv2d_dims *d);
+long long gb_conv2d_mma_work(int tile, const struct conv2d_dims *d);
+
+/* Does the epilogue store y in pairs of halves, one 32-bit store each (tc_mma.cuh's
+ * gb_cmm_pairs: p·q even and y 4-byte aligned), rather than a half at a time? */
+int gb_conv2d_mma_pairs(const struct conv2d_dims *d, const void *y);
+
+/* Before the first gb_conv2d_mma of tile: lets its kernel take its dynamic shared memory (the
+ * 64×256 tile's 60 KiB is past the 48 KiB a kernel gets unasked; 128×128's 48 KiB needs
+ * nothing). cudaErrorInvalidValue for no such tile (or a build without mma.sync). */
+cudaError_t gb_conv2d_mma_setup(int tile);
 
 /* Does the device, at arch's code level, run gb_conv2d_mma's real body: from sm_80, in a build
  * with CUDA 11.0 or newer? */
@@ -76,11 +98,13 @@ size_t gb_conv2d_mma_x_place(size_t i, const void *dims);
 size_t gb_conv2d_mma_w_place(size_t i, const void *dims);
 
 /* y (n×k×p×q, NCHW) = conv(x, wt), x and wt __half in the padded layouts above (16-byte
- * aligned), y __half, FP32 accumulation, on mma.sync (tc_mma.cuh). cudaErrorInvalidValue for a d
- * not completed by conv2d_dims_finish or beyond gb_conv2d_mma_fits (or a build without it),
- * cudaErrorNoKernelImageForDevice where gb_conv2d_mma_runs is 0 (nothing launched). */
+ * aligned), y __half, FP32 accumulation, on mma.sync (tc_mma.cuh) in block tile `tile` (set up
+ * by gb_conv2d_mma_setup). cudaErrorInvalidValue for a d not completed by conv2d_dims_finish or
+ * beyond gb_conv2d_mma_fits, a bad tile (or a build without it), cudaErrorNoKernelImageForDevice
+ * where gb_conv2d_mma_runs is 0 (nothing launched). */
 cudaError_t gb_conv2d_mma(cudaStream_t stream, const struct gb_arch *arch,
-                          const struct conv2d_dims *d, const void *x, const void *wt, void *y);
+                          const struct conv2d_dims *d, int tile, const void *x, const void *wt,
+                          void *y);
 
 #ifdef __cplusplus
 }

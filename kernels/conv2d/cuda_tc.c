@@ -4,8 +4,12 @@
  *   f16   FP16 x and filters, FP32 accumulation, FP16 y, as an implicit GEMM. The tier of
  *         conv2d/cudnn's and conv2d/cudnn_gemm's f16 rows (half tensors, FP32 compute), so the
  *         rows verify against the same reference and compare like with like.
- *         - sm_80 code (CUDA 11.0+): PTX mma.sync m16n8k16, ldmatrix, 3-stage cp.async, 128×128
- *           tiles (tc_mma.cuh), reading x as NHWC and the filters as KRSC, channels padded with
+ *         - sm_80 code (CUDA 11.0+): PTX mma.sync m16n8k16, ldmatrix, 3-stage cp.async, block
+ *           tiles of 128×128 (filters × pixels) or 64×256 (tc_mma.cuh; the smaller modelled mma
+ *           work below 128 filters, so 64×256 on the default layer's k = 64, where 128×128
+ *           computes 64 zero filter rows; GPUBENCH_CONV_KERNEL=128x128 or 64x256 forces one; the
+ *           row's note names the tile and why), y stored in pairs of halves where p·q is even,
+ *           reading x as NHWC and the filters as KRSC, channels padded with
  *           zeros to a multiple of 8 so that a gather is one 16-byte copy. The host places them
  *           so when it converts them to half in prepare (kernels/common/dev_bufs.h's place,
  *           gb_conv2d_mma_x_place), never timed — left out of the timing as conv2d/cudnn's f16
@@ -22,6 +26,8 @@
  * kernels' int indexing.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "bench/conv2d.h"
 #include "kernels/common/cuda_check.h"
@@ -39,14 +45,46 @@ struct conv2d_tc_state {
     struct gb_dev_bufs dev; /* first: gb_dev_* take ctx->state as it */
     struct gb_arch arch;
     struct conv2d_dims d;
-    int mma; /* 1: the sm_80+ mma.sync kernel on padded NHWC/KRSC; 0: WMMA on NCHW */
+    int mma;  /* 1: the sm_80+ mma.sync kernel on padded NHWC/KRSC; 0: WMMA on NCHW */
+    int tile; /* mma: its block tile (GB_CONV2D_MMA_128X128, _64X256: conv2d_tc_tile) */
 };
+
+/* The mma.sync kernel's block tile for the row, its why into why[n]: gb_conv2d_mma_pick's (the
+ * modelled mma work, tc_mma.cuh's gb_cmm_pick) or GPUBENCH_CONV_KERNEL=128x128 or 64x256 (the
+ * edge-shape runs of scripts/lib/conv2d_tc_edges.py force each); another value: -1, and the
+ * note says so. */
+static int conv2d_tc_tile(struct impl_ctx *ctx, const struct conv2d_dims *d, char *why,
+                          size_t n) {
+    const char *force = getenv("GPUBENCH_CONV_KERNEL");
+    int t;
+    if (force && *force) {
+        for (t = 0; t < GB_CONV2D_MMA_TILES; t++)
+            if (strcmp(force, gb_conv2d_mma_tile_name(t)) == 0) {
+                snprintf(why, n, "forced by GPUBENCH_CONV_KERNEL");
+                return t;
+            }
+        snprintf(ctx->note, sizeof ctx->note,
+                 "GPUBENCH_CONV_KERNEL='%.40s' is neither 128x128 nor 64x256", force);
+        return -1;
+    }
+    if (d->k >= 128)
+        snprintf(why, n, "k=%d, 128 filters or more", d->k);
+    else
+        snprintf(why, n,
+                 "k=%d: modelled mma work of 64x256 %.2f of 128x128's (filters and pixels padded "
+                 "to each tile; the smaller below k=128, ties to 128x128)",
+                 d->k,
+                 (double)gb_conv2d_mma_work(GB_CONV2D_MMA_64X256, d) /
+                     (double)gb_conv2d_mma_work(GB_CONV2D_MMA_128X128, d));
+    return gb_conv2d_mma_pick(d);
+}
 
 static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
     struct problem *p = ctx->p;
     const struct gb_kernel_ref *refs;
     struct conv2d_tc_state *s;
     enum status st;
+    char why[192] = "";
     if (gb_conv2d_wmma_kernels(&refs) == 0) {
         snprintf(ctx->note, sizeof ctx->note,
                  "conv2d/cuda_tc's kernel for " CONV2D_TC_WHAT " needs CUDA 9 or newer; this "
@@ -74,6 +112,11 @@ static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
              gb_conv2d_mma_fits(&s->d);
     if (s->mma && (st = gb_check_kernels(ctx, gb_conv2d_mma_kernels)) != ST_OK)
         return st;
+    if (s->mma) {
+        if ((s->tile = conv2d_tc_tile(ctx, &s->d, why, sizeof why)) < 0)
+            return ST_ERROR;
+        CU_TRY(gb_conv2d_mma_setup(s->tile), ctx);
+    }
     const struct gb_dev_spec spec[] = {
         [DEV_X] = {.name = "x", .in = &p->in[IN_X]},
         [DEV_WT] = {.name = "filters", .in = &p->in[IN_WT]},
@@ -97,9 +140,14 @@ static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
         return st;
     if (s->mma)
         snprintf(ctx->note, sizeof ctx->note,
-                 "own mma.sync f16 implicit GEMM, 128x128 tiles (m16n8k16, ldmatrix, cp.async), "
-                 "FP32 accumulation; x NHWC and filters KRSC, channels padded to 8, placed on "
-                 "the host untimed as cudnn's NHWC");
+                 "own mma.sync f16 implicit GEMM, %s tiles of %s warps (m16n8k16, ldmatrix, "
+                 "cp.async): %s; FP32 accumulation; y %s; x NHWC and filters KRSC, channels "
+                 "padded to 8, placed on the host untimed as cudnn's NHWC",
+                 gb_conv2d_mma_tile_name(s->tile),
+                 s->tile == GB_CONV2D_MMA_64X256 ? "32x64" : "64x32", why,
+                 gb_conv2d_mma_pairs(&s->d, s->dev.ptr[DEV_Y])
+                     ? "in pairs of halves (32-bit stores)"
+                     : "a half at a time (p*q odd)");
     else
         snprintf(ctx->note, sizeof ctx->note,
                  "own WMMA f16 implicit GEMM, 64x64 tiles (16x16x16 fragments), FP32 "
@@ -113,8 +161,8 @@ static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
 static enum status conv2d_tc_run(struct impl_ctx *ctx) {
     struct conv2d_tc_state *s = ctx->state;
     if (s->mma)
-        CU_TRY(gb_conv2d_mma(gb_stream(), &s->arch, &s->d, s->dev.ptr[DEV_X], s->dev.ptr[DEV_WT],
-                             s->dev.ptr[DEV_Y]),
+        CU_TRY(gb_conv2d_mma(gb_stream(), &s->arch, &s->d, s->tile, s->dev.ptr[DEV_X],
+                             s->dev.ptr[DEV_WT], s->dev.ptr[DEV_Y]),
                ctx);
     else
         CU_TRY(gb_conv2d_wmma(gb_stream(), &s->arch, &s->d, s->dev.ptr[DEV_X],
@@ -127,7 +175,8 @@ const struct impl conv2d_cuda_tc_impl = {
     .name = "cuda_tc",
     .kind = DEV_CUDA,
     .summary = "own tensor-core implicit GEMM: FP16 x and filters, FP32 accumulation; mma.sync "
-               "m16n8k16 128x128 tiles on sm_80+ code, WMMA 16x16x16 64x64 tiles on cc 7.0/7.5",
+               "m16n8k16 128x128 or 64x256 tiles on sm_80+ code, WMMA 16x16x16 64x64 tiles on "
+               "cc 7.0/7.5",
     .prepare = conv2d_tc_prepare,
     .upload = gb_dev_upload,
     .run = conv2d_tc_run,

@@ -1,5 +1,6 @@
 """What the simulated CUDA device's tests expect of this workload's GPU rows (the interface:
 kernels/vecadd/sim.py)."""
+import os
 import re
 
 TINY = "n=1,c=3,h=9,w=9,k=5,r=3,s=3,stride=1,pad=1"
@@ -10,6 +11,32 @@ def expect(card, impl):
     """conv2d/cuda and conv2d/cuda_tc: our kernels, where the card has code for them (cuda_tc has
     no float32 version: sim_check.py refuses that tier first); cudnn and cudnn_gemm: cuDNN."""
     return card.own_kernels() if impl in ("cuda", "cuda_tc") else card.cudnn()
+
+
+def mma_tile(shape):
+    """conv2d/cuda_tc's mma.sync block tile for a shape: GPUBENCH_CONV_KERNEL's, else the smaller
+    modelled mma work below k = 128, ties to 128x128 (kernels/conv2d/tc_mma.cuh's gb_cmm_pick)."""
+    force = os.environ.get("GPUBENCH_CONV_KERNEL", "")
+    if force in ("128x128", "64x256"):
+        return force
+    k = shape["k"]
+    sh, sw = shape.get("stride_h", shape.get("stride", 1)), shape.get("stride_w", shape.get("stride", 1))
+    ph, pw = shape.get("pad_h", shape.get("pad", 0)), shape.get("pad_w", shape.get("pad", 0))
+    npq = shape["n"] * ((shape["h"] + 2 * ph - shape["r"]) // sh + 1) * \
+        ((shape["w"] + 2 * pw - shape["s"]) // sw + 1)
+
+    def work(bm, bn):
+        return -(-k // bm) * bm * (-(-npq // bn) * bn)
+    return "64x256" if k < 128 and work(64, 256) < work(128, 128) else "128x128"
+
+
+def check_tier_row(card, row, shape, check):
+    """conv2d/cuda_tc's ok f16 rows on the mma.sync kernel name the block tile the shape (or
+    GPUBENCH_CONV_KERNEL) asks for (mma_tile)."""
+    if row["impl"] == "cuda_tc" and "own mma.sync" in row["note"]:
+        tile = mma_tile(shape)
+        check(f"own mma.sync f16 implicit GEMM, {tile} tiles" in row["note"],
+              f"{card.spec} {row['shape']}: cuda_tc not on its {tile} tile: {row['note'][:160]}")
 
 
 def check_row(card, row, shape, check):

@@ -1,20 +1,55 @@
 /* tc_mma.cuh — conv2d/cuda_tc's kernel for sm_80 and newer (kernels/conv2d/cuda_tc.c; tc.cuh's
  * WMMA kernel stays the one for sm_70/75): forward convolution on the FP16 tensor cores through
  * PTX mma.sync m16n8k16 with ldmatrix and a 3-stage cp.async pipeline, as an implicit GEMM on the
- * tile of gemm/cuda_tc's mma.sync kernel (kernels/common/mma.cuh: 128×128 block tiles of 8 warps
- * of 64×32, 32-deep slices of 16-byte chunks, XOR-swizzled; kernels/common/mma_pipe.cuh: the
- * chunk copies and the pipeline loop, this file giving it the gather and the fragment reads;
- * kernels/gemm/mma.cuh's file comment has the scheme). FP32 accumulation, y rounded to half
- * once, as tc.cuh's and conv2d/cudnn's f16.
+ * pieces of gemm/cuda_tc's mma.sync kernel (kernels/common/mma.cuh: 8 warps a block, 32-deep
+ * slices of 16-byte chunks, XOR-swizzled; kernels/common/mma_pipe.cuh: the chunk copies and the
+ * pipeline loop, this file giving it the gather and the fragment reads; kernels/gemm/mma.cuh's
+ * file comment has the scheme), in two block tiles (filters × pixels, kernels/conv2d/
+ * tc_mma_tile.cuh once for each). FP32 accumulation, y rounded to half once, as tc.cuh's and
+ * conv2d/cudnn's f16.
  *
- *   gb_conv2d_mma_f16  compute capability 8.0, CUDA 11.0; below sm_80 a trap the host never
- *                      launches (gb_conv2d_mma_runs, kernels/conv2d/cuda.cu)
+ *   gb_conv2d_mma_f16          128×128, 8 warps of 64×32 (2 × 4), gemm's tile
+ *   gb_conv2d_mma_f16_64x256   64×256, 8 warps of 32×64 (2 × 4): for k ≤ 64 filters
+ *   both compute capability 8.0, CUDA 11.0; below sm_80 a trap the host never launches
+ *   (gb_conv2d_mma_runs, kernels/conv2d/cuda.cu)
  *
  * SASS check: gb_conv2d_mma_f16 HMMA.16816 from 800
  * SASS check: gb_conv2d_mma_f16 LDSM from 800
  * SASS check: gb_conv2d_mma_f16 LDGSTS.E.BYPASS.128 from 800
- * (tests/gpuinfo/sass_check.py: from sm_80 the kernel holds the m16n8k16 mma, ldmatrix and the
- * 16-byte cp.async gathers — the claims' modifiers must lead the opcode's; below, none)
+ * SASS check: gb_conv2d_mma_f16 STG.E x96 from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 HMMA.16816 from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 LDSM from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 LDGSTS.E.BYPASS.128 from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 STG.E x96 from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 no LDL from 800
+ * SASS check: gb_conv2d_mma_f16_64x256 no STL from 800
+ * (tests/gpuinfo/sass_check.py: from sm_80 each kernel holds the m16n8k16 mma, ldmatrix and the
+ * 16-byte cp.async gathers — the claims' modifiers must lead the opcode's; below, none. The
+ * epilogue's stores, 96 a lane: each of the 32 pixel pairs (FM·NF·2) as one 32-bit STG.E where
+ * p·q is even and as two 16-bit STG.E.U16 where it is odd — 32 + 64; a half at a time alone
+ * would be 64. The 64×256 kernel, at 128 registers, the cap of two blocks an SM, uses no local
+ * memory: no spills.)
+ *
+ * The tiles, and the choice (gb_cmm_pick; the host's note says which and why,
+ * kernels/conv2d/cuda_tc.c; GPUBENCH_CONV_KERNEL=128x128 or 64x256 forces one). A 128-filter
+ * tile on k = 64 filters — the default layer's, bench/conv2d.c — computes 64 zero filter rows:
+ * half of every mma. The 64×256 tile computes the same 16384 outputs a block (FM·NF = 2·8 = 16
+ * mma a warp a k16 step, as 4·4) with 2 A ldmatrix.x4 and 4 B ones a step (6, as 4 + 2), and
+ * copies 1 filter chunk and 4 pixel chunks a thread a slice (2 and 2). The rule: the smaller
+ * modelled mma work, filter rows and pixels each padded to the tile, below k = 128; ties to
+ * 128×128, which gathers each pixel's taps once per 128 filters, not once per 64. That is:
+ * k ≤ 64 beyond 128 pixels, 64×256; 65 ≤ k ≤ 127, 128×128 (both pad to 128 filter rows, and
+ * 64×256 would gather x twice); k ≥ 128, 128×128. A model, no card measured it: on the default
+ * layer (100352 pixels) 392 blocks of 64×256 against 784 of 128×128, each block the same mma
+ * count; at two blocks an SM, 2 rounds against 3 on an H100's 132 SMs, 2 against 4 on an
+ * A100's 108.
+ *
+ * Occupancy: both tiles 256 threads, up to 128 registers (GB_LAUNCH_BOUNDS_MIN 2), dynamic shared
+ * memory GB_MM_STAGES × (bm + bn) × 64 bytes: 48 KiB (128×128, as the static array it was) and
+ * 60 KiB (64×256, opted in past 48 KiB by gb_conv2d_mma_setup). Two blocks an SM, 16 warps, where
+ * an SM has 120 KiB for blocks (sm_80: 164 KiB, sm_90: 228 KiB); on the 100 KiB SMs of sm_86,
+ * sm_89 and sm_120 one 64×256 block fits (8 warps), against two 128×128 ones — whether 8 warps
+ * that compute no zero rows beat 16 that half do is for a card to say.
  *
  * Layouts: the kernel reads x as NHWC with the channels padded with zeros to cp, a multiple of 8
  * (gb_cmm_x_place), and the filters as k rows of r·s·cp (filter, row, column, channel: KRSC,
@@ -44,19 +79,23 @@
  * the taps past r·s·cp of the last slice; a pixel past n·p·q has h0 = GB_CMM_NO_PIXEL.
  *
  * Epilogue: from the accumulators (mma.cuh's gb_mm_frag_c) into NCHW y as halves, each element
- * where its filter is below k and its pixel exists; a lane's 8 pixels' places in y are computed
- * once (gb_cmm_y_at).
+ * where its filter is below k and its pixel exists; a lane's pixels' places in y are computed
+ * once (gb_cmm_y_at). An accumulator row of a fragment holds two adjacent pixels of one filter
+ * (columns 2t, 2t + 1): where p·q is even they are adjacent in y and the first is at an even
+ * place, so the pair is one 32-bit store (gb_cmm_pairs, gb_cmm_store2); where it is odd, a half
+ * at a time. Wider stores would take shuffles across lanes (the next pixels are another lane's).
  *
  * The twin (GPUBENCH_EMU) copies the inside chunks and zeroes the rest, and each lane computes its
  * fragment elements with FP32 FMAs over the shared slices read through the swizzle, as mma.cuh's.
  *
- * What the SASS says (no GPU measured it): the main loop issues 143-161 instructions per 32
- * HMMA.16816 (scripts/sass-loop-mix; sm_80 149, sm_90 161; tc.cuh's WMMA loop 472-526 per 16
- * HMMA), with 12 LDGSTS.E.BYPASS.128 and 12 LDSM a slice. ptxas gives it 125-128 registers, no
- * spills, in CUDA 13 (sm_80 to sm_120) and 11.8 (sm_80 to sm_90): two 256-thread blocks an SM,
- * 16 warps — as many as four of tc.cuh's 128-thread blocks, where that kernel fits three — and
- * 2 × 48 KiB of shared memory. A third block would need 85 registers a thread: not with 64
- * accumulators a lane.
+ * What the SASS says (no GPU measured it): the 128×128 kernel's main loop issues 143-161
+ * instructions per 32 HMMA.16816 (scripts/sass-loop-mix; sm_80 149, sm_90 161; tc.cuh's WMMA
+ * loop 472-526 per 16 HMMA), with 12 LDGSTS.E.BYPASS.128 and 12 LDSM a slice. ptxas (scripts/
+ * ptxas-report; CUDA 11.8's nvcc -Xptxas -v for sm_80, 86, 90) gives the 128×128 kernel 125-126
+ * registers and the 64×256 one 124-128, no spills, no stack, in CUDA 13 (sm_80 to sm_120) and
+ * 11.8 (sm_80 to sm_90): two 256-thread blocks an SM, 16 warps — as many as four of tc.cuh's
+ * 128-thread blocks, where that kernel fits three. A third block would need 85 registers a
+ * thread: not with 64 accumulators a lane (either tile: 4·4·4, 2·8·4).
  */
 #ifndef GPUBENCH_CONV2D_TC_MMA_CUH
 #define GPUBENCH_CONV2D_TC_MMA_CUH
@@ -71,6 +110,7 @@ struct gb_cmm_geom {
     int c8;      /* chunks of 8 channels a filter tap: cp / 8 */
     int K;       /* the GEMM's depth, r·s·cp */
     int rowwrap; /* (w − s)·cp: from filter column s − 1 to column 0 of the next row */
+    int pair;    /* 1: y's pixel pairs are stored as one 32-bit word (gb_cmm_pairs) */
 };
 
 /* The window origin of a pixel past n·p·q: h0 + ri lies outside every image for any ri < 2^28. */
@@ -91,6 +131,16 @@ GB_MM_HD void gb_cmm_geom_init(const struct conv2d_dims *d, struct gb_cmm_geom *
     g->c8 = g->cp / 8;
     g->K = d->r * d->s * g->cp;
     g->rowwrap = (d->w - d->s) * g->cp;
+    g->pair = 0; /* the launcher's: gb_cmm_pairs */
+}
+
+/* May the epilogue store the lane's two adjacent pixels (columns 2t, 2t + 1 of an n8 fragment:
+ * the first even) of one filter as one 32-bit word of y at address y_addr? Where p·q is even:
+ * an even pixel's place in NCHW y, img·k·p·q + f·p·q + (pix − img·p·q), is then even for every
+ * filter and image, and its pair is in the same image (an odd p·q shifts the parity from one
+ * filter or image to the next: then a half at a time). y must be 4-byte aligned. */
+GB_MM_HD int gb_cmm_pairs(const struct conv2d_dims *d, size_t y_addr) {
+    return (long long)d->p * d->q % 2 == 0 && y_addr % 4 == 0;
 }
 
 /* Where element i of the problem's NCHW x sits in the padded NHWC one (n × h × w × cp). */
@@ -174,11 +224,12 @@ GB_MM_HD void gb_cmm_ldsm_b(int lane, int wc, int jj, int ks, int *r, int *c) {
  * and k step 1 is the offset XOR GB_MM_X2, as A's, so the loop adds constants and XORs one bit:
  * two registers a lane, where the addresses computed anew would cost some 30 instructions a
  * slice (ptxas rematerialises them, not keeping 4). */
-GB_MM_HD void gb_cmm_lane_offsets(int lane, int wr, int wc, unsigned *la, unsigned *lb) {
+GB_MM_HD void gb_cmm_lane_offsets(int lane, int wr, int wc, int a_chunks, unsigned *la,
+                                   unsigned *lb) {
     int r, c;
     *la = gb_mm_lane_a(lane, wr);
     gb_cmm_ldsm_b(lane, wc, 0, 0, &r, &c);
-    *lb = (unsigned)((GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * GB_MM_CH);
+    *lb = (unsigned)((a_chunks + gb_mm_swz(r, c, GB_MM_AC)) * GB_MM_CH);
 }
 
 /* Does the kernel's int arithmetic reach every index of d? conv2d_dims_int_indexed; the padded
@@ -191,142 +242,90 @@ static inline int gb_cmm_fits(const struct conv2d_dims *d) {
            (long long)d->k * d->r * d->s * cp <= 2147483647LL;
 }
 
-#if GB_HAVE_MMA
-#if GB_MM_BODY
-/* This thread's chunks of the slice its walk is at into stage st — filters (A: rows m0 + r of
- * W, chunk column tc) and the gathered pixels (B: its pixels ph[], same chunk column) — then the
- * walk one slice on; one commit group. */
-static __device__ __forceinline__ void
-gb_cmm_load_slice(const __half *__restrict__ x, const __half *__restrict__ wt,
-                  const struct conv2d_dims *d, const struct gb_cmm_geom *g, int m0, int tid,
-                  const int *xoff, const int *h0, const int *w0, struct gb_cmm_tap *t, int *wk,
-                  __half *st) {
-    int q, r, c, in;
-    GB_UNROLL
-    for (q = 0; q < GB_MM_COPIES; q++) {
-        gb_mm_copy(tid + q * GB_MM_THREADS, GB_MM_AC, &r, &c);
-        in = m0 + r < d->k && *wk < g->K; /* outside: the base, never read (src-size 0) */
-        gb_mm_chunk(st + gb_mm_swz(r, c, GB_MM_AC) * 8, in ? wt + ((m0 + r) * g->K + *wk) : wt,
-                    in ? 8 : 0, (int)sizeof(__half));
-        in = gb_cmm_inside(d, t, h0[q], w0[q]);
-        gb_mm_chunk(st + (GB_MM_A_CHUNKS + gb_mm_swz(r, c, GB_MM_AC)) * 8,
-                    in ? x + (xoff[q] + t->off) : x, in ? 8 : 0, (int)sizeof(__half));
-    }
-    *wk += GB_MM_AC * 8;
-    gb_cmm_step(d, g, t);
-    gb_mm_group();
+/* The two block tiles (filters × pixels) and their warps (see the file comment): 128×128 of
+ * 64×32 warps, gb_conv2d_mma_f16; 64×256 of 32×64 warps, gb_conv2d_mma_f16_64x256. Both 8 warps,
+ * GB_MM_THREADS threads, GB_MM_STAGES stages of (bm + bn) rows of GB_MM_AC chunks. */
+enum { GB_CMM_T128, GB_CMM_T64, GB_CMM_TILES };
+struct gb_cmm_tile {
+    int bm, bn, wm, wn;
+    const char *name; /* GPUBENCH_CONV_KERNEL's value and the row note's words */
+};
+GB_MM_HD struct gb_cmm_tile gb_cmm_tile_of(int t) {
+    struct gb_cmm_tile x;
+    const int t64 = t == GB_CMM_T64;
+    x.bm = t64 ? 64 : 128;
+    x.bn = t64 ? 256 : 128;
+    x.wm = t64 ? 32 : 64;
+    x.wn = t64 ? 64 : 32;
+    x.name = t64 ? "64x256" : "128x128";
+    return x;
 }
 
-#if GB_MM_NATIVE
-/* acc += the warp's 64×32 share of stage st: two k16 steps of 4 A fragments (ldmatrix.x4) and 4
- * B fragments (2 ldmatrix.x4 over pixel rows), 16 mma each; la, lb: gb_cmm_lane_offsets. */
-static __device__ __forceinline__ void gb_cmm_mma_slice(const __half *st, unsigned la, unsigned lb,
-                                                        float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
-    const unsigned sa = (unsigned)__cvta_generic_to_shared(st);
-    int ks, i, j;
-    GB_UNROLL
-    for (ks = 0; ks < 2; ks++) {
-        unsigned a[GB_MM_FM][4], b[GB_MM_FN][2];
-        GB_UNROLL
-        for (i = 0; i < GB_MM_FM; i++)
-            gb_mm_ldsm_x4(sa + (la ^ ks * GB_MM_X2) + i * GB_MM_ROW16, a[i]);
-        GB_UNROLL
-        for (j = 0; j < GB_MM_FN / 2; j++)
-            gb_mm_ldsm_x4(sa + (lb ^ ks * GB_MM_X2) + j * GB_MM_ROW16, b[2 * j]); /* 2j, 2j+1 */
-        GB_MM_ISSUE(gb_mm_f16, acc, a, b, GB_MM_FN, i, j);
-    }
+/* Bytes of dynamic shared memory a block of tile t takes: 48 KiB (128×128), 60 KiB (64×256). */
+GB_MM_HD int gb_cmm_smem(int bm, int bn) {
+    return GB_MM_STAGES * (bm + bn) * GB_MM_AC * GB_MM_CH;
 }
+
+/* The modelled mma work of tile t on k filters and npq pixels: the filter rows and the pixels
+ * the tile's blocks compute, padded to the tile, multiplied (the mma.sync count over r·s·cp). */
+GB_MM_HD long long gb_cmm_work(int t, int k, long long npq) {
+    const struct gb_cmm_tile x = gb_cmm_tile_of(t);
+    return ((long long)k + x.bm - 1) / x.bm * x.bm * ((npq + x.bn - 1) / x.bn * x.bn);
+}
+
+/* Which tile for k filters and npq pixels: 64×256 where k < 128 and its modelled work is below
+ * 128×128's, else 128×128 — ties to 128×128, which gathers each pixel's taps once per 128
+ * filters rather than once per 64. So: k ≤ 64 at more than 128 pixels, 64×256 (half the mma
+ * work: the 128-filter tile's upper half is zero rows); 65 ≤ k ≤ 127, 128×128 (both pad to 128
+ * filter rows, and 64×256 gathers x twice); k ≥ 128, 128×128. */
+GB_MM_HD int gb_cmm_pick(int k, long long npq) {
+    return k < 128 && gb_cmm_work(GB_CMM_T64, k, npq) < gb_cmm_work(GB_CMM_T128, k, npq)
+               ? GB_CMM_T64
+               : GB_CMM_T128;
+}
+
+#if GB_HAVE_MMA && GB_MM_BODY
+/* Filter row off = f·p·q of the lane's pixel pair, whose places in y are yo[0], yo[1]
+ * (gb_cmm_y_at of columns 2t, 2t + 1 of an n8 fragment; -1 past n·p·q): a and b rounded to half,
+ * one 32-bit store where pair (gb_cmm_pairs: then yo[1] = yo[0] + 1, and yo[0] + off is even),
+ * else a half at a time. The twin stores the word's two halves at yo[0] + off and the next, as
+ * the card does: a pairing where the pixels are not adjacent in y puts a value in the wrong
+ * place, which its cases see. */
+static __device__ __forceinline__ void gb_cmm_store2(__half *y, int pair, const int *yo, int off,
+                                                     float a, float b) {
+    if (pair) {
+        if (yo[0] >= 0) {
+#if GB_MM_NATIVE
+            __half2 h;
+            h.x = __float2half_rn(a);
+            h.y = __float2half_rn(b);
+            *(__half2 *)(y + yo[0] + off) = h;
 #else
-/* The twin: each lane's own fragment elements, FP32 FMAs over the slice through the swizzle. */
-static __device__ __forceinline__ void gb_cmm_mma_slice_twin(const __half *st, int wr, int wc,
-                                                             int lane,
-                                                             float (*acc)[GB_MM_FN][GB_MM_PER_FRAG]) {
-    const __half *bs = st + GB_MM_A_CHUNKS * 8;
-    int i, j, v, k, r, c;
-    for (i = 0; i < GB_MM_FM; i++)
-        for (j = 0; j < GB_MM_FN; j++)
-            for (v = 0; v < GB_MM_PER_FRAG; v++) {
-                gb_mm_frag_c(lane, v, &r, &c);
-                r += wr + 16 * i;
-                c += wc + 8 * j;
-                for (k = 0; k < GB_MM_AC * 8; k++)
-                    acc[i][j][v] += __half2float(st[gb_mm_at(r, k, GB_MM_AC, 8)]) *
-                                    __half2float(bs[gb_mm_at(c, k, GB_MM_AC, 8)]);
-            }
-}
+            y[yo[0] + off] = __float2half_rn(a);
+            y[yo[0] + off + 1] = __float2half_rn(b);
 #endif
-#endif /* GB_MM_BODY */
-
-/* the kernel's pipeline steps (kernels/common/mma_pipe.cuh's GB_MM_PIPELINE), on its variables:
- * the next slice's copies (the walk's: k unused) into stage st; the warp's mma of stage st */
-#define GB_CMM_LOAD(k, st) gb_cmm_load_slice(x, wt, &d, &g, m0, tid, xoff, h0, w0, &t, &wk, st)
-#if GB_MM_NATIVE
-#define GB_CMM_SLICE(st) gb_cmm_mma_slice(st, la, lb, acc)
-#else
-#define GB_CMM_SLICE(st) gb_cmm_mma_slice_twin(st, wr, wc, lane, acc)
-#endif
-
-/* y = conv(x, wt) (see the file comment). Grid: gb_mm_grid(k, n·p·q) — x over 128-pixel tiles,
- * y over 128-filter tiles; GB_MM_THREADS threads; d as filled by conv2d_dims_finish and within
- * gb_cmm_fits; g = gb_cmm_geom_init(d); x and wt in the padded NHWC and KRSC layouts, 16-byte
- * aligned. Two blocks an SM, as the mma.sync GEMM's (up to 128 registers, 2 × 48 KiB). */
-GB_LAUNCH_BOUNDS_MIN(GB_MM_THREADS, 2)
-__global__ void gb_conv2d_mma_f16(struct conv2d_dims d, struct gb_cmm_geom g,
-                                  const __half *__restrict__ x, const __half *__restrict__ wt,
-                                  __half *__restrict__ y) {
-#if GB_MM_BODY
-    __shared__ __align__(128) __half S[GB_MM_STAGES][GB_MM_STAGE_CHUNKS * 8];
-    const int tid = (int)threadIdx.x, w = tid / 32, lane = tid % 32;
-    const int m0 = (int)blockIdx.y * GB_MM_BM, n0 = (int)blockIdx.x * GB_MM_BN;
-    const int ns = (g.K + GB_MM_AC * 8 - 1) / (GB_MM_AC * 8), pq = d.p * d.q;
-    float acc[GB_MM_FM][GB_MM_FN][GB_MM_PER_FRAG];
-    int xoff[GB_MM_COPIES], h0[GB_MM_COPIES], w0[GB_MM_COPIES], yo[GB_MM_FN][2];
-    struct gb_cmm_tap t;
-    int wr, wc, s, i, j, v, r, c, wk;
-    gb_mm_warp_origin(w, GB_MM_WN, &wr, &wc);
-#if GB_MM_NATIVE
-    unsigned la, lb; /* the lane's ldmatrix offsets, once */
-    gb_cmm_lane_offsets(lane, wr, wc, &la, &lb);
-#endif
-    GB_MM_ACC_ZERO(acc, GB_MM_FN, i, j, v);
-    /* this thread's gather: its pixels (rows of its copies) and its chunk column's walk */
-    GB_UNROLL
-    for (i = 0; i < GB_MM_COPIES; i++) {
-        gb_mm_copy(tid + i * GB_MM_THREADS, GB_MM_AC, &r, &c);
-        gb_cmm_pixel(&d, &g, n0 + r, &xoff[i], &h0[i], &w0[i]);
-    }
-    gb_cmm_tap_at(tid % GB_MM_AC, &d, &g, &t);
-    wk = (tid % GB_MM_AC) * 8; /* this thread's column of W's slice */
-    GB_MM_PIPELINE(S, ns, s, GB_CMM_LOAD, GB_CMM_SLICE);
-    /* the places in y of the lane's 8 pixels (column 2·(lane % 4) + e of fragment j) */
-    GB_UNROLL
-    for (j = 0; j < GB_MM_FN; j++)
-        GB_UNROLL
-        for (v = 0; v < 2; v++) {
-            gb_mm_frag_c(lane, v, &r, &c);
-            yo[j][v] = gb_cmm_y_at(&d, n0 + wc + 8 * j + c);
         }
-    /* unrolled: the accumulators are registers, indexed by constants only */
-    GB_UNROLL
-    for (i = 0; i < GB_MM_FM; i++)
-        GB_UNROLL
-        for (j = 0; j < GB_MM_FN; j++)
-            GB_UNROLL
-            for (v = 0; v < GB_MM_PER_FRAG; v++) {
-                gb_mm_frag_c(lane, v, &r, &c);
-                r += m0 + wr + 16 * i;
-                if (r < d.k && yo[j][v & 1] >= 0)
-                    y[yo[j][v & 1] + r * pq] = __float2half_rn(acc[i][j][v]);
-            }
-#else
-    (void)d, (void)g, (void)x, (void)wt, (void)y;
-    __trap(); /* no mma.sync, ldmatrix or cp.async below sm_80: never launched here */
-#endif
+        return;
+    }
+    if (yo[0] >= 0)
+        y[yo[0] + off] = __float2half_rn(a);
+    if (yo[1] >= 0)
+        y[yo[1] + off] = __float2half_rn(b);
 }
-GB_SIM_KERNEL(gb_conv2d_mma_f16, struct conv2d_dims, struct gb_cmm_geom, const __half *,
-              const __half *, __half *)
-#undef GB_CMM_LOAD
-#undef GB_CMM_SLICE
-#endif /* GB_HAVE_MMA */
+#endif
+
+/* the kernels of the two tiles (kernels/conv2d/tc_mma_tile.cuh) */
+#define GB_CT_NAME gb_conv2d_mma_f16
+#define GB_CT_BM 128
+#define GB_CT_BN 128
+#define GB_CT_WM 64
+#define GB_CT_WN 32
+#include "kernels/conv2d/tc_mma_tile.cuh"
+#define GB_CT_NAME gb_conv2d_mma_f16_64x256
+#define GB_CT_BM 64
+#define GB_CT_BN 256
+#define GB_CT_WM 32
+#define GB_CT_WN 64
+#include "kernels/conv2d/tc_mma_tile.cuh"
 
 #endif

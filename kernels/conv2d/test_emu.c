@@ -22,8 +22,9 @@
  * than one 32-tap slice). The f32 kernel's walk of the reduction (channels inside filter
  * positions, gb_conv2d_walk) is checked on its own (walk_checks).
  *
- * The arch-800 builds run only the sm_80+ mma.sync kernel's checks (tc_mma.cuh; the cases and
- * CPU models of the layouts, the gather and the B fragments: test_emu_mma.h), with the barrier
+ * The arch-800 builds run only the sm_80+ mma.sync kernel's checks (tc_mma.cuh, both block
+ * tiles; the cases and CPU models of the layouts, the gather, the B fragments, y's pairs and the
+ * tile choice: test_emu_mma.h), with the barrier
  * drops each expects; the arch-750 builds all the rest.
  *
  * Emulation builds: arch 750 800; drop-barrier 1 2
@@ -524,6 +525,8 @@ int main(void) {
     cmm_layout_checks();
     cmm_gather_checks();
     cmm_ldsm_checks();
+    cmm_pair_checks();
+    cmm_pick_checks();
     runs = cmm_cases(drop);
     printf("%d emulated conv2d mma.sync launches as for sm_%d (barrier removed: %d), %.0f ms, "
            "%d failures\n",

@@ -3,13 +3,18 @@
 (kernels/conv2d/test_emu_mma.h), on the card, for scripts/gpu-check and scripts/kernel-lease
 (issue 39 items 5 and 7): each row verified by gpubench against the CPU reference, as every
 row is. On sm_80+ code they run the mma.sync kernel (kernels/conv2d/tc_mma.cuh: padded NHWC,
-16-byte cp.async gathers), on sm_70/75 the WMMA one; a row whose note does not name the kernel
-its card runs fails (scripts/lib/edge_rows.py, issue 46).
+16-byte cp.async gathers) twice, once in each of its block tiles, forced by
+GPUBENCH_CONV_KERNEL=128x128 and =64x256 (issue 46 item 6); on sm_70/75 the WMMA one (no
+variable: the card's code chooses); a row whose note does not name the kernel its run forced
+fails (scripts/lib/edge_rows.py, issue 46).
 
 Why each shape: channel counts that are not multiples of 8 (1, 3, 9, 17, 19: the padded
 channels' zero chunks), k past one 128-filter tile and not a multiple of 8, pixels past one
 128-pixel tile, a single 32-tap slice (fewer than the 3 stages) and many, strides and padding
-wider than the filter (zero-filled chunks), a 5×20 and a 7×7 filter. One run, under a deadline
+wider than the filter (zero-filled chunks), a 5×20 and a 7×7 filter; for the 64×256 tile and
+y's paired stores, k = 64 at 260 pixels (one past a 256-pixel tile, p·q even: pairs), k = 40 at
+an odd p·q (49: a half at a time), k = 100 and 127 (between the tiles: two 64-filter tiles),
+p·q = 12 (images inside one fragment). One run a kernel, under a deadline
 (scripts/lib/deadline.py), so that a hang is a failure with its shape named, not a stuck lease.
 
 usage: conv2d_tc_edges.py GPUBENCH OUTDIR [LIMIT_S]
@@ -32,12 +37,24 @@ SHAPES = [
     "n=1,c=1,h=5,w=5,k=3,r=2,s=2,stride_h=3,stride_w=3,pad_h=2,pad_w=2",
     "n=1,c=3,h=20,w=19,k=8,r=7,s=7,stride_h=2,stride_w=2,pad_h=3,pad_w=3",
     "n=2,c=17,h=6,w=5,k=70,r=1,s=1,stride_h=1,stride_w=1,pad_h=0,pad_w=0",
+    "n=2,c=8,h=10,w=13,k=64,r=3,s=3,stride_h=1,stride_w=1,pad_h=1,pad_w=1",
+    "n=3,c=5,h=7,w=7,k=40,r=3,s=3,stride_h=1,stride_w=1,pad_h=1,pad_w=1",
+    "n=1,c=3,h=9,w=9,k=100,r=3,s=3,stride_h=1,stride_w=1,pad_h=1,pad_w=1",
+    "n=2,c=4,h=16,w=17,k=127,r=1,s=1,stride_h=1,stride_w=1,pad_h=0,pad_w=0",
+    "n=5,c=1,h=3,w=4,k=70,r=1,s=1,stride_h=1,stride_w=1,pad_h=0,pad_w=0",
 ]
 LIMIT = 120
-# the kernel a card runs (no variable forces it: the card's code chooses): mma.sync on sm_80+
-MMA = Forced("mma.sync", "f16", None, None, "own mma.sync f16 implicit GEMM",
-             lambda cc: None if major(cc) >= 8 else f"mma.sync is sm_80 code; this card is {cc}",
-             workload="conv2d")
+
+def _mma_card(cc):
+    return None if major(cc) >= 8 else f"mma.sync is sm_80 code; this card is {cc}"
+
+
+# the mma.sync kernel's two block tiles, each forced (kernels/conv2d/cuda_tc.c's note names it)
+T128 = Forced("128x128", "f16", "GPUBENCH_CONV_KERNEL", "128x128",
+              "own mma.sync f16 implicit GEMM, 128x128 tiles", _mma_card, workload="conv2d")
+T64 = Forced("64x256", "f16", "GPUBENCH_CONV_KERNEL", "64x256",
+             "own mma.sync f16 implicit GEMM, 64x256 tiles", _mma_card, workload="conv2d")
+# below sm_80 the card's WMMA kernel (no variable forces it)
 WMMA = Forced("WMMA", "f16", None, None, "own WMMA f16 implicit GEMM",
               lambda cc: None if major(cc) == 7 else f"a {cc} card runs no WMMA f16 code",
               workload="conv2d")
@@ -49,14 +66,20 @@ def run_all(gb, out, limit=LIMIT, scale=None):
     res = edge_rows.Result()
     name, cc = edge_rows.device(gb)
     limits = edge_rows.scaled_limits((limit, SHAPE_LIMIT), edge_rows.deadline_scale(name, scale))
-    kernel = MMA if major(cc) >= 8 else WMMA
     os.makedirs(out, exist_ok=True)
-    why = kernel.card(cc)
-    if why:
-        edge_rows.not_here("conv2d/cuda_tc edges", why, res)
+    shapes = ["conv2d:" + s for s in SHAPES]
+    if major(cc) < 8:
+        why = WMMA.card(cc)
+        if why:
+            edge_rows.not_here("conv2d/cuda_tc edges", why, res)
+        else:
+            edge_rows.batch(gb, WMMA, shapes, os.path.join(out, "conv2d-tc-edges"),
+                            "conv2d/cuda_tc edges", limits, res)
         return res
-    edge_rows.batch(gb, kernel, ["conv2d:" + s for s in SHAPES],
-                    os.path.join(out, "conv2d-tc-edges"), "conv2d/cuda_tc edges", limits, res)
+    for kernel in (T128, T64):
+        if edge_rows.batch(gb, kernel, shapes, os.path.join(out, f"conv2d-tc-edges-{kernel.label}"),
+                           f"conv2d/cuda_tc edges {kernel.label}", limits, res) is None:
+            break  # a hang: the first is the one to name
     return res
 
 

@@ -98,7 +98,8 @@ def run(gb, kernel, shapes, csv_path, log_path, limit, prefix=(), extra_env=None
         cmd += ["-s", s]
     env = dict(os.environ)
     # a user's choice must not pick another kernel than the one this run forces
-    for var in ("GPUBENCH_WGMMA_KERNEL", "GPUBENCH_MMA_KERNEL", "GPUBENCH_DMMA_KERNEL"):
+    for var in ("GPUBENCH_WGMMA_KERNEL", "GPUBENCH_MMA_KERNEL", "GPUBENCH_DMMA_KERNEL",
+                "GPUBENCH_CONV_KERNEL"):
         env.pop(var, None)
     if kernel.var:
         env[kernel.var] = kernel.value

@@ -380,6 +380,10 @@ def ratio_lines(f):
         tg = target("conv2d", vendor, "float16", (row or {}).get("shape"))
         out.append(f"  conv2d f16 cuda_tc ÷ {vendor}{' [' + algo.group(1) + ']' if algo else ''}: "
                    f"{text}{' [' + tg + ']' if tg and 'not' not in text else ''}")
+    _, row = gflops("conv2d", "cuda_tc", "float16", None)
+    if row:  # its block tile and why (kernels/conv2d/cuda_tc.c's note)
+        words = edge_rows.short(edge_rows.kernel_words(row["note"])).split("; ")[0]
+        kernels.append(f"  conv2d f16: {words[:110]}")
     return out + (["kernels of the own rows:"] + kernels if kernels else [])
 
 

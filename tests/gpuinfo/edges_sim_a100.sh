@@ -7,8 +7,9 @@
 #
 # usage: edges_sim_a100.sh SOURCE_DIR BUILD_DIR
 # Checks: each script exits 0; the wgmma kernels (128x128, 128x256, tf32, tf32-128x256) and the
-# m16n8k16 DMMA kernel are "not on this card"; both mma.sync kernels (64x32, 64x64 warps) at M = 1 and 129, the
-# 8x8x4 DMMA kernel and conv2d's mma.sync kernel have every row verified on their kernel; and a
+# m16n8k16 DMMA kernel are "not on this card"; both mma.sync kernels (64x32, 64x64 warps) at M = 1
+# and 129, the 8x8x4 DMMA kernel and conv2d's mma.sync kernel in each of its tiles (128x128,
+# 64x256, forced by GPUBENCH_CONV_KERNEL) have every row verified on their kernel; and a
 # shape that falls back fails: the 64x64-warp kernel forced at N = 65 (rows of 130 bytes, not the
 # 16-byte multiple its cp.async needs: the WMMA kernel runs), the second row of its run, fails
 # naming the kernel it ran, beside N = 64, which passes.
@@ -38,7 +39,9 @@ done
 for m in 1 129; do
     has "^dmma edges 8x8x4 M=$m: 12 rows × f64 verified on 8x8x4"
 done
-has "^conv2d/cuda_tc edges: 8 rows × f16 verified on mma.sync"
+for k in 128x128 64x256; do
+    has "^conv2d/cuda_tc edges $k: 13 rows × f16 verified on $k .*own mma.sync f16 implicit GEMM, $k tiles .*: forced by GPUBENCH_CONV_KERNEL"
+done
 ! grep -q FAIL "$work/lines" || fail "a run failed"
 
 PYTHONPATH=$src/scripts/lib python3 "$src/tests/gpuinfo/edge_fallback.py" "$gb" "$work/fallback" \

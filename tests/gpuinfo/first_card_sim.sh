@@ -89,7 +89,11 @@ has "wgmma edges tf32-128x256 big, scaled for the emulation: 1 rows × tf32 veri
 has "wgmma edges 64x32: not on this card \(the wgmma path"
 has "dmma edges 16x8x16 M=129: 12 rows × f64 verified on 16x8x16"
 has "dmma edges 8x8x4 M=129: 12 rows × f64 verified on 8x8x4"
-has "conv2d/cuda_tc edges: 8 rows × f16 verified on mma.sync"
+for k in 128x128 64x256; do
+    has "conv2d/cuda_tc edges $k: 13 rows × f16 verified on $k "
+done
+# the ratio round's conv2d row (k = 32 filters): the 64-filter tile, by the modelled work
+has "^  conv2d f16: own mma.sync f16 implicit GEMM, 64x256 tiles of 32x64 warps: k=32: modelled"
 for k in 128x128 128x256 tf32 tf32-128x256; do
     has "memcheck $k at m=264,n=264,k=328: [0-9]+ rows on $k, ERROR SUMMARY"
 done
