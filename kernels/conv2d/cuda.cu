@@ -143,8 +143,12 @@ const char *gb_conv2d_mma_tile_name(int tile) {
     return gb_cmm_tile_of(tile).name;
 }
 
-int gb_conv2d_mma_pick(const struct conv2d_dims *d) {
-    return gb_cmm_pick(d->k, (long long)d->n * d->p * d->q);
+int gb_conv2d_mma_pick(const struct conv2d_dims *d, int smem_sm) {
+    return gb_cmm_pick(d->k, (long long)d->n * d->p * d->q, smem_sm);
+}
+
+int gb_conv2d_mma_blocks_an_sm(int tile, int smem_sm) {
+    return gb_cmm_blocks_an_sm(tile, smem_sm);
 }
 
 long long gb_conv2d_mma_work(int tile, const struct conv2d_dims *d) {

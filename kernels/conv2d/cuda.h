@@ -66,11 +66,13 @@ enum { GB_CONV2D_MMA_128X128, GB_CONV2D_MMA_64X256, GB_CONV2D_MMA_TILES };
 /* The tile's name, "128x128" or "64x256" (GPUBENCH_CONV_KERNEL's values). */
 const char *gb_conv2d_mma_tile_name(int tile);
 
-/* The tile for d (tc_mma.cuh's gb_cmm_pick: the smaller modelled mma work, filters and pixels
- * padded to the tile; 64×256 only below 128 filters, ties to 128×128), and that work of a tile
- * (for the row note's ratio). */
-int gb_conv2d_mma_pick(const struct conv2d_dims *d);
+/* The tile for d on a card of smem_sm bytes of shared memory an SM (tc_mma.cuh's gb_cmm_pick:
+ * the smaller modelled mma work, filters and pixels padded to the tile; 64×256 only below 128
+ * filters and where two of its blocks fit an SM; ties to 128×128), that work of a tile, and the
+ * blocks of a tile an SM holds (gb_cmm_blocks_an_sm), for the row note. */
+int gb_conv2d_mma_pick(const struct conv2d_dims *d, int smem_sm);
 long long gb_conv2d_mma_work(int tile, const struct conv2d_dims *d);
+int gb_conv2d_mma_blocks_an_sm(int tile, int smem_sm);
 
 /* Does the epilogue store y in pairs of halves, one 32-bit store each (tc_mma.cuh's
  * gb_cmm_pairs: p·q even and y 4-byte aligned), rather than a half at a time? */

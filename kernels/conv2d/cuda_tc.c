@@ -49,12 +49,12 @@ struct conv2d_tc_state {
     int tile; /* mma: its block tile (GB_CONV2D_MMA_128X128, _64X256: conv2d_tc_tile) */
 };
 
-/* The mma.sync kernel's block tile for the row, its why into why[n]: gb_conv2d_mma_pick's (the
- * modelled mma work, tc_mma.cuh's gb_cmm_pick) or GPUBENCH_CONV_KERNEL=128x128 or 64x256 (the
- * edge-shape runs of scripts/lib/conv2d_tc_edges.py force each); another value: -1, and the
- * note says so. */
-static int conv2d_tc_tile(struct impl_ctx *ctx, const struct conv2d_dims *d, char *why,
-                          size_t n) {
+/* The mma.sync kernel's block tile for the row on a card of smem_sm bytes of shared memory an
+ * SM, its why into why[n]: gb_conv2d_mma_pick's (the modelled mma work and the blocks an SM,
+ * tc_mma.cuh's gb_cmm_pick) or GPUBENCH_CONV_KERNEL=128x128 or 64x256 (the edge-shape runs of
+ * scripts/lib/conv2d_tc_edges.py force each); another value: -1, and the note says so. */
+static int conv2d_tc_tile(struct impl_ctx *ctx, const struct conv2d_dims *d, int smem_sm,
+                          char *why, size_t n) {
     const char *force = getenv("GPUBENCH_CONV_KERNEL");
     int t;
     if (force && *force) {
@@ -67,16 +67,18 @@ static int conv2d_tc_tile(struct impl_ctx *ctx, const struct conv2d_dims *d, cha
                  "GPUBENCH_CONV_KERNEL='%.40s' is neither 128x128 nor 64x256", force);
         return -1;
     }
+    const int fit = gb_conv2d_mma_blocks_an_sm(GB_CONV2D_MMA_64X256, smem_sm);
     if (d->k >= 128)
         snprintf(why, n, "k=%d, 128 filters or more", d->k);
     else
         snprintf(why, n,
                  "k=%d: modelled mma work of 64x256 %.2f of 128x128's (filters and pixels padded "
-                 "to each tile; the smaller below k=128, ties to 128x128)",
+                 "to each tile; the smaller below k=128, ties to 128x128)%s",
                  d->k,
                  (double)gb_conv2d_mma_work(GB_CONV2D_MMA_64X256, d) /
-                     (double)gb_conv2d_mma_work(GB_CONV2D_MMA_128X128, d));
-    return gb_conv2d_mma_pick(d);
+                     (double)gb_conv2d_mma_work(GB_CONV2D_MMA_128X128, d),
+                 fit >= 2 ? "" : "; but 1 block of 64x256 fits this card's SM, 2 of 128x128");
+    return gb_conv2d_mma_pick(d, smem_sm);
 }
 
 static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
@@ -113,7 +115,11 @@ static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
     if (s->mma && (st = gb_check_kernels(ctx, gb_conv2d_mma_kernels)) != ST_OK)
         return st;
     if (s->mma) {
-        if ((s->tile = conv2d_tc_tile(ctx, &s->d, why, sizeof why)) < 0)
+        int dev, smem_sm;
+        CU_TRY(cudaGetDevice(&dev), ctx);
+        CU_TRY(cudaDeviceGetAttribute(&smem_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev),
+               ctx);
+        if ((s->tile = conv2d_tc_tile(ctx, &s->d, smem_sm, why, sizeof why)) < 0)
             return ST_ERROR;
         CU_TRY(gb_conv2d_mma_setup(s->tile), ctx);
     }

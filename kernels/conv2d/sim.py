@@ -13,9 +13,11 @@ def expect(card, impl):
     return card.own_kernels() if impl in ("cuda", "cuda_tc") else card.cudnn()
 
 
-def mma_tile(shape):
-    """conv2d/cuda_tc's mma.sync block tile for a shape: GPUBENCH_CONV_KERNEL's, else the smaller
-    modelled mma work below k = 128, ties to 128x128 (kernels/conv2d/tc_mma.cuh's gb_cmm_pick)."""
+def mma_tile(shape, shared_per_sm):
+    """conv2d/cuda_tc's mma.sync block tile for a shape on a card of shared_per_sm bytes an SM:
+    GPUBENCH_CONV_KERNEL's, else the smaller modelled mma work below k = 128 where two 64x256
+    blocks (60 KiB and the system's 1 KiB each) fit an SM, ties to 128x128
+    (kernels/conv2d/tc_mma.cuh's gb_cmm_pick)."""
     force = os.environ.get("GPUBENCH_CONV_KERNEL", "")
     if force in ("128x128", "64x256"):
         return force
@@ -27,14 +29,15 @@ def mma_tile(shape):
 
     def work(bm, bn):
         return -(-k // bm) * bm * (-(-npq // bn) * bn)
-    return "64x256" if k < 128 and work(64, 256) < work(128, 128) else "128x128"
+    two = shared_per_sm >= 2 * (60 + 1) * 1024
+    return "64x256" if k < 128 and work(64, 256) < work(128, 128) and two else "128x128"
 
 
 def check_tier_row(card, row, shape, check):
     """conv2d/cuda_tc's ok f16 rows on the mma.sync kernel name the block tile the shape (or
     GPUBENCH_CONV_KERNEL) asks for (mma_tile)."""
     if row["impl"] == "cuda_tc" and "own mma.sync" in row["note"]:
-        tile = mma_tile(shape)
+        tile = mma_tile(shape, card.p["shared_per_sm"])
         check(f"own mma.sync f16 implicit GEMM, {tile} tiles" in row["note"],
               f"{card.spec} {row['shape']}: cuda_tc not on its {tile} tile: {row['note'][:160]}")
 

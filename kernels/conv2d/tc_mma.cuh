@@ -48,8 +48,9 @@
  * memory GB_MM_STAGES × (bm + bn) × 64 bytes: 48 KiB (128×128, as the static array it was) and
  * 60 KiB (64×256, opted in past 48 KiB by gb_conv2d_mma_setup). Two blocks an SM, 16 warps, where
  * an SM has 120 KiB for blocks (sm_80: 164 KiB, sm_90: 228 KiB); on the 100 KiB SMs of sm_86,
- * sm_89 and sm_120 one 64×256 block fits (8 warps), against two 128×128 ones — whether 8 warps
- * that compute no zero rows beat 16 that half do is for a card to say.
+ * sm_89 and sm_120 one 64×256 block fits (8 warps), against two 128×128 ones, so gb_cmm_pick
+ * keeps 128×128 there (the note says why) — whether 8 warps that compute no zero rows beat 16
+ * that half do is for a card to say (GPUBENCH_CONV_KERNEL=64x256 runs it).
  *
  * Layouts: the kernel reads x as NHWC with the channels padded with zeros to cp, a multiple of 8
  * (gb_cmm_x_place), and the filters as k rows of r·s·cp (filter, row, column, channel: KRSC,
@@ -273,13 +274,28 @@ GB_MM_HD long long gb_cmm_work(int t, int k, long long npq) {
     return ((long long)k + x.bm - 1) / x.bm * x.bm * ((npq + x.bn - 1) / x.bn * x.bn);
 }
 
-/* Which tile for k filters and npq pixels: 64×256 where k < 128 and its modelled work is below
- * 128×128's, else 128×128 — ties to 128×128, which gathers each pixel's taps once per 128
- * filters rather than once per 64. So: k ≤ 64 at more than 128 pixels, 64×256 (half the mma
- * work: the 128-filter tile's upper half is zero rows); 65 ≤ k ≤ 127, 128×128 (both pad to 128
- * filter rows, and 64×256 gathers x twice); k ≥ 128, 128×128. */
-GB_MM_HD int gb_cmm_pick(int k, long long npq) {
-    return k < 128 && gb_cmm_work(GB_CMM_T64, k, npq) < gb_cmm_work(GB_CMM_T128, k, npq)
+/* Blocks of tile t an SM holds by shared memory, smem_sm bytes an SM (cudaDevAttrMaxShared-
+ * MemoryPerMultiprocessor) with 1 KiB the system keeps a block from sm_80, at most the 2 its
+ * registers allow (GB_LAUNCH_BOUNDS_MIN 2: 128 a thread): 2 of either tile on sm_80 (164 KiB)
+ * and sm_90 (228 KiB); on the 100 KiB SMs of sm_86, sm_89 and sm_120, 2 of 128×128 (2 × 49 KiB)
+ * but 1 of 64×256 (61 KiB). */
+GB_MM_HD int gb_cmm_blocks_an_sm(int t, int smem_sm) {
+    const struct gb_cmm_tile x = gb_cmm_tile_of(t);
+    const int n = smem_sm / (gb_cmm_smem(x.bm, x.bn) + 1024);
+    return n < 2 ? n : 2;
+}
+
+/* Which tile for k filters and npq pixels on an SM of smem_sm bytes: 64×256 where k < 128, its
+ * modelled work is below 128×128's, and two of its blocks fit an SM as two of 128×128's do; else
+ * 128×128 — ties to 128×128, which gathers each pixel's taps once per 128 filters rather than
+ * once per 64. So, where both tiles hold two blocks an SM: k ≤ 64 at more than 128 pixels,
+ * 64×256 (half the mma work: the 128-filter tile's upper half is zero rows); 65 ≤ k ≤ 127,
+ * 128×128 (both pad to 128 filter rows, and 64×256 gathers x twice); k ≥ 128, 128×128. On a
+ * 100 KiB SM always 128×128: one 64×256 block (8 warps) against two of 128×128 (16) trades the
+ * zero rows for half the warps to hide latency with, which no card has measured. */
+GB_MM_HD int gb_cmm_pick(int k, long long npq, int smem_sm) {
+    return k < 128 && gb_cmm_work(GB_CMM_T64, k, npq) < gb_cmm_work(GB_CMM_T128, k, npq) &&
+                   gb_cmm_blocks_an_sm(GB_CMM_T64, smem_sm) >= 2
                ? GB_CMM_T64
                : GB_CMM_T128;
 }

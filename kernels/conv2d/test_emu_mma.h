@@ -274,23 +274,36 @@ static void cmm_pair_checks(void) {
     }
 }
 
-/* The tile choice (gb_cmm_pick): 64×256 at k ≤ 64 beyond 128 pixels; 128×128 at 65 ≤ k ≤ 127
- * (the same 128 padded filter rows), from k = 128, and where the work ties. */
+/* The tile choice (gb_cmm_pick): on an SM of 164 or 228 KiB (sm_80, sm_90), 64×256 at k ≤ 64
+ * beyond 128 pixels; 128×128 at 65 ≤ k ≤ 127 (the same 128 padded filter rows), from k = 128,
+ * and where the work ties; on a 100 KiB SM (sm_86, sm_89, sm_120: one 64×256 block) 128×128. */
 static void cmm_pick_checks(void) {
     static const struct {
         int k;
         long long npq;
-        int want;
+        int smem_kib, want;
     } cases[] = {
-        {64, 100352, GB_CMM_T64}, {1, 129, GB_CMM_T64},      {64, 128, GB_CMM_T128},
-        {33, 1, GB_CMM_T128},     {65, 100352, GB_CMM_T128}, {127, 300, GB_CMM_T128},
-        {128, 100352, GB_CMM_T128}, {192, 100352, GB_CMM_T128}, {8, 257, GB_CMM_T64},
+        {64, 100352, 228, GB_CMM_T64},   {1, 129, 164, GB_CMM_T64},
+        {64, 128, 228, GB_CMM_T128},     {33, 1, 228, GB_CMM_T128},
+        {65, 100352, 228, GB_CMM_T128},  {127, 300, 164, GB_CMM_T128},
+        {128, 100352, 228, GB_CMM_T128}, {192, 100352, 228, GB_CMM_T128},
+        {8, 257, 228, GB_CMM_T64},       {64, 100352, 100, GB_CMM_T128},
+        {8, 257, 100, GB_CMM_T128},      {64, 100352, 122, GB_CMM_T64},
+        {64, 100352, 121, GB_CMM_T128},
     };
     int i;
-    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++)
-        EMU_CHECK(gb_cmm_pick(cases[i].k, cases[i].npq) == cases[i].want,
-                  "mma tile pick, k = %d, %lld pixels: %s", cases[i].k, cases[i].npq,
-                  gb_cmm_tile_of(gb_cmm_pick(cases[i].k, cases[i].npq)).name);
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
+        const int t = gb_cmm_pick(cases[i].k, cases[i].npq, cases[i].smem_kib * 1024);
+        EMU_CHECK(t == cases[i].want, "mma tile pick, k = %d, %lld pixels, %d KiB an SM: %s",
+                  cases[i].k, cases[i].npq, cases[i].smem_kib, gb_cmm_tile_of(t).name);
+    }
+    EMU_CHECK(gb_cmm_blocks_an_sm(GB_CMM_T128, 100 * 1024) == 2 &&
+                  gb_cmm_blocks_an_sm(GB_CMM_T64, 100 * 1024) == 1 &&
+                  gb_cmm_blocks_an_sm(GB_CMM_T64, 228 * 1024) == 2,
+              "blocks an SM: 128x128 on 100 KiB %d, 64x256 on 100 KiB %d, on 228 KiB %d",
+              gb_cmm_blocks_an_sm(GB_CMM_T128, 100 * 1024),
+              gb_cmm_blocks_an_sm(GB_CMM_T64, 100 * 1024),
+              gb_cmm_blocks_an_sm(GB_CMM_T64, 228 * 1024));
 }
 
 struct cmm_args {
