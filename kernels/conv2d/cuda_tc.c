@@ -52,33 +52,42 @@ struct conv2d_tc_state {
 /* The mma.sync kernel's block tile for the row on a card of smem_sm bytes of shared memory an
  * SM, its why into why[n]: gb_conv2d_mma_pick's (the modelled mma work and the blocks an SM,
  * tc_mma.cuh's gb_cmm_pick) or GPUBENCH_CONV_KERNEL=128x128 or 64x256 (the edge-shape runs of
- * scripts/lib/conv2d_tc_edges.py force each); another value: -1, and the note says so. */
+ * scripts/lib/conv2d_tc_edges.py force each; the note then still gives the rule's figures and
+ * pick); another value: -1, and the note says so. */
 static int conv2d_tc_tile(struct impl_ctx *ctx, const struct conv2d_dims *d, int smem_sm,
                           char *why, size_t n) {
     const char *force = getenv("GPUBENCH_CONV_KERNEL");
-    int t;
-    if (force && *force) {
-        for (t = 0; t < GB_CONV2D_MMA_TILES; t++)
-            if (strcmp(force, gb_conv2d_mma_tile_name(t)) == 0) {
-                snprintf(why, n, "forced by GPUBENCH_CONV_KERNEL");
-                return t;
-            }
-        snprintf(ctx->note, sizeof ctx->note,
-                 "GPUBENCH_CONV_KERNEL='%.40s' is neither 128x128 nor 64x256", force);
-        return -1;
-    }
     const int fit = gb_conv2d_mma_blocks_an_sm(GB_CONV2D_MMA_64X256, smem_sm);
+    const int pick = gb_conv2d_mma_pick(d, smem_sm);
+    int t = -1;
+    if (force && *force) {
+        for (t = GB_CONV2D_MMA_TILES - 1; t >= 0; t--)
+            if (strcmp(force, gb_conv2d_mma_tile_name(t)) == 0)
+                break;
+        if (t < 0) {
+            snprintf(ctx->note, sizeof ctx->note,
+                     "GPUBENCH_CONV_KERNEL='%.40s' is neither 128x128 nor 64x256", force);
+            return -1;
+        }
+    }
+    /* the rule's view, forced or not: a forced pair's times test it (scripts/lib/first_card.py's
+     * choice step reads it from the note) */
+    const int at = snprintf(why, n, "%s", t >= 0 ? "forced by GPUBENCH_CONV_KERNEL; " : "");
     if (d->k >= 128)
-        snprintf(why, n, "k=%d, 128 filters or more", d->k);
+        snprintf(why + at, n - (size_t)at, "k=%d, 128 filters or more", d->k);
     else
-        snprintf(why, n,
-                 "k=%d: modelled mma work of 64x256 %.2f of 128x128's (filters and pixels padded "
-                 "to each tile; the smaller below k=128, ties to 128x128)%s",
+        snprintf(why + at, n - (size_t)at,
+                 "k=%d: modelled mma work of 64x256 %.2f of 128x128's (filters, pixels padded to "
+                 "the tile; below k=128 the smaller, ties to 128x128)%s",
                  d->k,
                  (double)gb_conv2d_mma_work(GB_CONV2D_MMA_64X256, d) /
                      (double)gb_conv2d_mma_work(GB_CONV2D_MMA_128X128, d),
-                 fit >= 2 ? "" : "; but 1 block of 64x256 fits this card's SM, 2 of 128x128");
-    return gb_conv2d_mma_pick(d, smem_sm);
+                 fit >= 2 ? "" : "; but an SM here holds 1 block of 64x256, 2 of 128x128");
+    if (t < 0)
+        return pick;
+    const size_t len = strlen(why);
+    snprintf(why + len, n - len, "; the rule picks %s", gb_conv2d_mma_tile_name(pick));
+    return t;
 }
 
 static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
@@ -86,7 +95,7 @@ static enum status conv2d_tc_prepare(struct impl_ctx *ctx) {
     const struct gb_kernel_ref *refs;
     struct conv2d_tc_state *s;
     enum status st;
-    char why[192] = "";
+    char why[320] = "";
     if (gb_conv2d_wmma_kernels(&refs) == 0) {
         snprintf(ctx->note, sizeof ctx->note,
                  "conv2d/cuda_tc's kernel for " CONV2D_TC_WHAT " needs CUDA 9 or newer; this "

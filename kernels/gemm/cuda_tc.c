@@ -250,8 +250,8 @@ static int tc_dmma16_pick(struct impl_ctx *ctx, const struct gemm_tc_state *s) {
  * into why (the note's words): the one of the smaller modelled time (gb_wgmma_persist_pick: the
  * rounds of each schedule on this card's SMs times a tile's time, a 128×256 tile 1.8 times a
  * 128×128 one), the note giving both; GPUBENCH_WGMMA_KERNEL=128x128 or 128x256 forces one (the
- * edge-shape runs of scripts/gpu-check and scripts/kernel-lease try both), another value is
- * ST_ERROR, the note saying so. The persistent kernel only where it starts with the registers
+ * edge-shape runs of scripts/gpu-check and scripts/kernel-lease try both), the note still giving
+ * the model's figures; another value is ST_ERROR, the note saying so. The persistent kernel only where it starts with the registers
  * its setmaxnreg moves assume (gb_wgmma_persist_regs, wgmma_persist.cuh), else the 128×128 one,
  * why saying so after the pick's reason. The same rule for f16, bf16 and tf32. */
 static enum status tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s,
@@ -266,17 +266,19 @@ static enum status tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s,
                      "GPUBENCH_WGMMA_KERNEL='%.40s' is neither 128x128 nor 128x256", force);
             return ST_ERROR;
         }
-        snprintf(why, len, "forced by GPUBENCH_WGMMA_KERNEL");
         s->wgmma = strcmp(force, "128x256") == 0 ? 2 : 1;
-    } else {
-        persist = gb_wgmma_persist_pick(s->m, s->n, s->arch.sms, &r128, &r256, &cost);
-        snprintf(why, len,
-                 "modelled on %d SMs: %ld rounds of 128x256 tiles x %d.%d = %ld.%d %s %ld of "
-                 "128x128 tiles (%d.%d estimated until a card run)",
-                 s->arch.sms, r256, cost / 10, cost % 10, r256 * cost / 10,
-                 (int)(r256 * cost % 10), persist ? "<" : ">=", r128, cost / 10, cost % 10);
-        s->wgmma = persist ? 2 : 1;
     }
+    /* the model's view, forced or not: a forced pair's times set its tile cost
+     * (scripts/lib/first_card.py's choice step reads the rounds from the note) */
+    persist = gb_wgmma_persist_pick(s->m, s->n, s->arch.sms, &r128, &r256, &cost);
+    snprintf(why, len,
+             "%smodelled on %d SMs: %ld rounds of 128x256 tiles x %d.%d = %ld.%d %s %ld of "
+             "128x128 tiles (%d.%d estimated until a card run)",
+             force && *force ? "forced by GPUBENCH_WGMMA_KERNEL; " : "", s->arch.sms, r256,
+             cost / 10, cost % 10, r256 * cost / 10, (int)(r256 * cost % 10),
+             persist ? "<" : ">=", r128, cost / 10, cost % 10);
+    if (!(force && *force))
+        s->wgmma = persist ? 2 : 1;
     if (s->wgmma != 2)
         return ST_OK;
     /* its setmaxnreg moves hold only at the registers they assume (wgmma_persist.cuh) */

@@ -149,7 +149,8 @@ GB_WG_HD int gb_wp_blocks(long pairs, int sms) {
  * the flops at an estimated tenth less time a flop (m64n256 issues half the wgmma instructions a
  * flop, multicast halves B's reads from L2): 18. An estimate until the first card run sets it:
  * the persistent kernel's time a 128×256 tile ÷ the 128×128 kernel's time a tile, at a shape
- * where both fill the card in whole rounds (4096³ on 128 of an H100's SMs is close). */
+ * where both fill the card in whole rounds (4096³ on 128 of an H100's SMs is close); the first
+ * card run's choice step prints it for each forced pair (scripts/lib/first_card.py). */
 #define GB_WP_TILE_COST_X10 18
 
 /* The rounds of each schedule on a card of sms multiprocessors: *r128 the 128×128 kernel's (its

@@ -13,7 +13,12 @@ deadline (scripts/lib/deadline.py):
   4. the ratio round: gemm/cuda_tc ÷ cuBLAS at 2048³ and 4096³ in f16, bf16, tf32 and f64, and
      conv2d/cuda_tc ÷ cuDNN (its pick, and its best implicit GEMM) in f16 at the default shape;
   5. one ncu pass on the persistent kernel (f16 at 4096³): the tensor pipe's active share, L2
-     throughput, and membar's share of the warps' stall reasons, where the machine has ncu.
+     throughput, and membar's share of the warps' stall reasons, where the machine has ncu;
+  6. the choices: each modelled choice's two kernels, forced in turn, at the shapes where the
+     model decides (gemm f16 at 2304³ and 4096³, tf32 at 4096³: 128x128 against the persistent
+     128x256, whose time a tile ÷ 128x128's is the tile cost the model estimates as 1.8,
+     GB_WP_TILE_COST_X10 in kernels/gemm/wgmma_persist.cuh; conv2d f16 at the default shape:
+     128x128 against 64x256), so that one run of this script sets what the rules estimate.
 
 It stops at the first hang (a command past its deadline) and prints one screen last: what hung,
 what verified, and every own ÷ vendor ratio — "not measured" where its rows did not run, never
@@ -51,12 +56,20 @@ RATIO_SHAPES = ["gemm:m=2048,n=2048,k=2048", "gemm:m=4096,n=4096,k=4096"]
 SIM_RATIO_SHAPES = ["gemm:m=128,n=128,k=128", "gemm:m=256,n=256,k=256"]
 SIM_CONV_SHAPE = "conv2d:n=1,c=32,h=28,w=28,k=32,r=3,s=3,stride=1,pad=1"
 NCU_SHAPE, SIM_NCU_SHAPE = RATIO_SHAPES[1], "gemm:m=264,n=520,k=200"
+# the choices: (label, workload, tier, variable, its two values, shapes on a card, on the sim)
+CHOICES = [("gemm f16", "gemm", "f16", "GPUBENCH_WGMMA_KERNEL", ("128x128", "128x256"),
+            ["gemm:m=2304,n=2304,k=2304", RATIO_SHAPES[1]], ["gemm:m=264,n=520,k=64"]),
+           ("gemm tf32", "gemm", "tf32", "GPUBENCH_WGMMA_KERNEL", ("128x128", "128x256"),
+            [RATIO_SHAPES[1]], ["gemm:m=264,n=520,k=64"]),
+           ("conv2d f16", "conv2d", "f16", "GPUBENCH_CONV_KERNEL", ("128x128", "64x256"),
+            [], [SIM_CONV_SHAPE])]
+CHOICE_LIMIT = 120
 TIMING = ["--min-time", "0.2", "--max-time", "1", "--warmup", "2"]
 SIM_TIMING = ["--reps", "1", "--warmup", "0", "--min-time", "0"]
 # a step starts only with this much of --budget left (seconds, on a card)
-NEED = {"probes": 45, "edges": 60, "memcheck": 45, "ratios": 90, "ncu": 45}
+NEED = {"probes": 45, "edges": 60, "memcheck": 45, "ratios": 90, "ncu": 45, "choices": 60}
 STEPS = [("probes", "1 hang probes"), ("edges", "2 edge runs"), ("memcheck", "3 memcheck"),
-         ("ratios", "4 ratio round"), ("ncu", "5 ncu, persistent")]
+         ("ratios", "4 ratio round"), ("ncu", "5 ncu, persistent"), ("choices", "6 choices")]
 # the ncu sections whose metrics the screen reads (the raw page names each metric)
 NCU_SECTIONS = ["SpeedOfLight", "ComputeWorkloadAnalysis", "MemoryWorkloadAnalysis",
                 "WarpStateStats"]
@@ -228,6 +241,69 @@ def step_ratios(f):
         else:
             lines.append(f"{label}: {len(rows)} rows in {time.time() - t0:.0f} s")
     return result, lines
+
+
+def step_choices(f):
+    """Each choice's two kernels forced in turn (CHOICES), one run each: their time ratio, what the
+    model chose, and for the wgmma pair the tile cost the measurement implies."""
+    lines, result = [], "ok"
+    for label, w, tier, var, values, shapes, sim_shapes in CHOICES:
+        times = {}
+        for value in values:
+            stem = os.path.join(f.out, f"choice-{label.replace(' ', '-')}-{value}")
+            cmd = [f.gb, "run", "-d", "cuda:0", "-w", w, "-i", "cuda_tc", "-D", tier, "-o",
+                   stem + ".csv"] + (SIM_TIMING if f.sim else TIMING)
+            cmd += deadline.gpubench_args(f.limit(CHOICE_LIMIT))
+            for s in sim_shapes if f.sim else shapes:
+                cmd += ["-s", s]
+            with open(stem + ".log", "w") as log:
+                rc = deadline.run(cmd, f.limit(CHOICE_LIMIT), log, f.env(**{var: value}),
+                                  tag=f"{var}={value}")
+            rows = read_csv(stem + ".csv")
+            hung = [r for r in rows if r.get("status") == "timeout"]
+            if rc is None or hung:
+                f.hung = f"6 choices: {label} {var}={value}: " + \
+                    (f"{hung[0]['shape']}: {hung[0]['note'][:140]}" if hung else
+                     f"no exit within {f.limit(CHOICE_LIMIT)} s")
+                return "HUNG", lines + [f"{label} {value}: HUNG"]
+            for r in rows:
+                if r.get("status") == "ok" and r.get("median_ms") and \
+                        f"forced by {var}" in r.get("note", ""):
+                    times[(value, r["shape"])] = (float(r["median_ms"]), r["note"])
+                elif r.get("status") != "unsupported":
+                    result = "FAIL"
+                    lines.append(f"{label} {value} {r.get('shape')}: {r.get('status')}, not on "
+                                 f"the forced kernel: {edge_rows.kernel_words(r.get('note'))[:90]}")
+        for shape in sorted({s for _, s in times}):
+            lines += choice_lines(f, label, values, shape, times)
+    return result, lines
+
+
+def choice_lines(f, label, values, shape, times):
+    """One shape of a choice, two lines of the screen: t(second) ÷ t(first) and the faster; the
+    model's pick and, for the wgmma pair, the tile cost this pair implies."""
+    a, b = times.get((values[0], shape)), times.get((values[1], shape))
+    head = f"{label} {';'.join(cube(shape).split(';')[:7])}: {values[1]} ÷ {values[0]} time "
+    if not a or not b:
+        return [head + "not measured"]
+    faster = values[1] if b[0] < a[0] else values[0]
+    first = head + f"{b[0] / a[0]:.3f}{' (emulated)' if f.sim else ''}; faster: {faster}"
+    m = re.search(r"modelled on (\d+) SMs: (\d+) rounds of 128x256 tiles x ([\d.]+) = [\d.]+ "
+                  r"([<>=]+) (\d+) of 128x128", a[1])
+    rule = re.search(r"the rule picks (\w+)", a[1])
+    w = re.search(r"modelled mma work of 64x256 ([\d.]+)", a[1])
+    if m:  # the tile cost this pair implies: (t256 / rounds256) ÷ (t128 / rounds128)
+        r256, r128 = int(m.group(2)), int(m.group(5))
+        second = f"  the model picks {values[1] if m.group(4) == '<' else values[0]} " \
+                 f"({r256} rounds × {m.group(3)} vs {r128} on {m.group(1)} SMs)"
+        if r256 > 0:
+            second += f"; tile cost from this pair {b[0] / r256 / (a[0] / r128):.2f}"
+    elif rule:
+        second = f"  the rule picks {rule.group(1)}" + \
+            (f" (modelled work of 64x256 {w.group(1)} of 128x128's)" if w else "")
+    else:
+        second = "  the model's pick: not in the row's note"
+    return [first, second]
 
 
 def read_csv(path):
@@ -420,7 +496,7 @@ def run(gb, out, budget, scale=None):
     if not name:
         f.hung = "gpubench lists no CUDA device (or did not answer in 60 s)"
     work = {"probes": step_probes, "edges": step_edges, "memcheck": step_memcheck,
-            "ratios": step_ratios, "ncu": step_ncu}
+            "ratios": step_ratios, "ncu": step_ncu, "choices": step_choices}
     for key, title in STEPS:
         if f.hung:
             break

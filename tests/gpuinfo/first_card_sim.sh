@@ -15,7 +15,8 @@
 #      latter's scaled big shape, both DMMA kernels, conv2d's
 #      mma.sync; the mma.sync GEMM runs not on this card), memcheck on the four wgmma kernels,
 #      all ten own ÷ vendor ratios with a value marked emulated, the three ncu figures read from
-#      the stand-in's page;
+#      the stand-in's page, and the choices: each pair's time ratio, the model's pick and (wgmma)
+#      the tile cost it implies;
 #   2. a hang in the first probe (GPUBENCH_SIM_HANG, the simulated card's own: the persistent
 #      kernel never finishes; gpubench's row deadline, --row-timeout from
 #      scripts/lib/deadline.py, or the probe's own ends it): exit 4, the screen names the probe, no
@@ -72,7 +73,8 @@ screen=$work/first/screen.txt
 has() { grep -qE -- "$1" "$screen" || fail "the screen lacks /$1/"; }
 has "^hung: nothing"
 has "^SIMULATED DEVICE"
-for step in "1 hang probes" "2 edge runs" "3 memcheck" "4 ratio round" "5 ncu, persistent"; do
+for step in "1 hang probes" "2 edge runs" "3 memcheck" "4 ratio round" "5 ncu, persistent" \
+    "6 choices"; do
     has "^$step +ok "
 done
 has "probe 128x256 at m=128,n=64,k=512: 2 rows × f16,bf16 verified on 128x256"
@@ -106,6 +108,14 @@ conv='conv2d f16 cuda_tc ÷ cudnn(_gemm)?.*: [0-9]\.[0-9]{3} \(emulated\)'
 has "tensor pipe active: 71\.5% \(sm__pipe_tensor_op_gmma"
 has "L2 throughput: 33\.3% of peak"
 has "membar: 12\.5% of the stall reasons summed"
+# the choices: each pair forced in turn, its time ratio, the model's pick and the tile cost
+for t in f16 tf32; do
+    has "^    gemm $t m=264;n=520;k=64: 128x256 ÷ 128x128 time [0-9.]+ \(emulated\); faster: 128x(128|256)$"
+done
+[ "$(grep -cE "^      the model picks 128x128 \(1 rounds × 1\.8 vs 1 on 132 SMs\); tile cost from this pair [0-9.]+$" "$screen")" = 2 ] ||
+    fail "not both wgmma pairs' model line"
+has "^    conv2d f16 n=1;c=32;h=28;w=28;k=32;r=3;s=3: 64x256 ÷ 128x128 time [0-9.]+ \(emulated\); faster: (64x256|128x128)$"
+has "^      the rule picks 64x256 \(modelled work of 64x256 0\.[0-9]+ of 128x128's\)$"
 # the screen is the last thing printed
 tail -n 1 "$work/screen" | grep -q "^====" || fail "the screen is not printed last"
 
@@ -121,7 +131,7 @@ grep -rqs "never completes (GPUBENCH_SIM_HANG=gb_hgemm_wgmma_persist" "$work/han
 screen=$work/hang/screen.txt
 has "^HUNG: 1 hang probes: 128x256 "
 has "^1 hang probes +HUNG "
-for step in "2 edge runs" "3 memcheck" "4 ratio round" "5 ncu, persistent"; do
+for step in "2 edge runs" "3 memcheck" "4 ratio round" "5 ncu, persistent" "6 choices"; do
     has "^$step +not run "
 done
 [ "$(grep -o "not measured" "$screen" | wc -l)" = 10 ] ||
