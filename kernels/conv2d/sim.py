@@ -22,7 +22,8 @@ def mma_tile(shape, shared_per_sm):
     if force in ("128x128", "64x256"):
         return force
     k = shape["k"]
-    sh, sw = shape.get("stride_h", shape.get("stride", 1)), shape.get("stride_w", shape.get("stride", 1))
+    sh = shape.get("stride_h", shape.get("stride", 1))
+    sw = shape.get("stride_w", shape.get("stride", 1))
     ph, pw = shape.get("pad_h", shape.get("pad", 0)), shape.get("pad_w", shape.get("pad", 0))
     npq = shape["n"] * ((shape["h"] + 2 * ph - shape["r"]) // sh + 1) * \
         ((shape["w"] + 2 * pw - shape["s"]) // sw + 1)

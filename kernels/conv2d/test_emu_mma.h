@@ -108,7 +108,8 @@ static void cmm_gather_checks(void) {
                 for (q = 0; q < copies; q++) {
                     const int img = pix[q] / (d.p * d.q), oh = pix[q] % (d.p * d.q) / d.q;
                     const int ow = pix[q] % d.q;
-                    const int hh = oh * d.stride_h - d.pad_h + ri, ww = ow * d.stride_w - d.pad_w + sc;
+                    const int hh = oh * d.stride_h - d.pad_h + ri,
+                              ww = ow * d.stride_w - d.pad_w + sc;
                     const int in = pix[q] < npq && chunk < d.r * d.s * g.c8 && hh >= 0 &&
                                    hh < d.h && ww >= 0 && ww < d.w;
                     bad += gb_cmm_inside(&d, &t, h0[q], w0[q]) != in;
@@ -220,8 +221,9 @@ static void cmm_ldsm_checks(void) {
     for (t = 0; t < GB_CMM_TILES; t++) {
         const char *name = gb_cmm_tile_of(t).name;
         long bad = cmm_ldsm_bad(t, 0);
-        EMU_CHECK(bad == 0, "mma B fragments, %s: %ld registers differ from the m16n8k16 col operand",
-                  name, bad);
+        EMU_CHECK(bad == 0,
+                  "mma B fragments, %s: %ld registers differ from the m16n8k16 col operand", name,
+                  bad);
         EMU_CHECK(cmm_ldsm_bad(t, 1) > 0, "mma B fragments, %s: the model misses A's lane order",
                   name);
         bad = cmm_offset_bad(t);

@@ -548,7 +548,8 @@ int gb_wgmma_encode(int bf16, int M, int N, int K, const void *A, int lda, const
 #endif
 }
 
-/* The wgmma kernels of a family (128×128 and the persistent 128×256) take more than 48 KiB; tf32's pass (no dynamic shared memory) is left as it is. */
+/* The wgmma kernels of a family (128×128 and the persistent 128×256) take more than 48 KiB; tf32's
+ * pass (no dynamic shared memory) is left as it is. */
 static cudaError_t gb_wg_setup(enum gb_gemm_family family) {
     int found = 0;
     for (int i = 0; i < GB_GEMM_N; i++) {
@@ -678,7 +679,8 @@ int gb_tgemm_wgmma_encode(int persist, int M, int N, int K, const float *a, int 
         return -1;
     gb_wt_tmap(&ta, a, M, K, lda);
     (persist ? gb_wt_tmap_bt4 : gb_wt_tmap)(&tb, bt, N, K, ldk);
-    if (gb_wg_encode_one((gb_wg_encode_fn)fn, "A, or its TF32 copy", 0, &ta, maps->a, why, len) != 0 ||
+    if (gb_wg_encode_one((gb_wg_encode_fn)fn, "A, or its TF32 copy", 0, &ta, maps->a, why,
+                         len) != 0 ||
         gb_wg_encode_one((gb_wg_encode_fn)fn, "B's transposed TF32 copy", 0, &tb, maps->b, why,
                          len) != 0)
         return -1;

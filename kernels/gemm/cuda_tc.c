@@ -251,9 +251,10 @@ static int tc_dmma16_pick(struct impl_ctx *ctx, const struct gemm_tc_state *s) {
  * rounds of each schedule on this card's SMs times a tile's time, a 128×256 tile 1.8 times a
  * 128×128 one), the note giving both; GPUBENCH_WGMMA_KERNEL=128x128 or 128x256 forces one (the
  * edge-shape runs of scripts/gpu-check and scripts/kernel-lease try both), the note still giving
- * the model's figures; another value is ST_ERROR, the note saying so. The persistent kernel only where it starts with the registers
- * its setmaxnreg moves assume (gb_wgmma_persist_regs, wgmma_persist.cuh), else the 128×128 one,
- * why saying so after the pick's reason. The same rule for f16, bf16 and tf32. */
+ * the model's figures; another value is ST_ERROR, the note saying so. The persistent kernel only
+ * where it starts with the registers its setmaxnreg moves assume (gb_wgmma_persist_regs,
+ * wgmma_persist.cuh), else the 128×128 one, why saying so after the pick's reason. The same rule
+ * for f16, bf16 and tf32. */
 static enum status tc_wgmma_pick(struct impl_ctx *ctx, struct gemm_tc_state *s,
                                  enum gb_wgmma_tier tier, char *why, size_t len) {
     const char *force = getenv("GPUBENCH_WGMMA_KERNEL");

@@ -252,8 +252,9 @@ static int wt_layout_bad(int persist) {
             for (r = 0; r < brows; r++)
                 for (k = 0; k < GB_WT_MK; k++) {
                     const unsigned off = gb_wg_swizzle128(gb_wg_kmajor_offset_e(fb, r, k, 4u));
-                    bad += off != st + GB_WG_A_BYTES +
-                                      gb_wg_swizzle128((unsigned)(r * 128 + (GB_WT_MK * kk + k) * 4));
+                    bad +=
+                        off != st + GB_WG_A_BYTES +
+                                   gb_wg_swizzle128((unsigned)(r * 128 + (GB_WT_MK * kk + k) * 4));
                     for (b = 0; b < 4; b++)
                         if (off + b < GB_WG_STAGES * stage)
                             hit[off + b]++;
@@ -278,7 +279,8 @@ static void wt_layout_checks(void) {
               bad);
     /* the persistent kernel's boxes: A's 32 × 128 and Bᵀ's 32 × 64, the 16-bit tiers' bytes */
     gb_wt_tmap_bt4(&tb, (const float *)(size_t)256, 1000, 1000, 1000);
-    EMU_CHECK(tb.box[0] * tb.box[1] * tb.elem_bytes == GB_WG_B_BOX_BYTES && tb.box[1] == GB_WG_BOX_N,
+    EMU_CHECK(tb.box[0] * tb.box[1] * tb.elem_bytes == GB_WG_B_BOX_BYTES &&
+                  tb.box[1] == GB_WG_BOX_N,
               "wgmma tf32 persistent: Bᵀ's box is not a quarter of 256 rows, 8 KiB");
     {
         /* a descriptor's swizzle mode and base offset as the 16-bit tiers' */
@@ -297,8 +299,8 @@ static void wt_layout_checks(void) {
     {
         unsigned gx = 0, gy = 0;
         int ldk;
-        EMU_CHECK(gb_wt_ldk(1) == 4 && gb_wt_ldk(4) == 4 && gb_wt_ldk(5) == 8 && gb_wt_ldk(0) == 4 &&
-                      gb_wt_copies(3, 5, 7, 0, &ldk) == 64 && ldk == 8 &&
+        EMU_CHECK(gb_wt_ldk(1) == 4 && gb_wt_ldk(4) == 4 && gb_wt_ldk(5) == 8 &&
+                      gb_wt_ldk(0) == 4 && gb_wt_copies(3, 5, 7, 0, &ldk) == 64 && ldk == 8 &&
                       gb_wt_copies(3, 5, 7, 1, &ldk) == 40,
                   "wgmma tf32: the copies' leading dimension and size");
         /* TMA's rules for reading A in place: a 16-byte aligned base, rows of whole 16 bytes */
@@ -307,10 +309,10 @@ static void wt_layout_checks(void) {
                       !gb_wt_a_in_place((const float *)(size_t)4096, 6) &&
                       !gb_wt_a_in_place((const float *)(size_t)4096, 0),
                   "wgmma tf32: gb_wt_a_in_place");
-        EMU_CHECK(gb_wt_trunc(1.0f + 0x1.ffep-11f) == 1.0f &&
-                      gb_wt_trunc(-1.0f - 0x1p-11f) == -1.0f &&
-                      gb_wt_trunc(1.0f + 0x1p-10f) == 1.0f + 0x1p-10f && isinf(gb_wt_trunc(INFINITY)),
-                  "wgmma tf32: gb_wt_trunc is not a truncation to 10 mantissa bits");
+        EMU_CHECK(
+            gb_wt_trunc(1.0f + 0x1.ffep-11f) == 1.0f && gb_wt_trunc(-1.0f - 0x1p-11f) == -1.0f &&
+                gb_wt_trunc(1.0f + 0x1p-10f) == 1.0f + 0x1p-10f && isinf(gb_wt_trunc(INFINITY)),
+            "wgmma tf32: gb_wt_trunc is not a truncation to 10 mantissa bits");
         EMU_CHECK(gb_wt_prep_grid(33, 70, 65, &gx, &gy) == 0 && gx == 3 && gy == 3 &&
                       gb_wt_prep_grid(1, 1, 0, &gx, &gy) == -1 &&
                       gb_wt_prep_grid(65535 * 32 + 1, 1, 1, &gx, &gy) == -1,

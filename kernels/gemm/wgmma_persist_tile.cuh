@@ -94,11 +94,13 @@ static void GB_WPT_FN(twin_mma)(float *d, const unsigned char *base, int s, int 
         for (i = 0; i < GB_WP_ACC; i++) {
             gb_wg_d_elem(w, lane, i, &r, &col);
             for (k = 0; k < GB_WPT_MK; k++) {
-                const GB_WPT_IN *a = (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset_e(
-                                                                    fa, r, k, sizeof(GB_WPT_IN))));
+                const GB_WPT_IN *a =
+                    (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset_e(
+                                                   fa, r, k, sizeof(GB_WPT_IN))));
 #if GB_WPT_TF32
-                const GB_WPT_IN *b = (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset_e(
-                                                                    fb, col, k, sizeof(GB_WPT_IN))));
+                const GB_WPT_IN *b =
+                    (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_kmajor_offset_e(
+                                                   fb, col, k, sizeof(GB_WPT_IN))));
 #else
                 const GB_WPT_IN *b =
                     (const GB_WPT_IN *)(base + gb_wg_swizzle128(gb_wg_mnmajor_offset(fb, k, col)));

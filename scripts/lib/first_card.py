@@ -211,27 +211,34 @@ def ratio_runs(f):
     return runs
 
 
+def timed_run(f, stem, w, impls, tier, shapes, limit, env, tag):
+    """One timed gpubench run on cuda:0 into stem.csv and stem.log, under a deadline of limit s
+    (gpubench's own row deadline inside it); (exit code, rows, why it hung or ""): rc None
+    where the run itself passed its deadline, why naming the row gpubench timed out."""
+    cmd = [f.gb, "run", "-d", "cuda:0", "-w", w, "-i", impls, "-D", tier, "-o",
+           stem + ".csv"] + (SIM_TIMING if f.sim else TIMING)
+    cmd += deadline.gpubench_args(f.limit(limit))
+    for s in shapes:
+        cmd += ["-s", s]
+    with open(stem + ".log", "w") as log:
+        rc = deadline.run(cmd, f.limit(limit), log, env, tag=tag)
+    if rc is None:
+        return rc, [], f"no exit within {f.limit(limit)} s"
+    rows = read_csv(stem + ".csv")
+    hung = [r for r in rows if r.get("status") == "timeout"]  # gpubench's own deadline
+    return rc, rows, (f"{hung[0]['impl']} {hung[0]['shape']}: {hung[0]['note'][:160]}"
+                      if hung else "")
+
+
 def step_ratios(f):
     lines, result = [], "ok"
     for label, w, impls, tier, shapes in ratio_runs(f):
         stem = os.path.join(f.out, f"ratio-{label.replace(' ', '-')}")
-        cmd = [f.gb, "run", "-d", "cuda:0", "-w", w, "-i", impls, "-D", tier, "-o",
-               stem + ".csv"] + (SIM_TIMING if f.sim else TIMING)
-        cmd += deadline.gpubench_args(f.limit(RATIO_LIMIT))
-        for s in shapes:
-            cmd += ["-s", s]
         t0 = time.time()
-        with open(stem + ".log", "w") as log:
-            rc = deadline.run(cmd, f.limit(RATIO_LIMIT), log, f.env(), tag=label)
-        if rc is None:
-            f.hung = f"4 ratio round: {label}: no exit within {f.limit(RATIO_LIMIT)} s"
-            return "HUNG", lines + [f"{label}: HUNG"]
-        rows = read_csv(stem + ".csv")
+        rc, rows, hung = timed_run(f, stem, w, impls, tier, shapes, RATIO_LIMIT, f.env(), label)
         f.rows += rows
-        hung = [r for r in rows if r.get("status") == "timeout"]  # gpubench's own deadline
         if hung:
-            f.hung = f"4 ratio round: {label}: {hung[0]['impl']} {hung[0]['shape']}: " \
-                     f"{hung[0]['note'][:160]}"
+            f.hung = f"4 ratio round: {label}: {hung}"
             return "HUNG", lines + [f"{label}: HUNG"]
         bad = [r for r in rows if r.get("status") not in ("ok", "unsupported")]
         if rc != 0 or bad:
@@ -251,20 +258,11 @@ def step_choices(f):
         times = {}
         for value in values:
             stem = os.path.join(f.out, f"choice-{label.replace(' ', '-')}-{value}")
-            cmd = [f.gb, "run", "-d", "cuda:0", "-w", w, "-i", "cuda_tc", "-D", tier, "-o",
-                   stem + ".csv"] + (SIM_TIMING if f.sim else TIMING)
-            cmd += deadline.gpubench_args(f.limit(CHOICE_LIMIT))
-            for s in sim_shapes if f.sim else shapes:
-                cmd += ["-s", s]
-            with open(stem + ".log", "w") as log:
-                rc = deadline.run(cmd, f.limit(CHOICE_LIMIT), log, f.env(**{var: value}),
-                                  tag=f"{var}={value}")
-            rows = read_csv(stem + ".csv")
-            hung = [r for r in rows if r.get("status") == "timeout"]
-            if rc is None or hung:
-                f.hung = f"6 choices: {label} {var}={value}: " + \
-                    (f"{hung[0]['shape']}: {hung[0]['note'][:140]}" if hung else
-                     f"no exit within {f.limit(CHOICE_LIMIT)} s")
+            _, rows, hung = timed_run(f, stem, w, "cuda_tc", tier,
+                                      sim_shapes if f.sim else shapes, CHOICE_LIMIT,
+                                      f.env(**{var: value}), f"{var}={value}")
+            if hung:
+                f.hung = f"6 choices: {label} {var}={value}: {hung}"
                 return "HUNG", lines + [f"{label} {value}: HUNG"]
             for r in rows:
                 if r.get("status") == "ok" and r.get("median_ms") and \

@@ -147,7 +147,8 @@ def parse_profiles(path):
         out[m.group(1)] = dict(key=m.group(1), name=m.group(2), sm=10 * int(f[0]) + int(f[1]),
                                cc=f"{f[0]}.{f[1]}", sms=int(f[2]), driver=f[15].strip('"'),
                                driver_cuda=int(f[16]), toolkit=int(f[17]), mem=f[6],
-                               shared_per_sm=int(re.fullmatch(r"KIB\((\d+)\)", f[11]).group(1)) * 1024)
+                               shared_per_sm=1024 * int(re.fullmatch(r"KIB\((\d+)\)",
+                                                                     f[11]).group(1)))
     return out
 
 
